@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// Runs test/host (mocha) inside the real VS Code extension host: code-server with the smoke-test driver, a fresh
+// profile and workspace, and Chromium opening the workbench with a `payload` naming the extension under development
+// (this repo) and the tests entry (out/test/host/index). Exit code 0 only when every test passed.
+// Usage: node scripts/run-host-tests.js [--stats-file FILE] [--timeout-ms N]   (build + compile-tests first)
+const fs = require('fs');
+const path = require('path');
+const util = require('util');
+const { ROOT, RUNS, LOGS, EXTENSION_MAIN, HOST_TESTS_ENTRY } = require('./vscode/paths');
+const { writeProfile, writeWorkspace } = require('./vscode/profile');
+const { startCodeServer } = require('./vscode/server');
+const { launchBrowser } = require('./vscode/browser');
+const { onShutdown } = require('./vscode/processes');
+const { requireStack, readJson } = require('./vscode/stack');
+
+const STATS_MARKER = 'PROMPTREEL_HOST_STATS ';
+
+function option(name, fallback) {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : fallback;
+}
+
+function payloadUrl(server, folder) {
+  const authority = new URL(server.url).host;
+  const remote = (file) => `vscode-remote://${authority}${file}`;
+  const payload = JSON.stringify([
+    ['extensionDevelopmentPath', remote(ROOT)],
+    ['extensionTestsPath', remote(HOST_TESTS_ENTRY)],
+  ]);
+  return `${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(payload)}`;
+}
+
+// Offline, the workbench's extension-gallery queries fail; that is expected (recipe pitfall 11).
+const OFFLINE_NOISE = /getaddrinfo ENOTFOUND (open-vsx\.org|\S*marketplace|\S*visualstudio)|authentication provider 'github'/;
+
+async function main() {
+  const statsOut = option('--stats-file');
+  const timeoutMs = Number(option('--timeout-ms', process.env.PROMPTREEL_HOST_TIMEOUT_MS || 300000));
+  requireStack();
+  for (const file of [EXTENSION_MAIN, `${HOST_TESTS_ENTRY}.js`]) {
+    if (!fs.existsSync(file)) throw new Error(`missing ${path.relative(ROOT, file)}: run npm run build && npm run compile-tests`);
+  }
+  // Per process, so two runs in one checkout do not share a profile; removed afterwards unless PROMPTREEL_KEEP_RUNS=1.
+  const runDir = path.join(RUNS, `host-${process.pid}`);
+  fs.rmSync(runDir, { recursive: true, force: true });
+  fs.mkdirSync(LOGS, { recursive: true });
+  const profile = writeProfile(path.join(runDir, 'profile'));
+  const workspace = writeWorkspace(path.join(runDir, 'workspace'));
+  const hostStatsFile = path.join(runDir, 'host-stats.json');
+
+  const started = Date.now();
+  let server;
+  let browser;
+  const stopAll = async () => {
+    if (browser) await browser.close().catch(() => {});
+    if (server) await server.stop();
+    browser = undefined;
+    server = undefined;
+    if (process.env.PROMPTREEL_KEEP_RUNS !== '1') fs.rmSync(runDir, { recursive: true, force: true });
+  };
+  onShutdown(stopAll);
+  let result = { exitCode: 'not started', stats: undefined };
+  try {
+    server = await startCodeServer({
+      profile,
+      workspace,
+      smokeDriver: true, // VS Code ignores `payload` without it
+      env: { PROMPTREEL_HOST_STATS_FILE: hostStatsFile },
+      logFile: path.join(LOGS, 'host-code-server.log'),
+    });
+    console.log(`[host] code-server ${server.url} (pgid ${server.pgid}) up in ${(server.startedInMs / 1000).toFixed(2)}s`);
+    browser = await launchBrowser();
+    const page = await browser.newPage();
+    let finish;
+    const finished = new Promise((resolve) => (finish = resolve));
+    let loggedStats;
+    // Console output of the extension host reaches the page in smoke-driver mode and is handed to these hooks.
+    await page.exposeFunction('codeAutomationLog', (type, args) => {
+      // Arguments as given to console.log, format string first (mocha's reporter uses %s and %d).
+      const line = util.format(...(Array.isArray(args) ? args : [args]));
+      if (OFFLINE_NOISE.test(line)) return;
+      for (const part of line.split('\n')) {
+        if (part.startsWith(STATS_MARKER)) loggedStats = JSON.parse(part.slice(STATS_MARKER.length));
+      }
+      (type === 'error' ? console.error : console.log)(line);
+    });
+    await page.exposeFunction('codeAutomationExit', (code) => finish(code));
+    page.on('pageerror', (error) => console.error(`[host] page error: ${error.message}`));
+    await page.goto(payloadUrl(server, workspace));
+    const timer = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs));
+    const exitCode = await Promise.race([finished, timer]);
+    const stats = readJson(hostStatsFile) || loggedStats;
+    result = { exitCode, stats };
+  } finally {
+    await stopAll();
+  }
+
+  const seconds = (Date.now() - started) / 1000;
+  let { stats } = result;
+  if (!stats) {
+    console.error(`[host] no test totals reported (exit code ${result.exitCode})`);
+    stats = { passes: 0, failures: 1, pending: 0 };
+  } else if (result.exitCode !== 0 && stats.failures === 0) {
+    stats = { ...stats, failures: 1 }; // the host failed after the tests, or timed out
+  }
+  console.log(`[host] exit code ${result.exitCode}; ${stats.passes} passed, ${stats.failures} failed, ${stats.pending} pending in ${seconds.toFixed(1)}s`);
+  if (statsOut) fs.writeFileSync(statsOut, `${JSON.stringify(stats)}\n`);
+  return result.exitCode === 0 && stats.failures === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`[host] ${error instanceof Error ? error.stack : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,1 @@
+export declare function installVsixInto(vsix: string, extensionsDir: string, options?: { logFile?: string }): Promise<string>;

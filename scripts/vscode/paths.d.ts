@@ -1,0 +1,12 @@
+export declare const ROOT: string;
+export declare const CACHE: string;
+export declare const STACK: string;
+export declare const RUNS: string;
+export declare const DEMO: string;
+export declare const ARTIFACTS: string;
+export declare const LOGS: string;
+export declare const SCREENSHOTS: string;
+export declare const SUMMARY: string;
+export declare const VSIX: string;
+export declare const EXTENSION_MAIN: string;
+export declare const HOST_TESTS_ENTRY: string;

@@ -1,0 +1,31 @@
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** JSON text as the model produced it (not parsed: it may be invalid). */
+  arguments: string;
+}
+
+export type ChatStreamEvent =
+  | { type: 'role'; role: string }
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool-call'; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { type: 'tool-calls'; calls: ToolCall[] }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'finish'; reason: string };
+
+export interface ChatCompletion {
+  id?: string;
+  model?: string;
+  text: string;
+  reasoning?: string;
+  toolCalls: ToolCall[];
+  finishReason: string;
+  usage?: Usage;
+}

@@ -1,0 +1,156 @@
+import type { Dispatcher } from 'undici';
+import { normalizeBaseUrl } from './baseUrl';
+import type { ChatCompletion, ChatStreamEvent } from './chat/events';
+import { validateChatRequest, type ChatRequest } from './chat/request';
+import { completionSchema, toUsage } from './chat/schemas';
+import { decodeChatStream } from './chat/sse';
+import { ThinkSplitter } from './chat/thinkSplitter';
+import { createDispatcher } from './dispatcher';
+import { ApiError, isApiError } from './errors';
+import { headerValue } from './httpErrors';
+import { silentLogger, type ApiLogger } from './logger';
+import { isVideoModel, parseModelList, type ModelInfo } from './models';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry';
+import { readText, Transport } from './transport';
+import { downloadVideo, type DownloadOptions, type DownloadResult } from './video/download';
+import { normalizeVideoTask } from './video/normalize';
+import type { VideoCreateRequest, VideoTask } from './video/task';
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: () => Promise<string | undefined> | string | undefined;
+  dispatcher?: Dispatcher;
+  log?: ApiLogger;
+  retry?: Partial<RetryPolicy>;
+  userAgent?: string;
+}
+
+/** The client of the Promptreel service. Plain Node: no `vscode` here. Every call takes an AbortSignal. */
+export class PromptreelClient {
+  readonly baseUrl: string;
+  private readonly transport: Transport;
+  private readonly log: ApiLogger;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.log = options.log ?? silentLogger;
+    this.transport = new Transport({
+      baseUrl: this.baseUrl,
+      apiKey: options.apiKey,
+      dispatcher: options.dispatcher ?? createDispatcher(),
+      log: this.log,
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      userAgent: options.userAgent ?? 'Promptreel',
+    });
+  }
+
+  async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
+    const raw = await this.transport.json({ method: 'GET', path: 'models', auth: true, signal, what: 'Listing models' });
+    const models = parseModelList(raw);
+    if (!models) throw invalidResponse('Listing models', 'the model list has an unexpected shape');
+    return models;
+  }
+
+  /** Chat-capable models: video-only ones (by `supported_endpoint_types`) are left out. */
+  async listChatModels(signal?: AbortSignal): Promise<ModelInfo[]> {
+    return (await this.listModels(signal)).filter((model) => !isVideoModel(model));
+  }
+
+  async createChatCompletion(request: ChatRequest, signal?: AbortSignal): Promise<ChatCompletion> {
+    const body = { ...validateChatRequest(request), stream: false };
+    const raw = await this.transport.json({ method: 'POST', path: 'chat/completions', auth: true, body, signal, what: 'The chat request' });
+    return parseCompletion(raw);
+  }
+
+  streamChatCompletion(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatStreamEvent> {
+    const transport = this.transport;
+    const log = this.log;
+    return {
+      async *[Symbol.asyncIterator]() {
+        const body = { ...validateChatRequest(request), stream: true, stream_options: { include_usage: true } };
+        const response = await transport.send({ method: 'POST', path: 'chat/completions', auth: true, body, accept: 'text/event-stream', signal, what: 'The chat request' });
+        if ((headerValue(response.headers, 'content-type') ?? '').includes('application/json')) {
+          // A gateway that ignored `stream: true` answered with a whole completion.
+          const text = await readText(response.body, signal);
+          yield* completionEvents(parseCompletion(JSON.parse(text)));
+          return;
+        }
+        yield* decodeChatStream(response.body, { signal, log });
+      },
+    };
+  }
+
+  /** Sent exactly once: a retry could create (and charge) a second task. */
+  async createVideoTask(request: VideoCreateRequest, signal?: AbortSignal): Promise<VideoTask> {
+    let raw: unknown;
+    try {
+      raw = await this.transport.json({ method: 'POST', path: 'videos', auth: true, body: videoBody(request), signal, what: 'Creating the video task' });
+    } catch (error) {
+      if (isApiError(error) && error.mayHaveReachedServer && (error.kind === 'network' || error.kind === 'timeout')) {
+        throw error.with({
+          message: `The connection was lost after the video request was sent: ${error.message}`,
+          hint: 'The task may have been created (and charged). Check the Video Tasks list before you retry.',
+          retryable: false,
+        });
+      }
+      throw error;
+    }
+    const task = normalizeVideoTask(raw);
+    if (!task) throw invalidResponse('Creating the video task', 'the answer carries no task id');
+    this.log.info(`[video] created task ${task.id} (${task.status})`);
+    return task;
+  }
+
+  async getVideoTask(id: string, signal?: AbortSignal): Promise<VideoTask> {
+    const raw = await this.transport.json({ method: 'GET', path: `videos/${encodeURIComponent(id)}`, auth: true, signal, what: 'Reading the video task' });
+    const task = normalizeVideoTask(raw, id);
+    if (!task) throw invalidResponse('Reading the video task', 'the answer is not a task');
+    return task;
+  }
+
+  downloadVideo(task: { id: string; videoUrl?: string }, destination: string, options?: DownloadOptions): Promise<DownloadResult> {
+    return downloadVideo(this.transport, task, destination, options);
+  }
+}
+
+export function videoBody(request: VideoCreateRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: request.model, prompt: request.prompt };
+  if (request.seconds !== undefined && request.seconds !== '') body.seconds = String(request.seconds);
+  if (request.moderator !== undefined) body.moderator = request.moderator;
+  const metadata = Object.fromEntries(Object.entries(request.metadata ?? {}).filter(([, value]) => value !== undefined));
+  if (Object.keys(metadata).length > 0) body.metadata = metadata;
+  return body;
+}
+
+function parseCompletion(raw: unknown): ChatCompletion {
+  const parsed = completionSchema.safeParse(raw);
+  if (!parsed.success) throw invalidResponse('The chat request', 'the completion has an unexpected shape');
+  const choice = parsed.data.choices[0];
+  const message = choice.message;
+  const splitter = new ThinkSplitter();
+  const pieces = [...splitter.push(message?.content ?? ''), ...splitter.flush()];
+  const joined = (kind: 'text' | 'reasoning') => pieces.filter((piece) => piece.kind === kind).map((piece) => piece.text).join('');
+  const reasoning = (message?.reasoning_content ?? message?.reasoning ?? '') + joined('reasoning');
+  return {
+    ...(parsed.data.id ? { id: parsed.data.id } : {}),
+    ...(parsed.data.model ? { model: parsed.data.model } : {}),
+    text: joined('text'),
+    ...(reasoning ? { reasoning } : {}),
+    toolCalls: (message?.tool_calls ?? []).map((call, index) => ({ id: call.id ?? `call_${index}`, name: call.function.name, arguments: call.function.arguments ?? '' })),
+    finishReason: choice.finish_reason ?? 'stop',
+    ...(parsed.data.usage ? { usage: toUsage(parsed.data.usage) } : {}),
+  };
+}
+
+function* completionEvents(completion: ChatCompletion): Generator<ChatStreamEvent> {
+  yield { type: 'role', role: 'assistant' };
+  if (completion.reasoning) yield { type: 'reasoning', text: completion.reasoning };
+  if (completion.text) yield { type: 'text', text: completion.text };
+  if (completion.toolCalls.length > 0) yield { type: 'tool-calls', calls: completion.toolCalls };
+  yield { type: 'finish', reason: completion.finishReason };
+  if (completion.usage) yield { type: 'usage', usage: completion.usage };
+}
+
+function invalidResponse(what: string, detail: string): ApiError {
+  return new ApiError({ kind: 'invalid-response', message: `${what}: ${detail}.`, hint: 'The service answered in a way Promptreel does not understand: see the logs.' });
+}

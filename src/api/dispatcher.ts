@@ -1,0 +1,59 @@
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+
+export interface DispatcherOptions {
+  /** An explicit proxy (VS Code's `http.proxy`); when absent, HTTPS_PROXY/HTTP_PROXY/NO_PROXY from `env` apply. */
+  proxyUrl?: string;
+  /** Hosts that bypass the proxy, comma separated like NO_PROXY (VS Code's `http.noProxy`). */
+  noProxy?: string;
+  /** VS Code's `http.proxyStrictSSL`: false accepts certificates that do not verify. Default true. */
+  strictSSL?: boolean;
+  env?: NodeJS.ProcessEnv;
+  connectTimeoutMs?: number;
+  /** Time until the response headers arrive. */
+  headersTimeoutMs?: number;
+  /** Longest silence between two pieces of the body. */
+  bodyTimeoutMs?: number;
+}
+
+export const DEFAULT_TIMEOUTS = { connectTimeoutMs: 15_000, headersTimeoutMs: 120_000, bodyTimeoutMs: 90_000 };
+
+/**
+ * An explicit undici dispatcher for the client: never installed globally, so VS Code's own networking is untouched.
+ */
+export function createDispatcher(options: DispatcherOptions = {}): Dispatcher {
+  const env = options.env ?? process.env;
+  const strictSSL = options.strictSSL ?? true;
+  const agentOptions = {
+    connectTimeout: options.connectTimeoutMs ?? DEFAULT_TIMEOUTS.connectTimeoutMs,
+    headersTimeout: options.headersTimeoutMs ?? DEFAULT_TIMEOUTS.headersTimeoutMs,
+    bodyTimeout: options.bodyTimeoutMs ?? DEFAULT_TIMEOUTS.bodyTimeoutMs,
+    connect: { rejectUnauthorized: strictSSL },
+  };
+  const proxy = proxySettings(options, env);
+  if (!proxy) return new Agent(agentOptions);
+  return new EnvHttpProxyAgent({
+    ...agentOptions,
+    // '' rather than undefined: undici would otherwise fall back to process.env, ignoring `env`.
+    httpProxy: proxy.httpProxy ?? '',
+    httpsProxy: proxy.httpsProxy ?? '',
+    noProxy: proxy.noProxy,
+    requestTls: { rejectUnauthorized: strictSSL },
+    proxyTls: { rejectUnauthorized: strictSSL },
+  });
+}
+
+interface ProxySettings {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy: string;
+}
+
+export function proxySettings(options: Pick<DispatcherOptions, 'proxyUrl' | 'noProxy'>, env: NodeJS.ProcessEnv): ProxySettings | undefined {
+  const explicit = options.proxyUrl?.trim();
+  const noProxy = [options.noProxy, env.NO_PROXY ?? env.no_proxy].filter((v): v is string => !!v && v.trim() !== '').join(',');
+  if (explicit) return { httpProxy: explicit, httpsProxy: explicit, noProxy };
+  const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
+  const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
+  if (!httpsProxy && !httpProxy) return undefined;
+  return { httpProxy: httpProxy || undefined, httpsProxy: httpsProxy || httpProxy || undefined, noProxy };
+}

@@ -1,0 +1,15 @@
+export { PromptreelClient, videoBody, type ClientOptions } from './client';
+export { ApiError, isApiError, type ApiErrorKind } from './errors';
+export { normalizeBaseUrl, apiUrl, describeBaseUrlInput } from './baseUrl';
+export { createDispatcher, proxySettings, DEFAULT_TIMEOUTS, type DispatcherOptions } from './dispatcher';
+export { hintForStatus, parseRetryAfter } from './httpErrors';
+export { silentLogger, type ApiLogger } from './logger';
+export { isVideoModel, type ModelInfo } from './models';
+export { DEFAULT_RETRY, type RetryPolicy } from './retry';
+export type { ChatStreamEvent, ChatCompletion, ToolCall, Usage } from './chat/events';
+export { validateChatRequest, chatRequestSchema, type ChatRequest, type ChatMessage, type ContentPart, type ChatTool } from './chat/request';
+export { ThinkSplitter } from './chat/thinkSplitter';
+export { decodeChatStream } from './chat/sse';
+export { normalizeVideoTask, stateFromStatus, parseProgress } from './video/normalize';
+export type { VideoTask, VideoState, VideoCreateRequest } from './video/task';
+export type { DownloadProgress, DownloadOptions, DownloadResult } from './video/download';

@@ -1,0 +1,32 @@
+export type VideoState = 'pending' | 'completed' | 'failed';
+
+/** One model for every task shape the gateways send. */
+export interface VideoTask {
+  id: string;
+  state: VideoState;
+  /** The status string exactly as the service sent it (shown to the user; may be one we do not know). */
+  status: string;
+  /** 0..100 when the service reports it. */
+  progress?: number;
+  videoUrl?: string;
+  error?: string;
+  model?: string;
+  /** Unix seconds. */
+  createdAt?: number;
+}
+
+export interface VideoCreateRequest {
+  model: string;
+  prompt: string;
+  /** Sent as a string whatever is given: gateways built on new-api refuse a JSON number. */
+  seconds?: string | number;
+  /** Content review; false turns it off. */
+  moderator?: boolean;
+  metadata?: {
+    resolution?: string;
+    ratio?: string;
+    generate_audio?: boolean;
+    watermark?: boolean;
+    seed?: number;
+  };
+}

@@ -1,0 +1,114 @@
+import * as vscode from 'vscode';
+import { normalizeBaseUrl } from '../api';
+import { Disposable } from '../common/lifecycle';
+import type { ComponentLogger } from '../common/logger';
+import type { SecretRedactor } from '../common/redactor';
+import type { Settings } from '../config/settings';
+
+export const API_KEY_ENV = 'PROMPTREEL_API_KEY';
+const SECRET_PREFIX = 'promptreel.apiKey:';
+
+export type ApiKeySource = 'secret-storage' | 'environment';
+
+export interface ApiKeyInfo {
+  key: string;
+  source: ApiKeySource;
+}
+
+/**
+ * The one door to the API key. Keys live in SecretStorage under a name scoped to the normalized base URL (a key
+ * made for one service is never sent to another); `PROMPTREEL_API_KEY` is the fallback when none is stored.
+ * Every key read or written is registered with the redactor before anyone can log it.
+ */
+export class ApiKeyStore extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  /** Fires when the key for the current base URL may have changed (this window, another window, or a new base URL). */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly settings: Settings,
+    private readonly redactor: SecretRedactor,
+    private readonly log: ComponentLogger,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    super();
+    this._register(
+      secrets.onDidChange((event) => {
+        if (event.key !== this.secretName()) return;
+        this.log.info('The stored API key changed.');
+        this.changed.fire();
+      }),
+    );
+    this._register(
+      settings.onDidChange((change) => {
+        if (change.affects('baseUrl')) this.changed.fire();
+      }),
+    );
+  }
+
+  /** The normalized base URL the key belongs to, or undefined while the base URL is unset or invalid. */
+  get scope(): string | undefined {
+    return scopeOf(this.settings.baseUrl);
+  }
+
+  async get(): Promise<ApiKeyInfo | undefined> {
+    const name = this.secretName();
+    const stored = name ? (await this.secrets.get(name))?.trim() : undefined;
+    if (stored) {
+      this.redactor.register(stored);
+      return { key: stored, source: 'secret-storage' };
+    }
+    const fromEnv = this.env[API_KEY_ENV]?.trim();
+    if (fromEnv) {
+      this.redactor.register(fromEnv);
+      return { key: fromEnv, source: 'environment' };
+    }
+    return undefined;
+  }
+
+  async getKey(): Promise<string | undefined> {
+    return (await this.get())?.key;
+  }
+
+  async hasStoredKey(): Promise<boolean> {
+    const name = this.secretName();
+    return !!name && !!(await this.secrets.get(name))?.trim();
+  }
+
+  /** Stores a key for the current base URL; throws when there is no valid base URL to scope it to. */
+  async store(key: string): Promise<void> {
+    const value = key.trim();
+    if (!value) throw new Error('The API key is empty.');
+    const name = this.secretName();
+    if (!name) throw new Error('Set promptreel.baseUrl before storing an API key.');
+    this.redactor.register(value);
+    await this.secrets.store(name, value);
+    this.log.info(`Stored an API key for ${this.scope}.`);
+    this.changed.fire();
+  }
+
+  /** Deletes the stored key for the current base URL; false when there was none. */
+  async clear(): Promise<boolean> {
+    const name = this.secretName();
+    if (!name || !(await this.hasStoredKey())) return false;
+    await this.secrets.delete(name);
+    this.log.info(`Removed the API key for ${this.scope}.`);
+    this.changed.fire();
+    return true;
+  }
+
+  private secretName(): string | undefined {
+    const scope = this.scope;
+    return scope ? SECRET_PREFIX + scope : undefined;
+  }
+}
+
+function scopeOf(baseUrl: string): string | undefined {
+  if (!baseUrl) return undefined;
+  try {
+    return normalizeBaseUrl(baseUrl);
+  } catch {
+    return undefined;
+  }
+}

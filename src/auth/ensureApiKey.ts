@@ -1,0 +1,20 @@
+import { CommandIds } from '../commands/commandIds';
+import { offerActions } from '../common/offerActions';
+import type { ApiKeyStore } from './apiKeyStore';
+
+/**
+ * For every command that needs the service: true when a base URL and a key are there; otherwise it offers the
+ * way out (Set API Key, Open Settings) in a warning instead of failing, and returns false.
+ */
+export async function ensureApiKey(store: ApiKeyStore, purpose: string): Promise<boolean> {
+  if (!store.scope) {
+    offerActions('warning', `${purpose} needs the address of your service: set promptreel.baseUrl first.`, [
+      { title: 'Set API Key', command: CommandIds.setApiKey },
+      { title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.baseUrl'] },
+    ]);
+    return false;
+  }
+  if (await store.get()) return true;
+  offerActions('warning', `${purpose} needs an API key for ${store.scope}.`, [{ title: 'Set API Key', command: CommandIds.setApiKey }]);
+  return false;
+}

@@ -1,0 +1,92 @@
+import * as vscode from 'vscode';
+import type { Dispatcher } from 'undici';
+import { PromptreelClient, createDispatcher, type RetryPolicy } from '../api';
+import { Disposable, toDisposable } from '../common/lifecycle';
+import { describeError, type ComponentLogger } from '../common/logger';
+import type { ApiKeyStore } from '../auth/apiKeyStore';
+import type { Settings } from '../config/settings';
+import { PROXY_SETTINGS, readProxyConfig } from './proxyConfig';
+
+/**
+ * Builds the PromptreelClient from the settings (base URL, proxy) and the key store, and rebuilds it when they
+ * change. The key is read per request, so a new key needs no rebuild.
+ */
+export class ClientProvider extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  /** The client to use changed (new base URL or proxy settings): drop any cached one. */
+  readonly onDidChange = this.changed.event;
+  private dispatcher: Dispatcher | undefined;
+  private client: PromptreelClient | undefined;
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly keyStore: ApiKeyStore,
+    private readonly log: ComponentLogger,
+    private readonly userAgent: string,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    super();
+    this._register(
+      settings.onDidChange((change) => {
+        if (change.affects('baseUrl')) this.invalidate('the base URL changed');
+      }),
+    );
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (PROXY_SETTINGS.some((setting) => event.affectsConfiguration(setting))) this.invalidate('the proxy settings changed');
+      }),
+    );
+    this._register(toDisposable(() => this.closeDispatcher()));
+  }
+
+  /** The client for the current settings, or undefined while the base URL is unset or invalid. */
+  get(): PromptreelClient | undefined {
+    if (!this.client) this.client = this.tryCreate();
+    return this.client;
+  }
+
+  /** A separate client sharing the connection pool, e.g. without retries for the endpoint doctor. */
+  create(options: { baseUrl?: string; retry?: Partial<RetryPolicy> } = {}): PromptreelClient {
+    return new PromptreelClient({
+      baseUrl: options.baseUrl ?? this.settings.baseUrl,
+      apiKey: () => this.keyStore.getKey(),
+      dispatcher: this.sharedDispatcher(),
+      log: this.log,
+      userAgent: this.userAgent,
+      ...(options.retry ? { retry: options.retry } : {}),
+    });
+  }
+
+  private tryCreate(): PromptreelClient | undefined {
+    if (!this.settings.baseUrl) return undefined;
+    try {
+      return this.create();
+    } catch (error) {
+      this.log.warn(`No client: ${describeError(error)}`);
+      return undefined;
+    }
+  }
+
+  private sharedDispatcher(): Dispatcher {
+    if (!this.dispatcher) {
+      const proxy = readProxyConfig(this.env);
+      this.dispatcher = createDispatcher(proxy);
+      this.log.debug(proxy.proxyUrl ? 'Connecting through the proxy from http.proxy.' : 'Connecting directly (or through the proxy from the environment).');
+    }
+    return this.dispatcher;
+  }
+
+  private invalidate(reason: string): void {
+    this.log.info(`Rebuilding the client: ${reason}.`);
+    this.client = undefined;
+    this.closeDispatcher();
+    this.changed.fire();
+  }
+
+  private closeDispatcher(): void {
+    const dispatcher = this.dispatcher;
+    this.dispatcher = undefined;
+    // close() lets requests in flight finish; new ones go through the next dispatcher.
+    dispatcher?.close().catch((error: unknown) => this.log.debug(`Closing the old connection pool: ${describeError(error)}`));
+  }
+}

@@ -1,0 +1,16 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../common/lifecycle';
+import { CommandIds } from './commandIds';
+
+/** `Open Settings` (all Promptreel settings, or one given by id) and `Show Logs`. */
+export class GeneralCommands extends Disposable {
+  constructor(extensionId: string, output: vscode.OutputChannel) {
+    super();
+    this._register(
+      vscode.commands.registerCommand(CommandIds.openSettings, (setting?: unknown) =>
+        vscode.commands.executeCommand('workbench.action.openSettings', typeof setting === 'string' && setting.startsWith('promptreel.') ? setting : `@ext:${extensionId}`),
+      ),
+    );
+    this._register(vscode.commands.registerCommand(CommandIds.showLogs, () => output.show(true)));
+  }
+}

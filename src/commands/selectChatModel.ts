@@ -1,0 +1,100 @@
+import * as vscode from 'vscode';
+import type { ModelInfo } from '../api';
+import type { ApiKeyStore } from '../auth/apiKeyStore';
+import { ensureApiKey } from '../auth/ensureApiKey';
+import { chatModelsOf } from '../client/chatModels';
+import type { ClientProvider } from '../client/clientProvider';
+import { Disposable } from '../common/lifecycle';
+import { describeError, type ComponentLogger } from '../common/logger';
+import type { Settings } from '../config/settings';
+import { CommandIds } from './commandIds';
+
+interface ModelItem extends vscode.QuickPickItem {
+  modelId: string;
+}
+
+/** `Promptreel: Select Chat Model`: a quick pick over the chat models of `/v1/models`; writes `promptreel.chat.model` (global). */
+export class SelectChatModelCommand extends Disposable {
+  constructor(
+    private readonly settings: Settings,
+    private readonly keyStore: ApiKeyStore,
+    private readonly clients: ClientProvider,
+    private readonly log: ComponentLogger,
+  ) {
+    super();
+    this._register(vscode.commands.registerCommand(CommandIds.selectChatModel, () => this.run()));
+  }
+
+  /** Returns the model chosen, or undefined when the pick was dismissed. */
+  async run(): Promise<string | undefined> {
+    if (!(await ensureApiKey(this.keyStore, 'Selecting the chat model'))) return undefined;
+    const current = this.settings.chat.model;
+    const pick = vscode.window.createQuickPick<ModelItem>();
+    const disposables: vscode.Disposable[] = [pick];
+    const loading = new AbortController();
+    try {
+      pick.title = 'Promptreel: Select Chat Model';
+      pick.placeholder = 'Loading the models of the service…';
+      pick.busy = true;
+      pick.matchOnDescription = true;
+      let listed: ModelItem[] = current ? [itemFor(current, current)] : [];
+      pick.items = listed;
+
+      // Lets the user type a model id the service does not list (or while the list is unavailable).
+      const refreshItems = () => {
+        const typed = pick.value.trim();
+        const custom = typed && !listed.some((item) => item.modelId === typed) ? [{ modelId: typed, label: typed, description: 'Use this model id', alwaysShow: true }] : [];
+        pick.items = [...listed, ...custom];
+      };
+      disposables.push(pick.onDidChangeValue(refreshItems));
+
+      void this.loadModels(loading.signal).then(
+        (models) => {
+          listed = chatModelsOf(models, this.settings.video.model).map((model) => itemFor(model.id, current, model));
+          if (current && !listed.some((item) => item.modelId === current)) listed.unshift({ ...itemFor(current, current), detail: 'Not listed by the service for this key' });
+          pick.placeholder = listed.length ? 'Pick the model for chat' : 'The service lists no chat model: type a model id';
+          refreshItems();
+          const currentItem = pick.items.find((item) => item.modelId === current);
+          if (currentItem) pick.activeItems = [currentItem];
+          pick.busy = false;
+        },
+        (error: unknown) => {
+          if (loading.signal.aborted) return;
+          this.log.warn(`Could not list the models: ${describeError(error)}`);
+          pick.placeholder = `Could not list the models (${describeError(error)}). Type a model id.`;
+          pick.busy = false;
+        },
+      );
+
+      const chosen = await new Promise<string | undefined>((resolve) => {
+        disposables.push(pick.onDidAccept(() => resolve(pick.selectedItems[0]?.modelId ?? (pick.value.trim() || undefined))));
+        disposables.push(pick.onDidHide(() => resolve(undefined)));
+        pick.show();
+      });
+      pick.hide();
+      if (!chosen) return undefined;
+      if (chosen !== current) {
+        await this.settings.update('chat.model', chosen);
+        this.log.info(`Chat model set to ${chosen}.`);
+      }
+      return chosen;
+    } finally {
+      loading.abort();
+      for (const disposable of disposables) disposable.dispose();
+    }
+  }
+
+  private async loadModels(signal: AbortSignal): Promise<ModelInfo[]> {
+    const client = this.clients.get();
+    if (!client) throw new Error('the base URL is not set');
+    return client.listModels(signal);
+  }
+}
+
+function itemFor(id: string, current: string, model?: ModelInfo): ModelItem {
+  return {
+    modelId: id,
+    label: id,
+    description: [id === current ? 'current' : undefined, model?.ownedBy].filter(Boolean).join(' · ') || undefined,
+  };
+}

@@ -1,0 +1,47 @@
+import * as vscode from 'vscode';
+import { CommandIds } from '../commands/commandIds';
+import { Disposable } from '../common/lifecycle';
+import type { ComponentLogger } from '../common/logger';
+import { offerActions, type MessageAction } from '../common/offerActions';
+import type { ConnectionDoctor } from './connectionDoctor';
+import type { DoctorAction, DoctorResult } from './doctorResult';
+
+const ACTIONS: Record<DoctorAction, MessageAction> = {
+  setApiKey: { title: 'Set API Key', command: CommandIds.setApiKey },
+  openSettings: { title: 'Open Settings', command: CommandIds.openSettings },
+  selectChatModel: { title: 'Select Chat Model', command: CommandIds.selectChatModel },
+  showLogs: { title: 'Show Logs', command: CommandIds.showLogs },
+  retry: { title: 'Retry', command: CommandIds.testConnection },
+};
+
+/** `Promptreel: Test Connection`: runs the doctor with progress, shows one message with actions, returns the result. */
+export class TestConnectionCommand extends Disposable {
+  constructor(private readonly doctor: ConnectionDoctor, private readonly log: ComponentLogger) {
+    super();
+    this._register(vscode.commands.registerCommand(CommandIds.testConnection, () => this.run()));
+  }
+
+  async run(): Promise<DoctorResult> {
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Promptreel: Test Connection', cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const cancellation = token.onCancellationRequested(() => controller.abort());
+        try {
+          return await this.doctor.run({ signal: controller.signal, onStep: (_name, title) => progress.report({ message: title }) });
+        } finally {
+          cancellation.dispose();
+        }
+      },
+    );
+    for (const step of result.steps) this.log.info(`${step.ok ? 'ok  ' : 'FAIL'} ${step.name}: ${step.detail}`);
+    if (result.ok) {
+      this.log.info(result.message);
+      offerActions('info', result.message);
+    } else {
+      this.log.warn(result.message);
+      offerActions('error', result.message, result.actions.map((action) => ACTIONS[action]));
+    }
+    return result;
+  }
+}

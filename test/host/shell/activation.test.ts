@@ -1,0 +1,91 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { SETTING_DEFAULTS, SETTING_KEYS } from '../../../src/config/schema';
+import { CommandIds } from '../../../src/commands/commandIds';
+import { EXTENSION_ID, packageJson, testApi } from './shellTestSupport';
+
+interface ContributedCommand {
+  command: string;
+  title: string;
+  category?: string;
+  icon?: string;
+}
+
+interface ConfigurationSection {
+  title: string;
+  properties: Record<string, { default?: unknown; markdownDescription?: string }>;
+}
+
+describe('shell: activation and contributions', () => {
+  it('activates and hands the test API over in test mode', async () => {
+    const api = await testApi();
+    assert.strictEqual(vscode.extensions.getExtension(EXTENSION_ID)?.isActive, true);
+    assert.ok(api.settings && api.keyStore && api.doctor && api.statusBar && api.logger);
+  });
+
+  it('uses implicit activation only (no "*" and no onStartupFinished)', () => {
+    const events = packageJson().activationEvents;
+    assert.deepStrictEqual(events, []);
+  });
+
+  it('registers every contributed command, and contributes every command it registers', async () => {
+    await testApi();
+    const contributed = (packageJson().contributes.commands as ContributedCommand[]).map((command) => command.command).sort();
+    const registered = new Set(await vscode.commands.getCommands(true));
+    for (const id of contributed) assert.ok(registered.has(id), `${id} is contributed but not registered`);
+    for (const id of Object.values(CommandIds)) assert.ok(contributed.includes(id), `${id} is registered by the shell but not contributed`);
+    // VS Code itself adds `<view id>.focus`, `.open`… for each contributed view.
+    const viewIds = (packageJson().contributes.views as Record<string, { id: string }[]>).promptreel.map((view) => `${view.id}.`);
+    const ours = [...registered].filter((id) => id.startsWith('promptreel.') && !viewIds.some((prefix) => id.startsWith(prefix))).sort();
+    assert.deepStrictEqual(ours, contributed, 'every registered promptreel.* command is contributed');
+  });
+
+  it('gives every command the Promptreel category and a codicon', () => {
+    for (const command of packageJson().contributes.commands as ContributedCommand[]) {
+      assert.strictEqual(command.category, 'Promptreel', command.command);
+      assert.match(command.icon ?? '', /^\$\([a-z-]+\)$/, `${command.command} has a codicon`);
+    }
+  });
+
+  it('declares every setting with the defaults the code uses and a markdownDescription', () => {
+    const sections = packageJson().contributes.configuration as ConfigurationSection[];
+    assert.deepStrictEqual(sections.map((section) => section.title), ['General', 'Chat', 'Video']);
+    const declared = Object.assign({}, ...sections.map((section) => section.properties)) as ConfigurationSection['properties'];
+    assert.deepStrictEqual(Object.keys(declared).sort(), SETTING_KEYS.map((key) => `promptreel.${key}`).sort());
+    for (const key of SETTING_KEYS) {
+      const property = declared[`promptreel.${key}`];
+      assert.deepStrictEqual(property.default, SETTING_DEFAULTS[key], `default of promptreel.${key}`);
+      assert.ok(property.markdownDescription, `promptreel.${key} has a markdownDescription`);
+    }
+  });
+
+  it('reads defaults through the typed accessor', async () => {
+    const { settings } = await testApi();
+    assert.strictEqual(settings.video.seconds, '5');
+    assert.strictEqual(settings.video.downloadFolder, 'videos');
+    assert.strictEqual(settings.video.staleAfterHours, 24);
+    assert.strictEqual(settings.video.autoDownload, false);
+    assert.strictEqual(settings.chat.maxTokens, null);
+  });
+
+  it('contributes the Promptreel container with the Chat and Video Tasks views and their welcome content', () => {
+    const contributes = packageJson().contributes as {
+      viewsContainers: { activitybar: { id: string; title: string; icon: string }[] };
+      views: Record<string, { id: string; name: string }[]>;
+      viewsWelcome: { view: string; contents: string; when?: string }[];
+    };
+    assert.deepStrictEqual(contributes.viewsContainers.activitybar, [{ id: 'promptreel', title: 'Promptreel', icon: 'media/promptreel.svg' }]);
+    assert.deepStrictEqual(contributes.views.promptreel.map((view) => [view.id, view.name]), [['promptreel.chat', 'Chat'], ['promptreel.videoTasks', 'Video Tasks']]);
+    for (const view of ['promptreel.chat', 'promptreel.videoTasks']) {
+      const noKey = contributes.viewsWelcome.find((welcome) => welcome.view === view && welcome.when === '!promptreel.hasApiKey');
+      assert.ok(noKey?.contents.includes('(command:promptreel.setApiKey)'), `${view} offers Set API Key without a key`);
+      const withKey = contributes.viewsWelcome.find((welcome) => welcome.view === view && welcome.when === 'promptreel.hasApiKey');
+      assert.ok(withKey?.contents.includes('(command:promptreel.testConnection)'), `${view} offers Test Connection with a key`);
+    }
+  });
+
+  it('opens the Promptreel views', async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.promptreel');
+    await vscode.commands.executeCommand('promptreel.videoTasks.focus');
+  });
+});

@@ -1,0 +1,75 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { chatModelsOf } from '../../../src/client/chatModels';
+import { startLocalService, type LocalService } from '../../service';
+import { waitFor } from '../support/waitFor';
+import { setSetting, testApi } from './shellTestSupport';
+
+describe('shell: Select Chat Model', () => {
+  let service: LocalService;
+
+  before(async () => {
+    service = await startLocalService();
+  });
+
+  beforeEach(async () => {
+    service.reset();
+    const { keyStore } = await testApi();
+    await setSetting('baseUrl', service.baseUrl);
+    await keyStore.store(service.demoKey);
+    await setSetting('chat.model', undefined);
+  });
+
+  after(async () => {
+    const { keyStore } = await testApi();
+    await keyStore.clear();
+    await setSetting('baseUrl', undefined);
+    await setSetting('chat.model', undefined);
+    await service.stop();
+  });
+
+  /** Runs the command, waits until the pick has the service's models, then drives the real quick pick. */
+  async function pickWith(...keys: string[]): Promise<string | undefined> {
+    const picked = vscode.commands.executeCommand<string | undefined>('promptreel.selectChatModel');
+    await waitFor(() => service.requests.some((request) => request.path === '/v1/models'), { what: 'the model list request' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const key of keys) await vscode.commands.executeCommand(key);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    return picked;
+  }
+
+  it('is what the status bar item runs', async () => {
+    const { statusBar } = await testApi();
+    assert.strictEqual(statusBar.command, 'promptreel.selectChatModel');
+  });
+
+  it('offers only chat models', () => {
+    const models = [
+      { id: 'promptreel-chat', endpointTypes: ['openai'] },
+      { id: 'promptreel-video', endpointTypes: ['openai-video'] },
+      { id: 'untyped-video', endpointTypes: undefined },
+      { id: 'plain' },
+    ];
+    assert.deepStrictEqual(chatModelsOf(models, 'untyped-video').map((model) => model.id), ['promptreel-chat', 'plain']);
+  });
+
+  it('writes the picked model to promptreel.chat.model (global)', async () => {
+    const { settings, statusBar } = await testApi();
+    assert.strictEqual(await pickWith(), 'promptreel-chat');
+    assert.strictEqual(settings.chat.model, 'promptreel-chat');
+    assert.strictEqual(vscode.workspace.getConfiguration('promptreel').inspect('chat.model')?.globalValue, 'promptreel-chat');
+    await waitFor(() => statusBar.text === '$(comment-discussion) promptreel-chat', { what: 'the status bar' });
+
+    service.reset();
+    assert.strictEqual(await pickWith('workbench.action.quickOpenSelectNext'), 'promptreel-reasoner');
+    assert.strictEqual(settings.chat.model, 'promptreel-reasoner');
+  });
+
+  it('falls back to the configured model when the list cannot be loaded', async () => {
+    const { settings } = await testApi();
+    await setSetting('chat.model', 'my-own-model');
+    service.setScenario({ fault: { status: 503, body: 'html' } });
+    assert.strictEqual(await pickWith(), 'my-own-model');
+    assert.strictEqual(settings.chat.model, 'my-own-model');
+  });
+});

@@ -1,0 +1,158 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { DoctorResult } from '../../../src/doctor/doctorResult';
+import { startLocalService, type LocalService } from '../../service';
+import { setSetting, testApi } from './shellTestSupport';
+
+async function testConnection(): Promise<DoctorResult> {
+  return vscode.commands.executeCommand<DoctorResult>('promptreel.testConnection');
+}
+
+function stepsOf(result: DoctorResult): string {
+  return result.steps.map((step) => `${step.name}:${step.ok ? 'ok' : 'failed'}`).join(' ');
+}
+
+describe('shell: Test Connection against the local service', () => {
+  let service: LocalService;
+
+  /** Points the extension at `baseUrl` and stores `key` for it (keys are scoped per base URL). */
+  async function useService(baseUrl: string, key: string = service.demoKey): Promise<void> {
+    const { keyStore } = await testApi();
+    await setSetting('baseUrl', baseUrl);
+    await keyStore.store(key);
+  }
+
+  before(async () => {
+    service = await startLocalService();
+  });
+
+  beforeEach(async () => {
+    service.reset();
+    await setSetting('chat.model', undefined);
+    await useService(service.baseUrl);
+  });
+
+  after(async () => {
+    const { keyStore } = await testApi();
+    for (const base of [service.baseUrl, `${service.baseUrl}/api`]) {
+      await setSetting('baseUrl', base);
+      await keyStore.clear();
+    }
+    await setSetting('baseUrl', undefined);
+    await setSetting('chat.model', undefined);
+    await service.stop();
+  });
+
+  it('reports success with the model count and the chat answer time', async () => {
+    const result = await testConnection();
+    assert.strictEqual(result.ok, true, result.message);
+    assert.match(result.message, new RegExp(`^Connected to ${service.baseUrl.replace(/\./g, '\\.')} — 3 models; chat model promptreel-chat answered in \\d+ ms\\.$`));
+    assert.strictEqual(stepsOf(result), 'base-url:ok api-key:ok models:ok chat:ok');
+    const chat = service.requests.find((request) => request.path === '/v1/chat/completions');
+    assert.ok(chat, 'a chat completion was sent');
+    assert.deepStrictEqual(
+      { model: (chat.body as { model: string }).model, max_tokens: (chat.body as { max_tokens: number }).max_tokens },
+      { model: 'promptreel-chat', max_tokens: 1 },
+      'a one-token completion with the first chat model (the video model is skipped)',
+    );
+    assert.strictEqual(chat.key, service.demoKey);
+  });
+
+  it('tests the configured chat model', async () => {
+    await setSetting('chat.model', 'promptreel-reasoner');
+    const result = await testConnection();
+    assert.strictEqual(result.ok, true, result.message);
+    assert.strictEqual(result.chatModel, 'promptreel-reasoner');
+  });
+
+  it('notes a doubled /v1 in the base URL and still connects', async () => {
+    await setSetting('baseUrl', `${service.baseUrl}/v1/v1`);
+    const result = await testConnection();
+    assert.strictEqual(result.ok, true, result.message);
+    assert.match(result.message, /\/v1 more than once/);
+    assert.ok(service.requests.every((request) => !request.path.startsWith('/v1/v1')));
+  });
+
+  it('explains 401: the key was refused', async () => {
+    await useService(service.baseUrl, 'sk-refused-by-service-0011');
+    const result = await testConnection();
+    assert.strictEqual(result.ok, false);
+    assert.strictEqual(result.status, 401);
+    assert.strictEqual(stepsOf(result), 'base-url:ok api-key:ok models:failed');
+    assert.match(result.message, /refused the API key \(HTTP 401\)/);
+    assert.match(result.message, /invalid, expired, disabled or out of quota/);
+    assert.deepStrictEqual(result.actions, ['setApiKey', 'showLogs']);
+  });
+
+  it('explains 403: the key may not use the model or the quota is too low', async () => {
+    service.setScenario({
+      fault: { status: 403, body: 'openai', code: 'insufficient_user_quota', type: 'new_api_error', message: 'user quota is not enough', path: 'chat/completions' },
+    });
+    const result = await testConnection();
+    assert.strictEqual(result.ok, false);
+    assert.strictEqual(result.status, 403);
+    assert.strictEqual(result.code, 'insufficient_user_quota');
+    assert.strictEqual(stepsOf(result), 'base-url:ok api-key:ok models:ok chat:failed');
+    assert.match(result.message, /The test message to promptreel-chat was not allowed \(HTTP 403\)/);
+    assert.match(result.message, /user quota is not enough/, 'the server message is shown');
+    assert.match(result.message, /balance or the key's quota is too low/, 'the hint is shown');
+    assert.ok(result.actions.includes('selectChatModel'));
+  });
+
+  it('explains 404: a wrong base URL (a path prefix)', async () => {
+    await useService(`${service.baseUrl}/api`);
+    const result = await testConnection();
+    assert.strictEqual(result.ok, false);
+    assert.strictEqual(result.status, 404);
+    assert.strictEqual(stepsOf(result), 'base-url:ok api-key:ok models:failed');
+    assert.ok(result.message.includes(`Nothing was found at ${service.baseUrl}/api/v1/models (HTTP 404)`), result.message);
+    assert.ok(result.message.includes(`has the path "/api"`), result.message);
+    assert.ok(result.message.includes(`try ${service.baseUrl}`), result.message);
+    assert.deepStrictEqual(result.actions, ['openSettings', 'showLogs', 'retry']);
+  });
+
+  it('explains 429: rate limited, without hammering the service', async () => {
+    service.setScenario({ fault: { status: 429, body: 'empty', retryAfter: '7' } });
+    const result = await testConnection();
+    assert.strictEqual(result.ok, false);
+    assert.strictEqual(result.status, 429);
+    assert.match(result.message, /rate limiting requests \(HTTP 429\)/);
+    assert.match(result.message, /retry after 7 s/);
+    assert.strictEqual(result.actions[0], 'retry');
+    assert.strictEqual(service.requests.filter((request) => request.path === '/v1/models').length, 1, 'the doctor does not retry by itself');
+  });
+
+  it('says when no API key is there', async () => {
+    const { keyStore } = await testApi();
+    await keyStore.clear();
+    const saved = process.env.PROMPTREEL_API_KEY;
+    delete process.env.PROMPTREEL_API_KEY;
+    try {
+      const result = await testConnection();
+      assert.strictEqual(stepsOf(result), 'base-url:ok api-key:failed');
+      assert.match(result.message, /No API key for/);
+      assert.deepStrictEqual(result.actions, ['setApiKey']);
+      assert.strictEqual(service.requests.length, 0, 'nothing is sent without a key');
+    } finally {
+      if (saved !== undefined) process.env.PROMPTREEL_API_KEY = saved;
+    }
+  });
+
+  it('says when the base URL is not set', async () => {
+    await setSetting('baseUrl', undefined);
+    const result = await testConnection();
+    assert.strictEqual(stepsOf(result), 'base-url:failed');
+    assert.match(result.message, /set promptreel\.baseUrl/);
+    assert.strictEqual(result.actions[0], 'openSettings');
+  });
+
+  it('explains an unreachable service', async () => {
+    await useService('http://127.0.0.1:1');
+    const result = await testConnection();
+    assert.strictEqual(result.ok, false);
+    assert.match(result.message, /^Could not reach http:\/\/127\.0\.0\.1:1/);
+    assert.ok(result.actions.includes('openSettings') && result.actions.includes('retry'));
+    const { keyStore } = await testApi();
+    await keyStore.clear();
+  });
+});

@@ -1,0 +1,39 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { startLocalService, type LocalService } from '../service';
+
+const EXTENSION_ID = 'promptreel.promptreel';
+
+describe('extension host smoke', () => {
+  it('runs inside a real VS Code', () => {
+    console.log(`    VS Code ${vscode.version}, ${vscode.env.appName}, ui kind ${vscode.UIKind[vscode.env.uiKind]}`);
+    assert.match(vscode.version, /^\d+\.\d+\.\d+/);
+  });
+
+  it(`has the extension ${EXTENSION_ID} and activates it`, async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension, `${EXTENSION_ID} is not loaded`);
+    await extension.activate();
+    assert.strictEqual(extension.isActive, true);
+  });
+
+  it('opened the sample workspace', () => {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    assert.strictEqual(folders.length, 1, 'one workspace folder');
+  });
+});
+
+describe('local service from the extension host', () => {
+  let service: LocalService;
+  before(async () => {
+    service = await startLocalService();
+  });
+  after(async () => {
+    await service.stop();
+  });
+
+  it('answers /v1/models with the demo key', async () => {
+    const response = await fetch(`${service.baseUrl}/v1/models`, { headers: { Authorization: `Bearer ${service.demoKey}` } });
+    assert.strictEqual(response.status, 200);
+  });
+});

@@ -1,0 +1,85 @@
+import type * as http from 'node:http';
+import { chatCompletions } from './chatRoute';
+import { handleControl } from './control';
+import { sendFault, sendInvalidKey, sendInvalidUrl } from './errors';
+import { closeSignal, pathOf, pause, recordRequest, sendJson } from './httpHelpers';
+import { listModels } from './modelsRoute';
+import type { RouteContext } from './routeContext';
+import type { ServiceState } from './serviceState';
+import { createVideo, queryVideo, videoContent } from './videoRoutes';
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handle: (context: RouteContext) => void | Promise<void>;
+}
+
+const routes: Route[] = [
+  { method: 'GET', pattern: /^\/v1\/models$/, handle: listModels },
+  { method: 'POST', pattern: /^\/v1\/chat\/completions$/, handle: chatCompletions },
+  { method: 'POST', pattern: /^\/v1\/videos$/, handle: createVideo },
+  { method: 'GET', pattern: /^\/v1\/videos\/([^/]+)$/, handle: queryVideo },
+  { method: 'GET', pattern: /^\/v1\/videos\/([^/]+)\/content$/, handle: videoContent },
+];
+
+/** The gateway: /v1 routes, plus the control API under /__control/ (not recorded, no auth). */
+export function apiHandler(state: ServiceState): http.RequestListener {
+  return (request, response) => {
+    handle(state, request, response).catch((error: unknown) => {
+      if (response.headersSent) response.destroy();
+      else sendJson(response, 500, { error: { message: `local service bug: ${String(error)}`, type: 'server_error', code: 'internal_error' } });
+    });
+  };
+}
+
+/**
+ * Order: record the request; wait `latencyMs`; unknown route → 404; bad key → 401 (unless a 401/403
+ * fault matches, which plays a key problem for any key); then a matching fault; then the route.
+ */
+async function handle(state: ServiceState, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  const path = pathOf(request.url ?? '/');
+  if (path.startsWith('/__control/')) {
+    await handleControl(state, request, response, path);
+    return;
+  }
+  const signal = closeSignal(response);
+  state.activeRequests += 1;
+  response.once('close', () => (state.activeRequests -= 1));
+  const record = await recordRequest(request);
+  state.requests.push(record);
+  const valid = state.isValidKey(record.key);
+  const key = valid ? record.key : undefined;
+  if (!(await pause(state.scenarioFor(key).latencyMs, signal))) return;
+
+  const method = record.method.toUpperCase();
+  let params: string[] | undefined;
+  const route = routes.find((candidate) => {
+    const match = candidate.method === method ? candidate.pattern.exec(path) : null;
+    if (match) params = match.slice(1).map(decodePathSegment);
+    return match !== null;
+  });
+  if (!route || !params) {
+    sendInvalidUrl(response, method, path);
+    return;
+  }
+  if (key === undefined) {
+    const keyFault = state.takeFault(undefined, method, path, (fault) => fault.status === 401 || fault.status === 403);
+    if (keyFault) sendFault(response, keyFault);
+    else sendInvalidKey(response, record.key !== undefined);
+    return;
+  }
+  const fault = state.takeFault(key, method, path);
+  if (fault) {
+    sendFault(response, fault);
+    return;
+  }
+  await route.handle({ request, response, body: record.body, key, scenario: state.scenarioFor(key), state, signal, params });
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

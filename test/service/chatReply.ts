@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import type { ChatMessage, ChatRequest, ChatTool } from './chatRequest';
+import { newToolCallId } from './ids';
+import type { ChatScenario } from './scenario';
+
+/** What the service answers to a chat request, decided before any byte is sent. */
+export interface ReplyPlan {
+  reasoning: { field: 'reasoning_content' | 'reasoning'; text: string } | null;
+  /** The answer text; with reasoning 'think' it starts with <think>…</think>. */
+  content: string;
+  toolCalls: ToolCallPlan[];
+  finishReason: string;
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+}
+
+export interface ToolCallPlan {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+const partsSchema = z.array(z.looseObject({ type: z.string(), text: z.string().optional() }));
+
+/** The text of a message: a string, or the text parts with ' [+N image]' for image parts. */
+export function messageText(message: ChatMessage | undefined): string {
+  const content = message?.content;
+  if (typeof content === 'string') return content;
+  const parts = partsSchema.safeParse(content);
+  if (!parts.success) return '';
+  const text = parts.data
+    .filter((part) => part.type === 'text' && part.text !== undefined)
+    .map((part) => part.text)
+    .join(' ');
+  const images = parts.data.filter((part) => part.type === 'image_url').length;
+  return images ? `${text} [+${images} image]` : text;
+}
+
+/**
+ * Order of rules: tool calls (per `chat.toolCalls` and `tool_choice`), then `chat.reply`, then a tool
+ * result in the request, `max_tokens: 1`, JSON mode, the #markdown / #xss / #long tags, and the echo.
+ */
+export function planReply(request: ChatRequest, chat: ChatScenario): ReplyPlan {
+  const lastUser = messageText([...request.messages].reverse().find((message) => message.role === 'user'));
+  const promptTokens = tokens(request.messages.map((message) => messageText(message)).join(''));
+  const calls = plannedToolCalls(request, chat, lastUser);
+  if (calls.length) {
+    return finish({ reasoning: null, content: '', toolCalls: calls, finishReason: 'tool_calls' }, promptTokens);
+  }
+  let finishReason = chat.finishReason;
+  let content: string;
+  const toolResult = toolResultsAfterLastUser(request).pop();
+  if (chat.reply !== null) content = chat.reply;
+  else if (toolResult) content = `Tool result received: ${messageText(toolResult)}`;
+  else if (request.max_tokens === 1 || request.max_completion_tokens === 1) {
+    content = 'OK';
+    finishReason = 'length';
+  } else if (request.response_format?.type === 'json_object' || request.response_format?.type === 'json_schema') {
+    content = JSON.stringify({ echo: lastUser, model: request.model });
+  } else if (lastUser.includes('#markdown')) content = markdownSample;
+  else if (lastUser.includes('#xss')) content = xssSample;
+  else if (lastUser.includes('#long')) content = longText();
+  else content = `You said: ${lastUser}`;
+
+  const style = chat.reasoning === 'none' && request.model === 'promptreel-reasoner' ? 'reasoning_content' : chat.reasoning;
+  const thought = `The user wrote "${lastUser.slice(0, 80)}". A short, direct answer fits best.`;
+  if (style === 'think') content = `<think>${thought}</think>${content}`;
+  const reasoning = style === 'reasoning_content' || style === 'reasoning' ? { field: style, text: thought } : null;
+  return finish({ reasoning, content, toolCalls: [], finishReason }, promptTokens);
+}
+
+function finish(plan: Omit<ReplyPlan, 'usage'>, promptTokens: number): ReplyPlan {
+  const completion =
+    plan.content === 'OK' && plan.finishReason === 'length'
+      ? 1
+      : tokens(plan.content + (plan.reasoning?.text ?? '') + plan.toolCalls.map((call) => call.name + call.arguments).join(''));
+  return { ...plan, usage: { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion } };
+}
+
+/** About four characters a token, at least one. */
+export function tokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+const namedChoice = z.looseObject({ function: z.looseObject({ name: z.string() }) });
+
+function plannedToolCalls(request: ChatRequest, chat: ChatScenario, lastUser: string): ToolCallPlan[] {
+  const tools = request.tools ?? [];
+  const choice = request.tool_choice;
+  if (chat.toolCalls === 'never' || choice === 'none') return [];
+  const forced = namedChoice.safeParse(choice);
+  if (forced.success) {
+    const tool = tools.find((candidate) => candidate.function.name === forced.data.function.name);
+    return tool ? [toolCall(tool)] : [];
+  }
+  if (chat.toolCalls === 'always' || choice === 'required') {
+    const named = tools.filter((tool) => lastUser.includes(tool.function.name));
+    if (named.length) return named.map(toolCall);
+    // A model told to call a tool calls one even when the request offers none.
+    return [toolCall(tools[0] ?? { function: { name: 'lookup', parameters: { properties: { query: { type: 'string' } } } } })];
+  }
+  if (toolResultsAfterLastUser(request).length) return [];
+  return tools.filter((tool) => lastUser.includes(tool.function.name)).map(toolCall);
+}
+
+/** Tool results answering the latest user turn (older turns' results do not count). */
+function toolResultsAfterLastUser(request: ChatRequest): ChatMessage[] {
+  const lastUser = request.messages.map((message) => message.role).lastIndexOf('user');
+  return request.messages.slice(lastUser + 1).filter((message) => message.role === 'tool');
+}
+
+const schemaProperties = z.looseObject({
+  properties: z.record(z.string(), z.looseObject({ type: z.unknown().optional(), enum: z.array(z.unknown()).optional() })),
+});
+
+function toolCall(tool: ChatTool): ToolCallPlan {
+  const args: Record<string, unknown> = {};
+  const schema = schemaProperties.safeParse(tool.function.parameters);
+  if (schema.success) {
+    for (const [name, property] of Object.entries(schema.data.properties)) {
+      args[name] = property.enum?.length ? property.enum[0] : exampleValue(property.type);
+    }
+  }
+  return { id: newToolCallId(), name: tool.function.name, arguments: JSON.stringify(args) };
+}
+
+function exampleValue(type: unknown): unknown {
+  const first = Array.isArray(type) ? type.find((entry) => entry !== 'null') : type;
+  switch (first) {
+    case 'string':
+      return 'example';
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    default:
+      return null;
+  }
+}
+
+const markdownSample = [
+  '# Sample heading',
+  '',
+  'Some **bold** text, some *italic* text and `inline code`.',
+  '',
+  '- first item',
+  '- second item',
+  '  - a nested item',
+  '- third item',
+  '',
+  '| Language | Typed |',
+  '|---|---|',
+  '| TypeScript | yes |',
+  '| JavaScript | no |',
+  '',
+  '```ts',
+  'export function greet(name: string): string {',
+  '  return `Hello, ${name}!`;',
+  '}',
+  '```',
+  '',
+  'That is all.',
+].join('\n');
+
+const xssSample = [
+  'Here are some things a renderer must not run:',
+  '',
+  '<img src=x onerror="window.__xss=1">',
+  '',
+  '<script>window.__xss=2</script>',
+  '',
+  '[click](javascript:window.__xss=3)',
+].join('\n');
+
+const words = ['the', 'video', 'model', 'renders', 'a', 'quiet', 'harbour', 'at', 'dawn', 'while', 'gulls', 'circle', 'slowly', 'over', 'boats'];
+
+/** About 3,000 words in paragraphs of ten sentences of ten words. */
+function longText(): string {
+  const paragraphs: string[] = [];
+  let n = 0;
+  for (let p = 0; p < 30; p++) {
+    const sentences: string[] = [];
+    for (let s = 0; s < 10; s++) {
+      const sentence: string[] = [];
+      for (let w = 0; w < 10; w++) sentence.push(words[n++ % words.length]);
+      const text = sentence.join(' ');
+      sentences.push(`${text[0].toUpperCase()}${text.slice(1)}.`);
+    }
+    paragraphs.push(sentences.join(' '));
+  }
+  return paragraphs.join('\n\n');
+}

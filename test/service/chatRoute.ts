@@ -1,0 +1,43 @@
+import { validateChatRequest } from './chatRequest';
+import { planReply } from './chatReply';
+import { streamBulk, streamReply } from './chatStream';
+import { sendOpenAiError } from './errors';
+import { newChatCompletionId, unixSeconds } from './ids';
+import { sendJson } from './httpHelpers';
+import type { RouteContext } from './routeContext';
+
+/** POST /v1/chat/completions */
+export async function chatCompletions(context: RouteContext): Promise<void> {
+  const { response, scenario, signal } = context;
+  const validated = validateChatRequest(context.body);
+  if ('error' in validated) {
+    sendOpenAiError(response, 400, { ...validated.error, type: 'invalid_request_error' });
+    return;
+  }
+  const request = validated.request;
+  const chat = scenario.chat;
+  const plan = planReply(request, chat);
+  const target = { response, signal, chat, id: newChatCompletionId(), created: unixSeconds(), model: request.model };
+  if (request.stream === true) {
+    await (chat.bulk ? streamBulk(target, chat.bulk, plan) : streamReply(target, plan));
+    return;
+  }
+  // Stream faults (cuts, stalls, mid-stream errors, bulk) only concern streams.
+  const message: Record<string, unknown> = { role: 'assistant', content: plan.toolCalls.length ? null : plan.content };
+  if (plan.reasoning) message[plan.reasoning.field] = plan.reasoning.text;
+  if (plan.toolCalls.length) {
+    message['tool_calls'] = plan.toolCalls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: call.arguments },
+    }));
+  }
+  sendJson(response, 200, {
+    id: target.id,
+    object: 'chat.completion',
+    created: target.created,
+    model: target.model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: plan.finishReason }],
+    usage: plan.usage,
+  });
+}

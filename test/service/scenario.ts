@@ -1,0 +1,181 @@
+import { z } from 'zod';
+
+/**
+ * What the local service plays. The service keeps one default scenario plus an optional patch per key;
+ * a request is answered with `default + patch of its key`, read at the time of the request (so a test
+ * can change the outcome of a task that already exists).
+ */
+
+const faultSchema = z.strictObject({
+  status: z.number().int().min(100).max(599),
+  /** Default 'openai'. */
+  body: z.enum(['openai', 'task', 'empty', 'html']).optional(),
+  code: z.string().optional(),
+  message: z.string().optional(),
+  type: z.string().optional(),
+  param: z.string().optional(),
+  /** Default true: append ' (request id: …)' to the message. */
+  requestId: z.boolean().optional(),
+  retryAfter: z.string().optional(),
+  /** How many matching requests fail; then the fault clears itself. Absent: unlimited. */
+  times: z.number().int().min(1).optional(),
+  method: z.string().optional(),
+  /** A regular expression source tested against the path. */
+  path: z.string().optional(),
+});
+
+const modelEntrySchema = z.strictObject({
+  id: z.string(),
+  owned_by: z.string().optional(),
+  created: z.number().int().optional(),
+  supported_endpoint_types: z.array(z.string()).optional(),
+});
+
+const videoSchema = z.strictObject({
+  createShape: z.enum(['openai', 'task-id-only', 'data-envelope']),
+  statusCase: z.enum(['lower', 'upper']),
+  customRunningStatus: z.string().nullable(),
+  pollsToRunning: z.number().int().min(0),
+  pollsToDone: z.number().int().min(0),
+  durationMs: z.number().min(0).nullable(),
+  outcome: z.enum(['completed', 'failed']),
+  failureStyle: z.enum(['error-object', 'fail-reason', 'none']),
+  progress: z.enum(['int', 'percent-string', 'none']),
+  urlField: z.enum(['metadata.url', 'video_url', 'url', 'content.video_url', 'result_url', 'data.result_url', 'none']),
+  completedAtWhileRunning: z.boolean(),
+  unknownTaskStatus: z.union([z.literal(400), z.literal(404)]),
+  dropCreateConnection: z.boolean(),
+  createDelayMs: z.number().min(0),
+});
+
+const cdnSchema = z.strictObject({
+  redirects: z.number().int().min(0).max(20),
+  expired: z.union([z.literal(false), z.literal(403), z.literal(404)]),
+  bytesPerSecond: z.number().positive().nullable(),
+  sizeBytes: z.number().int().min(0).nullable(),
+  contentLength: z.boolean(),
+});
+
+const chatSchema = z.strictObject({
+  reply: z.string().nullable(),
+  chunkChars: z.number().int().min(1),
+  delayMs: z.number().min(0),
+  firstChunkDelayMs: z.number().min(0),
+  reasoning: z.enum(['none', 'reasoning_content', 'reasoning', 'think']),
+  toolCalls: z.enum(['auto', 'never', 'always']),
+  usage: z.enum(['final-chunk', 'last-choice-chunk', 'none']),
+  framing: z.enum(['lf', 'crlf', 'cr']),
+  comments: z.boolean(),
+  eventFields: z.boolean(),
+  multiLineData: z.boolean(),
+  midStreamError: z
+    .object({ afterChunks: z.number().int().min(0), message: z.string(), code: z.string(), type: z.string() })
+    .nullable(),
+  cut: z.enum(['no-done', 'no-finish']).nullable(),
+  cutAfterChunks: z.number().int().min(0),
+  stallAfterChunks: z.number().int().min(0).nullable(),
+  finishReason: z.string(),
+  bulk: z.object({ chunks: z.number().int().min(0), chunkChars: z.number().int().min(1) }).nullable(),
+});
+
+export const scenarioSchema = z.strictObject({
+  fault: faultSchema.nullable(),
+  models: z.array(modelEntrySchema),
+  latencyMs: z.number().min(0),
+  video: videoSchema,
+  cdn: cdnSchema,
+  chat: chatSchema,
+});
+
+export type Fault = z.infer<typeof faultSchema>;
+export type ModelEntry = z.infer<typeof modelEntrySchema>;
+export type VideoScenario = z.infer<typeof videoSchema>;
+export type CdnScenario = z.infer<typeof cdnSchema>;
+export type ChatScenario = z.infer<typeof chatSchema>;
+export type Scenario = z.infer<typeof scenarioSchema>;
+
+/**
+ * A deep partial of Scenario. Sections (`video`, `cdn`, `chat`) merge field by field; `fault`, `models`
+ * and the nullable objects inside sections (`midStreamError`, `bulk`) are replaced as a whole.
+ */
+export const scenarioPatchSchema = z.strictObject({
+  fault: faultSchema.nullable().optional(),
+  models: z.array(modelEntrySchema).optional(),
+  latencyMs: z.number().min(0).optional(),
+  video: videoSchema.partial().optional(),
+  cdn: cdnSchema.partial().optional(),
+  chat: chatSchema.partial().optional(),
+});
+export type ScenarioPatch = z.infer<typeof scenarioPatchSchema>;
+
+export function defaultScenario(): Scenario {
+  return {
+    fault: null,
+    models: [
+      { id: 'promptreel-chat', owned_by: 'promptreel', supported_endpoint_types: ['openai'] },
+      { id: 'promptreel-reasoner', owned_by: 'promptreel', supported_endpoint_types: ['openai'] },
+      { id: 'promptreel-video', owned_by: 'promptreel', supported_endpoint_types: ['openai-video'] },
+    ],
+    latencyMs: 0,
+    video: {
+      createShape: 'openai',
+      statusCase: 'lower',
+      customRunningStatus: null,
+      pollsToRunning: 1,
+      pollsToDone: 3,
+      durationMs: null,
+      outcome: 'completed',
+      failureStyle: 'error-object',
+      progress: 'int',
+      urlField: 'metadata.url',
+      completedAtWhileRunning: false,
+      unknownTaskStatus: 404,
+      dropCreateConnection: false,
+      createDelayMs: 0,
+    },
+    cdn: { redirects: 0, expired: false, bytesPerSecond: null, sizeBytes: null, contentLength: true },
+    chat: {
+      reply: null,
+      chunkChars: 8,
+      delayMs: 0,
+      firstChunkDelayMs: 0,
+      reasoning: 'none',
+      toolCalls: 'auto',
+      usage: 'final-chunk',
+      framing: 'lf',
+      comments: false,
+      eventFields: false,
+      multiLineData: false,
+      midStreamError: null,
+      cut: null,
+      cutAfterChunks: 3,
+      stallAfterChunks: null,
+      finishReason: 'stop',
+      bulk: null,
+    },
+  };
+}
+
+/** Validates an untrusted patch (from JSON); throws a readable Error when it does not fit. */
+export function parsePatch(patch: unknown): ScenarioPatch {
+  const parsed = scenarioPatchSchema.safeParse(patch);
+  if (!parsed.success) throw new Error(`invalid scenario patch: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Merges a patch into a scenario or into another patch (the patch wins). The inputs are not modified. */
+export function applyPatch(scenario: Scenario, patch: ScenarioPatch): Scenario;
+export function applyPatch(base: ScenarioPatch, patch: ScenarioPatch): ScenarioPatch;
+export function applyPatch(base: ScenarioPatch, patch: ScenarioPatch): ScenarioPatch {
+  const merged = structuredClone({ ...base, ...definedOnly(patch) });
+  if (base.video || patch.video) merged.video = structuredClone({ ...base.video, ...definedOnly(patch.video) });
+  if (base.cdn || patch.cdn) merged.cdn = structuredClone({ ...base.cdn, ...definedOnly(patch.cdn) });
+  if (base.chat || patch.chat) merged.chat = structuredClone({ ...base.chat, ...definedOnly(patch.chat) });
+  return merged;
+}
+
+/** `{a: undefined}` in a patch means "not given", as it would after a JSON round trip. */
+function definedOnly<T extends object>(value: T | undefined): Partial<T> {
+  if (!value) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { byteSourceFor, serveBytes } from './bytes';
+import { sendTaskError, sendUnknownTask } from './errors';
+import { pause, sendJson } from './httpHelpers';
+import type { RouteContext } from './routeContext';
+import { createAnswer, isFinal, queryAnswer, statusText, taskPhase, type ServiceTask, type TaskPhase } from './videoTasks';
+
+const createBody = z.looseObject({
+  model: z.string().min(1),
+  prompt: z.string().min(1),
+  seconds: z.unknown().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+const numericSeconds = z.looseObject({ seconds: z.number() });
+
+/** POST /v1/videos */
+export async function createVideo(context: RouteContext): Promise<void> {
+  const { response, scenario, state, signal } = context;
+  const video = scenario.video;
+  // new-api decodes into a Go struct: a number where a string is expected fails the whole request.
+  if (numericSeconds.safeParse(context.body).success) {
+    sendTaskError(
+      response,
+      400,
+      'invalid_request',
+      'json: cannot unmarshal number into Go struct field VideoRequest.seconds of type string',
+    );
+    return;
+  }
+  const parsed = createBody.safeParse(context.body);
+  if (!parsed.success) {
+    const field = parsed.error.issues[0]?.path[0];
+    const message = field === undefined ? 'invalid request body' : `${String(field)} is required and must be a non-empty string`;
+    sendTaskError(response, 400, 'invalid_request', message);
+    return;
+  }
+  if (!(await pause(video.createDelayMs, signal))) return;
+  const { model, prompt, seconds, metadata } = parsed.data;
+  const task = state.createTask({
+    model,
+    prompt,
+    seconds: typeof seconds === 'string' ? seconds : null,
+    metadata: metadata ?? {},
+    key: context.key,
+  });
+  if (video.dropCreateConnection) {
+    response.socket?.destroy();
+    return;
+  }
+  const phase = taskPhase(task, video);
+  report(task, phase, context);
+  sendJson(response, 200, createAnswer(task, video, phase));
+}
+
+/** GET /v1/videos/<id>: every answer counts as one poll. */
+export function queryVideo(context: RouteContext): void {
+  const task = context.state.tasks.get(context.params[0]);
+  const video = context.scenario.video;
+  if (!task) {
+    sendUnknownTask(context.response, video.unknownTaskStatus);
+    return;
+  }
+  task.polls += 1;
+  const now = Date.now();
+  const phase = taskPhase(task, video, now);
+  report(task, phase, context, now);
+  sendJson(context.response, 200, queryAnswer(task, video, phase, now));
+}
+
+/** GET /v1/videos/<id>/content: the bytes of a completed task, with the key, Range supported. */
+export async function videoContent(context: RouteContext): Promise<void> {
+  const { request, response, scenario, signal } = context;
+  const task = context.state.tasks.get(context.params[0]);
+  if (!task) {
+    sendUnknownTask(response, scenario.video.unknownTaskStatus);
+    return;
+  }
+  const phase = taskPhase(task, scenario.video);
+  if (phase.kind !== 'completed') {
+    const status = statusText(phase, scenario.video);
+    sendTaskError(response, 404, 'task_not_completed', `the task is not completed (status: ${status})`);
+    return;
+  }
+  await serveBytes(request, response, byteSourceFor(scenario.cdn), {
+    contentLength: scenario.cdn.contentLength,
+    bytesPerSecond: scenario.cdn.bytesPerSecond,
+    signal,
+  });
+}
+
+function report(task: ServiceTask, phase: TaskPhase, context: RouteContext, now = Date.now()): void {
+  task.lastStatus = statusText(phase, context.scenario.video);
+  if (isFinal(phase) && task.finishedAt === null) task.finishedAt = now;
+}

@@ -1,0 +1,66 @@
+import type { Locator, Page } from 'playwright-core';
+
+const QUICK_INPUT = '.quick-input-widget';
+
+export function quickInputBox(page: Page): Locator {
+  return page.locator(`${QUICK_INPUT} input.input`);
+}
+
+export function quickInputRows(page: Page): Locator {
+  return page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The quick-input row whose label is exactly `label` (rows for longer titles that start the same are skipped). */
+export function quickInputRow(page: Page, label: string): Locator {
+  const exact = new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`);
+  return quickInputRows(page).filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+}
+
+/**
+ * Runs a command by its palette title (with category, e.g. "Promptreel: Open Chat").
+ * The palette snapshots the command list when it opens, so a command registered a moment later is missing:
+ * close and reopen until the row shows up.
+ */
+export async function runCommand(page: Page, title: string, { attempts = 8, rowTimeoutMs = 4000 } = {}): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    const input = quickInputBox(page);
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    await input.fill(`>${title}`);
+    const row = quickInputRow(page, title);
+    try {
+      await row.waitFor({ state: 'visible', timeout: rowTimeoutMs });
+      await row.click();
+      return;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      if (attempt >= attempts) throw new Error(`command "${title}" not found in the palette after ${attempts} tries: ${String(error)}`);
+    }
+  }
+}
+
+/** Types into the open quick input (input box or quick pick filter); presses Enter unless `submit` is false. */
+export async function fillInput(page: Page, text: string, { submit = true, timeoutMs = 10_000 } = {}): Promise<void> {
+  const input = quickInputBox(page);
+  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  await input.fill(text);
+  if (submit) await input.press('Enter');
+}
+
+/** Picks the quick-pick item labelled `label` (exact label; falls back to a row containing the text). */
+export async function pickItem(page: Page, label: string, { timeoutMs = 10_000 } = {}): Promise<void> {
+  const exact = quickInputRow(page, label);
+  const loose = quickInputRows(page).filter({ hasText: label }).first();
+  const row = exact.or(loose).first();
+  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  await row.click();
+}
+
+/** The validation or info message under the quick input box, e.g. an input box's validation error. */
+export function quickInputMessage(page: Page): Locator {
+  return page.locator(`${QUICK_INPUT} .quick-input-message`);
+}

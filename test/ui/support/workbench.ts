@@ -1,0 +1,157 @@
+// A real VS Code workbench (code-server + Chromium) with the packaged extension installed, talking to the local
+// service. One per test file (`useWorkbench`) or per test (`launchWorkbench` + `stop()`).
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Browser, Page } from 'playwright-core';
+import { startLocalService, type LocalService } from '../../service';
+import { browser as browserModule, extensions, paths, processes, profile as profileModule, server as serverModule } from './harness';
+import { fillInput, pickItem, runCommand } from './palette';
+import { waitForNotification } from './notifications';
+import { webviewFrame } from './views';
+
+export interface WorkbenchOptions {
+  /** User settings, merged over the test defaults; `promptreel.baseUrl` already points at the local service. */
+  settings?: Record<string, unknown>;
+  /** Environment of code-server and so of the extension host (e.g. PROMPTREEL_API_KEY); may use the service. */
+  env?: Record<string, string> | ((service: LocalService) => Record<string, string>);
+  /** Extra workspace files (relative path -> content) besides README.md and src/sample.ts. */
+  files?: Record<string, string>;
+  /** Options for the local service. */
+  service?: Parameters<typeof startLocalService>[0];
+  /** Used in log and run folder names; defaults to a counter. */
+  name?: string;
+}
+
+export interface Workbench {
+  readonly page: Page;
+  readonly service: LocalService;
+  /** Absolute path of the opened workspace folder. */
+  readonly workspace: string;
+  readonly url: string;
+  screenshot(name: string): Promise<string>;
+  runCommand(title: string): Promise<void>;
+  fillInput(text: string, options?: { submit?: boolean }): Promise<void>;
+  pickItem(label: string): Promise<void>;
+  waitForNotification(text: string | RegExp, options?: { timeoutMs?: number }): ReturnType<typeof waitForNotification>;
+  webviewFrame(options?: { nth?: number }): ReturnType<typeof webviewFrame>;
+  /** Closes the browser, stops code-server's process group and the service. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+let launches = 0;
+
+function slug(text: string): string {
+  return text.replace(/[^a-zA-Z0-9._-]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'workbench';
+}
+
+export async function screenshotTo(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(paths.SCREENSHOTS, { recursive: true });
+  const file = path.join(paths.SCREENSHOTS, `${slug(name.replace(/\.png$/, ''))}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Waits until the workbench is usable: layout rendered, status bar up and the explorer showing the folder. */
+async function waitUntilReady(page: Page): Promise<void> {
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60_000 });
+  await page.locator('.explorer-folders-view').first().waitFor({ timeout: 60_000 });
+}
+
+export async function launchWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
+  const name = slug(options.name ?? `workbench-${++launches}`);
+  // Per process, so two runs in one checkout do not share a profile; removed on stop unless PROMPTREEL_KEEP_RUNS=1.
+  const runDir = path.join(paths.RUNS, 'ui', `${name}-${process.pid}`);
+  const logFile = path.join(paths.LOGS, `ui-${name}-code-server.log`);
+  fs.mkdirSync(paths.LOGS, { recursive: true });
+  fs.rmSync(logFile, { force: true });
+
+  let service: LocalService | undefined;
+  let codeServer: Awaited<ReturnType<typeof serverModule.startCodeServer>> | undefined;
+  let browser: Browser | undefined;
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    unregister();
+    // Each step runs even when an earlier one fails: nothing may outlive the test.
+    await browser?.close().catch(() => undefined);
+    await codeServer?.stop().catch(() => undefined);
+    await service?.stop().catch(() => undefined);
+    if (process.env.PROMPTREEL_KEEP_RUNS !== '1') fs.rmSync(runDir, { recursive: true, force: true });
+  };
+  const unregister = processes.onShutdown(stop);
+
+  const started = Date.now();
+  const laps: string[] = [];
+  const lap = (what: string): void => {
+    laps.push(`${what} ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  };
+  try {
+    service = await startLocalService(options.service);
+    const env = typeof options.env === 'function' ? options.env(service) : (options.env ?? {});
+    const profile = profileModule.writeProfile(path.join(runDir, 'profile'), {
+      settings: { 'promptreel.baseUrl': service.baseUrl, ...options.settings },
+    });
+    await extensions.installVsixInto(paths.VSIX, profile.extensionsDir, { logFile });
+    lap('extension installed');
+    const workspace = profileModule.writeWorkspace(path.join(runDir, 'workspace'), options.files ?? {});
+    // Without the smoke-test driver, so notification toasts show as for a user.
+    codeServer = await serverModule.startCodeServer({ profile, workspace, env, logFile });
+    lap('code-server up');
+    browser = await browserModule.launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    lap('browser up');
+    await page.goto(codeServer.folderUrl(workspace));
+    await waitUntilReady(page);
+    lap('workbench ready');
+    console.log(`      [workbench ${name}] ${laps.join(', ')}`);
+
+    const readyService = service;
+    return {
+      page,
+      service: readyService,
+      workspace,
+      url: codeServer.url,
+      screenshot: (shot) => screenshotTo(page, shot),
+      runCommand: (title) => runCommand(page, title),
+      fillInput: (text, fillOptions) => fillInput(page, text, fillOptions),
+      pickItem: (label) => pickItem(page, label),
+      waitForNotification: (text, waitOptions) => waitForNotification(page, text, waitOptions),
+      webviewFrame: (frameOptions) => webviewFrame(page, frameOptions),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Mocha helper: one workbench for the enclosing `describe`, a screenshot of every failed test
+ * (.artifacts/screenshots/failed-<test>.png), and always stopped at the end.
+ */
+export function useWorkbench(options: WorkbenchOptions = {}): { readonly workbench: Workbench } {
+  const holder: { workbench?: Workbench } = {};
+  before(async function () {
+    this.timeout(120_000);
+    holder.workbench = await launchWorkbench({ name: options.name ?? this.test?.parent?.title, ...options });
+  });
+  afterEach(async function () {
+    const test = this.currentTest;
+    if (holder.workbench && test?.state === 'failed') {
+      await holder.workbench.screenshot(`failed-${test.fullTitle()}`).catch(() => undefined);
+    }
+  });
+  after(async function () {
+    this.timeout(30_000);
+    await holder.workbench?.stop();
+  });
+  return {
+    get workbench(): Workbench {
+      if (!holder.workbench) throw new Error('the workbench did not start');
+      return holder.workbench;
+    },
+  };
+}
