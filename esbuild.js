@@ -40,6 +40,8 @@ const entries = [
     platform: 'node',
     target: 'node20',
     external: ['vscode'],
+    // Non-ASCII text as UTF-8 rather than \u escapes: −70 KB (zod's locales); Node reads the bundle as UTF-8.
+    charset: 'utf8',
   },
 ];
 if (fs.existsSync(path.join(__dirname, 'src/webview/chat/main.ts'))) {

@@ -5,14 +5,24 @@ import { ApiKeyStore } from './auth/apiKeyStore';
 import { ClientProvider } from './client/clientProvider';
 import { GeneralCommands } from './commands/generalCommands';
 import { SelectChatModelCommand } from './commands/selectChatModel';
+import { ChatFeature } from './chat/chatFeature';
 import { DisposableStore } from './common/lifecycle';
 import { Logger } from './common/logger';
 import { SecretRedactor } from './common/redactor';
 import { Settings } from './config/settings';
 import { ConnectionDoctor } from './doctor/connectionDoctor';
 import { TestConnectionCommand } from './doctor/testConnectionCommand';
+import { EditorStreamCommands } from './editorStream/editorStreamCommands';
+import { RewriteProposals } from './editorStream/rewriteProposals';
+import { ManageModelsCommand } from './languageModels/manageModelsCommand';
+import { ModelCatalog } from './languageModels/modelCatalog';
+import { PromptreelChatProvider } from './languageModels/promptreelChatProvider';
+import { AnswerHandler } from './participant/answerHandler';
+import { PromptreelParticipant } from './participant/promptreelParticipant';
+import { VideoCommand } from './participant/videoCommand';
 import { ChatModelStatusBar } from './statusBar/chatModelStatusBar';
-import { noRunningVideoTasks } from './statusBar/runningVideoTasks';
+import { ParticipantVideoTasksAdapter } from './video/participantVideoTasks';
+import { VideoFeature } from './video/videoFeature';
 
 /** Handles returned by `activate()` only when VS Code runs the extension's tests (never to other extensions in normal use). */
 export interface PromptreelTestApi {
@@ -23,9 +33,23 @@ export interface PromptreelTestApi {
   readonly clients: ClientProvider;
   readonly doctor: ConnectionDoctor;
   readonly statusBar: ChatModelStatusBar;
+  /** Video tasks: the runtime (store, poller, view, commands, downloads, player); `reload()` rebuilds it from globalState. */
+  readonly video: VideoFeature;
+  /** The global storage the video tasks persist in (tests play "another window" with it). */
+  readonly globalState: vscode.Memento;
   readonly logUri: vscode.Uri;
   /** The raw storage, so tests can play "another window" changing the key behind the store's back. */
   readonly secrets: vscode.SecretStorage;
+  /** The chat panel: conversations, the controller that streams replies, the view, editor panels, Ask About Selection. */
+  readonly chat: ChatFeature;
+  /** The workspace storage the chat persists conversations in (tests reload a store from it). */
+  readonly workspaceState: vscode.Memento;
+  /** Complete at Cursor / Rewrite Selection, and the rewrites waiting in a diff. */
+  readonly editorStream: { readonly commands: EditorStreamCommands; readonly proposals: RewriteProposals };
+  /** The `vscode.lm` provider of the `promptreel` vendor, its model list and its management command. */
+  readonly languageModels: { readonly provider: PromptreelChatProvider; readonly catalog: ModelCatalog; readonly manage: ManageModelsCommand };
+  /** The `@promptreel` chat participant (its handler and follow-ups are called directly by tests). */
+  readonly participant: PromptreelParticipant;
 }
 
 /** The composition root: builds every object, hands collaborators through constructors, and one store to VS Code. */
@@ -54,12 +78,30 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   store.add(new ApiKeyCommands(keyStore, settings, logger.forComponent('auth')));
   store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor')));
   store.add(new SelectChatModelCommand(settings, keyStore, clients, logger.forComponent('models')));
-  const statusBar = store.add(new ChatModelStatusBar(settings, noRunningVideoTasks));
+  const video = store.add(new VideoFeature({ globalState: context.globalState, settings, keyStore, clients, logger }));
+  const statusBar = store.add(new ChatModelStatusBar(settings, video));
+  const chat = store.add(new ChatFeature(context.workspaceState, context.extensionUri, settings, keyStore, clients, logger));
+  const rewriteProposals = store.add(new RewriteProposals(logger.forComponent('editor')));
+  const editorStream = {
+    commands: store.add(new EditorStreamCommands(settings, keyStore, clients, context.globalState, rewriteProposals, logger.forComponent('editor'))),
+    proposals: rewriteProposals,
+  };
+  const modelCatalog = store.add(new ModelCatalog(settings, keyStore, clients, logger.forComponent('lm')));
+  const languageModels = {
+    provider: store.add(new PromptreelChatProvider(settings, keyStore, clients, modelCatalog, logger.forComponent('lm'))),
+    catalog: modelCatalog,
+    manage: store.add(new ManageModelsCommand(modelCatalog)),
+  };
+  const answers = new AnswerHandler(settings, keyStore, clients, logger.forComponent('participant'));
+  const participantVideoTasks = new ParticipantVideoTasksAdapter(video, settings);
+  const participant = store.add(
+    new PromptreelParticipant(context.extensionUri, answers, new VideoCommand(participantVideoTasks, answers, logger.forComponent('participant')), logger.forComponent('participant')),
+  );
 
   logger.forComponent('main').info(`Promptreel ${version} activated in VS Code ${vscode.version}.`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { logger, settings, keyStore, keyContext, clients, doctor, statusBar, logUri: context.logUri, secrets: context.secrets };
+  return { logger, settings, keyStore, keyContext, clients, doctor, statusBar, logUri: context.logUri, secrets: context.secrets, video, globalState: context.globalState, chat, workspaceState: context.workspaceState, editorStream, languageModels, participant };
 }
 
 export function deactivate(): void {}

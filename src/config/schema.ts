@@ -18,6 +18,15 @@ const capabilitiesSchema = z
 
 export type ModelCapabilities = z.infer<typeof capabilitiesSchema>;
 
+/** One entry of `promptreel.chat.tools`: a function the model may ask to call, with a JSON schema of its arguments. */
+export const toolSettingSchema = z.object({
+  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  description: z.string().optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type ToolSetting = z.infer<typeof toolSettingSchema>;
+
 export const SETTING_SCHEMAS = {
   baseUrl: z.string(),
   'chat.model': z.string(),
@@ -26,6 +35,8 @@ export const SETTING_SCHEMAS = {
   'chat.frequencyPenalty': z.number().min(-2).max(2),
   'chat.presencePenalty': z.number().min(-2).max(2),
   'chat.maxTokens': z.number().int().min(1).nullable(),
+  'chat.tools': z.array(toolSettingSchema),
+  'editor.rewriteMode': z.enum(['inline', 'diff']),
   'models.capabilities': z.record(z.string(), capabilitiesSchema),
   'video.model': z.string(),
   'video.seconds': z.union([z.string().regex(/^\d+$/), z.number().int().min(1)]).transform(String),
@@ -39,6 +50,7 @@ export const SETTING_SCHEMAS = {
   'video.historySize': z.number().int().min(1).max(1000),
   'video.staleAfterHours': z.number().min(1).max(720),
   'video.autoDownload': z.boolean(),
+  'video.seed': z.number().int().min(0).max(4294967295).nullable(),
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SCHEMAS;
@@ -52,6 +64,8 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   'chat.frequencyPenalty': 0,
   'chat.presencePenalty': 0,
   'chat.maxTokens': null,
+  'chat.tools': [],
+  'editor.rewriteMode': 'inline',
   'models.capabilities': {},
   'video.model': '',
   'video.seconds': '5',
@@ -65,6 +79,7 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   'video.historySize': 50,
   'video.staleAfterHours': 24,
   'video.autoDownload': false,
+  'video.seed': null,
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_SCHEMAS) as SettingKey[];

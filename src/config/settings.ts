@@ -28,6 +28,8 @@ export interface VideoSettings {
   historySize: number;
   staleAfterHours: number;
   autoDownload: boolean;
+  /** `metadata.seed`; null: none (the service picks a random one). */
+  seed: number | null;
 }
 
 /** A change of `promptreel.*` settings; `affects('chat.model')` narrows it to one key or group. */
@@ -93,6 +95,7 @@ export class Settings extends Disposable {
       historySize: this.get('video.historySize'),
       staleAfterHours: this.get('video.staleAfterHours'),
       autoDownload: this.get('video.autoDownload'),
+      seed: this.get('video.seed'),
     };
   }
 

@@ -2,13 +2,18 @@ import { ApiError } from '../errors';
 import { hintForStatus } from '../httpErrors';
 import { extractRequestId } from '../errorBodies';
 import type { ApiLogger } from '../logger';
+import { ChunkTemplate } from './chunkTemplate';
 import type { ChatStreamEvent, ToolCall } from './events';
 import { chunkSchema, toUsage, type ChatChunk } from './schemas';
 import { ThinkSplitter } from './thinkSplitter';
 
+/** How many times one stream may set up a chunk template (a layout that keeps changing is not worth it). */
+const MAX_TEMPLATES = 16;
+
 /**
  * Turns the `data:` payloads of a chat completion stream into typed events. Synchronous and allocation-light:
- * it runs once per chunk on the hot path. Throws an ApiError for a mid-stream `{"error": …}`.
+ * it runs once per chunk on the hot path. Every chunk is validated by `chunkSchema`; most skip `JSON.parse` through a
+ * ChunkTemplate. Throws an ApiError for a mid-stream `{"error": …}`.
  */
 export class ChatStreamDecoder {
   private readonly think = new ThinkSplitter();
@@ -16,6 +21,10 @@ export class ChatStreamDecoder {
   private text = '';
   private finishReason: string | undefined;
   private sawDone = false;
+  private template: ChunkTemplate | undefined;
+  private templatesLeft = MAX_TEMPLATES;
+  /** Once text came out of the `<think>` splitter, it passes everything through: it is bypassed from then on. */
+  private answering = false;
 
   constructor(private readonly log?: ApiLogger) {}
 
@@ -38,19 +47,31 @@ export class ChatStreamDecoder {
       this.flushThink(out);
       return;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(data);
-    } catch {
-      this.log?.warn(`[chat] dropped a stream event that is not JSON: ${data.slice(0, 80)}`);
-      return;
+    let json: unknown = this.template?.match(data);
+    const fromTemplate = json !== undefined;
+    if (!fromTemplate) {
+      try {
+        json = JSON.parse(data);
+      } catch {
+        this.log?.warn(`[chat] dropped a stream event that is not JSON: ${data.slice(0, 80)}`);
+        return;
+      }
     }
     const parsed = chunkSchema.safeParse(json);
     if (!parsed.success) {
       this.log?.warn(`[chat] dropped a stream chunk of unexpected shape: ${parsed.error.issues[0]?.message ?? ''}`);
       return;
     }
+    if (!fromTemplate) this.learnLayout(data, parsed.data);
     this.decodeChunk(parsed.data, out);
+  }
+
+  private learnLayout(data: string, chunk: ChatChunk): void {
+    if (this.templatesLeft === 0) return;
+    const template = ChunkTemplate.from(data, chunk);
+    if (!template) return;
+    this.template = template;
+    this.templatesLeft--;
   }
 
   private decodeChunk(chunk: ChatChunk, out: ChatStreamEvent[]): void {
@@ -76,8 +97,14 @@ export class ChatStreamDecoder {
   }
 
   private pushContent(content: string, out: ChatStreamEvent[]): void {
+    if (this.answering) {
+      this.text += content;
+      out.push({ type: 'text', text: content });
+      return;
+    }
     for (const piece of this.think.push(content)) {
       if (piece.kind === 'text') {
+        this.answering = true;
         this.text += piece.text;
         out.push({ type: 'text', text: piece.text });
       } else {

@@ -1,4 +1,5 @@
-import { createParser } from 'eventsource-parser';
+import { StringDecoder } from 'node:string_decoder';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { abortedError, isApiError } from '../errors';
 import type { ApiLogger } from '../logger';
 import { ChatStreamDecoder } from './decoder';
@@ -8,47 +9,144 @@ import type { ChatStreamEvent } from './events';
  * Reads an SSE body (any chunking, LF/CR/CRLF, comments, multi-line data, `event:` lines) and yields chat events.
  * Ends normally only after `[DONE]` and a finish reason; any other end is a "cut off" ApiError carrying the text so far.
  */
-export async function* decodeChatStream(
+export function decodeChatStream(
   body: AsyncIterable<Uint8Array>,
   options: { signal?: AbortSignal; log?: ApiLogger } = {},
 ): AsyncGenerator<ChatStreamEvent, void, undefined> {
-  const decoder = new ChatStreamDecoder(options.log);
-  const textDecoder = new TextDecoder();
-  const pending: ChatStreamEvent[] = [];
-  let failure: unknown;
-  const parser = createParser({
-    onEvent(event) {
-      if (failure !== undefined || decoder.done) return;
-      try {
-        decoder.accept(event.data, pending);
-      } catch (error) {
-        failure = error;
+  return new ChatEventStream(body, options.signal, options.log);
+}
+
+type Result = IteratorResult<ChatStreamEvent, void>;
+const END: Result = Object.freeze({ value: undefined, done: true });
+
+/**
+ * The async generator behind `decodeChatStream`, written out by hand: one network read carries hundreds of events,
+ * and handing each buffered event over as an already-settled promise costs about half of what an `async function*`
+ * `yield` does. Behaves like the generator it replaces: events in order, then one error or the end.
+ */
+class ChatEventStream implements AsyncGenerator<ChatStreamEvent, void, undefined> {
+  private readonly decoder: ChatStreamDecoder;
+  private readonly text = new StringDecoder('utf8');
+  private readonly parser: EventSourceParser;
+  private readonly source: AsyncIterator<Uint8Array>;
+  private readonly queue: ChatStreamEvent[] = [];
+  private head = 0;
+  private failure: unknown;
+  /** reading: the body is open; ended: no more bytes, final checks pending; closed: nothing more to say. */
+  private phase: 'reading' | 'ended' | 'closed' = 'reading';
+  private inFlight: Promise<Result> | undefined;
+  private firstText = true;
+
+  constructor(
+    body: AsyncIterable<Uint8Array>,
+    private readonly signal: AbortSignal | undefined,
+    log: ApiLogger | undefined,
+  ) {
+    this.decoder = new ChatStreamDecoder(log);
+    this.source = body[Symbol.asyncIterator]();
+    this.parser = createParser({
+      onEvent: (event) => {
+        if (this.failure !== undefined || this.decoder.done) return;
+        try {
+          this.decoder.accept(event.data, this.queue);
+        } catch (error) {
+          this.failure = error;
+        }
+      },
+    });
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<Result> {
+    if (this.head < this.queue.length) return Promise.resolve({ value: this.queue[this.head++], done: false });
+    if (this.phase === 'closed') return Promise.resolve(END);
+    if (this.inFlight) return this.inFlight.then(() => this.next());
+    const pulled = this.pull();
+    this.inFlight = pulled;
+    const clear = () => {
+      if (this.inFlight === pulled) this.inFlight = undefined;
+    };
+    pulled.then(clear, clear);
+    return pulled;
+  }
+
+  /** The consumer stopped early (`break`): the body is released, which closes its connection. */
+  async return(): Promise<Result> {
+    await this.close();
+    return END;
+  }
+
+  async throw(error: unknown): Promise<Result> {
+    await this.close();
+    throw error;
+  }
+
+  /** Reads until at least one event is queued, the body ends, or something fails. Called with an empty queue. */
+  private async pull(): Promise<Result> {
+    this.queue.length = 0;
+    this.head = 0;
+    while (this.phase === 'reading') {
+      if (this.failure !== undefined) {
+        await this.close();
+        throw this.readingError(this.failure);
       }
-    },
-  });
-
-  try {
-    for await (const chunk of body) {
-      parser.feed(textDecoder.decode(chunk, { stream: true }));
-      for (let i = 0; i < pending.length; i++) yield pending[i];
-      pending.length = 0;
-      if (failure !== undefined) throw failure;
-      if (decoder.done) break;
+      if (this.decoder.done) {
+        // As a `break` out of a for-await loop would: the rest of the body is not read, its connection is freed.
+        await this.releaseSource();
+        this.phase = 'ended';
+        break;
+      }
+      try {
+        const step = await this.source.next();
+        if (step.done) {
+          // Ends the last line and event: a trailing CR is otherwise held back waiting for a possible LF.
+          if (!this.decoder.done) this.feed(`${this.text.end()}\n\n`);
+          this.phase = 'ended';
+        } else {
+          this.feed(this.text.write(step.value));
+        }
+      } catch (error) {
+        throw this.readingError(error);
+      }
+      if (this.queue.length > 0) return { value: this.queue[this.head++], done: false };
     }
-  } catch (error) {
-    if (options.signal?.aborted) throw abortedError(options.signal.reason);
-    if (isApiError(error)) throw error;
-    const code = (error as { code?: unknown } | null)?.code;
-    throw decoder.cutOffError(code === 'UND_ERR_BODY_TIMEOUT' ? 'the service stopped sending' : 'the connection was closed', error);
+    if (this.phase === 'closed') return END;
+    this.phase = 'closed';
+    if (this.failure !== undefined) throw this.failure;
+    if (!this.decoder.done) throw this.decoder.cutOffError('the stream ended without [DONE]');
+    if (!this.decoder.finished) throw this.decoder.cutOffError('the stream ended without a finish reason');
+    return END;
   }
 
-  if (!decoder.done) {
-    // Ends the last line and event: a trailing CR is otherwise held back waiting for a possible LF.
-    parser.feed(`${textDecoder.decode()}\n\n`);
-    for (const event of pending) yield event;
-    pending.length = 0;
-    if (failure !== undefined) throw failure;
-    if (!decoder.done) throw decoder.cutOffError('the stream ended without [DONE]');
+  private feed(text: string): void {
+    if (this.firstText && text.length > 0) {
+      this.firstText = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a byte order mark is not part of the stream
+    }
+    this.parser.feed(text);
   }
-  if (!decoder.finished) throw decoder.cutOffError('the stream ended without a finish reason');
+
+  /** What the reading loop of the generator turned an error into: aborts and ApiErrors as they are, the rest a cut. */
+  private readingError(error: unknown): unknown {
+    this.phase = 'closed';
+    if (this.signal?.aborted) return abortedError(this.signal.reason);
+    if (isApiError(error)) return error;
+    const code = (error as { code?: unknown } | null)?.code;
+    return this.decoder.cutOffError(code === 'UND_ERR_BODY_TIMEOUT' ? 'the service stopped sending' : 'the connection was closed', error);
+  }
+
+  private async close(): Promise<void> {
+    this.queue.length = 0;
+    this.head = 0;
+    if (this.phase === 'closed') return;
+    this.phase = 'closed';
+    await this.releaseSource();
+  }
+
+  private async releaseSource(): Promise<void> {
+    await this.source.return?.()?.catch(() => undefined);
+  }
 }

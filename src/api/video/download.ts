@@ -3,7 +3,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { apiUrl } from '../baseUrl';
 import { ApiError, abortedError, isApiError } from '../errors';
 import { errorFromNetwork, headerValue } from '../httpErrors';
@@ -27,6 +27,12 @@ export interface DownloadResult {
 }
 
 const MAX_REDIRECTS = 5;
+/**
+ * How much the file stream buffers before it pushes back (default 16 KB). With a few MB, the 64 KB reads of the
+ * socket are written in batches (writev) while the next ones arrive, instead of one write at a time with the socket
+ * paused in between: on a 256 MB local download, 16 KB gave about half of curl's throughput, 1 MB ~85%, 2–8 MB par.
+ */
+const WRITE_BUFFER_BYTES = 4 * 1024 * 1024;
 /** Signed addresses that expired answer one of these; the bytes are then fetched from the service itself. */
 const EXPIRED_STATUSES = new Set([401, 403, 404, 410]);
 
@@ -102,14 +108,19 @@ async function writeAtomically(body: Readable, destination: string, total: numbe
   try {
     await pipeline(
       body,
-      async function* count(source: AsyncIterable<Buffer>) {
-        for await (const chunk of source) {
-          received += chunk.length;
-          onProgress?.({ received, total });
-          yield chunk;
-        }
-      },
-      createWriteStream(temporary),
+      // A synchronous transform: an async generator here costs a few promises per chunk, about 15% of the throughput.
+      new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          try {
+            received += chunk.length;
+            onProgress?.({ received, total });
+            done(null, chunk);
+          } catch (error) {
+            done(error instanceof Error ? error : new Error(String(error)));
+          }
+        },
+      }),
+      createWriteStream(temporary, { highWaterMark: WRITE_BUFFER_BYTES }),
       { signal: options.signal },
     );
     if (total !== undefined && received !== total) {

@@ -25,7 +25,8 @@ describe('shell: activation and contributions', () => {
 
   it('uses implicit activation only (no "*" and no onStartupFinished)', () => {
     const events = packageJson().activationEvents;
-    assert.deepStrictEqual(events, []);
+    // onWebviewPanel is the one event VS Code does not derive from the contributions: it restores chat panels after a reload.
+    assert.deepStrictEqual(events, ['onWebviewPanel:promptreel.chatPanel']);
   });
 
   it('registers every contributed command, and contributes every command it registers', async () => {
@@ -76,7 +77,9 @@ describe('shell: activation and contributions', () => {
     };
     assert.deepStrictEqual(contributes.viewsContainers.activitybar, [{ id: 'promptreel', title: 'Promptreel', icon: 'media/promptreel.svg' }]);
     assert.deepStrictEqual(contributes.views.promptreel.map((view) => [view.id, view.name]), [['promptreel.chat', 'Chat'], ['promptreel.videoTasks', 'Video Tasks']]);
-    for (const view of ['promptreel.chat', 'promptreel.videoTasks']) {
+    // The Chat view is a webview: it shows its own no-key state (with Set API Key) instead of welcome content.
+    assert.ok(!contributes.viewsWelcome.some((welcome) => welcome.view === 'promptreel.chat'), 'no welcome content for the chat webview');
+    for (const view of ['promptreel.videoTasks']) {
       const noKey = contributes.viewsWelcome.find((welcome) => welcome.view === view && welcome.when === '!promptreel.hasApiKey');
       assert.ok(noKey?.contents.includes('(command:promptreel.setApiKey)'), `${view} offers Set API Key without a key`);
       const withKey = contributes.viewsWelcome.find((welcome) => welcome.view === view && welcome.when === 'promptreel.hasApiKey');

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import type { IDisposable } from '../../common/lifecycle';
+import { createConversation, randomId, rename, type IdFactory } from './conversation';
+import { Emitter } from './emitter';
+import { conversationSchema, type Conversation, type ConversationOptions } from './model';
+
+/** Where conversations are kept: `vscode.Memento` (workspaceState) fits, and so does a Map in a unit test. */
+export interface StateStorage {
+  get(key: string): unknown;
+  update(key: string, value: unknown): PromiseLike<void>;
+}
+
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  updatedAt: number;
+  messageCount: number;
+}
+
+export interface StoreChange {
+  /** The conversation that changed, or undefined when only the list did (one created, deleted, renamed). */
+  conversationId?: string;
+  /** True when the list of conversations (titles, order, membership) may have changed. */
+  listChanged: boolean;
+}
+
+export interface StoreOptions {
+  key?: string;
+  /** The oldest conversations beyond this many are dropped on save. */
+  maxConversations?: number;
+  /** How long changes wait before they are written (coalesces a streaming reply's many updates). */
+  saveDelayMs?: number;
+  warn?: (message: string) => void;
+  now?: () => number;
+  newId?: IdFactory;
+}
+
+export const STORAGE_KEY = 'promptreel.chat.conversations';
+const STORAGE_VERSION = 1;
+const persistedSchema = z.object({ version: z.number(), conversations: z.array(z.unknown()) });
+export const INTERRUPTED_MESSAGE = 'The reply was interrupted (VS Code was closed or reloaded while it arrived). What arrived is kept.';
+
+/**
+ * The conversations of one workspace, in memory, written to a StateStorage (workspaceState). Everything read back is
+ * validated; a reply that was still streaming when the window closed is marked as cut off.
+ */
+export class ConversationStore implements IDisposable {
+  private readonly conversations = new Map<string, Conversation>();
+  private readonly changes = new Emitter<StoreChange>();
+  readonly onDidChange = this.changes.event;
+  private readonly key: string;
+  private readonly maxConversations: number;
+  private readonly saveDelayMs: number;
+  private readonly now: () => number;
+  private readonly newId: IdFactory;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(private readonly storage: StateStorage, private readonly options: StoreOptions = {}) {
+    this.key = options.key ?? STORAGE_KEY;
+    this.maxConversations = options.maxConversations ?? 100;
+    this.saveDelayMs = options.saveDelayMs ?? 1000;
+    this.now = options.now ?? Date.now;
+    this.newId = options.newId ?? randomId;
+    this.load();
+  }
+
+  /** Newest first. */
+  list(): ConversationSummary[] {
+    return this.sorted().map((conversation) => ({
+      id: conversation.id,
+      title: conversation.title,
+      updatedAt: conversation.updatedAt,
+      messageCount: conversation.messages.length,
+    }));
+  }
+
+  get(id: string): Conversation | undefined {
+    return this.conversations.get(id);
+  }
+
+  mostRecent(): Conversation | undefined {
+    return this.sorted()[0];
+  }
+
+  create(options: ConversationOptions = {}): Conversation {
+    const conversation = createConversation(options, this.now(), this.newId);
+    this.conversations.set(conversation.id, conversation);
+    this.changed(conversation.id, { listChanged: true, persist: 'now' });
+    return conversation;
+  }
+
+  delete(id: string): boolean {
+    if (!this.conversations.delete(id)) return false;
+    this.changes.fire({ listChanged: true });
+    void this.flush();
+    return true;
+  }
+
+  rename(id: string, title: string): boolean {
+    const conversation = this.conversations.get(id);
+    if (!conversation) return false;
+    rename(conversation, title, this.now());
+    this.changed(id, { listChanged: true, persist: 'now' });
+    return true;
+  }
+
+  /**
+   * Tells the store (and its listeners) that a conversation changed in place. `persist: 'later'` coalesces
+   * frequent changes (streaming); `'now'` writes at once.
+   */
+  changed(id: string, { listChanged = false, persist = 'later' }: { listChanged?: boolean; persist?: 'now' | 'later' | 'none' } = {}): void {
+    this.changes.fire({ conversationId: id, listChanged });
+    if (persist === 'now') void this.flush();
+    else if (persist === 'later') this.scheduleSave();
+  }
+
+  /** Schedules a write without telling listeners (a streaming reply grows in place; its views get deltas). */
+  persistSoon(): void {
+    this.scheduleSave();
+  }
+
+  /** Writes everything now; resolves when written. Writes never overlap. */
+  flush(): Promise<void> {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    this.saving = this.saving.then(() => this.write()).catch((error: unknown) => this.options.warn?.(`Could not save the conversations: ${String(error)}`));
+    return this.saving;
+  }
+
+  dispose(): void {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+      void this.write().catch(() => undefined);
+    }
+    this.changes.dispose();
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.flush();
+    }, this.saveDelayMs);
+  }
+
+  private async write(): Promise<void> {
+    const kept = this.sorted().slice(0, this.maxConversations);
+    if (kept.length < this.conversations.size) {
+      for (const conversation of this.sorted().slice(this.maxConversations)) this.conversations.delete(conversation.id);
+    }
+    await this.storage.update(this.key, { version: STORAGE_VERSION, conversations: kept });
+  }
+
+  private sorted(): Conversation[] {
+    return [...this.conversations.values()].sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  private load(): void {
+    const raw = this.storage.get(this.key);
+    if (raw === undefined) return;
+    const persisted = persistedSchema.safeParse(raw);
+    if (!persisted.success) {
+      this.options.warn?.('Ignoring stored conversations of an unknown shape.');
+      return;
+    }
+    let dropped = 0;
+    for (const entry of persisted.data.conversations) {
+      const parsed = conversationSchema.safeParse(entry);
+      if (!parsed.success) {
+        dropped++;
+        continue;
+      }
+      const conversation = parsed.data;
+      for (const message of conversation.messages) {
+        if (message.role === 'assistant' && message.status === 'streaming') {
+          message.status = 'cut-off';
+          message.error = { message: INTERRUPTED_MESSAGE, actions: ['retry'] };
+        }
+      }
+      this.conversations.set(conversation.id, conversation);
+    }
+    if (dropped > 0) this.options.warn?.(`Ignored ${dropped} stored conversation(s) of an unexpected shape.`);
+  }
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+
+// The conversation data the host owns and persists. Plain data with zod schemas, because it enters from
+// workspaceState (written by an older version, or edited by hand) and must be checked like any other input.
+// No `vscode` and no API-client imports here: the webview bundle type-checks against these types too.
+
+export const diagnosticSeveritySchema = z.enum(['error', 'warning', 'info', 'hint']);
+
+export const contextDiagnosticSchema = z.object({
+  severity: diagnosticSeveritySchema,
+  message: z.string(),
+  /** 1-based line. */
+  line: z.number().int().min(1),
+  source: z.string().optional(),
+  code: z.string().optional(),
+});
+
+/** The code a user asked about: where it comes from and the problems VS Code reports in it. */
+export const selectionContextSchema = z.object({
+  fileName: z.string(),
+  relativePath: z.string(),
+  languageId: z.string(),
+  /** 1-based, inclusive. */
+  startLine: z.number().int().min(1),
+  endLine: z.number().int().min(1),
+  code: z.string(),
+  diagnostics: z.array(contextDiagnosticSchema),
+});
+
+export const imageAttachmentSchema = z.object({
+  name: z.string(),
+  mimeType: z.string().regex(/^image\//),
+  /** Bytes of the file (before base64). */
+  size: z.number().int().min(0),
+  dataUrl: z.string().startsWith('data:image/'),
+});
+
+/** Per-conversation request options; an absent value falls back to the `promptreel.chat.*` settings. */
+export const conversationOptionsSchema = z.object({
+  model: z.string().optional(),
+  systemPrompt: z.string().optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  topP: z.number().min(0).max(1).optional(),
+  frequencyPenalty: z.number().min(-2).max(2).optional(),
+  presencePenalty: z.number().min(-2).max(2).optional(),
+  maxTokens: z.number().int().min(1).optional(),
+  jsonMode: z.boolean().optional(),
+});
+
+export const usageSchema = z.object({
+  promptTokens: z.number().min(0),
+  completionTokens: z.number().min(0),
+  totalTokens: z.number().min(0),
+});
+
+export const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+export const chatErrorActionSchema = z.enum(['setApiKey', 'openSettings', 'retry', 'showLogs', 'selectModel']);
+
+export const chatErrorInfoSchema = z.object({
+  message: z.string(),
+  actions: z.array(chatErrorActionSchema),
+  /** The request parameter the service (or the local check) refused. */
+  param: z.string().optional(),
+  status: z.number().int().optional(),
+  code: z.string().optional(),
+});
+
+export const userMessageSchema = z.object({
+  id: z.string(),
+  role: z.literal('user'),
+  text: z.string(),
+  createdAt: z.number(),
+  context: selectionContextSchema.optional(),
+  images: z.array(imageAttachmentSchema).optional(),
+});
+
+/** `streaming` while the reply arrives; `stopped` by the user; `cut-off` when the stream broke; `error` when it failed. */
+export const assistantStatusSchema = z.enum(['streaming', 'done', 'stopped', 'cut-off', 'error']);
+
+export const assistantMessageSchema = z.object({
+  id: z.string(),
+  role: z.literal('assistant'),
+  model: z.string(),
+  text: z.string(),
+  reasoning: z.string(),
+  toolCalls: z.array(toolCallSchema),
+  status: assistantStatusSchema,
+  createdAt: z.number(),
+  finishReason: z.string().optional(),
+  usage: usageSchema.optional(),
+  error: chatErrorInfoSchema.optional(),
+});
+
+export const conversationMessageSchema = z.discriminatedUnion('role', [userMessageSchema, assistantMessageSchema]);
+
+export const conversationSchema = z.object({
+  id: z.string().min(1),
+  title: z.string(),
+  /** True once the user renamed it: the first message no longer names it. */
+  titleEdited: z.boolean().optional(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  options: conversationOptionsSchema,
+  messages: z.array(conversationMessageSchema),
+});
+
+export type DiagnosticSeverity = z.infer<typeof diagnosticSeveritySchema>;
+export type ContextDiagnostic = z.infer<typeof contextDiagnosticSchema>;
+export type SelectionContext = z.infer<typeof selectionContextSchema>;
+export type ImageAttachment = z.infer<typeof imageAttachmentSchema>;
+export type ConversationOptions = z.infer<typeof conversationOptionsSchema>;
+export type UsageTotals = z.infer<typeof usageSchema>;
+export type ToolCallRecord = z.infer<typeof toolCallSchema>;
+export type ChatErrorAction = z.infer<typeof chatErrorActionSchema>;
+export type ChatErrorInfo = z.infer<typeof chatErrorInfoSchema>;
+export type UserMessage = z.infer<typeof userMessageSchema>;
+export type AssistantStatus = z.infer<typeof assistantStatusSchema>;
+export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
+export type ConversationMessage = z.infer<typeof conversationMessageSchema>;
+export type Conversation = z.infer<typeof conversationSchema>;
+
+/** The quick actions offered with a selection. */
+export const quickActionSchema = z.enum(['explain', 'findBugs', 'writeTests', 'document']);
+export type QuickAction = z.infer<typeof quickActionSchema>;

@@ -1,0 +1,59 @@
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { IMAGE_EXTENSIONS, MAX_IMAGE_BYTES, imageDataUrl, imageMimeType } from './core/images';
+import type { ImageAttachment } from './core/model';
+
+interface ImageItem extends vscode.QuickPickItem {
+  uri?: vscode.Uri;
+}
+
+const BROWSE = '$(folder-opened) Browse…';
+
+/** Lets the user pick an image file of the workspace (or browse for one) and reads it as a data URL. */
+export async function pickImage(): Promise<ImageAttachment | undefined> {
+  const uri = await chooseImage();
+  if (!uri) return undefined;
+  return readImage(uri);
+}
+
+export async function readImage(uri: vscode.Uri): Promise<ImageAttachment | undefined> {
+  const name = path.basename(uri.path);
+  const mimeType = imageMimeType(name);
+  if (!mimeType) {
+    void vscode.window.showWarningMessage(`${name} is not an image Promptreel can attach (${IMAGE_EXTENSIONS.join(', ')}).`);
+    return undefined;
+  }
+  const stat = await vscode.workspace.fs.stat(uri);
+  if (stat.size > MAX_IMAGE_BYTES) {
+    void vscode.window.showWarningMessage(`${name} is ${(stat.size / 1024 / 1024).toFixed(1)} MB: attach an image of at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`);
+    return undefined;
+  }
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  return { name, mimeType, size: bytes.byteLength, dataUrl: imageDataUrl(mimeType, bytes) };
+}
+
+async function chooseImage(): Promise<vscode.Uri | undefined> {
+  const files = vscode.workspace.workspaceFolders?.length
+    ? await vscode.workspace.findFiles(`**/*.{${IMAGE_EXTENSIONS.join(',')}}`, '**/node_modules/**', 500)
+    : [];
+  const items: ImageItem[] = [
+    ...files
+      .map((uri) => ({ label: `$(file-media) ${path.basename(uri.path)}`, description: vscode.workspace.asRelativePath(uri, true), uri }))
+      .sort((a, b) => a.description.localeCompare(b.description)),
+    { label: BROWSE, alwaysShow: true },
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Promptreel: Attach Image',
+    placeHolder: files.length ? 'Pick an image of the workspace to send with your message' : 'No image in the workspace: browse for one',
+    matchOnDescription: true,
+  });
+  if (!picked) return undefined;
+  if (picked.uri) return picked.uri;
+  const chosen = await vscode.window.showOpenDialog({
+    title: 'Attach Image',
+    canSelectMany: false,
+    filters: { Images: IMAGE_EXTENSIONS },
+    ...(vscode.workspace.workspaceFolders?.[0] ? { defaultUri: vscode.workspace.workspaceFolders[0].uri } : {}),
+  });
+  return chosen?.[0];
+}

@@ -1,0 +1,11 @@
+/** The commands of streaming into the editor; package.json declares the same ids. */
+export const EditorStreamCommandIds = {
+  completeAtCursor: 'promptreel.completeAtCursor',
+  rewriteSelection: 'promptreel.rewriteSelection',
+  cancelEditorStream: 'promptreel.cancelEditorStream',
+  acceptRewrite: 'promptreel.acceptRewrite',
+  rejectRewrite: 'promptreel.rejectRewrite',
+} as const;
+
+/** True while text streams into an editor (Escape stops it). */
+export const EDITOR_STREAMING_CONTEXT = 'promptreel.editorStreaming';

@@ -1,0 +1,113 @@
+import * as vscode from 'vscode';
+import { isApiError } from '../api';
+import { CommandIds } from '../commands/commandIds';
+import { describeError, type ComponentLogger } from '../common/logger';
+import { offerActions, type MessageAction, type MessageSeverity } from '../common/offerActions';
+import { explainStreamFailure, type FailureAction } from './streamFailure';
+import type { StreamRunOutcome, StreamStatus } from './streamRunner';
+
+/** What a command did; returned to its caller (tests, benchmarks) and logged. */
+export interface EditorStreamResult {
+  status: StreamStatus | 'skipped';
+  /** Why: for `skipped` (no-editor, read-only, no-selection, no-key, no-client, no-model, no-instruction) and `interrupted` (edited, closed). */
+  reason?: string;
+  mode?: 'insert' | 'inline' | 'diff';
+  text: string;
+  edits: number;
+  chunks: number;
+  durationMs: number;
+  finishReason?: string;
+  error?: { kind?: string; status?: number; code?: string; message: string };
+  /** The message shown to the user, with its buttons. */
+  notice?: { severity: MessageSeverity; message: string; actions: string[] };
+  rewriteId?: string;
+  proposalUri?: string;
+}
+
+/** Turns the outcome of a stream into a log line, one message with its actions, and the result a command returns. */
+export class OutcomeReporter {
+  constructor(private readonly log: ComponentLogger) {}
+
+  /** Logs the outcome, shows the one message it calls for (with its actions) and returns the result. */
+  report(what: string, mode: EditorStreamResult['mode'], outcome: StreamRunOutcome, retry: () => MessageAction[], rewriteId?: string): EditorStreamResult {
+    const summary = `${outcome.text.length} characters in ${outcome.edits} edits from ${outcome.chunks} chunks, ${outcome.durationMs} ms`;
+    const result: EditorStreamResult = {
+      status: outcome.status,
+      mode,
+      text: outcome.text,
+      edits: outcome.edits,
+      chunks: outcome.chunks,
+      durationMs: outcome.durationMs,
+      ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}),
+      ...(outcome.stopReason ? { reason: outcome.stopReason } : {}),
+    };
+    const target = rewriteId ? ` (rewrite ${rewriteId})` : '';
+    switch (outcome.status) {
+      case 'completed':
+        this.log.info(`${what}${target}: done, ${summary}, finish reason ${outcome.finishReason ?? 'none'}.`);
+        if (outcome.text === '') {
+          result.notice = this.notify('info', `${what}: the model returned no text.`, retry());
+        } else if (outcome.finishReason && outcome.finishReason !== 'stop') {
+          const why = outcome.finishReason === 'length' ? 'it reached the token limit (promptreel.chat.maxTokens)' : `finish reason "${outcome.finishReason}"`;
+          result.notice = this.notify('warning', `${what}: the model stopped early (${why}); the text so far was kept.`, [
+            ...retry(),
+            { title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.chat.maxTokens'] },
+          ]);
+        }
+        return result;
+      case 'cancelled':
+        this.log.info(`${what}${target}: stopped by the user, ${summary}.`);
+        vscode.window.setStatusBarMessage(`Promptreel: stopped; ${outcome.text.length} characters kept.`, 5000);
+        return result;
+      case 'interrupted':
+        this.log.info(`${what}${target}: stopped because the target was ${outcome.stopReason === 'closed' ? 'closed' : 'edited'}, ${summary}.`);
+        if (outcome.stopReason === 'edited') {
+          result.notice = this.notify(
+            'info',
+            mode === 'diff'
+              ? `${what}: stopped, because the selected text was edited meanwhile.`
+              : `${what}: stopped, because the text being written was edited. The ${outcome.text.length} characters written so far were kept.`,
+            [],
+          );
+        }
+        return result;
+      case 'failed': {
+        const error = outcome.error;
+        this.log.warn(`${what}${target}: failed after ${summary}: ${describeError(error)}`);
+        const explanation = explainStreamFailure(error, what, outcome.text.length);
+        result.error = isApiError(error)
+          ? { kind: error.kind, ...(error.status ? { status: error.status } : {}), ...(error.code ? { code: error.code } : {}), message: error.message }
+          : { message: describeError(error) };
+        result.notice = this.notify('error', explanation.message, explanation.actions.flatMap((action) => this.action(action, retry)));
+        return result;
+      }
+    }
+  }
+
+  private action(action: FailureAction, retry: () => MessageAction[]): MessageAction[] {
+    switch (action) {
+      case 'retry':
+        return retry();
+      case 'setApiKey':
+        return [{ title: 'Set API Key', command: CommandIds.setApiKey }];
+      case 'selectChatModel':
+        return [{ title: 'Select Chat Model', command: CommandIds.selectChatModel }];
+      case 'openSettings':
+        return [{ title: 'Open Settings', command: CommandIds.openSettings }];
+      case 'showLogs':
+        return [{ title: 'Show Logs', command: CommandIds.showLogs }];
+    }
+  }
+
+  /** Shows a message with buttons (not awaited) and returns what was shown. */
+  notify(severity: MessageSeverity, message: string, actions: MessageAction[]): NonNullable<EditorStreamResult['notice']> {
+    offerActions(severity, message, actions);
+    return { severity, message, actions: actions.map((action) => action.title) };
+  }
+
+  /** A command that did not start (no editor, no key…), with the message shown, if any. */
+  skip(reason: string, notice?: EditorStreamResult['notice']): EditorStreamResult {
+    this.log.debug(`Skipped: ${reason}.`);
+    return { status: 'skipped', reason, text: '', edits: 0, chunks: 0, durationMs: 0, ...(notice ? { notice } : {}) };
+  }
+}

@@ -1,0 +1,26 @@
+import * as vscode from 'vscode';
+import { isApiError } from '../api';
+import { describeError } from '../common/logger';
+
+/**
+ * What a caller of `sendRequest` receives when a Promptreel request fails: the server's own words plus what to
+ * do, as a `LanguageModelError` where VS Code has a matching code (refused key, unknown model, quota), else an
+ * Error. Cancellation becomes VS Code's CancellationError.
+ */
+export function toLanguageModelError(error: unknown, model: string, serviceUrl: string | undefined): Error {
+  if (!isApiError(error)) return new Error(`Promptreel (${model}): ${describeError(error)}`);
+  if (error.kind === 'aborted') return new vscode.CancellationError();
+  if (error.kind === 'no-key') {
+    return vscode.LanguageModelError.NoPermissions(`Promptreel (${model}): there is no API key for ${serviceUrl ?? 'the service'}. Run "Promptreel: Set API Key".`);
+  }
+  const text = `Promptreel (${model}): ${error.message} ${error.hint}`.trim();
+  if (error.status === 401) return vscode.LanguageModelError.NoPermissions(text);
+  if (error.code === 'model_not_found' || (error.status === 404 && error.param === 'model')) return vscode.LanguageModelError.NotFound(text);
+  if (error.status === 402 || error.status === 403 || error.status === 429) return vscode.LanguageModelError.Blocked(text);
+  return new Error(text);
+}
+
+/** Failures only a new key fixes: worth a notification with "Set API Key" besides the error the caller shows. */
+export function needsNewKey(error: unknown): boolean {
+  return isApiError(error) && (error.kind === 'no-key' || error.status === 401);
+}

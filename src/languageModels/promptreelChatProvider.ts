@@ -1,0 +1,142 @@
+import * as vscode from 'vscode';
+import { isApiError, type ChatRequest, type ChatTool } from '../api';
+import type { ApiKeyStore } from '../auth/apiKeyStore';
+import { ensureApiKey } from '../auth/ensureApiKey';
+import type { ClientProvider } from '../client/clientProvider';
+import { CommandIds } from '../commands/commandIds';
+import { Disposable } from '../common/lifecycle';
+import { describeError, type ComponentLogger } from '../common/logger';
+import { offerActions } from '../common/offerActions';
+import type { Settings } from '../config/settings';
+import { abortOn } from './abortOn';
+import { needsNewKey, toLanguageModelError } from './languageModelErrors';
+import { toChatMessages, toChatTools } from './messages';
+import type { ModelCatalog } from './modelCatalog';
+import { modelInformation, resolveCapabilities } from './modelInformation';
+import { samplingParameters } from './requestParameters';
+import { responseParts, type ResponseSummary } from './responseParts';
+import { estimateMessageTokens, estimateTextTokens } from './tokenEstimate';
+import { toPlainMessage, toPlainTools } from './vscodeParts';
+
+/** The vendor of `languageModelChatProviders` in package.json. */
+export const LANGUAGE_MODEL_VENDOR = 'promptreel';
+
+/** Promptreel's chat models in VS Code's own model list (`vscode.lm`), answering through the Promptreel client. */
+export class PromptreelChatProvider extends Disposable implements vscode.LanguageModelChatProvider {
+  readonly onDidChangeLanguageModelChatInformation: vscode.Event<void>;
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly keyStore: ApiKeyStore,
+    private readonly clients: ClientProvider,
+    private readonly catalog: ModelCatalog,
+    private readonly log: ComponentLogger,
+  ) {
+    super();
+    this.onDidChangeLanguageModelChatInformation = catalog.onDidChange;
+    this._register(vscode.lm.registerLanguageModelChatProvider(LANGUAGE_MODEL_VENDOR, this));
+  }
+
+  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<vscode.LanguageModelChatInformation[]> {
+    const scope = this.keyStore.scope;
+    if (!scope || !(await this.keyStore.get())) {
+      // Asked silently (VS Code resolving models in the background): no prompts, just nothing to offer.
+      if (!options.silent) await ensureApiKey(this.keyStore, 'Using Promptreel models in VS Code Chat');
+      return [];
+    }
+    const cancel = abortOn(token);
+    try {
+      const models = await this.catalog.chatModels(cancel.signal);
+      return models.map((model) => modelInformation(model, this.settings.capabilities(model.id), scope));
+    } catch (error) {
+      if (cancel.signal.aborted) return [];
+      this.log.warn(`Could not list the models for VS Code: ${describeError(error)}`);
+      if (!options.silent) {
+        offerActions('error', `Promptreel could not list the models of ${scope}: ${describeError(error)}`, [
+          { title: 'Test Connection', command: CommandIds.testConnection },
+          { title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.baseUrl'] },
+          { title: 'Show Logs', command: CommandIds.showLogs },
+        ]);
+      }
+      return [];
+    } finally {
+      cancel.dispose();
+    }
+  }
+
+  async provideLanguageModelChatResponse(
+    model: vscode.LanguageModelChatInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const client = this.clients.get();
+    if (!client) {
+      offerActions('warning', 'Promptreel models need the address of your service: set promptreel.baseUrl first.', [
+        { title: 'Set API Key', command: CommandIds.setApiKey },
+        { title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.baseUrl'] },
+      ]);
+      throw vscode.LanguageModelError.NoPermissions('Promptreel: the address of the service is not set (promptreel.baseUrl). Run "Promptreel: Set API Key".');
+    }
+    const request = this.buildRequest(model, messages, options);
+    const cancel = abortOn(token);
+    const summary: ResponseSummary = { reasoningChars: 0 };
+    const started = Date.now();
+    let chars = 0;
+    let toolCalls = 0;
+    try {
+      for await (const part of responseParts(client.streamChatCompletion(request, cancel.signal), summary)) {
+        if (part.kind === 'text') {
+          chars += part.text.length;
+          progress.report(new vscode.LanguageModelTextPart(part.text));
+        } else {
+          toolCalls++;
+          progress.report(new vscode.LanguageModelToolCallPart(part.callId, part.name, part.input));
+        }
+      }
+      this.log.info(`${model.id}: ${request.messages.length} message(s), ${request.tools?.length ?? 0} tool(s) → ${chars} chars, ${toolCalls} tool call(s), finish ${summary.finishReason ?? '?'} in ${Date.now() - started} ms.`);
+    } catch (error) {
+      if (cancel.signal.aborted) {
+        this.log.info(`${model.id}: cancelled after ${chars} chars.`);
+        return;
+      }
+      this.log.warn(`${model.id}: the request failed: ${describeError(error)}`);
+      if (needsNewKey(error)) {
+        const problem = isApiError(error) && error.kind === 'no-key' ? `there is no API key for ${this.keyStore.scope ?? 'the service'}` : describeError(error);
+        offerActions('warning', `Promptreel could not answer with ${model.id}: ${problem}`, [{ title: 'Set API Key', command: CommandIds.setApiKey }]);
+      }
+      throw toLanguageModelError(error, model.id, this.keyStore.scope);
+    } finally {
+      cancel.dispose();
+    }
+  }
+
+  async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    return typeof text === 'string' ? estimateTextTokens(text) : estimateMessageTokens(toPlainMessage(text));
+  }
+
+  private buildRequest(model: vscode.LanguageModelChatInformation, messages: readonly vscode.LanguageModelChatRequestMessage[], options: vscode.ProvideLanguageModelChatResponseOptions): ChatRequest {
+    const declared = this.settings.capabilities(model.id);
+    const capabilities = resolveCapabilities(declared);
+    const request: ChatRequest = {
+      model: model.id,
+      messages: toChatMessages(messages.map(toPlainMessage), { vision: capabilities.vision, developerRole: capabilities.developerRole }),
+      ...samplingParameters(this.settings.chat, declared, options.modelOptions),
+    };
+    const tools = options.tools ?? [];
+    if (tools.length > 0 && !capabilities.tools) {
+      this.log.warn(`${model.id}: ${tools.length} tool(s) left out: promptreel.models.capabilities says the model takes none.`);
+    } else if (tools.length > 0) {
+      request.tools = toChatTools(toPlainTools(tools));
+      request.tool_choice = toolChoice(options.toolMode, request.tools);
+    }
+    return request;
+  }
+}
+
+/** Required mode with one tool names it (the form every gateway understands); with several, `required`. */
+function toolChoice(mode: vscode.LanguageModelChatToolMode, tools: readonly ChatTool[]): ChatRequest['tool_choice'] {
+  if (mode !== vscode.LanguageModelChatToolMode.Required) return 'auto';
+  return tools.length === 1 ? { type: 'function', function: { name: tools[0].function.name } } : 'required';
+}

@@ -1,0 +1,140 @@
+import * as vscode from 'vscode';
+import { isApiError, type ChatRequest } from '../api';
+import type { ApiKeyStore } from '../auth/apiKeyStore';
+import type { ClientProvider } from '../client/clientProvider';
+import { CommandIds } from '../commands/commandIds';
+import { describeError, type ComponentLogger } from '../common/logger';
+import type { Settings } from '../config/settings';
+import { abortOn } from '../languageModels/abortOn';
+import { resolveCapabilities } from '../languageModels/modelInformation';
+import { LANGUAGE_MODEL_VENDOR } from '../languageModels/promptreelChatProvider';
+import { samplingParameters } from '../languageModels/requestParameters';
+import { pastTurns } from './chatHistory';
+import { editorSelection, referencedContext } from './contextCollector';
+import { explainRequest, questionWithContext, SYSTEM_PROMPT, withoutDuplicates, type ContextItem } from './contextFormat';
+import { buildConversation } from './conversation';
+import type { ResultMetadata } from './followups';
+import { failureText, recoveryActions, type RecoveryAction } from './recovery';
+import type { PromptreelClient } from '../api';
+
+export interface ParticipantResult extends vscode.ChatResult {
+  readonly metadata: ResultMetadata;
+}
+
+const ACTION_COMMANDS: Record<RecoveryAction, vscode.Command> = {
+  setApiKey: { command: CommandIds.setApiKey, title: 'Set API Key' },
+  selectChatModel: { command: CommandIds.selectChatModel, title: 'Select Chat Model' },
+  videoModelSettings: { command: CommandIds.openSettings, title: 'Set Video Model', arguments: ['promptreel.video.model'] },
+  testConnection: { command: CommandIds.testConnection, title: 'Test Connection' },
+  openSettings: { command: CommandIds.openSettings, title: 'Open Settings', arguments: ['promptreel.baseUrl'] },
+  showLogs: { command: CommandIds.showLogs, title: 'Show Logs' },
+};
+
+/** The default answer of `@promptreel` and `/explain`: the chosen Promptreel model, streamed as Markdown. */
+export class AnswerHandler {
+  constructor(
+    private readonly settings: Settings,
+    private readonly keyStore: ApiKeyStore,
+    private readonly clients: ClientProvider,
+    private readonly log: ComponentLogger,
+  ) {}
+
+  async answer(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, kind: 'answer' | 'explain'): Promise<ParticipantResult> {
+    const client = await this.readyClient(stream);
+    if (!client) return { metadata: { kind: 'setup' } };
+    const model = this.modelFor(request);
+    if (!model) {
+      stream.markdown('Choose the model `@promptreel` answers with first (it is saved in `promptreel.chat.model`).');
+      stream.button(ACTION_COMMANDS.selectChatModel);
+      return { metadata: { kind: 'setup' } };
+    }
+
+    const selection = editorSelection();
+    const references = await referencedContext(request.references, this.log);
+    const items = withoutDuplicates([selection, ...references].filter((item): item is ContextItem => item !== undefined));
+    if (kind === 'explain' && items.length === 0) {
+      stream.markdown('Select the code to explain in an editor (or attach a file with `#`), then ask `@promptreel /explain` again.');
+      return { metadata: { kind: 'setup' } };
+    }
+    if (kind === 'answer' && !request.prompt.trim() && items.length === 0) {
+      stream.markdown('Ask me anything about your code: select some code first to give me context, or try `/explain` and `/video`.');
+      return { metadata: { kind: 'setup' } };
+    }
+    const editor = vscode.window.activeTextEditor;
+    if (selection && items.includes(selection) && editor) stream.reference(new vscode.Location(editor.document.uri, editor.selection));
+
+    const declared = this.settings.capabilities(model);
+    const chatRequest: ChatRequest = {
+      model,
+      messages: buildConversation({
+        system: SYSTEM_PROMPT,
+        developerRole: resolveCapabilities(declared).developerRole,
+        history: pastTurns(context.history),
+        user: kind === 'explain' ? explainRequest(items, request.prompt) : questionWithContext(request.prompt, items),
+      }),
+      ...samplingParameters(this.settings.chat, declared),
+    };
+    return this.stream(client, chatRequest, stream, token, kind);
+  }
+
+  private async stream(client: PromptreelClient, chatRequest: ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, kind: 'answer' | 'explain'): Promise<ParticipantResult> {
+    const model = chatRequest.model;
+    const cancel = abortOn(token);
+    const started = Date.now();
+    let chars = 0;
+    let thinking = false;
+    try {
+      stream.progress(`Asking ${model}…`);
+      for await (const event of client.streamChatCompletion(chatRequest, cancel.signal)) {
+        if (event.type === 'text' && event.text) {
+          chars += event.text.length;
+          stream.markdown(event.text);
+        } else if (event.type === 'reasoning' && !thinking && chars === 0) {
+          thinking = true;
+          stream.progress(`${model} is thinking…`);
+        }
+      }
+      this.log.info(`@promptreel ${kind}: ${model} answered ${chars} chars in ${Date.now() - started} ms.`);
+      return { metadata: { kind, model } };
+    } catch (error) {
+      if (cancel.signal.aborted) {
+        this.log.info(`@promptreel ${kind}: cancelled after ${chars} chars.`);
+        return { metadata: { kind: 'cancelled', model } };
+      }
+      this.log.warn(`@promptreel ${kind}: ${model} failed: ${describeError(error)}`);
+      return this.failure(error, stream, model);
+    } finally {
+      cancel.dispose();
+    }
+  }
+
+  /** The client, or undefined after telling the user (with buttons) what is missing. */
+  async readyClient(stream: vscode.ChatResponseStream): Promise<PromptreelClient | undefined> {
+    const client = this.clients.get();
+    if (!this.keyStore.scope || !client) {
+      stream.markdown('Promptreel needs the address of your service and an API key first.');
+      stream.button(ACTION_COMMANDS.setApiKey);
+      stream.button(ACTION_COMMANDS.openSettings);
+      return undefined;
+    }
+    if (!(await this.keyStore.get())) {
+      stream.markdown(`Promptreel needs an API key for ${this.keyStore.scope} first. It is kept in VS Code's secret storage.`);
+      stream.button(ACTION_COMMANDS.setApiKey);
+      return undefined;
+    }
+    return client;
+  }
+
+  /** The model picked in the chat's model picker when it is one of ours, else `promptreel.chat.model`. */
+  modelFor(request: vscode.ChatRequest): string | undefined {
+    if (request.model?.vendor === LANGUAGE_MODEL_VENDOR) return request.model.id;
+    return this.settings.chat.model || undefined;
+  }
+
+  /** Buttons that fix the problem, and the error VS Code shows under the answer. */
+  failure(error: unknown, stream: vscode.ChatResponseStream, model?: string, actions: readonly RecoveryAction[] = recoveryActions(error)): ParticipantResult {
+    for (const action of actions) stream.button(ACTION_COMMANDS[action]);
+    const partial = isApiError(error) && error.partialText ? ' (the part of the answer above arrived before the failure)' : '';
+    return { errorDetails: { message: `${failureText(error)}${partial}` }, metadata: { kind: 'error', ...(model ? { model } : {}) } };
+  }
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+export const PARTICIPANT_ID = 'promptreel.participant';
+export const VIDEO_COMMAND = 'video';
+export const EXPLAIN_COMMAND = 'explain';
+
+export type AnswerKind = 'answer' | 'explain' | 'video' | 'setup' | 'error' | 'cancelled';
+
+/** What a `@promptreel` result remembers (VS Code keeps it as JSON in `ChatResult.metadata`). */
+export const resultMetadataSchema = z.object({
+  kind: z.enum(['answer', 'explain', 'video', 'setup', 'error', 'cancelled']),
+  model: z.string().optional(),
+  /** The video prompt (for "make another one"). */
+  prompt: z.string().optional(),
+  taskId: z.string().optional(),
+  videoState: z.string().optional(),
+});
+export type ResultMetadata = z.infer<typeof resultMetadataSchema>;
+
+/** The shape of `vscode.ChatFollowup`. */
+export interface Followup {
+  prompt: string;
+  label: string;
+  command?: string;
+}
+
+/** Follow-ups offered after a result; nothing after a failure, a cancelled request or a setup hint. */
+export function followupsFor(metadata: unknown): Followup[] {
+  const parsed = resultMetadataSchema.safeParse(metadata);
+  if (!parsed.success) return [];
+  const result = parsed.data;
+  switch (result.kind) {
+    case 'answer':
+      return [
+        { prompt: 'Explain that in more detail, with an example.', label: 'Tell me more' },
+        { prompt: 'Summarize that in three bullet points.', label: 'Summarize' },
+      ];
+    case 'explain':
+      // A follow-up stays with its command: these ask /explain again, with a focus.
+      return [
+        { prompt: 'in simpler words, for someone new to this language', label: 'Explain it more simply', command: EXPLAIN_COMMAND },
+        { prompt: 'the edge cases: what could go wrong, and how to guard against it', label: 'What could go wrong?', command: EXPLAIN_COMMAND },
+      ];
+    case 'video':
+      return result.prompt ? [{ prompt: result.prompt, label: 'Make another video from the same prompt', command: VIDEO_COMMAND }] : [];
+    default:
+      return [];
+  }
+}

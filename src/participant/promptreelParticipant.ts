@@ -1,0 +1,50 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../common/lifecycle';
+import { describeError, type ComponentLogger } from '../common/logger';
+import type { AnswerHandler, ParticipantResult } from './answerHandler';
+import { EXPLAIN_COMMAND, followupsFor, PARTICIPANT_ID, VIDEO_COMMAND } from './followups';
+
+/** Handles one slash command of `@promptreel`. */
+export interface CommandHandler {
+  handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ParticipantResult>;
+}
+
+/** `@promptreel` in VS Code's chat: answers, `/explain` and `/video`, with follow-ups after each result. */
+export class PromptreelParticipant extends Disposable {
+  readonly participant: vscode.ChatParticipant;
+
+  constructor(
+    extensionUri: vscode.Uri,
+    private readonly answers: AnswerHandler,
+    private readonly video: CommandHandler,
+    private readonly log: ComponentLogger,
+  ) {
+    super();
+    this.participant = this._register(vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => this.handle(request, context, stream, token)));
+    this.participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'promptreel.svg');
+    this.participant.followupProvider = { provideFollowups: (result) => this.provideFollowups(result) };
+    this._register(this.participant.onDidReceiveFeedback((feedback) => this.log.info(`@promptreel feedback: ${feedback.kind === vscode.ChatResultFeedbackKind.Helpful ? 'helpful' : 'unhelpful'}.`)));
+  }
+
+  async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ParticipantResult> {
+    this.log.debug(`@promptreel ${request.command ? `/${request.command}` : 'request'} (${request.references.length} reference(s)).`);
+    try {
+      switch (request.command) {
+        case VIDEO_COMMAND:
+          return await this.video.handle(request, context, stream, token);
+        case EXPLAIN_COMMAND:
+          return await this.answers.answer(request, context, stream, token, 'explain');
+        default:
+          return await this.answers.answer(request, context, stream, token, 'answer');
+      }
+    } catch (error) {
+      // Anything unexpected still ends as a message with Show Logs, never as a silent empty answer.
+      this.log.error(`@promptreel failed unexpectedly: ${describeError(error)}`);
+      return this.answers.failure(error, stream);
+    }
+  }
+
+  provideFollowups(result: vscode.ChatResult): vscode.ChatFollowup[] {
+    return followupsFor(result.metadata);
+  }
+}

@@ -1,0 +1,25 @@
+import type * as vscode from 'vscode';
+
+/** A video task as `/video` reports it. */
+export interface ParticipantVideoTask {
+  readonly id: string;
+  readonly model: string;
+  /** The service's own status string, shown as is. */
+  readonly status: string;
+  readonly state: 'running' | 'completed' | 'failed';
+  /** 0–100 when the service reports it. */
+  readonly progress?: number;
+  readonly failure?: string;
+}
+
+/**
+ * What `/video` needs from the Video feature: create a task with the configured defaults (it then shows in the
+ * Video Tasks tree and the poller follows it), read it, hear about changes, and the commands behind its buttons.
+ */
+export interface ParticipantVideoTasks {
+  create(prompt: string, signal: AbortSignal): Promise<ParticipantVideoTask>;
+  get(id: string): ParticipantVideoTask | undefined;
+  readonly onDidChange: vscode.Event<void>;
+  downloadCommand(id: string): vscode.Command;
+  openCommand(id: string): vscode.Command;
+}

@@ -1,0 +1,166 @@
+import * as vscode from 'vscode';
+import { isVideoModel, type ModelInfo } from '../api';
+import { shortenPrompt } from './taskModel';
+import { MAX_SECONDS, RATIOS, RESOLUTIONS, seedProblem, secondsProblem, type VideoOptions } from './videoOptions';
+
+// The quick inputs of Generate Video: the prompt, then one review step listing every option with its value
+// (the configured defaults). Enter generates; picking an option changes it and comes back to the review.
+
+type Action = 'generate' | 'prompt' | keyof VideoOptions;
+
+interface ReviewItem extends vscode.QuickPickItem {
+  action: Action;
+}
+
+const TITLE = 'Promptreel: Generate Video';
+
+export async function askPrompt(options: { value?: string; title?: string; prompt?: string } = {}): Promise<string | undefined> {
+  const value = await vscode.window.showInputBox({
+    title: options.title ?? `${TITLE} (1/2)`,
+    prompt: options.prompt ?? 'Describe the video. Nothing is sent (or charged) before you confirm the settings in the next step.',
+    placeHolder: 'e.g. A paper boat drifting down a rainy street at dusk, cinematic',
+    value: options.value,
+    ignoreFocusOut: true,
+    validateInput: (text) => (text.trim() ? null : 'The prompt cannot be empty.'),
+  });
+  const prompt = value?.trim();
+  return prompt ? prompt : undefined;
+}
+
+/** The review step; resolves with the prompt and options to send, or undefined when dismissed. */
+export async function reviewOptions(
+  initialPrompt: string,
+  initial: VideoOptions,
+  listModels: () => Promise<ModelInfo[]>,
+): Promise<{ prompt: string; options: VideoOptions } | undefined> {
+  let prompt = initialPrompt;
+  let options = { ...initial };
+  let active: Action = 'generate';
+  for (;;) {
+    const items = reviewItems(prompt, options);
+    const picked = await vscode.window.showQuickPick(items, {
+      title: `${TITLE} (2/2)`,
+      placeHolder: 'Press Enter to generate the video, or pick a setting to change it for this video',
+      ignoreFocusOut: true,
+      matchOnDescription: true,
+    });
+    if (!picked) return undefined;
+    active = picked.action;
+    if (active === 'generate') {
+      if (options.model) return { prompt, options };
+      active = 'model';
+    }
+    const changed = await edit(active, prompt, options, listModels);
+    if (changed) ({ prompt, options } = changed);
+  }
+}
+
+function reviewItems(prompt: string, options: VideoOptions): ReviewItem[] {
+  const onOff = (value: boolean) => (value ? 'on' : 'off');
+  return [
+    {
+      action: 'generate',
+      label: '$(play) Generate video',
+      description: options.model ? `${options.model} · ${options.seconds} s · ${options.resolution}` : 'choose a model first',
+      detail: shortenPrompt(prompt, 120),
+    },
+    { action: 'prompt', label: '$(edit) Prompt', description: shortenPrompt(prompt, 60) },
+    { action: 'model', label: '$(symbol-class) Model', description: options.model || 'not set: pick one' },
+    { action: 'seconds', label: '$(clock) Duration', description: `${options.seconds} s` },
+    { action: 'resolution', label: '$(screen-full) Resolution', description: options.resolution },
+    { action: 'ratio', label: '$(symbol-ruler) Aspect ratio', description: options.ratio },
+    { action: 'generateAudio', label: '$(unmute) Generate audio', description: onOff(options.generateAudio) },
+    { action: 'watermark', label: '$(tag) Watermark', description: onOff(options.watermark) },
+    { action: 'seed', label: '$(symbol-number) Seed', description: options.seed === undefined ? 'none (random)' : String(options.seed) },
+    { action: 'moderator', label: '$(shield) Content review', description: onOff(options.moderator) },
+  ];
+}
+
+async function edit(
+  action: Exclude<Action, 'generate'>,
+  prompt: string,
+  options: VideoOptions,
+  listModels: () => Promise<ModelInfo[]>,
+): Promise<{ prompt: string; options: VideoOptions } | undefined> {
+  switch (action) {
+    case 'prompt': {
+      const next = await askPrompt({ value: prompt, title: `${TITLE}: prompt` });
+      return next ? { prompt: next, options } : undefined;
+    }
+    case 'generateAudio':
+    case 'watermark':
+    case 'moderator':
+      return { prompt, options: { ...options, [action]: !options[action] } };
+    case 'resolution':
+    case 'ratio': {
+      const values: readonly string[] = action === 'resolution' ? RESOLUTIONS : RATIOS;
+      const current = options[action];
+      const choices = values.includes(current) ? values : [current, ...values];
+      const picked = await vscode.window.showQuickPick(
+        choices.map((value) => ({ label: value, description: value === current ? 'current' : undefined })),
+        { title: `${TITLE}: ${action === 'resolution' ? 'resolution' : 'aspect ratio'}`, ignoreFocusOut: true },
+      );
+      return picked ? { prompt, options: { ...options, [action]: picked.label } } : undefined;
+    }
+    case 'seconds': {
+      const value = await vscode.window.showInputBox({
+        title: `${TITLE}: duration`,
+        prompt: `Seconds (1 to ${MAX_SECONDS}); which durations a model accepts depends on the model.`,
+        value: options.seconds,
+        ignoreFocusOut: true,
+        validateInput: secondsProblem,
+      });
+      return value === undefined ? undefined : { prompt, options: { ...options, seconds: String(Number(value.trim())) } };
+    }
+    case 'seed': {
+      const value = await vscode.window.showInputBox({
+        title: `${TITLE}: seed`,
+        prompt: 'The same seed reproduces a result. Leave empty for none.',
+        value: options.seed === undefined ? '' : String(options.seed),
+        ignoreFocusOut: true,
+        validateInput: seedProblem,
+      });
+      if (value === undefined) return undefined;
+      return { prompt, options: { ...options, seed: value.trim() === '' ? undefined : Number(value.trim()) } };
+    }
+    case 'model': {
+      const model = await pickModel(options.model, listModels);
+      return model ? { prompt, options: { ...options, model } } : undefined;
+    }
+  }
+}
+
+interface ModelItem extends vscode.QuickPickItem {
+  modelId?: string;
+}
+
+const ENTER_ID = '$(edit) Enter a model id…';
+
+async function pickModel(current: string, listModels: () => Promise<ModelInfo[]>): Promise<string | undefined> {
+  const items = listModels().then(
+    (models): ModelItem[] => {
+      // Prefer what the service marks as video models; a gateway that marks nothing gets the whole list.
+      const video = models.filter(isVideoModel);
+      const shown = (video.length > 0 ? video : models).map((model) => ({
+        label: model.id,
+        modelId: model.id,
+        description: [model.id === current ? 'current' : undefined, model.ownedBy].filter(Boolean).join(' · ') || undefined,
+      }));
+      return [...shown, { label: ENTER_ID }];
+    },
+    (error: unknown): ModelItem[] => [
+      { label: ENTER_ID, detail: `The models could not be listed (${error instanceof Error ? error.message : String(error)}).` },
+    ],
+  );
+  const picked = await vscode.window.showQuickPick(items, { title: `${TITLE}: model`, placeHolder: 'Pick the video model', ignoreFocusOut: true });
+  if (!picked) return undefined;
+  if (picked.modelId) return picked.modelId;
+  const typed = await vscode.window.showInputBox({
+    title: `${TITLE}: model`,
+    prompt: 'The id of the video model',
+    value: current,
+    ignoreFocusOut: true,
+    validateInput: (text) => (text.trim() ? null : 'Enter a model id.'),
+  });
+  return typed?.trim() || undefined;
+}

@@ -1,0 +1,33 @@
+import { toDisposable, type IDisposable } from '../common/lifecycle';
+
+/** Shaped like `vscode.Event`, so the plain-Node parts of the video feature can fire events the UI listens to. */
+export type Event<T> = (listener: (event: T) => unknown, thisArgs?: unknown, disposables?: IDisposable[]) => IDisposable;
+
+/** A minimal event emitter without `vscode` (the task store and the poller run in plain Node under unit tests). */
+export class Emitter<T> implements IDisposable {
+  private listeners: ((event: T) => unknown)[] = [];
+
+  readonly event: Event<T> = (listener, thisArgs, disposables) => {
+    const bound = thisArgs === undefined ? listener : listener.bind(thisArgs);
+    this.listeners.push(bound);
+    const subscription = toDisposable(() => {
+      this.listeners = this.listeners.filter((candidate) => candidate !== bound);
+    });
+    disposables?.push(subscription);
+    return subscription;
+  };
+
+  fire(event: T): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // One failing listener must not keep the others from hearing about the change.
+      }
+    }
+  }
+
+  dispose(): void {
+    this.listeners = [];
+  }
+}

@@ -1,0 +1,49 @@
+import type * as vscode from 'vscode';
+import type { Settings } from '../config/settings';
+import type { ParticipantVideoTask, ParticipantVideoTasks } from '../participant/videoTasksPort';
+import { VideoCommandIds } from './videoCommandIds';
+import type { VideoFeature } from './videoFeature';
+import { defaultOptions, toCreateRequest } from './videoOptions';
+import type { VideoTaskRecord } from './videoTaskRecord';
+
+/** `@promptreel /video` creates and follows tasks through the video feature (same list, same poller). */
+export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
+  readonly onDidChange: vscode.Event<void>;
+
+  constructor(
+    private readonly feature: VideoFeature,
+    private readonly settings: Settings,
+  ) {
+    this.onDidChange = feature.onDidChangeTasks;
+  }
+
+  async create(prompt: string, signal: AbortSignal): Promise<ParticipantVideoTask> {
+    const options = defaultOptions(this.settings.video);
+    if (!options.model) throw new Error('No video model is set: set promptreel.video.model, or use Promptreel: Generate Video to pick one.');
+    return toParticipantTask(await this.feature.runtime.creator.createOrThrow(toCreateRequest(prompt, options), undefined, signal));
+  }
+
+  get(id: string): ParticipantVideoTask | undefined {
+    const task = this.feature.runtime.store.get(id);
+    return task ? toParticipantTask(task) : undefined;
+  }
+
+  downloadCommand(id: string): vscode.Command {
+    return { command: VideoCommandIds.download, title: 'Download to Workspace', arguments: [id] };
+  }
+
+  openCommand(id: string): vscode.Command {
+    return { command: VideoCommandIds.open, title: 'Open Video', arguments: [id] };
+  }
+}
+
+function toParticipantTask(task: VideoTaskRecord): ParticipantVideoTask {
+  return {
+    id: task.id,
+    model: task.model ?? 'unknown model',
+    status: task.rawStatus,
+    state: task.state === 'completed' || task.state === 'failed' ? task.state : 'running',
+    ...(task.progress !== undefined ? { progress: task.progress } : {}),
+    ...(task.state === 'failed' ? { failure: task.error ?? 'the service gave no reason' } : {}),
+  };
+}

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+// The video player webview: its page, and the messages both sides exchange.
+
+/** Webview → host: where playback is (the host logs it; tests wait for it). */
+export const playerMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({
+    type: z.literal('playback'),
+    state: z.enum(['loadedmetadata', 'canplay', 'playing', 'pause', 'ended', 'timeupdate', 'error', 'blocked']),
+    currentTime: z.number(),
+    duration: z.number(),
+    width: z.number().int(),
+    height: z.number().int(),
+    error: z.string().optional(),
+  }),
+]);
+export type PlayerMessage = z.infer<typeof playerMessageSchema>;
+export type PlaybackReport = Extract<PlayerMessage, { type: 'playback' }>;
+
+/** Host → webview. */
+export type PlayerCommand = { type: 'play'; muted: boolean } | { type: 'pause' };
+
+export function nonce(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let text = '';
+  for (let i = 0; i < 32; i++) text += alphabet[Math.floor(Math.random() * alphabet.length)];
+  return text;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** `default-src 'none'`: the video from the webview's resource origin only, our style and script by nonce. */
+export function playerHtml(options: { videoSrc: string; cspSource: string; title: string; nonce: string }): string {
+  const { videoSrc, cspSource, title } = options;
+  const n = options.nonce;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; media-src ${cspSource}; img-src ${cspSource}; style-src 'nonce-${n}'; script-src 'nonce-${n}';">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${escapeHtml(title)}</title>
+<style nonce="${n}">
+  html, body { height: 100%; margin: 0; }
+  body { display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 8px;
+    background: var(--vscode-editor-background); color: var(--vscode-descriptionForeground);
+    font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
+  video { max-width: calc(100% - 32px); max-height: calc(100% - 64px); background: #000; outline: none; }
+  #status { min-height: 1.4em; }
+  #status.error { color: var(--vscode-errorForeground); }
+</style>
+</head>
+<body>
+<video id="player" src="${escapeHtml(videoSrc)}" controls playsinline preload="auto" aria-label="${escapeHtml(title)}"></video>
+<div id="status" role="status" aria-live="polite">${escapeHtml(title)}</div>
+<script nonce="${n}">
+(function () {
+  const vscode = acquireVsCodeApi();
+  const video = document.getElementById('player');
+  const status = document.getElementById('status');
+  let lastTimeReport = 0;
+  function report(state, error) {
+    const message = {
+      type: 'playback', state,
+      currentTime: video.currentTime || 0,
+      duration: Number.isFinite(video.duration) ? video.duration : 0,
+      width: video.videoWidth || 0, height: video.videoHeight || 0,
+    };
+    if (error) message.error = String(error);
+    vscode.postMessage(message);
+  }
+  for (const name of ['loadedmetadata', 'canplay', 'playing', 'pause', 'ended']) {
+    video.addEventListener(name, () => report(name));
+  }
+  video.addEventListener('loadedmetadata', () => {
+    status.textContent = status.textContent + ' \\u2014 ' + video.videoWidth + '\\u00d7' + video.videoHeight + ', ' + video.duration.toFixed(1) + ' s';
+  });
+  video.addEventListener('timeupdate', () => {
+    const now = Date.now();
+    if (now - lastTimeReport < 500) return;
+    lastTimeReport = now;
+    report('timeupdate');
+  });
+  video.addEventListener('error', () => {
+    const code = video.error ? video.error.code : 0;
+    const text = video.error && video.error.message ? video.error.message : 'media error ' + code;
+    status.textContent = 'This video cannot be played here (' + text + ').';
+    status.className = 'error';
+    report('error', text);
+  });
+  window.addEventListener('message', (event) => {
+    const command = event.data;
+    if (!command || typeof command.type !== 'string') return;
+    if (command.type === 'play') {
+      video.muted = command.muted === true;
+      video.play().catch((error) => report('blocked', error && error.message ? error.message : error));
+    } else if (command.type === 'pause') {
+      video.pause();
+    }
+  });
+  vscode.postMessage({ type: 'ready' });
+})();
+</script>
+</body>
+</html>`;
+}

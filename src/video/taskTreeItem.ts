@@ -1,0 +1,91 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { contextValue, describeTask, displayState, elapsedOf, formatElapsed, taskLabel, type DisplayState } from './taskModel';
+import { VideoCommandIds } from './videoCommandIds';
+import type { VideoTaskRecord } from './videoTaskRecord';
+
+const ICONS: Record<DisplayState, vscode.ThemeIcon> = {
+  queued: new vscode.ThemeIcon('clock', new vscode.ThemeColor('charts.yellow')),
+  running: new vscode.ThemeIcon('loading~spin', new vscode.ThemeColor('charts.blue')),
+  completed: new vscode.ThemeIcon('check', new vscode.ThemeColor('testing.iconPassed')),
+  downloaded: new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('charts.green')),
+  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
+  stale: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
+};
+
+const STATE_NAMES: Record<DisplayState, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  completed: 'Completed',
+  downloaded: 'Downloaded',
+  failed: 'Failed',
+  stale: 'Stale (still pending after the limit; no longer polled)',
+};
+
+/** True when the task's downloaded file is still there (a file deleted by hand makes it "completed" again). */
+export function isDownloaded(record: VideoTaskRecord): boolean {
+  return !!record.downloadedPath && fs.existsSync(record.downloadedPath);
+}
+
+export function buildTreeItem(record: VideoTaskRecord, now: number): vscode.TreeItem {
+  const downloaded = isDownloaded(record);
+  const state = displayState(record, downloaded);
+  const item = new vscode.TreeItem(taskLabel(record), vscode.TreeItemCollapsibleState.None);
+  item.id = record.id;
+  item.description = describeTask(record, now);
+  item.iconPath = ICONS[state];
+  item.contextValue = contextValue(record, downloaded);
+  item.tooltip = tooltip(record, state, now);
+  item.accessibilityInformation = { label: `${taskLabel(record)}, ${STATE_NAMES[state]}, ${describeTask(record, now)}` };
+  if (downloaded) item.command = { command: VideoCommandIds.open, title: 'Open Video', arguments: [record.id] };
+  return item;
+}
+
+function tooltip(record: VideoTaskRecord, state: DisplayState, now: number): vscode.MarkdownString {
+  const markdown = new vscode.MarkdownString();
+  const line = (name: string, value: string | undefined, code = false) => {
+    if (value === undefined || value === '') return;
+    markdown.appendMarkdown(`**${name}:** `);
+    if (code) markdown.appendMarkdown(`\`${value.replace(/`/g, "'")}\``);
+    else markdown.appendText(value);
+    markdown.appendMarkdown('  \n');
+  };
+  line('Prompt', record.prompt ?? '(unknown: tracked by id)');
+  line('State', STATE_NAMES[state]);
+  line('Status', record.rawStatus, true);
+  line('Progress', record.progress !== undefined && record.state !== 'failed' ? `${record.progress}%` : undefined);
+  line('Task ID', record.id, true);
+  line('Model', record.model);
+  const request = record.request;
+  if (request) {
+    const metadata = request.metadata ?? {};
+    line('Duration', request.seconds ? `${request.seconds} s` : undefined);
+    line('Resolution', metadata.resolution);
+    line('Aspect ratio', metadata.ratio);
+    line('Audio', metadata.generate_audio === undefined ? undefined : metadata.generate_audio ? 'on' : 'off');
+    line('Watermark', metadata.watermark === undefined ? undefined : metadata.watermark ? 'on' : 'off');
+    line('Seed', metadata.seed === undefined ? 'none' : String(metadata.seed));
+    line('Content review', request.moderator === undefined ? undefined : request.moderator ? 'on' : 'off');
+  }
+  line('Created', new Date(record.createdAt).toLocaleString());
+  line('Finished', record.finishedAt !== undefined ? new Date(record.finishedAt).toLocaleString() : undefined);
+  line(record.finishedAt !== undefined ? 'Took' : 'Elapsed', formatElapsed(elapsedOf(record, now)));
+  line('Last checked', record.lastPolledAt !== undefined ? new Date(record.lastPolledAt).toLocaleTimeString() : undefined);
+  line('Failure', record.state === 'failed' ? (record.error ?? 'the service gave no reason') : undefined);
+  line('Last poll error', record.lastPollError);
+  line('Video address', record.videoUrl ? withoutQuery(record.videoUrl) : undefined);
+  line('Saved to', record.downloadedPath ? `${record.downloadedPath}${state === 'downloaded' ? '' : ' (the file is gone)'}` : undefined);
+  if (record.source) line('From', `${path.basename(vscode.Uri.parse(record.source.uri).fsPath)}:${record.source.startLine + 1}-${record.source.endLine + 1}`);
+  return markdown;
+}
+
+/** Signed addresses carry credentials in the query string. */
+function withoutQuery(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}${parsed.search ? '?…' : ''}`;
+  } catch {
+    return '(not a valid address)';
+  }
+}

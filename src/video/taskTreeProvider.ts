@@ -1,0 +1,35 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../common/lifecycle';
+import { isPending } from './taskModel';
+import type { VideoTaskStore } from './taskStore';
+import { buildTreeItem } from './taskTreeItem';
+
+/** The Video Tasks view: one item per task id of the store, built fresh from the record. */
+export class VideoTaskTreeProvider extends Disposable implements vscode.TreeDataProvider<string> {
+  private readonly changed = this._register(new vscode.EventEmitter<string | string[] | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly store: VideoTaskStore) {
+    super();
+    this._register(store.onDidChange(() => this.changed.fire(undefined)));
+  }
+
+  getChildren(element?: string): string[] {
+    return element ? [] : this.store.tasks.map((task) => task.id);
+  }
+
+  getTreeItem(id: string): vscode.TreeItem {
+    const record = this.store.get(id);
+    return record ? buildTreeItem(record, Date.now()) : new vscode.TreeItem(`Task ${id} (removed)`);
+  }
+
+  getParent(): undefined {
+    return undefined;
+  }
+
+  /** Re-renders pending items (their elapsed time). */
+  refreshPending(): void {
+    const ids = this.store.tasks.filter(isPending).map((task) => task.id);
+    if (ids.length > 0) this.changed.fire(ids);
+  }
+}

@@ -1,0 +1,152 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { isApiError } from '../api';
+import type { ApiKeyStore } from '../auth/apiKeyStore';
+import { ensureApiKey } from '../auth/ensureApiKey';
+import type { ClientProvider } from '../client/clientProvider';
+import { CommandIds } from '../commands/commandIds';
+import { describeError, type ComponentLogger } from '../common/logger';
+import type { Settings } from '../config/settings';
+import { resolveDownloadFolder, uniqueFile, videoFileName } from './fileNaming';
+import { showActions, type ShownMessage } from './messageActions';
+import type { VideoTaskStore } from './taskStore';
+import { VideoCommandIds } from './videoCommandIds';
+
+export type DownloadOutcome =
+  | { kind: 'saved'; path: string; bytes: number; source: 'url' | 'content' }
+  | { kind: 'cancelled' }
+  | { kind: 'failed'; shown: ShownMessage };
+
+export interface DownloadRequest {
+  /** Automatic download on completion: no save dialog, nothing shown when there is nowhere to save. */
+  automatic?: boolean;
+  /** Where to save, skipping the folder setting and the dialog (tests, "Save As"). */
+  destination?: string;
+  /** Cancels like the notification's Cancel button. */
+  signal?: AbortSignal;
+}
+
+const exists = async (file: string) => fs.existsSync(file);
+
+/** Download to Workspace: a safe, unique file in the download folder, streamed with a cancellable progress notification. */
+export class VideoDownloader {
+  private readonly running = new Map<string, Promise<DownloadOutcome>>();
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly keyStore: ApiKeyStore,
+    private readonly clients: ClientProvider,
+    private readonly store: VideoTaskStore,
+    private readonly log: ComponentLogger,
+    private readonly workspaceFolders: () => readonly vscode.WorkspaceFolder[] | undefined = () => vscode.workspace.workspaceFolders,
+  ) {}
+
+  /** One download per task at a time: a second click joins the first. */
+  download(id: string, request: DownloadRequest = {}): Promise<DownloadOutcome> {
+    const existing = this.running.get(id);
+    if (existing) return existing;
+    const started = this.run(id, request).finally(() => this.running.delete(id));
+    this.running.set(id, started);
+    return started;
+  }
+
+  private async run(id: string, request: DownloadRequest): Promise<DownloadOutcome> {
+    const task = this.store.get(id);
+    if (!task || task.state !== 'completed') {
+      return { kind: 'failed', shown: showActions('warning', 'Only a completed video can be downloaded.') };
+    }
+    if (!(await ensureApiKey(this.keyStore, 'Downloading a video'))) return { kind: 'cancelled' };
+    const client = this.clients.get();
+    if (!client) return { kind: 'cancelled' };
+    const name = videoFileName(task.prompt, task.id);
+    const destination = request.destination ?? (await this.destinationFor(name, request.automatic === true));
+    if (typeof destination !== 'string') return destination;
+
+    const controller = new AbortController();
+    if (request.signal?.aborted) controller.abort();
+    request.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+    this.log.info(`Downloading ${task.id} to ${destination}.`);
+    try {
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Downloading ${path.basename(destination)}`, cancellable: true },
+        (progress, token) => {
+          token.onCancellationRequested(() => controller.abort());
+          let reported = 0;
+          let lastReport = 0;
+          return client.downloadVideo({ id: task.id, ...(task.videoUrl ? { videoUrl: task.videoUrl } : {}) }, destination, {
+            signal: controller.signal,
+            onProgress: ({ received, total }) => {
+              const now = Date.now();
+              if (now - lastReport < 100 && received !== total) return;
+              lastReport = now;
+              const percent = total ? Math.floor((received / total) * 100) : undefined;
+              progress.report({
+                message: total ? `${formatBytes(received)} of ${formatBytes(total)} (${percent}%)` : formatBytes(received),
+                ...(percent !== undefined ? { increment: percent - reported } : {}),
+              });
+              if (percent !== undefined) reported = percent;
+            },
+          });
+        },
+      );
+      await this.store.update(task.id, (current) => ({ ...current, downloadedPath: result.path, updatedAt: Date.now() }));
+      this.log.info(`Saved ${task.id} to ${result.path} (${result.bytes} bytes, from ${result.source === 'url' ? 'its address' : '/content'}).`);
+      showActions('info', `Saved ${displayPath(result.path)} (${formatBytes(result.bytes)}).`, [
+        { title: 'Open Video', run: () => vscode.commands.executeCommand(VideoCommandIds.open, task.id) },
+        { title: 'Reveal in Explorer', run: () => vscode.commands.executeCommand(VideoCommandIds.reveal, task.id) },
+      ]);
+      return { kind: 'saved', path: result.path, bytes: result.bytes, source: result.source };
+    } catch (error) {
+      if (controller.signal.aborted || (isApiError(error) && error.kind === 'aborted')) {
+        this.log.info(`Download of ${task.id} cancelled.`);
+        return { kind: 'cancelled' };
+      }
+      this.log.warn(`Downloading ${task.id} failed: ${describeError(error)}`);
+      const hint = isApiError(error) ? ` ${error.hint}` : '';
+      return {
+        kind: 'failed',
+        shown: showActions('error', `Downloading the video failed: ${describeError(error)}${hint}`, [
+          { title: 'Retry', run: () => this.download(task.id) },
+          { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
+        ]),
+      };
+    }
+  }
+
+  /** A free path in the download folder of the first workspace folder, or where the user says (no workspace). */
+  private async destinationFor(name: string, automatic: boolean): Promise<string | DownloadOutcome> {
+    const root = this.workspaceFolders()?.find((folder) => folder.uri.scheme === 'file');
+    if (root) {
+      const resolved = resolveDownloadFolder(this.settings.video.downloadFolder, root.uri.fsPath);
+      if ('problem' in resolved) {
+        return {
+          kind: 'failed',
+          shown: showActions('error', `${resolved.problem} Videos are saved inside the workspace (or to an absolute path you set).`, [
+            { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.downloadFolder') },
+          ]),
+        };
+      }
+      return uniqueFile(resolved.folder, name, exists);
+    }
+    if (automatic) return { kind: 'cancelled' };
+    const picked = await vscode.window.showSaveDialog({
+      title: 'Save the video',
+      saveLabel: 'Save Video',
+      defaultUri: vscode.Uri.file(path.join(os.homedir(), name)),
+      filters: { 'MP4 video': ['mp4'] },
+    });
+    return picked ? picked.fsPath : { kind: 'cancelled' };
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+function displayPath(file: string): string {
+  return vscode.workspace.asRelativePath(file, false);
+}

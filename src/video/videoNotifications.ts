@@ -1,0 +1,68 @@
+import * as vscode from 'vscode';
+import { CommandIds } from '../commands/commandIds';
+import { Disposable } from '../common/lifecycle';
+import type { Settings } from '../config/settings';
+import { showActions, type ShownMessage } from './messageActions';
+import { shortenPrompt } from './taskModel';
+import { VideoCommandIds } from './videoCommandIds';
+import type { VideoDownloader } from './videoDownloader';
+import type { PollerPause, TaskFinished, VideoPoller } from './videoPoller';
+
+/**
+ * Tells the user when a task ends (only the polling window hears of it, so one notification per task across
+ * windows), downloads it first when `promptreel.video.autoDownload` is on, and says when polling pauses for the key.
+ */
+export class VideoNotifications extends Disposable {
+  /** Every message shown, newest last (the test API reads them). */
+  readonly shown: ShownMessage[] = [];
+
+  constructor(
+    poller: VideoPoller,
+    private readonly settings: Settings,
+    private readonly downloader: VideoDownloader,
+  ) {
+    super();
+    this._register(poller.onDidFinishTask((event) => void this.finished(event)));
+    this._register(poller.onDidChangePause((pause) => this.paused(pause)));
+  }
+
+  private async finished({ task, state }: TaskFinished): Promise<void> {
+    const name = task.prompt ? `"${shortenPrompt(task.prompt, 40)}"` : task.id;
+    if (state === 'failed') {
+      const reason = task.error ?? 'the service gave no reason';
+      this.record(
+        showActions('error', `The video ${name} failed: ${reason}`, [
+          ...(task.request ? [{ title: 'Regenerate', run: () => vscode.commands.executeCommand(VideoCommandIds.regenerate, task.id) }] : []),
+          { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
+        ]),
+      );
+      return;
+    }
+    if (this.settings.video.autoDownload) {
+      const outcome = await this.downloader.download(task.id, { automatic: true });
+      // Saved, or failed with its own message; only "nowhere to save" falls through to the plain notification.
+      if (outcome.kind !== 'cancelled') return;
+    }
+    this.record(
+      showActions('info', `The video ${name} is ready.`, [
+        { title: 'Download', run: () => vscode.commands.executeCommand(VideoCommandIds.download, task.id) },
+        { title: 'Open', run: () => vscode.commands.executeCommand(VideoCommandIds.open, task.id) },
+      ]),
+    );
+  }
+
+  private paused(pause: PollerPause): void {
+    if (pause !== 'auth') return;
+    this.record(
+      showActions('warning', 'Checking the video tasks is paused: the service refused the API key.', [
+        { title: 'Set API Key', run: () => vscode.commands.executeCommand(CommandIds.setApiKey) },
+        { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
+      ]),
+    );
+  }
+
+  private record(message: ShownMessage): void {
+    this.shown.push(message);
+    if (this.shown.length > 50) this.shown.shift();
+  }
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { VideoSettings } from '../config/settings';
+import type { StoredCreateRequest } from './videoTaskRecord';
+
+/** What the user can change for one video before it is created; starts from the settings. */
+export interface VideoOptions {
+  model: string;
+  seconds: string;
+  resolution: string;
+  ratio: string;
+  generateAudio: boolean;
+  watermark: boolean;
+  /** Undefined: no seed is sent. */
+  seed: number | undefined;
+  /** Content review (`moderator`). */
+  moderator: boolean;
+}
+
+export const RESOLUTIONS = ['480p', '720p', '1080p'] as const;
+export const RATIOS = ['adaptive', '16:9', '9:16', '4:3', '3:4', '1:1', '21:9'] as const;
+export const MAX_SECONDS = 60;
+export const MAX_SEED = 4_294_967_295;
+
+export function defaultOptions(settings: VideoSettings): VideoOptions {
+  return {
+    model: settings.model,
+    seconds: settings.seconds,
+    resolution: settings.resolution,
+    ratio: settings.ratio,
+    generateAudio: settings.generateAudio,
+    watermark: settings.watermark,
+    seed: settings.seed ?? undefined,
+    moderator: settings.moderator,
+  };
+}
+
+/** The documented body: `seconds` as a string, `moderator`, and the rest under `metadata`. */
+export function toCreateRequest(prompt: string, options: VideoOptions): StoredCreateRequest {
+  return {
+    model: options.model,
+    prompt,
+    seconds: options.seconds,
+    moderator: options.moderator,
+    metadata: {
+      resolution: options.resolution,
+      ratio: options.ratio,
+      generate_audio: options.generateAudio,
+      watermark: options.watermark,
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    },
+  };
+}
+
+/** Null when valid, else the message for the input box. */
+export function secondsProblem(value: string): string | null {
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed)) return 'Enter a whole number of seconds, e.g. 5.';
+  const seconds = Number(trimmed);
+  if (seconds < 1 || seconds > MAX_SECONDS) return `Enter between 1 and ${MAX_SECONDS} seconds.`;
+  return null;
+}
+
+/** Empty means "no seed". */
+export function seedProblem(value: string): string | null {
+  const trimmed = value.trim();
+  if (trimmed === '') return null;
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) > MAX_SEED) return `Enter a whole number from 0 to ${MAX_SEED}, or leave it empty for none.`;
+  return null;
+}
+
+/**
+ * Arguments of `promptreel.generateVideo` when another part of Promptreel (or a test) calls it. With a prompt the
+ * task is created at once with the settings plus these overrides; `review: true` shows the review step first.
+ */
+export const generateArgsSchema = z
+  .object({
+    prompt: z.string().trim().min(1).optional(),
+    model: z.string().trim().min(1).optional(),
+    seconds: z.union([z.string().regex(/^\d+$/), z.number().int().min(1)]).transform(String).optional(),
+    resolution: z.string().min(1).optional(),
+    ratio: z.string().min(1).optional(),
+    generateAudio: z.boolean().optional(),
+    watermark: z.boolean().optional(),
+    seed: z.number().int().min(0).max(MAX_SEED).nullable().optional(),
+    moderator: z.boolean().optional(),
+    review: z.boolean().optional(),
+  })
+  .strict();
+export type GenerateArgs = z.infer<typeof generateArgsSchema>;
+
+export function withOverrides(options: VideoOptions, args: GenerateArgs): VideoOptions {
+  return {
+    model: args.model ?? options.model,
+    seconds: args.seconds ?? options.seconds,
+    resolution: args.resolution ?? options.resolution,
+    ratio: args.ratio ?? options.ratio,
+    generateAudio: args.generateAudio ?? options.generateAudio,
+    watermark: args.watermark ?? options.watermark,
+    seed: args.seed === null ? undefined : (args.seed ?? options.seed),
+    moderator: args.moderator ?? options.moderator,
+  };
+}
+
+/** The options a stored request was made with (Regenerate). */
+export function optionsFromRequest(request: StoredCreateRequest, fallback: VideoOptions): VideoOptions {
+  const metadata = request.metadata ?? {};
+  return {
+    model: request.model,
+    seconds: request.seconds ?? fallback.seconds,
+    resolution: metadata.resolution ?? fallback.resolution,
+    ratio: metadata.ratio ?? fallback.ratio,
+    generateAudio: metadata.generate_audio ?? fallback.generateAudio,
+    watermark: metadata.watermark ?? fallback.watermark,
+    seed: metadata.seed,
+    moderator: request.moderator ?? fallback.moderator,
+  };
+}

@@ -1,0 +1,81 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../common/lifecycle';
+import type { ComponentLogger } from '../common/logger';
+import { nonce, playerHtml, playerMessageSchema, type PlaybackReport, type PlayerCommand } from './playerHtml';
+
+export const PLAYER_VIEW_TYPE = 'promptreel.videoPlayer';
+
+interface OpenPlayer {
+  panel: vscode.WebviewPanel;
+  last?: PlaybackReport;
+}
+
+/**
+ * Open Video: a webview panel per file with a `<video>` whose source is the file through `asWebviewUri` (the
+ * only resource root is the file's folder). The page reports playback back, so a file the webview cannot
+ * play is said plainly instead of showing a black box.
+ */
+export class VideoPlayer extends Disposable {
+  private readonly panels = new Map<string, OpenPlayer>();
+  private readonly reported = this._register(new vscode.EventEmitter<{ file: string; report: PlaybackReport }>());
+  readonly onDidReportPlayback = this.reported.event;
+
+  constructor(private readonly log: ComponentLogger) {
+    super();
+    this._register(toDisposable(() => [...this.panels.values()].forEach((open) => open.panel.dispose())));
+  }
+
+  open(file: string): vscode.WebviewPanel {
+    const existing = this.panels.get(file);
+    if (existing) {
+      existing.panel.reveal();
+      return existing.panel;
+    }
+    const title = path.basename(file);
+    const panel = vscode.window.createWebviewPanel(PLAYER_VIEW_TYPE, title, vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.file(path.dirname(file))],
+    });
+    const open: OpenPlayer = { panel };
+    this.panels.set(file, open);
+    const webview = panel.webview;
+    webview.html = playerHtml({ videoSrc: webview.asWebviewUri(vscode.Uri.file(file)).toString(), cspSource: webview.cspSource, title, nonce: nonce() });
+    const subscriptions = [
+      webview.onDidReceiveMessage((raw: unknown) => {
+        const message = playerMessageSchema.safeParse(raw);
+        if (!message.success) {
+          this.log.warn('Ignoring a message from the video player that does not fit the protocol.');
+          return;
+        }
+        if (message.data.type !== 'playback') return;
+        open.last = message.data;
+        if (message.data.state === 'error' || message.data.state === 'blocked') this.log.warn(`Player of ${title}: ${message.data.state} (${message.data.error ?? 'no details'}).`);
+        else if (message.data.state !== 'timeupdate') this.log.debug(`Player of ${title}: ${message.data.state} at ${message.data.currentTime.toFixed(2)} s.`);
+        this.reported.fire({ file, report: message.data });
+      }),
+    ];
+    panel.onDidDispose(() => {
+      subscriptions.forEach((subscription) => subscription.dispose());
+      this.panels.delete(file);
+    });
+    return panel;
+  }
+
+  /** The last playback report of the player of `file`. */
+  lastReport(file: string): PlaybackReport | undefined {
+    return this.panels.get(file)?.last;
+  }
+
+  isOpen(file: string): boolean {
+    return this.panels.has(file);
+  }
+
+  /** Starts playback (muted: browsers only autoplay muted media without a click). */
+  async play(file: string, muted = true): Promise<boolean> {
+    const open = this.panels.get(file);
+    if (!open) return false;
+    const command: PlayerCommand = { type: 'play', muted };
+    return open.panel.webview.postMessage(command);
+  }
+}

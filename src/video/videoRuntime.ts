@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ApiKeyStore } from '../auth/apiKeyStore';
+import type { ClientProvider } from '../client/clientProvider';
+import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
+import type { Logger } from '../common/logger';
+import type { Settings } from '../config/settings';
+import { PollLease } from './pollLease';
+import { realScheduler } from './scheduler';
+import { isPending } from './taskModel';
+import { VideoTaskStore, type StateMemento } from './taskStore';
+import { VideoTaskTreeProvider } from './taskTreeProvider';
+import { VideoCommands } from './videoCommands';
+import { VIDEO_TASKS_VIEW } from './videoCommandIds';
+import { VideoCreator } from './videoCreator';
+import { VideoDownloader } from './videoDownloader';
+import { VideoNotifications } from './videoNotifications';
+import { VideoPlayer } from './videoPlayer';
+import { VideoPoller, type VideoTaskSource } from './videoPoller';
+
+export interface VideoRuntimeDeps {
+  globalState: StateMemento;
+  settings: Settings;
+  keyStore: ApiKeyStore;
+  clients: ClientProvider;
+  logger: Logger;
+}
+
+const ELAPSED_TICK_MS = 1000;
+
+/** Everything of the video feature that lives as long as a window: built from globalState, disposed on deactivate. */
+export class VideoRuntime extends Disposable {
+  readonly store: VideoTaskStore;
+  readonly poller: VideoPoller;
+  readonly tree: VideoTaskTreeProvider;
+  readonly view: vscode.TreeView<string>;
+  readonly creator: VideoCreator;
+  readonly downloader: VideoDownloader;
+  readonly player: VideoPlayer;
+  readonly notifications: VideoNotifications;
+  readonly commands: VideoCommands;
+  private readonly elapsedTicker = this._register(new MutableDisposable());
+  private readonly clients: ClientProvider;
+  /** Dropped when the settings change the client (base URL, proxy). */
+  private pollClient: VideoTaskSource | undefined;
+
+  constructor(deps: VideoRuntimeDeps) {
+    super();
+    const { settings, keyStore, clients, logger } = deps;
+    this.clients = clients;
+    const log = logger.forComponent('video');
+    this.store = this._register(new VideoTaskStore(deps.globalState, () => settings.video.historySize, log));
+    this.tree = this._register(new VideoTaskTreeProvider(this.store));
+    this.view = this._register(vscode.window.createTreeView(VIDEO_TASKS_VIEW, { treeDataProvider: this.tree }));
+    this.poller = this._register(
+      new VideoPoller({
+        store: this.store,
+        source: () => this.pollSource(),
+        scheduler: realScheduler,
+        lease: new PollLease(deps.globalState, `${vscode.env.sessionId}:${randomUUID()}`),
+        settings: () => settings.video,
+        viewVisible: () => this.view.visible,
+        log,
+      }),
+    );
+    const reveal = (id: string) => void this.view.reveal(id, { select: false, focus: false }).then(undefined, () => undefined);
+    this.creator = new VideoCreator(settings, keyStore, clients, this.store, reveal, log);
+    this.downloader = new VideoDownloader(settings, keyStore, clients, this.store, log);
+    this.player = this._register(new VideoPlayer(log));
+    this.notifications = this._register(new VideoNotifications(this.poller, settings, this.downloader));
+    this.commands = this._register(
+      new VideoCommands({
+        settings,
+        keyStore,
+        clients,
+        store: this.store,
+        poller: this.poller,
+        creator: this.creator,
+        downloader: this.downloader,
+        player: this.player,
+        selected: () => this.view.selection[0],
+        reveal,
+        log,
+      }),
+    );
+
+    this._register(
+      settings.onDidChange((change) => {
+        if (change.affects('video.historySize')) void this.store.trim();
+        if (change.affects('video.pollIntervalSeconds') || change.affects('video.staleAfterHours')) this.poller.schedule();
+      }),
+    );
+    this._register(keyStore.onDidChange(() => this.poller.resume()));
+    this._register(
+      clients.onDidChange(() => {
+        this.pollClient = undefined;
+        this.poller.resume();
+      }),
+    );
+    this._register(
+      this.view.onDidChangeVisibility(() => {
+        if (this.view.visible) this.store.reload();
+        this.updateElapsedTicker();
+      }),
+    );
+    // Other windows write to the shared list without telling: look again when this window gets the focus.
+    this._register(vscode.window.onDidChangeWindowState((state) => state.focused && this.store.reload()));
+    this._register(this.store.onDidChange(() => this.updateView()));
+    this._register(this.poller.onDidChangePause(() => this.updateView()));
+    this.updateView();
+  }
+
+  /** Polling has its own client without retries: the poller backs off and honours Retry-After by itself. */
+  private pollSource(): VideoTaskSource | undefined {
+    if (!this.clients.get()) return undefined;
+    this.pollClient ??= this.clients.create({ retry: { retries: 0 } });
+    return this.pollClient;
+  }
+
+  private updateView(): void {
+    const running = this.store.runningCount;
+    this.view.badge = running > 0 ? { value: running, tooltip: `${running} video task${running === 1 ? '' : 's'} running` } : undefined;
+    this.view.message =
+      this.poller.pause === 'offline'
+        ? 'The service cannot be reached: checking again in a moment (polling resumes by itself).'
+        : this.poller.pause === 'auth'
+          ? 'Paused: the service refused the API key. Set a new key to resume.'
+          : undefined;
+    this.updateElapsedTicker();
+  }
+
+  /** Elapsed times move every second, but only while someone can see them. */
+  private updateElapsedTicker(): void {
+    const needed = this.view.visible && this.store.tasks.some(isPending);
+    if (!needed) {
+      this.elapsedTicker.clear();
+      return;
+    }
+    if (this.elapsedTicker.value) return;
+    const handle = setInterval(() => this.tree.refreshPending(), ELAPSED_TICK_MS);
+    this.elapsedTicker.value = toDisposable(() => clearInterval(handle));
+  }
+}

@@ -1,0 +1,40 @@
+/** Attributes for `el`; `text` becomes textContent (never parsed as HTML). */
+export interface ElementOptions {
+  className?: string;
+  text?: string;
+  attrs?: Record<string, string | undefined>;
+  dataset?: Record<string, string>;
+  hidden?: boolean;
+}
+
+/** Creates an element. Text is always set as textContent: only the sanitized markdown path builds HTML. */
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, options: ElementOptions = {}, children: (Node | string | undefined | false)[] = []): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  if (options.className) element.className = options.className;
+  if (options.text !== undefined) element.textContent = options.text;
+  for (const [name, value] of Object.entries(options.attrs ?? {})) if (value !== undefined) element.setAttribute(name, value);
+  for (const [name, value] of Object.entries(options.dataset ?? {})) element.dataset[name] = value;
+  if (options.hidden) element.hidden = true;
+  for (const child of children) if (child) element.append(child);
+  return element;
+}
+
+export function button(label: string, options: { className?: string; ariaLabel?: string; title?: string; dataset?: Record<string, string> } = {}): HTMLButtonElement {
+  return el('button', {
+    className: options.className ?? 'secondary',
+    text: label,
+    attrs: { type: 'button', 'aria-label': options.ariaLabel, title: options.title ?? options.ariaLabel },
+    dataset: options.dataset,
+  });
+}
+
+/** Finds a required element of the page; the page is ours, so a missing one is a bug. */
+export function byId<T extends HTMLElement>(id: string): T {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`#${id} is missing from the chat page`);
+  return element as T;
+}
+
+export function formatTokens(count: number): string {
+  return count.toLocaleString('en-US');
+}

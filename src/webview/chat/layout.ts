@@ -1,0 +1,85 @@
+import { button, el } from './dom';
+
+function numberInput(id: string, label: string, step: string, min: string, max: string): HTMLElement {
+  return el('label', { className: 'option-field', attrs: { for: id } }, [
+    el('span', { text: label }),
+    el('input', { attrs: { id, type: 'number', step, min, max, inputmode: 'decimal' } }),
+  ]);
+}
+
+function iconButton(id: string, label: string, ariaLabel: string): HTMLButtonElement {
+  const control = button(label, { className: 'toolbar-button', ariaLabel });
+  control.id = id;
+  return control;
+}
+
+/** The static structure of the chat page; the views fill it. Built with DOM calls (no HTML strings). */
+export function buildLayout(root: HTMLElement): void {
+  const send = button('Send', { className: 'primary', ariaLabel: 'Send the message (Enter)' });
+  send.id = 'send';
+  const stop = button('Stop', { className: 'danger', ariaLabel: 'Stop the reply (Escape)' });
+  stop.id = 'stop';
+  stop.hidden = true;
+  const attach = button('Attach Image', { ariaLabel: 'Attach an image file of the workspace' });
+  attach.id = 'attach-image';
+  attach.hidden = true;
+  const setKey = button('Set API Key', { className: 'primary' });
+  setKey.id = 'no-key-set';
+  const openSettings = button('Open Settings');
+  openSettings.id = 'no-key-settings';
+  const refresh = iconButton('refresh-models', '↻', 'Reload the model list');
+  const reset = button('Reset to Settings', { ariaLabel: 'Clear this chat\'s options so the settings apply' });
+  reset.id = 'reset-options';
+
+  root.replaceChildren(
+    el('header', { className: 'chat-header' }, [
+      el('div', { className: 'conversation-bar', attrs: { role: 'toolbar', 'aria-label': 'Chats' } }, [
+        el('select', { attrs: { id: 'conversation-picker', 'aria-label': 'Chat history: pick a chat' } }),
+        iconButton('new-conversation', '+', 'New chat'),
+      ]),
+      el('details', { className: 'options', attrs: { id: 'options' } }, [
+        el('summary', { text: 'Model & options' }),
+        el('div', { className: 'options-grid' }, [
+          el('div', { className: 'conversation-actions', attrs: { role: 'group', 'aria-label': 'This chat' } }, [
+            iconButton('rename-conversation', 'Rename', 'Rename this chat'),
+            iconButton('delete-conversation', 'Delete', 'Delete this chat'),
+            iconButton('export-conversation', 'Export', 'Export this chat to Markdown'),
+          ]),
+          el('label', { className: 'option-field wide', attrs: { for: 'model-picker' } }, [
+            el('span', { text: 'Model' }),
+            el('span', { className: 'model-row' }, [el('select', { attrs: { id: 'model-picker' } }), refresh]),
+          ]),
+          el('p', { className: 'note', attrs: { id: 'models-note', role: 'status' }, hidden: true }),
+          el('label', { className: 'option-field wide', attrs: { for: 'option-system' } }, [
+            el('span', { attrs: { id: 'option-system-label' }, text: 'System message' }),
+            el('textarea', { attrs: { id: 'option-system', rows: '2', placeholder: 'Instructions for the model in this chat' } }),
+          ]),
+          numberInput('option-temperature', 'Temperature (0–2)', '0.1', '0', '2'),
+          numberInput('option-top-p', 'top_p (0–1)', '0.05', '0', '1'),
+          numberInput('option-frequency-penalty', 'Frequency penalty (−2–2)', '0.1', '-2', '2'),
+          numberInput('option-presence-penalty', 'Presence penalty (−2–2)', '0.1', '-2', '2'),
+          numberInput('option-max-tokens', 'Max tokens', '1', '1', '10000000'),
+          el('label', { className: 'option-check', attrs: { for: 'option-json' } }, [el('input', { attrs: { id: 'option-json', type: 'checkbox' } }), el('span', { text: 'JSON mode' })]),
+          el('p', { className: 'note', attrs: { id: 'sampling-note' }, text: 'This model is declared without sampling parameters: temperature, top_p and the penalties are not sent.', hidden: true }),
+          el('div', { className: 'options-actions' }, [reset]),
+        ]),
+      ]),
+      el('p', { className: 'conversation-usage', attrs: { id: 'conversation-usage' }, hidden: true }),
+    ]),
+    el('section', { className: 'no-key', attrs: { id: 'no-key', 'aria-labelledby': 'no-key-title' }, hidden: true }, [
+      el('h2', { attrs: { id: 'no-key-title' }, text: 'Connect Promptreel' }),
+      el('p', { text: 'Promptreel needs the address of your OpenAI-compatible service and an API key from its web console. The key stays in VS Code\'s secret storage; this panel never sees it.' }),
+      el('div', { className: 'no-key-actions' }, [setKey, openSettings]),
+    ]),
+    el('div', { className: 'messages', attrs: { id: 'messages', role: 'log', 'aria-label': 'Conversation', tabindex: '0' } }),
+    el('div', { className: 'visually-hidden', attrs: { id: 'announcer', role: 'status', 'aria-live': 'polite' } }),
+    el('footer', { className: 'composer' }, [
+      el('div', { className: 'draft-context', attrs: { id: 'draft-context', 'aria-label': 'Selection to ask about' }, hidden: true }),
+      el('div', { className: 'draft-images', attrs: { id: 'draft-images' }, hidden: true }),
+      el('textarea', {
+        attrs: { id: 'prompt', rows: '3', 'aria-label': 'Message to the model', placeholder: 'Ask about your code… (Enter to send, Shift+Enter for a new line)' },
+      }),
+      el('div', { className: 'composer-actions' }, [attach, el('span', { className: 'spacer' }), stop, send]),
+    ]),
+  );
+}

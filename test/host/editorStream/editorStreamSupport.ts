@@ -1,0 +1,165 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { EditorStreamResult } from '../../../src/editorStream/editorStreamCommands';
+import type { RecordedRequest } from '../../service';
+import { startLocalService, type LocalService } from '../../service';
+import { setSetting, testApi } from '../shell/shellTestSupport';
+import { waitFor } from '../support/waitFor';
+
+export { setSetting, testApi, waitFor };
+
+/** Starts the local service for a `describe` block and points the extension at it with a key and a chat model. */
+export function useConfiguredService(): { readonly service: LocalService } {
+  const holder: { service?: LocalService } = {};
+  before(async () => {
+    holder.service = await startLocalService();
+  });
+  beforeEach(async () => {
+    const service = holder.service;
+    assert.ok(service);
+    service.reset();
+    const { keyStore } = await testApi();
+    await setSetting('baseUrl', service.baseUrl);
+    await keyStore.store(service.demoKey);
+    await setSetting('chat.model', 'promptreel-chat');
+  });
+  afterEach(async () => {
+    await closeAllEditors();
+  });
+  after(async () => {
+    const { keyStore } = await testApi();
+    await keyStore.clear();
+    for (const key of ['baseUrl', 'chat.model', 'chat.temperature', 'models.capabilities', 'editor.rewriteMode']) await setSetting(key, undefined);
+    await holder.service?.stop();
+  });
+  return {
+    get service(): LocalService {
+      assert.ok(holder.service, 'the local service is not started');
+      return holder.service;
+    },
+  };
+}
+
+/** An untitled document with the text, shown in the active editor, the cursor (or selection) placed. */
+export async function openEditor(content: string, selection: vscode.Selection | vscode.Position, language = 'typescript'): Promise<vscode.TextEditor> {
+  const document = await vscode.workspace.openTextDocument({ content, language });
+  const editor = await vscode.window.showTextDocument(document, { preview: false });
+  editor.selection = selection instanceof vscode.Position ? new vscode.Selection(selection, selection) : selection;
+  return editor;
+}
+
+/** Reverts and closes every editor: untitled documents would otherwise ask whether to save them. */
+export async function closeAllEditors(): Promise<void> {
+  for (let i = 0; i < 20 && vscode.window.tabGroups.all.some((group) => group.tabs.length > 0); i++) {
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    if (!vscode.window.tabGroups.activeTabGroup.activeTab) await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  }
+}
+
+export function completeAtCursor(): Thenable<EditorStreamResult> {
+  return vscode.commands.executeCommand<EditorStreamResult>('promptreel.completeAtCursor');
+}
+
+export function rewriteSelection(args?: unknown): Thenable<EditorStreamResult> {
+  return args === undefined
+    ? vscode.commands.executeCommand<EditorStreamResult>('promptreel.rewriteSelection')
+    : vscode.commands.executeCommand<EditorStreamResult>('promptreel.rewriteSelection', args);
+}
+
+/** Focuses the document's editor and runs the real `undo` command once. */
+export async function undoOnce(document: vscode.TextDocument): Promise<void> {
+  await vscode.window.showTextDocument(document, { preview: false });
+  await vscode.commands.executeCommand('undo');
+}
+
+export function chatRequests(service: LocalService): RecordedRequest[] {
+  return service.requests.filter((request) => request.path === '/v1/chat/completions');
+}
+
+interface RecordedMessage {
+  severity: 'info' | 'warning' | 'error';
+  message: string;
+  items: string[];
+}
+
+type ShowMessage = (message: string, ...items: string[]) => Thenable<string | undefined>;
+
+/**
+ * Records the notifications the extension shows (tests and extension share one `vscode` API object) and answers each
+ * with `answer(message)` (a button title, or undefined as if dismissed).
+ */
+export function recordMessages(answer: (message: RecordedMessage) => string | undefined = () => undefined): { messages: RecordedMessage[]; restore(): void } {
+  const window = vscode.window as unknown as Record<'showInformationMessage' | 'showWarningMessage' | 'showErrorMessage', ShowMessage>;
+  const originals = { info: window.showInformationMessage, warning: window.showWarningMessage, error: window.showErrorMessage };
+  const messages: RecordedMessage[] = [];
+  const stub =
+    (severity: RecordedMessage['severity']): ShowMessage =>
+    async (message, ...items) => {
+      const recorded = { severity, message, items: items.filter((item): item is string => typeof item === 'string') };
+      messages.push(recorded);
+      return answer(recorded);
+    };
+  window.showInformationMessage = stub('info');
+  window.showWarningMessage = stub('warning');
+  window.showErrorMessage = stub('error');
+  return {
+    messages,
+    restore: () => {
+      window.showInformationMessage = originals.info;
+      window.showWarningMessage = originals.warning;
+      window.showErrorMessage = originals.error;
+    },
+  };
+}
+
+type WithProgress = typeof vscode.window.withProgress;
+
+/**
+ * Replaces `window.withProgress` so the test holds the notification's cancellation: `cancel()` is what clicking
+ * the notification's Cancel button does.
+ */
+export function controlProgress(): { readonly titles: string[]; readonly reports: string[]; cancel(): void; restore(): void } {
+  const window = vscode.window as unknown as { withProgress: WithProgress };
+  const original = window.withProgress;
+  const titles: string[] = [];
+  const reports: string[] = [];
+  let source: vscode.CancellationTokenSource | undefined;
+  const replacement = <R>(options: vscode.ProgressOptions, task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>): Thenable<R> => {
+    assert.strictEqual(options.cancellable, true, 'the progress notification can be cancelled');
+    assert.strictEqual(options.location, vscode.ProgressLocation.Notification);
+    titles.push(options.title ?? '');
+    source = new vscode.CancellationTokenSource();
+    return task({ report: (value) => void reports.push(value.message ?? '') }, source.token);
+  };
+  window.withProgress = replacement;
+  return {
+    titles,
+    reports,
+    cancel: () => {
+      assert.ok(source, 'a progress notification is shown');
+      source.cancel();
+    },
+    restore: () => (window.withProgress = original),
+  };
+}
+
+/**
+ * Applies an edit the way another actor would while the stream writes: a workspace edit computed against the
+ * current document. VS Code refuses it when the document changed between building and applying it (the stream
+ * edited meanwhile), so it is rebuilt and retried, as a user's next keystroke would be.
+ */
+export async function applyUserEdit(document: vscode.TextDocument, build: (edit: vscode.WorkspaceEdit, document: vscode.TextDocument) => void): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const edit = new vscode.WorkspaceEdit();
+    build(edit, document);
+    if (await vscode.workspace.applyEdit(edit)) return;
+  }
+  assert.fail('the edit kept being refused');
+}
+
+/** The text of the last user message of a recorded chat request. */
+export function lastUserText(request: RecordedRequest): string {
+  const body = request.body as { messages: { role: string; content: unknown }[] };
+  const user = [...body.messages].reverse().find((message) => message.role === 'user');
+  return typeof user?.content === 'string' ? user.content : '';
+}

@@ -1,0 +1,79 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { startLocalService, type LocalService } from '../../service';
+import { waitFor } from '../support/waitFor';
+import { connectTo, disconnect, promptreelModels, testApi } from './languageModelSupport';
+
+type ShowQuickPick = (items: readonly vscode.QuickPickItem[], options?: vscode.QuickPickOptions) => Thenable<vscode.QuickPickItem | undefined>;
+
+/** Answers the next quick pick with the item whose label contains `label`, and keeps what was offered. */
+function pickNext(label: string): { offered: string[]; restore(): void } {
+  const window = vscode.window as unknown as { showQuickPick: ShowQuickPick };
+  const original = window.showQuickPick;
+  const offered: string[] = [];
+  window.showQuickPick = async (items) => {
+    offered.push(...items.map((item) => item.label));
+    return items.find((item) => item.label.includes(label));
+  };
+  return { offered, restore: () => (window.showQuickPick = original) };
+}
+
+interface ProviderContribution {
+  vendor: string;
+  displayName: string;
+  managementCommand?: string;
+}
+
+describe('language models: the management command of the promptreel vendor', () => {
+  let service: LocalService;
+
+  before(async () => {
+    service = await startLocalService();
+  });
+
+  beforeEach(async () => {
+    service.reset();
+    await connectTo(service);
+  });
+
+  after(async () => {
+    await disconnect();
+    await service.stop();
+  });
+
+  it('is the management command of the contributed vendor, and contributed with the Promptreel category', () => {
+    const contributes = (vscode.extensions.getExtension('promptreel.promptreel')?.packageJSON as { contributes: { languageModelChatProviders: ProviderContribution[]; commands: { command: string; category: string }[] } }).contributes;
+    assert.deepStrictEqual(contributes.languageModelChatProviders, [{ vendor: 'promptreel', displayName: 'Promptreel', managementCommand: 'promptreel.manageLanguageModels' }]);
+    assert.strictEqual(contributes.commands.find((command) => command.command === 'promptreel.manageLanguageModels')?.category, 'Promptreel');
+  });
+
+  it('offers the key, the address, the capabilities, the chat model and a refresh; Refresh lists the models again', async () => {
+    await waitFor(async () => (await promptreelModels()).length === 2, { what: 'the models', timeoutMs: 20_000 });
+    const listed = service.requests.filter((request) => request.path === '/v1/models').length;
+    // The service now lists another model; the cached list does not know it yet.
+    service.setScenario({ models: [{ id: 'promptreel-new', supported_endpoint_types: ['openai'] }] });
+    assert.strictEqual((await promptreelModels()).length, 2);
+    const pick = pickNext('Refresh Model List');
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand('promptreel.manageLanguageModels'), 'refresh');
+    } finally {
+      pick.restore();
+    }
+    assert.deepStrictEqual(pick.offered, ['$(key) Set API Key', '$(globe) Service Address', '$(symbol-property) Model Capabilities', '$(comment-discussion) Select Chat Model', '$(refresh) Refresh Model List']);
+    // VS Code hears that the list changed and asks again: a new /v1/models request.
+    await waitFor(async () => (await promptreelModels()).map((model) => model.id).join() === 'promptreel-new', { what: 'the refreshed list', timeoutMs: 20_000 });
+    assert.ok(service.requests.filter((request) => request.path === '/v1/models').length > listed);
+  });
+
+  it('opens the capability setting', async () => {
+    const { languageModels } = await testApi();
+    const pick = pickNext('Model Capabilities');
+    try {
+      assert.strictEqual(await languageModels.manage.run(), 'capabilities');
+    } finally {
+      pick.restore();
+    }
+    await waitFor(() => vscode.window.tabGroups.activeTabGroup.activeTab?.label.includes('Settings'), { what: 'the Settings editor' });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+});

@@ -1,0 +1,145 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import type { PromptreelTestApi } from '../../../src/extension';
+import type { ParticipantResult } from '../../../src/participant/answerHandler';
+import { startLocalService, type LocalService } from '../../service';
+import { clearTasks, connectVideo, disconnectVideo, setSetting, testApi, videoPosts } from '../video/videoTestSupport';
+import { waitFor } from '../support/waitFor';
+import { chatRequest, RecordingStream } from './participantSupport';
+
+const PROMPT = 'a paper boat drifting down a rainy street';
+
+/** Runs `/video` and drives the real poller (as Refresh does) until the handler is done. */
+async function runVideo(api: PromptreelTestApi, stream: RecordingStream, token = new vscode.CancellationTokenSource().token, prompt = PROMPT): Promise<ParticipantResult> {
+  let done = false;
+  const handled = api.participant.handle(chatRequest({ prompt, command: 'video' }), { history: [] }, stream, token).finally(() => (done = true));
+  const deadline = Date.now() + 30_000;
+  while (!done && Date.now() < deadline) {
+    await api.video.runtime.poller.pollNow();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return handled;
+}
+
+describe('participant: @promptreel /video', () => {
+  let service: LocalService;
+
+  before(async () => {
+    service = await startLocalService();
+  });
+
+  beforeEach(async () => {
+    service.reset();
+    await connectVideo(service);
+  });
+
+  afterEach(async () => {
+    await clearTasks(await testApi());
+  });
+
+  after(async () => {
+    await disconnectVideo();
+    await service.stop();
+  });
+
+  it('creates a task with the configured defaults, reports its progress, and ends with Download and Open', async () => {
+    const api = await testApi();
+    await setSetting('video.resolution', '1080p');
+    service.setScenario({ video: { pollsToRunning: 1, pollsToDone: 3 } });
+    const stream = new RecordingStream();
+    const result = await runVideo(api, stream);
+
+    const [post] = videoPosts(service);
+    assert.deepStrictEqual(post.body, {
+      model: 'promptreel-video',
+      prompt: PROMPT,
+      seconds: '5',
+      moderator: true,
+      metadata: { resolution: '1080p', ratio: 'adaptive', generate_audio: true, watermark: false },
+    });
+    const id = result.metadata.taskId;
+    assert.ok(id, 'the result names the task');
+    assert.deepStrictEqual(result.metadata, { kind: 'video', prompt: PROMPT, taskId: id, videoState: 'completed' });
+    assert.strictEqual(result.errorDetails, undefined);
+
+    assert.match(stream.text, new RegExp(`Video task \`${id}\` created with \`promptreel-video\``));
+    assert.match(stream.text, /The video is ready\.$/);
+    const progress = stream.progressMessages;
+    assert.strictEqual(progress[0], 'Creating the video task…');
+    assert.ok(progress.some((line) => line.startsWith(`Video ${id}: in_progress`)), progress.join(' | '));
+    assert.strictEqual(progress.at(-1), `Video ${id}: completed — 100%`);
+    assert.deepStrictEqual(stream.buttons.map((button) => [button.command, button.arguments]), [
+      ['promptreel.video.download', [id]],
+      ['promptreel.video.open', [id]],
+    ]);
+
+    // The same task is in the Video Tasks list (the store behind the tree) and its item shows it.
+    const record = api.video.runtime.store.get(id);
+    assert.strictEqual(record?.state, 'completed');
+    assert.ok(api.video.runtime.tree.getChildren().includes(id));
+    assert.match(String(api.video.runtime.tree.getTreeItem(id).label), /a paper boat drifting/);
+
+    // The buttons work: Download saves the file, Open plays it.
+    const [download, open] = stream.buttons;
+    await vscode.commands.executeCommand(download.command, ...(download.arguments ?? []));
+    const saved = await waitFor(() => api.video.runtime.store.get(id)?.downloadedPath, { what: 'the downloaded file', timeoutMs: 20_000 });
+    assert.ok(fs.existsSync(saved) && fs.statSync(saved).size > 0, saved);
+    await vscode.commands.executeCommand(open.command, ...(open.arguments ?? []));
+
+    assert.deepStrictEqual(api.participant.provideFollowups(result), [{ prompt: PROMPT, label: 'Make another video from the same prompt', command: 'video' }]);
+  });
+
+  it('reports a failed task with the reason the service gave', async () => {
+    const api = await testApi();
+    service.setScenario({ video: { pollsToDone: 1, outcome: 'failed', failureStyle: 'fail-reason' } });
+    const stream = new RecordingStream();
+    const result = await runVideo(api, stream);
+    assert.strictEqual(result.metadata.videoState, 'failed');
+    assert.match(result.errorDetails?.message ?? '', new RegExp(`The video task ${result.metadata.taskId} failed \\(failed\\): .+`));
+    assert.deepStrictEqual(stream.buttons, []);
+  });
+
+  it('stops following when the chat request is cancelled; the task runs on in the list', async () => {
+    const api = await testApi();
+    service.setScenario({ video: { pollsToDone: 50 } });
+    const source = new vscode.CancellationTokenSource();
+    const stream = new RecordingStream();
+    const handled = api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, stream, source.token);
+    await waitFor(() => /created with/.test(stream.text), { what: 'the task to be created', timeoutMs: 20_000 });
+    source.cancel();
+    const result = await handled;
+    assert.strictEqual(result.metadata.videoState, 'running');
+    assert.match(stream.text, /Stopped following the task here/);
+    const id = result.metadata.taskId;
+    assert.ok(id && api.video.runtime.store.get(id), 'the task is still listed');
+  });
+
+  it('explains what is missing without creating anything: the prompt, the video model', async () => {
+    const api = await testApi();
+    const noPrompt = new RecordingStream();
+    assert.strictEqual((await api.participant.handle(chatRequest({ prompt: '  ', command: 'video' }), { history: [] }, noPrompt, new vscode.CancellationTokenSource().token)).metadata.kind, 'setup');
+    assert.match(noPrompt.text, /Describe the video after the command/);
+
+    await setSetting('video.model', undefined);
+    const noModel = new RecordingStream();
+    const result = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, noModel, new vscode.CancellationTokenSource().token);
+    assert.match(result.errorDetails?.message ?? '', /No video model is set/);
+    assert.deepStrictEqual(noModel.buttons.map((button) => [button.command, button.arguments]), [
+      ['promptreel.openSettings', ['promptreel.video.model']],
+      ['promptreel.showLogs', undefined],
+    ]);
+    assert.strictEqual(videoPosts(service).length, 0);
+  });
+
+  it('shows what the service refused when creating, with the way out', async () => {
+    const api = await testApi();
+    service.setScenario({ fault: { status: 403, body: 'task', code: 'insufficient_user_quota', message: 'quota used up', path: 'videos' } });
+    const stream = new RecordingStream();
+    const result = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, stream, new vscode.CancellationTokenSource().token);
+    assert.match(result.errorDetails?.message ?? '', /quota used up/);
+    assert.match(result.errorDetails?.message ?? '', /top up or raise the key's quota/);
+    assert.deepStrictEqual(stream.buttons.map((button) => button.command), ['promptreel.openSettings', 'promptreel.showLogs']);
+    assert.strictEqual(api.video.runtime.store.tasks.length, 0);
+  });
+});

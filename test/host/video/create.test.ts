@@ -1,0 +1,269 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { CreateOutcome } from '../../../src/video/videoCreator';
+import type { VideoTaskRecord } from '../../../src/video/videoTaskRecord';
+import { startLocalService, type LocalService } from '../../service';
+import { connectVideo, disconnectVideo, pollUntil, recordMessages, runtime, scriptQuickInputs, setSetting, videoPosts, waitFor } from './videoTestSupport';
+
+const PROMPT = 'A paper boat drifting down a rainy street at dusk';
+
+function created(outcome: CreateOutcome | undefined): VideoTaskRecord {
+  assert.ok(outcome && outcome.kind === 'created', `a task was created: ${JSON.stringify(outcome)}`);
+  return outcome.task;
+}
+
+describe('video: creating tasks', () => {
+  let service: LocalService;
+
+  before(async () => {
+    service = await startLocalService();
+  });
+
+  beforeEach(async () => {
+    service.reset();
+    await connectVideo(service);
+  });
+
+  after(async () => {
+    await disconnectVideo();
+    await service.stop();
+  });
+
+  it('Generate Video from the palette sends every field the user set, and the task is listed at once', async () => {
+    const api = await connectVideo(service);
+    const script = scriptQuickInputs([
+      { input: `  ${PROMPT}  ` },
+      { pick: 'Duration' },
+      { input: '8' },
+      { pick: 'Resolution' },
+      { pick: '1080p' },
+      { pick: 'Aspect ratio' },
+      { pick: '16:9' },
+      { pick: 'Generate audio' },
+      { pick: 'Watermark' },
+      { pick: 'Seed' },
+      { input: '42' },
+      { pick: 'Content review' },
+      { pick: 'Generate video' },
+    ]);
+    let outcome: CreateOutcome | undefined;
+    try {
+      outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo');
+    } finally {
+      script.restore();
+    }
+    const task = created(outcome);
+    assert.strictEqual(script.remaining, 0, 'every scripted step was used');
+    const review = script.seen.find((step) => step.kind === 'pick');
+    assert.match(review?.title ?? '', /Generate Video \(2\/2\)/);
+    // The review starts from the configured defaults.
+    assert.ok(review?.labels?.includes('$(play) Generate video'));
+
+    const posts = videoPosts(service);
+    assert.strictEqual(posts.length, 1);
+    assert.strictEqual(posts[0].key, service.demoKey);
+    assert.deepStrictEqual(posts[0].body, {
+      model: 'promptreel-video',
+      prompt: PROMPT,
+      seconds: '8',
+      moderator: false,
+      metadata: { resolution: '1080p', ratio: '16:9', generate_audio: false, watermark: true, seed: 42 },
+    });
+    assert.strictEqual(service.task(task.id)?.seconds, '8', 'seconds arrived as a string');
+
+    const { tree, store } = runtime(api);
+    assert.deepStrictEqual(tree.getChildren(), [task.id], 'listed at once');
+    const item = tree.getTreeItem(task.id);
+    assert.strictEqual(item.label, 'A paper boat drifting down a rainy street at dusk'.slice(0, 47) + '…');
+    assert.match(String(item.contextValue), /^videoTask:queued:request$/);
+    assert.match(String(item.description), /^promptreel-video · \d+s$/);
+    assert.strictEqual(store.get(task.id)?.request?.metadata?.seed, 42);
+  });
+
+  it('sends the configured defaults when nothing is changed, and no seed unless one is set', async () => {
+    await setSetting('video.seconds', '6');
+    await setSetting('video.ratio', '9:16');
+    const script = scriptQuickInputs([{ input: PROMPT }, { pick: 'Generate video' }]);
+    try {
+      created(await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo'));
+    } finally {
+      script.restore();
+    }
+    assert.deepStrictEqual(videoPosts(service)[0].body, {
+      model: 'promptreel-video',
+      prompt: PROMPT,
+      seconds: '6',
+      moderator: true,
+      metadata: { resolution: '720p', ratio: '9:16', generate_audio: true, watermark: false },
+    });
+  });
+
+  it('asks for the model among the video models of the service when none is configured', async () => {
+    await setSetting('video.model', undefined);
+    const script = scriptQuickInputs([{ input: PROMPT }, { pick: 'Generate video' }, { pick: 'promptreel-video' }, { pick: 'Generate video' }]);
+    try {
+      created(await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo'));
+    } finally {
+      script.restore();
+    }
+    const modelPick = script.seen.filter((step) => step.kind === 'pick')[1];
+    assert.deepStrictEqual(modelPick.labels, ['promptreel-video', '$(edit) Enter a model id…'], 'chat models are not offered');
+    assert.strictEqual((videoPosts(service)[0].body as { model: string }).model, 'promptreel-video');
+  });
+
+  it('sends nothing when the quick input is dismissed', async () => {
+    const script = scriptQuickInputs([{ input: PROMPT }, { cancel: true }]);
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand('promptreel.generateVideo'), undefined);
+    } finally {
+      script.restore();
+    }
+    assert.strictEqual(videoPosts(service).length, 0);
+  });
+
+  it('Generate Explainer Video: the chat model writes the prompt from the selection, the user edits it, the task remembers its source', async () => {
+    const api = await connectVideo(service);
+    await setSetting('chat.model', 'promptreel-chat');
+    const sample = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'src', 'sample.ts');
+    const document = await vscode.workspace.openTextDocument(sample);
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(1, 0, 3, 1);
+    let offered: string | undefined;
+    const script = scriptQuickInputs([
+      {
+        input: (value) => {
+          offered = value;
+          return `${value ?? ''} Edited by hand.`;
+        },
+      },
+      { pick: 'Generate video' },
+    ]);
+    let outcome: CreateOutcome | undefined;
+    try {
+      outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateExplainerVideo');
+    } finally {
+      script.restore();
+    }
+    const task = created(outcome);
+    const chat = service.requests.find((request) => request.path === '/v1/chat/completions');
+    assert.ok(chat, 'the chat model was asked');
+    const body = chat.body as { model: string; messages: { role: string; content: string }[]; stream?: boolean };
+    assert.strictEqual(body.model, 'promptreel-chat');
+    assert.ok(body.messages.at(-1)?.content.includes('export function add(a: number, b: number): number {\n  return a + b;\n}'), 'the selected code is sent');
+    assert.ok(body.messages.at(-1)?.content.includes('src/sample.ts (typescript)'), 'with its file name and language');
+    assert.ok(!body.messages.at(-1)?.content.includes('Adds two numbers'), 'only the selection');
+    // The local service answers "You said: <the user message>": the prompt offered for editing is that reply.
+    assert.match(offered ?? '', /^You said: /);
+    const post = videoPosts(service);
+    assert.strictEqual(post.length, 1, 'one video request, after the edit');
+    assert.strictEqual((post[0].body as { prompt: string }).prompt, `${offered} Edited by hand.`);
+    assert.deepStrictEqual(task.source, { uri: document.uri.toString(), startLine: 1, startCharacter: 0, endLine: 3, endCharacter: 1 });
+    assert.match(String(runtime(api).tree.getTreeItem(task.id).contextValue), /:source/);
+
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    assert.strictEqual(await vscode.commands.executeCommand('promptreel.video.goToSource', task.id), true);
+    const active = vscode.window.activeTextEditor;
+    assert.strictEqual(active?.document.uri.toString(), document.uri.toString());
+    assert.deepStrictEqual([active?.selection.start.line, active?.selection.end.line], [1, 3]);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('Explainer without a selection or without a chat model explains what is missing and sends nothing', async () => {
+    const messages = recordMessages();
+    try {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      assert.strictEqual(await vscode.commands.executeCommand('promptreel.generateExplainerVideo'), undefined);
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'src', 'sample.ts'));
+      const editor = await vscode.window.showTextDocument(document);
+      editor.selection = new vscode.Selection(0, 0, 0, 4);
+      await setSetting('chat.model', undefined);
+      assert.strictEqual(await vscode.commands.executeCommand('promptreel.generateExplainerVideo'), undefined);
+    } finally {
+      messages.restore();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+    assert.match(messages.shown[0].message, /Select the code/);
+    assert.deepStrictEqual(messages.shown[1].items, ['Select Chat Model']);
+    assert.strictEqual(service.requests.filter((request) => request.method === 'POST').length, 0);
+  });
+
+  it('a refused create shows the service message with actions, and lists nothing', async () => {
+    const api = await connectVideo(service);
+    service.setScenario({ fault: { status: 403, body: 'task', code: 'insufficient_user_quota', message: '用户额度不足 (quota too low)', method: 'POST', path: '^/v1/videos$' } });
+    const messages = recordMessages();
+    let outcome: CreateOutcome | undefined;
+    try {
+      outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
+    } finally {
+      messages.restore();
+    }
+    assert.ok(outcome?.kind === 'failed');
+    assert.strictEqual(outcome.mayExist, false);
+    assert.match(outcome.shown.message, /HTTP 403/);
+    assert.match(outcome.shown.message, /用户额度不足 \(quota too low\)/);
+    assert.match(outcome.shown.message, /balance or the key's quota is too low/);
+    assert.deepStrictEqual(outcome.shown.actions, ['Open Settings', 'Show Logs', 'Retry']);
+    assert.strictEqual(messages.shown[0].kind, 'showErrorMessage');
+    assert.strictEqual(runtime(api).store.tasks.length, 0);
+
+    service.setScenario({ fault: { status: 401, body: 'openai', code: 'invalid_api_key', message: 'Invalid token', method: 'POST', path: '^/v1/videos$' } });
+    const refused = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
+    assert.ok(refused?.kind === 'failed');
+    assert.deepStrictEqual(refused.shown.actions, ['Set API Key', 'Show Logs']);
+  });
+
+  it('a create whose answer was lost is not sent again: the user is told the task may exist, and can track it', async () => {
+    const api = await connectVideo(service);
+    service.setScenario({ video: { dropCreateConnection: true } });
+    const messages = recordMessages();
+    let outcome: CreateOutcome | undefined;
+    try {
+      outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
+      // Time for any automatic retry to show up (there must be none).
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    } finally {
+      messages.restore();
+    }
+    assert.ok(outcome?.kind === 'failed', JSON.stringify(outcome));
+    assert.strictEqual(outcome.mayExist, true);
+    assert.strictEqual(outcome.shown.severity, 'warning');
+    assert.match(outcome.shown.message, /may exist/);
+    assert.deepStrictEqual(outcome.shown.actions, ['Refresh', 'Track Video Task by ID', 'Retry Anyway']);
+    assert.strictEqual(videoPosts(service).length, 1, 'exactly one POST');
+    assert.strictEqual(service.requests.filter((request) => request.method === 'POST').length, 1, 'nothing else was posted either');
+
+    // The task did get made: Track Video Task by ID brings it into the list and follows it.
+    service.setScenario({ video: { dropCreateConnection: false } });
+    const serverTasks = await (await fetch(`${service.baseUrl}/__control/tasks`)).json() as { tasks: { id: string }[] };
+    assert.strictEqual(serverTasks.tasks.length, 1);
+    const id = serverTasks.tasks[0].id;
+    const script = scriptQuickInputs([{ input: ` ${id} ` }]);
+    let tracked: VideoTaskRecord | undefined;
+    try {
+      tracked = await vscode.commands.executeCommand<VideoTaskRecord>('promptreel.trackVideoTask');
+    } finally {
+      script.restore();
+    }
+    assert.strictEqual(tracked?.id, id);
+    assert.strictEqual(tracked?.prompt, undefined, 'a tracked task has no known prompt');
+    assert.strictEqual(runtime(api).tree.getTreeItem(id).label, `Task ${id}`);
+    const done = await pollUntil(api, id, (task) => task.state === 'completed', 'the tracked task to complete');
+    assert.ok(done.videoUrl);
+    assert.strictEqual(videoPosts(service).length, 1, 'still one POST');
+  });
+
+  it('asks for a key instead of failing when there is none', async () => {
+    const api = await connectVideo(service);
+    await api.keyStore.clear();
+    const messages = recordMessages();
+    try {
+      const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
+      assert.deepStrictEqual(outcome, { kind: 'not-ready' });
+    } finally {
+      messages.restore();
+    }
+    await waitFor(() => messages.shown.length > 0, { what: 'the warning' });
+    assert.deepStrictEqual(messages.shown[0].items, ['Set API Key']);
+    assert.strictEqual(videoPosts(service).length, 0);
+  });
+});

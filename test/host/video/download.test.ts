@@ -1,0 +1,270 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { PromptreelTestApi } from '../../../src/extension';
+import type { OpenOutcome } from '../../../src/video/videoCommands';
+import type { CreateOutcome } from '../../../src/video/videoCreator';
+import { VideoDownloader, type DownloadOutcome } from '../../../src/video/videoDownloader';
+import type { VideoTaskRecord } from '../../../src/video/videoTaskRecord';
+import { sampleBytes, startLocalService, type LocalService } from '../../service';
+import { connectVideo, disconnectVideo, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+
+function workspaceRoot(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the host tests run with a workspace folder');
+  return folder.uri.fsPath;
+}
+
+function videosFolder(): string {
+  return path.join(workspaceRoot(), 'videos');
+}
+
+/** Every file below `dir`, relative, sorted. */
+function filesBelow(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((file) => fs.statSync(path.join(dir, file)).isFile()).sort();
+}
+
+/** A completed task in the list: created through the command, then finished on the service and polled. */
+async function completedTask(api: PromptreelTestApi, service: LocalService, prompt = 'A red kite over green hills'): Promise<VideoTaskRecord> {
+  const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt });
+  assert.ok(outcome?.kind === 'created', JSON.stringify(outcome));
+  const serverTask = service.task(outcome.task.id);
+  assert.ok(serverTask);
+  serverTask.forced = 'completed';
+  return pollUntil(api, outcome.task.id, (task) => task.state === 'completed', 'the task to complete');
+}
+
+describe('video: download and playback', () => {
+  let service: LocalService;
+  let messages: ReturnType<typeof recordMessages> | undefined;
+
+  before(async () => {
+    service = await startLocalService();
+  });
+
+  beforeEach(async () => {
+    service.reset();
+    await connectVideo(service);
+    fs.rmSync(videosFolder(), { recursive: true, force: true });
+    messages = recordMessages();
+  });
+
+  afterEach(async () => {
+    messages?.restore();
+    messages = undefined;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  after(async () => {
+    await disconnectVideo();
+    fs.rmSync(videosFolder(), { recursive: true, force: true });
+    await service.stop();
+  });
+
+  it('Download to Workspace writes the real MP4 under videos/, without the key at the CDN', async () => {
+    const api = await connectVideo(service);
+    const task = await completedTask(api, service);
+    const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
+    assert.ok(outcome?.kind === 'saved', JSON.stringify(outcome));
+    assert.strictEqual(outcome.source, 'url');
+    assert.strictEqual(path.dirname(outcome.path), videosFolder());
+    assert.strictEqual(path.basename(outcome.path), `a-red-kite-over-green-hills-${task.id}.mp4`);
+    assert.ok(fs.readFileSync(outcome.path).equals(sampleBytes()), 'the bytes are the sample video');
+    assert.strictEqual(outcome.bytes, sampleBytes().length);
+    assert.deepStrictEqual(filesBelow(videosFolder()), [path.basename(outcome.path)], 'no temporary file left');
+
+    const cdn = service.cdnRequests.filter((request) => request.path.startsWith('/files/'));
+    assert.strictEqual(cdn.length, 1);
+    assert.strictEqual(cdn[0].headers['authorization'], undefined, 'the key never goes to the video address');
+    assert.ok(!JSON.stringify(service.cdnRequests).includes(service.demoKey));
+    assert.ok(!service.requests.some((request) => request.path.endsWith('/content')), 'no fallback needed');
+
+    const { tree, store } = runtime(api);
+    assert.strictEqual(store.get(task.id)?.downloadedPath, outcome.path);
+    const item = tree.getTreeItem(task.id);
+    assert.strictEqual(String(item.contextValue), 'videoTask:completed:downloaded:request');
+    assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'pass-filled');
+    const saved = messages?.shown.find((shown) => shown.message.startsWith('Saved videos/'));
+    assert.deepStrictEqual(saved?.items, ['Open Video', 'Reveal in Explorer']);
+
+    const again = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
+    assert.ok(again?.kind === 'saved');
+    assert.strictEqual(path.basename(again.path), `a-red-kite-over-green-hills-${task.id}-2.mp4`, 'a unique name on collision');
+
+    fs.rmSync(again.path);
+    fs.rmSync(outcome.path);
+    assert.strictEqual(String(tree.getTreeItem(task.id).contextValue), 'videoTask:completed:request', 'a deleted file is no longer "downloaded"');
+  });
+
+  it('follows CDN redirects without sending the key', async () => {
+    const api = await connectVideo(service);
+    service.setScenario({ cdn: { redirects: 3 } });
+    const task = await completedTask(api, service);
+    const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
+    assert.ok(outcome?.kind === 'saved', JSON.stringify(outcome));
+    assert.ok(fs.readFileSync(outcome.path).equals(sampleBytes()));
+    assert.strictEqual(service.cdnRequests.length, 4);
+    assert.ok(service.cdnRequests.every((request) => request.headers['authorization'] === undefined));
+  });
+
+  it('cancelling mid-download leaves no file (final or temporary)', async () => {
+    const api = await connectVideo(service);
+    service.setScenario({ cdn: { bytesPerSecond: 10_000 } });
+    const task = await completedTask(api, service);
+    const controller = new AbortController();
+    const download = runtime(api).downloader.download(task.id, { signal: controller.signal });
+    await waitFor(() => filesBelow(videosFolder()).some((file) => file.endsWith('.part') && fs.statSync(path.join(videosFolder(), file)).size > 0), { what: 'a partial download', timeoutMs: 10_000 });
+    controller.abort();
+    const outcome = await download;
+    assert.deepStrictEqual(outcome, { kind: 'cancelled' });
+    assert.deepStrictEqual(filesBelow(videosFolder()), []);
+    assert.strictEqual(runtime(api).store.get(task.id)?.downloadedPath, undefined);
+  });
+
+  for (const expired of [403, 404] as const) {
+    it(`an expired address (${expired}) falls back to /content with the key`, async () => {
+      const api = await connectVideo(service);
+      service.setScenario({ cdn: { expired } });
+      const task = await completedTask(api, service);
+      const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
+      assert.ok(outcome?.kind === 'saved', JSON.stringify(outcome));
+      assert.strictEqual(outcome.source, 'content');
+      assert.ok(fs.readFileSync(outcome.path).equals(sampleBytes()));
+      const content = service.requests.filter((request) => request.path === `/v1/videos/${task.id}/content`);
+      assert.strictEqual(content.length, 1);
+      assert.strictEqual(content[0].key, service.demoKey, '/content gets the key');
+      assert.ok(service.cdnRequests.every((request) => request.headers['authorization'] === undefined));
+    });
+  }
+
+  it('a task id with ../ cannot write outside the download folder', async () => {
+    const api = await connectVideo(service);
+    const hostileId = '../../../escape/../../evil';
+    service.createTask({ id: hostileId, forced: 'completed', prompt: 'ignored' });
+    const tracked = await vscode.commands.executeCommand<VideoTaskRecord>('promptreel.trackVideoTask', hostileId);
+    assert.strictEqual(tracked?.id, hostileId);
+    await pollUntil(api, hostileId, (task) => task.state === 'completed', 'the hostile task to complete');
+    const before = filesBelow(path.dirname(workspaceRoot()));
+    const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', hostileId);
+    assert.ok(outcome?.kind === 'saved', JSON.stringify(outcome));
+    assert.strictEqual(path.dirname(outcome.path), videosFolder());
+    assert.match(path.basename(outcome.path), /^video-escape-evil\.mp4$/);
+    assert.ok(fs.readFileSync(outcome.path).equals(sampleBytes()));
+    const after = filesBelow(path.dirname(workspaceRoot()));
+    const added = after.filter((file) => !before.includes(file));
+    assert.deepStrictEqual(added, [path.relative(path.dirname(workspaceRoot()), outcome.path)], 'the only new file is inside videos/');
+  });
+
+  it('refuses a download folder setting that points outside the workspace', async () => {
+    const api = await connectVideo(service);
+    await setSetting('video.downloadFolder', '../outside');
+    try {
+      const task = await completedTask(api, service);
+      const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
+      assert.ok(outcome?.kind === 'failed');
+      assert.match(outcome.shown.message, /outside the workspace/);
+      assert.deepStrictEqual(outcome.shown.actions, ['Open Settings']);
+      assert.ok(!fs.existsSync(path.join(path.dirname(workspaceRoot()), 'outside')));
+    } finally {
+      await setSetting('video.downloadFolder', undefined);
+    }
+  });
+
+  it('downloads by itself on completion when promptreel.video.autoDownload is on', async () => {
+    const api = await connectVideo(service);
+    await setSetting('video.autoDownload', true);
+    try {
+      const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: 'Auto saved clip' });
+      assert.ok(outcome?.kind === 'created');
+      service.task(outcome.task.id)!.forced = 'completed';
+      const saved = await waitFor(() => runtime(api).store.get(outcome.task.id)?.downloadedPath, { what: 'the automatic download', timeoutMs: 20_000 });
+      assert.ok(fs.readFileSync(saved).equals(sampleBytes()));
+      assert.strictEqual(path.basename(saved), `auto-saved-clip-${outcome.task.id}.mp4`);
+    } finally {
+      await setSetting('video.autoDownload', undefined);
+    }
+  });
+
+  it('Open Video plays the file in the player webview, Reveal in Explorer shows it', async () => {
+    const api = await connectVideo(service);
+    const task = await completedTask(api, service, 'Open me');
+    // Not downloaded yet: Open downloads first.
+    const opened = await vscode.commands.executeCommand<OpenOutcome>('promptreel.video.open', task.id);
+    assert.ok(opened?.kind === 'opened', JSON.stringify(opened));
+    const { player } = runtime(api);
+    assert.ok(player.isOpen(opened.file));
+    const metadata = await waitFor(() => player.lastReport(opened.file), { what: 'the player to load the video', timeoutMs: 20_000 });
+    assert.notStrictEqual(metadata.state, 'error', `the webview could not play it: ${metadata.error}`);
+    const loaded = await waitFor(() => {
+      const report = player.lastReport(opened.file);
+      return report && report.duration > 0 ? report : undefined;
+    }, { what: 'the metadata', timeoutMs: 20_000 });
+    assert.ok(Math.abs(loaded.duration - 3) < 0.2, `duration ${loaded.duration}`);
+    assert.deepStrictEqual([loaded.width, loaded.height], [320, 180]);
+
+    assert.ok(await player.play(opened.file));
+    const playing = await waitFor(() => {
+      const report = player.lastReport(opened.file);
+      return report && report.currentTime > 0.3 ? report : undefined;
+    }, { what: 'playback to advance', timeoutMs: 20_000 });
+    assert.ok(playing.state === 'timeupdate' || playing.state === 'playing' || playing.state === 'ended', playing.state);
+
+    assert.strictEqual(await vscode.commands.executeCommand('promptreel.video.reveal', task.id), true);
+  });
+});
+
+describe('video: download without a workspace folder', () => {
+  let service: LocalService;
+
+  before(async () => {
+    service = await startLocalService();
+  });
+
+  after(async () => {
+    await disconnectVideo();
+    await service.stop();
+  });
+
+  it('asks where to save (and saves nothing when the dialog is dismissed or the download is automatic)', async () => {
+    const api = await connectVideo(service);
+    const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: 'No workspace here' });
+    assert.ok(outcome?.kind === 'created');
+    service.task(outcome.task.id)!.forced = 'completed';
+    await pollUntil(api, outcome.task.id, (task) => task.state === 'completed', 'completed');
+    const store = runtime(api).store;
+    const downloader = new VideoDownloader(api.settings, api.keyStore, api.clients, store, api.logger.forComponent('video'), () => undefined);
+
+    const target = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-save-'));
+    const window = vscode.window as unknown as { showSaveDialog: typeof vscode.window.showSaveDialog };
+    const original = window.showSaveDialog;
+    const asked: vscode.SaveDialogOptions[] = [];
+    let answer: vscode.Uri | undefined = vscode.Uri.file(path.join(target, 'chosen.mp4'));
+    window.showSaveDialog = async (options?: vscode.SaveDialogOptions) => {
+      asked.push(options ?? {});
+      return answer;
+    };
+    const messages = recordMessages();
+    try {
+      const saved = await downloader.download(outcome.task.id);
+      assert.ok(saved.kind === 'saved', JSON.stringify(saved));
+      assert.strictEqual(saved.path, path.join(target, 'chosen.mp4'));
+      assert.ok(fs.readFileSync(saved.path).equals(sampleBytes()));
+      assert.strictEqual(asked.length, 1);
+      assert.strictEqual(path.basename(asked[0].defaultUri?.fsPath ?? ''), `no-workspace-here-${outcome.task.id}.mp4`);
+      assert.deepStrictEqual(asked[0].filters, { 'MP4 video': ['mp4'] });
+
+      answer = undefined;
+      assert.deepStrictEqual(await downloader.download(outcome.task.id), { kind: 'cancelled' });
+      assert.deepStrictEqual(await downloader.download(outcome.task.id, { automatic: true }), { kind: 'cancelled' });
+      assert.strictEqual(asked.length, 2, 'no dialog for an automatic download');
+      assert.deepStrictEqual(fs.readdirSync(target), ['chosen.mp4']);
+    } finally {
+      window.showSaveDialog = original;
+      messages.restore();
+      fs.rmSync(target, { recursive: true, force: true });
+    }
+  });
+});

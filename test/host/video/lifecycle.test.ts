@@ -1,0 +1,212 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { PromptreelTestApi } from '../../../src/extension';
+import type { CreateOutcome } from '../../../src/video/videoCreator';
+import type { VideoTaskRecord } from '../../../src/video/videoTaskRecord';
+import { startLocalService, type LocalService, type VideoScenario } from '../../service';
+import { connectVideo, disconnectVideo, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+
+const PROMPT = 'A lighthouse in a storm, seen from a small boat';
+
+async function create(prompt = PROMPT): Promise<VideoTaskRecord> {
+  const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt });
+  assert.ok(outcome?.kind === 'created', JSON.stringify(outcome));
+  return outcome.task;
+}
+
+/** Polls the task to its end, keeping every distinct (state, raw status, progress) seen on the way. */
+async function followToEnd(api: PromptreelTestApi, id: string): Promise<{ final: VideoTaskRecord; seen: string[] }> {
+  const seen: string[] = [];
+  const note = () => {
+    const task = api.video.runtime.store.get(id);
+    const entry = task ? `${task.state}/${task.rawStatus}/${task.progress ?? '-'}` : 'gone';
+    if (seen.at(-1) !== entry) seen.push(entry);
+  };
+  const listener = api.video.runtime.store.onDidChange(note);
+  try {
+    note();
+    const final = await pollUntil(api, id, (task) => task.state === 'completed' || task.state === 'failed', `${id} to end`);
+    return { final, seen };
+  } finally {
+    listener.dispose();
+  }
+}
+
+describe('video: task lifecycle with the real poller', () => {
+  let service: LocalService;
+
+  before(async () => {
+    service = await startLocalService();
+  });
+
+  beforeEach(async () => {
+    service.reset();
+    await connectVideo(service);
+  });
+
+  after(async () => {
+    await disconnectVideo();
+    await service.stop();
+  });
+
+  it('follows a task queued → running → completed by itself, with the tree, status bar and notification following', async () => {
+    const api = await connectVideo(service);
+    const messages = recordMessages();
+    try {
+      const task = await create();
+      const { tree, store } = runtime(api);
+      assert.match(String(tree.getTreeItem(task.id).contextValue), /^videoTask:queued/);
+      await waitFor(() => api.statusBar.text.endsWith('$(loading~spin) 1'), { what: 'the status bar to count the task' });
+      // No pollNow here: the poller's own timer (2 s) drives it.
+      await waitFor(() => store.get(task.id)?.state === 'running', { what: 'running', timeoutMs: 15_000 });
+      const running = tree.getTreeItem(task.id);
+      assert.strictEqual((running.iconPath as vscode.ThemeIcon).id, 'loading~spin');
+      assert.match(String(running.description), /^promptreel-video · \d+% · \d+s$/);
+      const done = await waitFor(() => (store.get(task.id)?.state === 'completed' ? store.get(task.id) : undefined), { what: 'completed', timeoutMs: 20_000 });
+      assert.strictEqual(done.progress, 100);
+      assert.strictEqual(done.videoUrl, service.task(task.id)?.url);
+      const item = tree.getTreeItem(task.id);
+      assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'check');
+      assert.strictEqual(String(item.contextValue), 'videoTask:completed:request');
+      const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
+      for (const expected of [task.id, '`completed`', 'promptreel-video', 'Resolution', '720p', 'Took']) assert.ok(tooltip.includes(expected), `tooltip has ${expected}:\n${tooltip}`);
+      assert.ok(!tooltip.includes('sig='), 'the signed part of the address is not shown');
+      await waitFor(() => !api.statusBar.text.includes('loading~spin'), { what: 'the status bar to drop the count' });
+      await waitFor(() => messages.shown.some((shown) => shown.message.includes('is ready')), { what: 'the notification' });
+      const ready = messages.shown.find((shown) => shown.message.includes('is ready'));
+      assert.deepStrictEqual(ready?.items, ['Download', 'Open']);
+      assert.strictEqual(runtime(api).poller.isScheduled, false, 'no timer once nothing is pending');
+      const polls = service.task(task.id)?.polls ?? 0;
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      assert.strictEqual(service.task(task.id)?.polls, polls, 'no poll after the end');
+    } finally {
+      messages.restore();
+    }
+  });
+
+  const variants: { name: string; video: Partial<VideoScenario> }[] = [
+    { name: 'lower-case statuses, metadata.url, integer progress', video: {} },
+    { name: 'upper-case statuses (NOT_START, SUBMITTED, IN_PROGRESS, SUCCESS), percent strings', video: { statusCase: 'upper', progress: 'percent-string' } },
+    { name: 'a custom running status, no progress, video_url', video: { customRunningStatus: 'RENDERING_FRAMES', progress: 'none', urlField: 'video_url' } },
+    { name: 'url, completed_at while running', video: { urlField: 'url', completedAtWhileRunning: true } },
+    { name: 'content.video_url, task-id-only create answer', video: { urlField: 'content.video_url', createShape: 'task-id-only' } },
+    { name: 'result_url', video: { urlField: 'result_url' } },
+    { name: 'data.result_url in a data envelope', video: { urlField: 'data.result_url', createShape: 'data-envelope' } },
+    { name: 'data.result_url without envelope', video: { urlField: 'data.result_url' } },
+    { name: 'no address at all (the /content fallback)', video: { urlField: 'none' } },
+  ];
+  for (const variant of variants) {
+    it(`completes with ${variant.name}`, async () => {
+      const api = await connectVideo(service);
+      service.setScenario({ video: { pollsToRunning: 1, pollsToDone: 4, ...variant.video } });
+      const task = await create(`Variant: ${variant.name}`);
+      const { final, seen } = await followToEnd(api, task.id);
+      assert.strictEqual(final.state, 'completed', seen.join(' → '));
+      assert.ok(seen.some((entry) => entry.startsWith('running/')), `went through running: ${seen.join(' → ')}`);
+      const upper = variant.video.statusCase === 'upper';
+      assert.strictEqual(final.rawStatus, upper ? 'SUCCESS' : 'completed');
+      if (variant.video.customRunningStatus) {
+        assert.ok(seen.includes('running/RENDERING_FRAMES/-'), seen.join(' → '));
+        const store = runtime(api).store;
+        assert.ok(store.get(task.id));
+      }
+      if (variant.video.progress !== 'none') assert.ok(seen.some((entry) => /^running\/\w+\/(10|50|90)$/.test(entry)), `progress reported: ${seen.join(' → ')}`);
+      if (variant.video.urlField === 'none') assert.strictEqual(final.videoUrl, undefined);
+      else assert.strictEqual(final.videoUrl, service.task(task.id)?.url);
+    });
+  }
+
+  it('shows an unknown running status raw in the tree', async () => {
+    const api = await connectVideo(service);
+    service.setScenario({ video: { customRunningStatus: 'RENDERING_FRAMES', progress: 'none', pollsToDone: 50 } });
+    const task = await create();
+    await pollUntil(api, task.id, (current) => current.rawStatus === 'RENDERING_FRAMES', 'the custom status');
+    const item = runtime(api).tree.getTreeItem(task.id);
+    assert.match(String(item.description), /RENDERING_FRAMES$/);
+    assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'loading~spin');
+  });
+
+  for (const failureStyle of ['error-object', 'fail-reason', 'none'] as const) {
+    it(`reports a failure ${failureStyle === 'none' ? 'without a reason' : `with its reason (${failureStyle})`}`, async () => {
+      const api = await connectVideo(service);
+      service.setScenario({ video: { outcome: 'failed', failureStyle, pollsToDone: 2 } });
+      const messages = recordMessages();
+      try {
+        const task = await create();
+        const { final } = await followToEnd(api, task.id);
+        assert.strictEqual(final.state, 'failed');
+        const reason = 'Video generation failed: the upstream provider rejected the prompt';
+        assert.strictEqual(final.error, failureStyle === 'none' ? undefined : reason);
+        const item = runtime(api).tree.getTreeItem(task.id);
+        assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'error');
+        assert.match(String(item.contextValue), /^videoTask:failed/);
+        const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
+        assert.ok(tooltip.includes(failureStyle === 'none' ? 'the service gave no reason' : 'upstream provider rejected'), tooltip);
+        const shown = await waitFor(() => messages.shown.find((message) => message.message.includes('failed')), { what: 'the failure notification' });
+        assert.strictEqual(shown.kind, 'showErrorMessage');
+        assert.ok(shown.message.includes(failureStyle === 'none' ? 'the service gave no reason' : reason), shown.message);
+        assert.deepStrictEqual(shown.items, ['Regenerate', 'Show Logs']);
+      } finally {
+        messages.restore();
+      }
+    });
+  }
+
+  it('marks a task pending past the limit as stale, and stops polling it', async () => {
+    const api = await connectVideo(service);
+    await setSetting('video.staleAfterHours', 1);
+    service.setScenario({ video: { pollsToDone: 1000 } });
+    const old = service.createTask({ createdAt: Date.now() - 2 * 3_600_000 });
+    const tracked = await vscode.commands.executeCommand<VideoTaskRecord>('promptreel.trackVideoTask', old.id);
+    assert.ok(tracked);
+    const { store, tree, poller } = runtime(api);
+    await waitFor(() => store.get(old.id)?.state === 'stale', { what: 'stale', timeoutMs: 15_000 });
+    assert.match(String(tree.getTreeItem(old.id).description), /stale$/);
+    assert.strictEqual((tree.getTreeItem(old.id).iconPath as vscode.ThemeIcon).id, 'warning');
+    await waitFor(() => !poller.isScheduled, { what: 'the timer to stop' });
+    const polls = service.task(old.id)?.polls;
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    assert.strictEqual(service.task(old.id)?.polls, polls, 'not polled any more');
+    // Refresh by hand still asks, and a task that did finish leaves the stale state.
+    service.task(old.id)!.forced = 'completed';
+    await vscode.commands.executeCommand('promptreel.video.refresh', old.id);
+    await waitFor(() => store.get(old.id)?.state === 'completed', { what: 'completed after a manual refresh' });
+  });
+
+  it('keeps following the task after the window reloads mid-poll (runtime rebuilt from globalState)', async () => {
+    const api = await connectVideo(service);
+    service.setScenario({ latencyMs: 8000, video: { pollsToDone: 3 } });
+    const task = await create();
+    const first = runtime(api);
+    await first.poller.pollNow([task.id]);
+    await waitFor(() => first.poller.requestsInFlight > 0 && service.activeRequests() > 0, { what: 'a poll in flight', timeoutMs: 10_000 });
+    const queries = () => service.requests.filter((request) => request.method === 'GET' && request.path === `/v1/videos/${task.id}`).length;
+    const queriesBefore = queries();
+
+    const second = api.video.reload();
+    assert.notStrictEqual(second, first);
+    assert.strictEqual(first.poller.requestsInFlight, 0, 'the old poller aborted its request');
+    // The new poller asks at once; the service holds every answer for 8 s, so if the old request were still
+    // open there would be two in flight now.
+    await waitFor(() => queries() > queriesBefore, { what: 'the new poller to ask', timeoutMs: 5_000 });
+    assert.strictEqual(service.activeRequests(), 1, 'the old request was aborted');
+    assert.ok(second.store.get(task.id), 'the new store read the task back from globalState');
+    assert.deepStrictEqual(second.tree.getChildren(), [task.id]);
+
+    service.setScenario({ latencyMs: 0 });
+    const done = await waitFor(() => (second.store.get(task.id)?.state === 'completed' ? second.store.get(task.id) : undefined), { what: 'the task to complete after the reload', timeoutMs: 30_000 });
+    assert.strictEqual(done.videoUrl, service.task(task.id)?.url);
+  });
+
+  it('creates exactly one task per Regenerate, with the same request', async () => {
+    const api = await connectVideo(service);
+    const task = await create();
+    const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.video.regenerate', task.id);
+    assert.ok(outcome?.kind === 'created');
+    assert.notStrictEqual(outcome.task.id, task.id);
+    const posts = service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
+    assert.strictEqual(posts.length, 2);
+    assert.deepStrictEqual(posts[1].body, posts[0].body);
+    assert.deepStrictEqual(runtime(api).tree.getChildren(), [outcome.task.id, task.id], 'newest first');
+  });
+});

@@ -1,0 +1,144 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { PromptreelTestApi } from '../../../src/extension';
+import type { VideoRuntime } from '../../../src/video/videoRuntime';
+import type { VideoTaskRecord } from '../../../src/video/videoTaskRecord';
+import type { LocalService } from '../../service';
+import { setSetting, testApi } from '../shell/shellTestSupport';
+import { waitFor } from '../support/waitFor';
+
+export { setSetting, testApi, waitFor };
+
+const VIDEO_SETTINGS = ['video.model', 'video.seconds', 'video.resolution', 'video.ratio', 'video.generateAudio', 'video.watermark', 'video.moderator', 'video.seed', 'video.autoDownload', 'video.downloadFolder', 'video.pollIntervalSeconds', 'video.staleAfterHours', 'chat.model'];
+
+/** Points the extension at the local service with its demo key and the video model, with an empty task list. */
+export async function connectVideo(service: LocalService): Promise<PromptreelTestApi> {
+  const api = await testApi();
+  await setSetting('baseUrl', service.baseUrl);
+  await api.keyStore.store(service.demoKey);
+  await setSetting('video.model', 'promptreel-video');
+  await setSetting('video.pollIntervalSeconds', 2);
+  await clearTasks(api);
+  return api;
+}
+
+export async function disconnectVideo(): Promise<void> {
+  const api = await testApi();
+  await clearTasks(api);
+  await api.keyStore.clear();
+  for (const key of ['baseUrl', ...VIDEO_SETTINGS]) await setSetting(key, undefined);
+}
+
+export async function clearTasks(api: PromptreelTestApi): Promise<void> {
+  const runtime = api.video.runtime;
+  await runtime.store.remove(runtime.store.tasks.map((task) => task.id));
+}
+
+export function runtime(api: PromptreelTestApi): VideoRuntime {
+  return api.video.runtime;
+}
+
+/** Drives the real poller: asks for the task now, until `done` holds for its record. */
+export async function pollUntil(api: PromptreelTestApi, id: string, done: (task: VideoTaskRecord) => boolean, what: string, timeoutMs = 20_000): Promise<VideoTaskRecord> {
+  return waitFor(
+    async () => {
+      const task = api.video.runtime.store.get(id);
+      if (task && done(task)) return task;
+      await api.video.runtime.poller.pollNow([id]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const after = api.video.runtime.store.get(id);
+      return after && done(after) ? after : undefined;
+    },
+    { what, timeoutMs, intervalMs: 50 },
+  );
+}
+
+export function videoPosts(service: LocalService) {
+  return service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
+}
+
+type ShowInputBox = typeof vscode.window.showInputBox;
+type ShowQuickPick = (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>, options?: vscode.QuickPickOptions) => Thenable<vscode.QuickPickItem | undefined>;
+
+/** One answer of the scripted quick inputs: type into an input box, or pick the item whose label contains `pick`. */
+export type Step = { input: string | ((value: string | undefined) => string) } | { pick: string } | { cancel: true };
+
+export interface QuickInputScript {
+  /** Every box or pick the code opened: its title, and the labels offered (picks) or the value it started with (boxes). */
+  readonly seen: { kind: 'input' | 'pick'; title?: string; value?: string; labels?: string[]; prompt?: string }[];
+  readonly remaining: number;
+  restore(): void;
+}
+
+/**
+ * Replaces `window.showInputBox` and `window.showQuickPick` (tests and extension share one `vscode` API object) and
+ * answers them in order from `steps`, checking input boxes with their own validator as the real widget does.
+ */
+export function scriptQuickInputs(steps: Step[]): QuickInputScript {
+  const window = vscode.window as unknown as { showInputBox: ShowInputBox; showQuickPick: ShowQuickPick };
+  const originals = { showInputBox: window.showInputBox, showQuickPick: window.showQuickPick };
+  const queue = [...steps];
+  const seen: QuickInputScript['seen'] = [];
+  const next = (kind: 'input' | 'pick'): Step => {
+    const step = queue.shift();
+    if (!step) throw new Error(`no scripted answer left for a ${kind}`);
+    return step;
+  };
+  window.showInputBox = async (options?: vscode.InputBoxOptions) => {
+    seen.push({ kind: 'input', title: options?.title, value: options?.value, prompt: options?.prompt });
+    const step = next('input');
+    if ('cancel' in step) return undefined;
+    if (!('input' in step)) throw new Error(`expected an input step for "${options?.title}", got ${JSON.stringify(step)}`);
+    const answer = typeof step.input === 'function' ? step.input(options?.value) : step.input;
+    const problem = await options?.validateInput?.(answer);
+    if (problem) throw new Error(`the input box "${options?.title}" refused "${answer}": ${typeof problem === 'string' ? problem : problem.message}`);
+    return answer;
+  };
+  window.showQuickPick = async (items, options) => {
+    const list = await items;
+    seen.push({ kind: 'pick', title: options?.title, labels: list.map((item) => item.label) });
+    const step = next('pick');
+    if ('cancel' in step) return undefined;
+    if (!('pick' in step)) throw new Error(`expected a pick step for "${options?.title}", got ${JSON.stringify(step)}`);
+    const found = list.find((item) => item.label.includes(step.pick));
+    if (!found) throw new Error(`no item "${step.pick}" in "${options?.title}": ${list.map((item) => item.label).join(' | ')}`);
+    return found;
+  };
+  return {
+    seen,
+    get remaining() {
+      return queue.length;
+    },
+    restore: () => {
+      window.showInputBox = originals.showInputBox;
+      window.showQuickPick = originals.showQuickPick;
+    },
+  };
+}
+
+type MessageKind = 'showInformationMessage' | 'showWarningMessage' | 'showErrorMessage';
+type ShowMessage = (message: string, ...items: unknown[]) => Thenable<string | undefined>;
+
+export interface MessageRecorder {
+  readonly shown: { kind: MessageKind; message: string; items: string[] }[];
+  restore(): void;
+}
+
+/** Records the notifications shown and dismisses them (no button runs). */
+export function recordMessages(): MessageRecorder {
+  const window = vscode.window as unknown as Record<MessageKind, ShowMessage>;
+  const kinds: MessageKind[] = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'];
+  const originals = kinds.map((kind) => window[kind]);
+  const shown: MessageRecorder['shown'] = [];
+  for (const kind of kinds) {
+    window[kind] = async (message: string, ...items: unknown[]) => {
+      shown.push({ kind, message, items: items.filter((item): item is string => typeof item === 'string') });
+      return undefined;
+    };
+  }
+  return { shown, restore: () => kinds.forEach((kind, index) => (window[kind] = originals[index])) };
+}
+
+export function assertOk(condition: unknown, message: string): asserts condition {
+  assert.ok(condition, message);
+}

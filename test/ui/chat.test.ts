@@ -1,0 +1,340 @@
+import * as assert from 'assert';
+import type { FrameLocator, Page } from 'playwright-core';
+import { fillInput, pickItem, runCommand } from './support/palette';
+import { activityBarItem, openViewContainer, viewPane } from './support/views';
+import { useWorkbench } from './support/workbench';
+
+// The chat panel as a user drives it in a real VS Code (code-server + Chromium): streamed markdown with highlighted
+// code, Stop, Insert at Cursor, Ask About Selection, an error with its action, a reply that tries to run script,
+// light and dark themes, and a window reload that restores the conversation (in the side bar and in an editor panel).
+
+const LONG_WAIT = 30_000;
+
+function normalize(text: string): string {
+  return text.replace(/\u00a0/g, ' ');
+}
+
+/** Shows the Promptreel container, also when the side bar itself is hidden (clicking its selected entry shows it). */
+async function showPromptreelSideBar(page: Page): Promise<void> {
+  await openViewContainer(page, 'Promptreel');
+  const sideBar = page.locator('.part.sidebar');
+  // The side bar can take a moment to appear after the click (longer right after a reload): a second click too early
+  // would hide it again, so click once more only when it still is not there after a wait.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await sideBar.waitFor({ state: 'visible', timeout: 5_000 });
+      return;
+    } catch {
+      await activityBarItem(page, 'Promptreel').click();
+    }
+  }
+  await sideBar.waitFor({ state: 'visible', timeout: LONG_WAIT });
+}
+
+/** The chat webview in the side bar (the first visible webview while no chat panel is open). */
+function chatFrame(page: Page, nth = 0): FrameLocator {
+  return page.locator('iframe.webview.ready').filter({ visible: true }).nth(nth).contentFrame().locator('#active-frame').contentFrame();
+}
+
+async function openChat(page: Page): Promise<FrameLocator> {
+  await showPromptreelSideBar(page);
+  const frame = chatFrame(page);
+  await frame.locator('#prompt').waitFor({ state: 'visible', timeout: LONG_WAIT });
+  return frame;
+}
+
+async function waitUntil(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = LONG_WAIT): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The last reply of the conversation shown. */
+function lastReply(frame: FrameLocator) {
+  return frame.locator('article.message.assistant').last();
+}
+
+/** The id of the last reply (a new reply, or a regenerated one, has a new id). */
+async function lastReplyId(frame: FrameLocator): Promise<string | null> {
+  return (await frame.locator('article.message.assistant').count()) ? lastReply(frame).getAttribute('data-message-id') : null;
+}
+
+/** Waits for a reply newer than `previousId` to appear. */
+async function waitForNewReply(frame: FrameLocator, previousId: string | null): Promise<void> {
+  await waitUntil(async () => {
+    const id = await lastReplyId(frame);
+    return id !== null && id !== previousId;
+  }, 'a new reply');
+}
+
+async function waitForStatus(frame: FrameLocator, status: string, timeout = LONG_WAIT): Promise<void> {
+  await waitUntil(async () => (await lastReply(frame).getAttribute('data-status')) === status, `the last reply to be ${status}`, timeout);
+}
+
+/** Types a message, sends it with Enter, and waits until its reply has appeared. */
+async function send(frame: FrameLocator, text: string): Promise<void> {
+  const previous = await lastReplyId(frame);
+  const prompt = frame.locator('#prompt');
+  await prompt.fill(text);
+  await prompt.press('Enter');
+  await waitForNewReply(frame, previous);
+}
+
+/** Opens a workspace file with Quick Open (waiting for the result before accepting it). */
+async function openFile(page: Page, name: string): Promise<void> {
+  // The palette without its ">" is Quick Open.
+  await page.keyboard.press('F1');
+  await fillInput(page, name, { submit: false });
+  await pickItem(page, name);
+  await page.locator('.tab.active', { hasText: name }).waitFor({ state: 'visible', timeout: LONG_WAIT });
+}
+
+describe('chat panel (real VS Code, end to end)', () => {
+  const context = useWorkbench({
+    name: 'chat',
+    env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
+    settings: { 'promptreel.chat.model': 'promptreel-chat', 'workbench.colorTheme': 'Default Dark Modern' },
+    files: { 'src/scratch.ts': '' },
+  });
+
+  it('streams a markdown reply and renders it with a highlighted code block', async () => {
+    const { page, service } = context.workbench;
+    const frame = await openChat(page);
+    // More room for the chat (and for the screenshots): fold the Video Tasks view below it.
+    const videoHeader = viewPane(page, 'Video Tasks').locator('.pane-header').first();
+    if ((await videoHeader.count()) && (await videoHeader.getAttribute('aria-expanded')) === 'true') await videoHeader.click();
+    await frame.locator('.empty-state').waitFor({ state: 'visible', timeout: LONG_WAIT });
+    await context.workbench.screenshot('chat-empty');
+    service.setScenario({ chat: { delayMs: 40 } });
+    await send(frame, 'Show me some #markdown');
+
+    // Markdown is rendered while the reply is still arriving.
+    await frame.locator('article.message.assistant[data-status="streaming"] h1', { hasText: 'Sample heading' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
+    assert.strictEqual(await frame.locator('#stop').isVisible(), true, 'Stop is offered while the reply streams');
+    await waitForStatus(frame, 'done');
+    const reply = lastReply(frame);
+    await reply.locator('strong', { hasText: 'bold' }).waitFor();
+    assert.strictEqual(await reply.locator('li').count(), 4, 'the list with its nested item');
+    assert.strictEqual(await reply.locator('table td', { hasText: 'TypeScript' }).count(), 1, 'the table');
+    const code = reply.locator('.code-block code.hljs');
+    await code.waitFor();
+    assert.match(normalize(await code.innerText()), /export function greet\(name: string\): string \{/);
+    assert.ok((await code.locator('.hljs-keyword').count()) >= 2, 'keywords are highlighted');
+    assert.ok((await code.locator('.hljs-string, .hljs-subst, .hljs-template-string').count()) >= 1, 'the template string is highlighted');
+    for (const label of ['Copy', 'Insert', 'Replace', 'New File']) await reply.locator('.code-toolbar button', { hasText: label }).waitFor();
+    assert.match(await reply.locator('.message-usage').innerText(), /Tokens: \d+ prompt · \d+ completion · \d+ total/);
+    assert.match(await frame.locator('#conversation-usage').innerText(), /This chat: \d+ tokens/);
+    service.setScenario({ chat: { delayMs: 0 } });
+    await context.workbench.screenshot('chat-dark');
+  });
+
+  it('renders a reply with <img onerror>, <script> and a javascript: link without running anything', async () => {
+    const { page } = context.workbench;
+    const frame = await openChat(page);
+    await send(frame, 'Try #xss on me');
+    await waitForStatus(frame, 'done');
+    const reply = lastReply(frame);
+    await reply.locator('p', { hasText: 'Here are some things a renderer must not run' }).waitFor();
+    // Give an image error handler the chance it would have, then click what is left of the link.
+    await reply.locator('a', { hasText: 'click' }).click().catch(() => undefined);
+    await page.waitForTimeout(500);
+    const findings = await frame.locator('body').evaluate(() => {
+      const messages = document.getElementById('messages');
+      return {
+        xss: (window as unknown as Record<string, unknown>).__xss,
+        scripts: messages?.querySelectorAll('script').length ?? -1,
+        handlers: messages ? Array.from(messages.querySelectorAll('*')).filter((element) => Array.from(element.attributes).some((attribute) => attribute.name.startsWith('on'))).length : -1,
+        javascriptLinks: messages ? Array.from(messages.querySelectorAll('[href], [src]')).filter((element) => /^\s*javascript:/i.test(element.getAttribute('href') ?? element.getAttribute('src') ?? '')).length : -1,
+        images: messages?.querySelectorAll('img').length ?? -1,
+        html: messages?.innerHTML.toLowerCase() ?? '',
+      };
+    });
+    assert.strictEqual(findings.xss, undefined, 'window.__xss was set: something ran');
+    assert.strictEqual(findings.scripts, 0, 'a <script> survived');
+    assert.strictEqual(findings.handlers, 0, 'an on* attribute survived');
+    assert.strictEqual(findings.javascriptLinks, 0, 'a javascript: link survived');
+    assert.strictEqual(findings.images, 0);
+    assert.ok(!findings.html.includes('onerror') && !findings.html.includes('javascript:'), 'no trace of the payload in the DOM');
+    await context.workbench.screenshot('chat-xss');
+  });
+
+  it('inserts a code block of a reply at the cursor of the editor', async () => {
+    const { page } = context.workbench;
+    await openFile(page, 'scratch.ts');
+    const editorLines = page.locator('.editor-group-container.active .monaco-editor .view-lines');
+    const frame = await openChat(page);
+    const insert = frame.locator('article.message.assistant .code-block').first().locator('button', { hasText: 'Insert' });
+    await insert.click();
+    await waitUntil(async () => normalize(await editorLines.innerText()).includes('export function greet(name: string): string {'), 'the code in the editor');
+    assert.match(normalize(await editorLines.innerText()), /return `Hello, \$\{name\}!`;/);
+    await context.workbench.screenshot('chat-insert-at-cursor');
+  });
+
+  it('asks about the selected code: the selection shows with quick actions, Explain sends it', async () => {
+    const { page, service } = context.workbench;
+    await openFile(page, 'sample.ts');
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
+    await page.keyboard.press('Control+A');
+    await runCommand(page, 'Promptreel: Ask About Selection');
+    const frame = chatFrame(page);
+    const chip = frame.locator('#draft-context');
+    await chip.locator('.context-label', { hasText: 'src/sample.ts, lines 1-9 (typescript)' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
+    for (const label of ['Explain', 'Find Bugs', 'Write Tests', 'Document']) await chip.locator('button', { hasText: label }).waitFor();
+    await context.workbench.screenshot('chat-ask-about-selection');
+    const previous = await lastReplyId(frame);
+    await chip.locator('button', { hasText: 'Explain' }).click();
+    await waitForNewReply(frame, previous);
+    await waitForStatus(frame, 'done');
+    const user = frame.locator('article.message.user').last();
+    await user.locator('summary', { hasText: 'src/sample.ts, lines 1-9 (typescript)' }).waitFor();
+    const sent = service.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as { messages: { content: string }[] } | undefined;
+    const prompt = String(sent?.messages.at(-1)?.content);
+    assert.match(prompt, /^Code from src\/sample\.ts, lines 1-9 \(typescript\):/);
+    assert.ok(prompt.includes('Explain what this code does, step by step.'));
+    assert.strictEqual(await chip.isVisible(), false, 'the selection went with the message');
+  });
+
+  it('shows a refused key in the conversation with the server message and Set API Key', async () => {
+    const { page, service } = context.workbench;
+    const frame = await openChat(page);
+    service.setScenario({ fault: { status: 401, body: 'openai', code: 'invalid_api_key', type: 'invalid_request_error', message: 'Invalid token', times: 1, path: 'chat/completions' } });
+    await send(frame, 'hello?');
+    await waitForStatus(frame, 'error');
+    const error = lastReply(frame).locator('.message-error');
+    assert.match(await error.innerText(), /refused the API key \(HTTP 401\)\. The service said: "Invalid token/);
+    await error.locator('button', { hasText: 'Set API Key' }).waitFor();
+    await context.workbench.screenshot('chat-error-401');
+    // The fault was for one request: Regenerate now gets the answer.
+    const failedId = await lastReplyId(frame);
+    await lastReply(frame).locator('button', { hasText: 'Regenerate' }).click();
+    await waitForNewReply(frame, failedId);
+    await waitForStatus(frame, 'done');
+    assert.match(await lastReply(frame).innerText(), /You said: hello\?/);
+  });
+
+  it('renders a long, fast reply incrementally: few frames, closed blocks rendered once', async () => {
+    const { page, service } = context.workbench;
+    const frame = await openChat(page);
+    service.setScenario({ chat: { delayMs: 0, chunkChars: 4 } });
+    await send(frame, 'a #long one');
+    await waitForStatus(frame, 'done', 60_000);
+    const body = lastReply(frame).locator('.message-body');
+    const stats = await body.evaluate((element) => ({
+      frames: Number((element as HTMLElement).dataset.renderFrames),
+      stableBlocks: Number((element as HTMLElement).dataset.stableBlocks),
+      paragraphs: element.querySelectorAll('p').length,
+      text: element.textContent?.length ?? 0,
+    }));
+    const chunks = Math.ceil(stats.text / 4);
+    console.log(`      [chat] ${stats.text} characters in about ${chunks} chunks: ${stats.frames} render frames, ${stats.stableBlocks} blocks closed`);
+    assert.strictEqual(stats.paragraphs, 30, 'all 30 paragraphs are there');
+    assert.ok(stats.frames > 0 && stats.frames < chunks / 4, `rendered in ${stats.frames} frames for about ${chunks} chunks`);
+    assert.ok(stats.stableBlocks >= 50, `${stats.stableBlocks} blocks were closed and rendered once`);
+    service.setScenario({ chat: { chunkChars: 8 } });
+  });
+
+  it('stops a streaming reply with the Stop button and with Escape; the text so far stays', async () => {
+    const { page, service } = context.workbench;
+    const frame = await openChat(page);
+    service.setScenario({ chat: { delayMs: 40, chunkChars: 4 } });
+    await send(frame, '#long');
+    await frame.locator('#stop').waitFor({ state: 'visible', timeout: LONG_WAIT });
+    await waitUntil(async () => (await lastReply(frame).locator('.message-body').innerText()).length > 60, 'some streamed text');
+    await frame.locator('#stop').click();
+    await waitForStatus(frame, 'stopped');
+    const stopped = lastReply(frame);
+    assert.strictEqual(await stopped.locator('.message-status').innerText(), 'Stopped');
+    const kept = await stopped.locator('.message-body').innerText();
+    assert.ok(kept.length > 60 && kept.length < 5000, `the partial text is kept (${kept.length} characters)`);
+    await waitUntil(() => service.activeRequests() === 0, 'the stream to close');
+    await frame.locator('#send').waitFor({ state: 'visible' });
+    await context.workbench.screenshot('chat-stopped');
+
+    await send(frame, '#long again');
+    await waitUntil(async () => (await lastReply(frame).locator('.message-body').innerText()).length > 20, 'the second reply to stream');
+    await frame.locator('#prompt').press('Escape');
+    await waitForStatus(frame, 'stopped');
+    assert.ok((await lastReply(frame).locator('.message-body').innerText()).length < 5000, 'Escape stopped the second reply');
+    await waitUntil(() => service.activeRequests() === 0, 'the second stream to close');
+    service.setScenario({ chat: { delayMs: 0, chunkChars: 8 } });
+  });
+
+  it('picks a model from the service list and checks the options in the form; reasoning stays folded', async () => {
+    const { page, service } = context.workbench;
+    const frame = await openChat(page);
+    await frame.locator('#options > summary').click();
+    const picker = frame.locator('#model-picker');
+    await waitUntil(async () => (await picker.locator('option').allTextContents()).includes('promptreel-reasoner'), 'the model list of the service');
+    assert.ok(!(await picker.locator('option').allTextContents()).includes('promptreel-video'), 'video models are left out');
+    const temperature = frame.locator('#option-temperature');
+    await temperature.fill('3');
+    await temperature.press('Tab');
+    await frame.locator('#option-temperature-error', { hasText: 'Enter a value from 0 to 2.' }).waitFor({ state: 'visible' });
+    await temperature.fill('0.4');
+    await temperature.press('Tab');
+    await frame.locator('#option-temperature-error').waitFor({ state: 'hidden' });
+    await picker.selectOption('promptreel-reasoner');
+    await context.workbench.screenshot('chat-options');
+
+    await send(frame, 'which model answers?');
+    await waitForStatus(frame, 'done');
+    const reply = lastReply(frame);
+    assert.strictEqual(await reply.locator('.message-model').innerText(), 'promptreel-reasoner');
+    const reasoning = reply.locator('details.reasoning');
+    assert.strictEqual(await reasoning.getAttribute('open'), null, 'the reasoning is folded');
+    assert.match(await reasoning.locator('.reasoning-text').textContent() ?? '', /The user wrote "which model answers\?"/);
+    assert.ok(!(await reply.locator('.message-body').innerText()).includes('The user wrote'), 'the reasoning is apart from the answer');
+    const body = service.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as { model: string; temperature?: number };
+    assert.deepStrictEqual([body.model, body.temperature], ['promptreel-reasoner', 0.4]);
+
+    await frame.locator('#reset-options').click();
+    await picker.selectOption('');
+    await frame.locator('#options > summary').click();
+  });
+
+  it('follows the theme: light and high contrast', async () => {
+    const { page } = context.workbench;
+    for (const [theme, bodyClass, shot] of [
+      ['Light Modern', 'vscode-light', 'chat-light'],
+      ['Dark High Contrast', 'vscode-high-contrast', 'chat-high-contrast'],
+    ] as const) {
+      await runCommand(page, 'Preferences: Color Theme');
+      await fillInput(page, theme, { submit: false });
+      await pickItem(page, theme);
+      const frame = await openChat(page);
+      await frame.locator(`body.${bodyClass}`).waitFor({ state: 'attached', timeout: LONG_WAIT });
+      await frame.locator('article.message.assistant .code-block').first().scrollIntoViewIfNeeded();
+      await context.workbench.screenshot(shot);
+    }
+    await runCommand(page, 'Preferences: Color Theme');
+    await fillInput(page, 'Dark Modern', { submit: false });
+    await pickItem(page, 'Dark Modern');
+  });
+
+  it('restores the conversation after a window reload, in the side bar and in an editor panel', async () => {
+    const { page } = context.workbench;
+    await runCommand(page, 'Promptreel: Open Chat in Editor');
+    const tab = page.locator('.tab', { hasText: 'Chat:' }).first();
+    await tab.waitFor({ state: 'visible', timeout: LONG_WAIT });
+    await page.waitForTimeout(1000); // lets the panel webview save its state before the reload
+
+    await runCommand(page, 'Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60_000 });
+
+    // The editor panel comes back (its serializer) showing the same conversation.
+    await page.locator('.tab', { hasText: 'Chat:' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await showPromptreelSideBar(page);
+    await waitUntil(async () => (await page.locator('iframe.webview.ready').filter({ visible: true }).count()) >= 2, 'the side bar and panel webviews');
+    for (const nth of [0, 1]) {
+      const frame = chatFrame(page, nth);
+      await frame.locator('article.message.assistant h1', { hasText: 'Sample heading' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
+      await frame.locator('article.message.user', { hasText: 'Show me some #markdown' }).waitFor();
+      await frame.locator('article.message.assistant[data-status="stopped"]').first().waitFor({ state: 'attached' });
+      await frame.locator('article.message.assistant .code-block code.hljs .hljs-keyword').first().waitFor({ state: 'attached' });
+    }
+    await context.workbench.screenshot('chat-restored-after-reload');
+  });
+});

@@ -1,0 +1,205 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Locator, Page } from 'playwright-core';
+import type { LocalService } from '../service';
+import { openViewContainer, treeRow } from './support/views';
+import { useWorkbench, type Workbench } from './support/workbench';
+
+// VS Code's own Chat view (AI features on, no Copilot account): Promptreel's models in the Language Models
+// editor and the model picker, the @promptreel participant, and VS Code's agent answering with a Promptreel model.
+
+const CAPABILITIES = { 'promptreel-chat': { contextWindow: 32_000, maxOutputTokens: 2_000, tools: true, vision: true } };
+
+interface ChatBody {
+  model?: string;
+  tools?: { function: { name: string } }[];
+  messages: { role: string; content: unknown; tool_calls?: { id: string }[]; tool_call_id?: string }[];
+}
+
+function chatBodies(service: LocalService): ChatBody[] {
+  return service.requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as ChatBody);
+}
+
+function chatPanel(page: Page): Locator {
+  return page.locator('.part.auxiliarybar');
+}
+
+/** The last response in the chat view. */
+function lastResponse(page: Page): Locator {
+  return chatPanel(page).locator('.interactive-item-container.interactive-response').last();
+}
+
+/**
+ * Focuses the Chat view's input (Open Chat), replaces what is there (the sticky `@promptreel` of the last turn)
+ * with `text` and sends it.
+ */
+async function ask(workbench: Workbench, text: string): Promise<void> {
+  const { page } = workbench;
+  // A quick input left open would swallow the palette (Escape is not pressed blindly: it clears an editor selection).
+  if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
+  await workbench.runCommand('Chat: Open Chat');
+  const input = chatPanel(page).locator('.interactive-input-part .monaco-editor').first();
+  await input.waitFor({ state: 'visible', timeout: 20_000 });
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Control+A');
+  // The trailing space closes the completion list of `@…` and `/…`, so Enter sends instead of completing.
+  await page.keyboard.type(`${text} `, { delay: 10 });
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+}
+
+/** Waits until a folder holds a non-empty file, and returns its path. */
+async function waitForFile(folder: string, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const files = fs.existsSync(folder) ? fs.readdirSync(folder).map((name) => path.join(folder, name)) : [];
+    const done = files.find((file) => fs.statSync(file).isFile() && fs.statSync(file).size > 0 && !file.endsWith('.part'));
+    if (done) return done;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no file appeared in ${folder}`);
+}
+
+/** Waits until the element's text, with whitespace runs made single spaces, matches. */
+async function waitForText(locator: Locator, pattern: RegExp, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = (await locator.innerText().catch(() => '')).replace(/\s+/g, ' ');
+    if (pattern.test(text)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`timed out waiting for ${pattern} in: ${text.slice(0, 500)}`);
+}
+
+describe('native VS Code AI: Promptreel in VS Code\'s own Chat', () => {
+  const context = useWorkbench({
+    name: 'native-chat',
+    settings: {
+      'chat.disableAIFeatures': false,
+      'promptreel.chat.model': 'promptreel-chat',
+      'promptreel.models.capabilities': CAPABILITIES,
+      'promptreel.video.model': 'promptreel-video',
+      'promptreel.video.pollIntervalSeconds': 2,
+    },
+    env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
+  });
+
+  it('lists the Promptreel chat models, with their capabilities, in the Language Models editor', async () => {
+    const { page } = context.workbench;
+    await context.workbench.runCommand('Chat: Manage Language Models');
+    const editor = page.locator('.monaco-workbench').getByText('Language Models', { exact: true }).first();
+    await editor.waitFor({ state: 'visible', timeout: 30_000 });
+    const chatRow = page.locator('.monaco-list-row, tr', { hasText: 'promptreel-chat' }).first();
+    await chatRow.waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.monaco-list-row, tr', { hasText: 'promptreel-reasoner' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    const chatText = await chatRow.innerText();
+    assert.match(chatText, /32K/, chatText);
+    assert.match(chatText, /Vision/, chatText);
+    assert.match(chatText, /Tools/, chatText);
+    assert.strictEqual(await page.getByText('promptreel-video').count(), 0, 'the video model is not offered for chat');
+    await context.workbench.screenshot('native-1-language-models');
+    await page.keyboard.press('Escape');
+  });
+
+  it('@promptreel answers in the Chat view with streamed Markdown and follow-ups', async () => {
+    const { page, service } = context.workbench;
+    await ask(context.workbench, '@promptreel show me some #markdown');
+    const response = lastResponse(page);
+    await response.getByRole('heading', { name: 'Sample heading' }).waitFor({ state: 'visible', timeout: 60_000 });
+    await response.locator('table').first().waitFor({ state: 'visible', timeout: 10_000 });
+    await chatPanel(page).getByText('Tell me more', { exact: true }).waitFor({ state: 'visible', timeout: 20_000 });
+    await context.workbench.screenshot('native-2-participant-answer');
+    const body = chatBodies(service).pop();
+    assert.strictEqual(body?.model, 'promptreel-chat');
+    assert.match(String(body?.messages.at(-1)?.content), /show me some #markdown/);
+  });
+
+  it('@promptreel /explain explains the editor selection, and a follow-up asks the next question', async () => {
+    const { page, service } = context.workbench;
+    await page.keyboard.press('Control+P');
+    await context.workbench.fillInput('sample.ts', { submit: false });
+    await context.workbench.pickItem('sample.ts');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'export function add' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+    await page.keyboard.press('Control+G');
+    await context.workbench.fillInput(':2');
+    await page.locator('.statusbar-item', { hasText: 'Ln 2, Col 1' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    for (let line = 0; line < 3; line++) await page.keyboard.press('Shift+ArrowDown');
+
+    await ask(context.workbench, '@promptreel /explain');
+    const response = lastResponse(page);
+    await response.getByText(/You said: Explain this code/).first().waitFor({ state: 'visible', timeout: 60_000 });
+    // The echoed code is in a code block (an editor): its text is split into tokens.
+    await waitForText(response, /export function add\(a: number, b: number\): number \{ return a \+ b; \}/);
+    await context.workbench.screenshot('native-3-explain');
+    const explained = String(chatBodies(service).pop()?.messages.at(-1)?.content);
+    assert.match(explained, /src\/sample\.ts:2-4:\n```typescript\nexport function add/);
+
+    const asked = chatBodies(service).length;
+    await chatPanel(page).getByText('What could go wrong?', { exact: true }).click();
+    await waitForText(lastResponse(page), /In particular: the edge cases: what could go wrong, and how to guard against it/, 60_000);
+    await context.workbench.screenshot('native-3b-explain-followup');
+    assert.strictEqual(chatBodies(service).length, asked + 1);
+    assert.match(String(chatBodies(service).pop()?.messages.at(-1)?.content), /^Explain this code: .*\n\nIn particular: the edge cases/);
+  });
+
+  it('shows what the service refused, with the button that fixes it', async () => {
+    const { page, service } = context.workbench;
+    service.setScenario({ fault: { status: 401, code: 'invalid_api_key', message: 'Invalid token', path: 'chat' } });
+    try {
+      await ask(context.workbench, '@promptreel are you there?');
+      const response = lastResponse(page);
+      await response.getByText(/Invalid token/).first().waitFor({ state: 'visible', timeout: 60_000 });
+      await response.getByRole('button', { name: 'Set API Key' }).waitFor({ state: 'visible', timeout: 10_000 });
+      await context.workbench.screenshot('native-4-refused');
+    } finally {
+      service.setScenario({ fault: null });
+    }
+  });
+
+  it('@promptreel /video follows the task to the end, lists it in Video Tasks, and its buttons download and open it', async () => {
+    const { page, service } = context.workbench;
+    const prompt = 'a paper boat drifting down a rainy street';
+    await ask(context.workbench, `@promptreel /video ${prompt}`);
+    const response = lastResponse(page);
+    await response.getByText(/Video task `?task_/).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await response.getByText('The video is ready.').waitFor({ state: 'visible', timeout: 90_000 });
+    const download = response.getByRole('button', { name: 'Download to Workspace' });
+    await download.waitFor({ state: 'visible', timeout: 10_000 });
+    await response.getByRole('button', { name: 'Open Video' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await context.workbench.screenshot('native-5-video');
+    const posts = service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
+    assert.strictEqual(posts.length, 1);
+    assert.deepStrictEqual((posts[0].body as { prompt: string; model: string }).prompt, prompt);
+
+    await openViewContainer(page, 'Promptreel');
+    await treeRow(page, /a paper boat drifting/, 'Video Tasks').waitFor({ state: 'visible', timeout: 20_000 });
+    await download.click();
+    await waitForFile(path.join(context.workbench.workspace, 'videos'), 30_000);
+    await response.getByRole('button', { name: 'Open Video' }).click();
+    await page.locator('.tab', { hasText: /\.mp4/ }).first().waitFor({ state: 'visible', timeout: 20_000 });
+    await context.workbench.screenshot('native-6-video-opened');
+  });
+
+  it('VS Code\'s agent answers with a Promptreel model, tool calls included', async () => {
+    const { page, service } = context.workbench;
+    await chatPanel(page).locator('.action-label[aria-label^="New Chat"]').first().click();
+    const before = chatBodies(service).length;
+    await ask(context.workbench, 'hello agent');
+    const response = lastResponse(page);
+    await response.getByText(/Tool result received:|You said:/).first().waitFor({ state: 'visible', timeout: 90_000 });
+    await context.workbench.screenshot('native-7-agent-with-promptreel-model');
+
+    const bodies = chatBodies(service).slice(before);
+    assert.ok(bodies.length >= 1);
+    assert.ok(bodies.every((body) => body.model === 'promptreel-chat'), 'every request went to the model picked in the chat');
+    assert.ok((bodies[0].tools ?? []).length > 0, 'VS Code offered its tools through the provider');
+    // Each tool call the model made was answered with a `tool` message in the next request.
+    for (let index = 0; index + 1 < bodies.length; index++) {
+      const calls = bodies[index + 1].messages.flatMap((message) => message.tool_calls ?? []).map((call) => call.id);
+      const answered = bodies[index + 1].messages.flatMap((message) => (message.role === 'tool' && message.tool_call_id ? [message.tool_call_id] : []));
+      assert.deepStrictEqual([...answered].sort(), [...calls].sort());
+    }
+  });
+});

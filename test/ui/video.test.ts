@@ -1,0 +1,152 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { sampleBytes } from '../service';
+import { notificationMessage } from './support/notifications';
+import { quickInputBox, quickInputRow } from './support/palette';
+import { expandView, openViewContainer, treeRow, viewPane, webviewFrame } from './support/views';
+import { useWorkbench } from './support/workbench';
+
+const PROMPT = 'A paper boat drifting down a rainy street at dusk';
+/** How the tree shortens it (48 characters at most). */
+const LABEL = 'A paper boat drifting down a rainy street at du';
+
+function taskRow(page: Page): Locator {
+  return treeRow(page, LABEL, 'Video Tasks');
+}
+
+/** The codicon of a tree row's icon, e.g. `loading~spin` shows as `codicon-loading` + `codicon-modifier-spin`. */
+function rowIcon(row: Locator, codicon: string): Locator {
+  return row.locator(`.custom-view-tree-node-item-icon.codicon-${codicon}, .codicon.codicon-${codicon}`).first();
+}
+
+async function playerFrame(page: Page, timeoutMs = 30_000): Promise<FrameLocator> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const count = await page.locator('iframe.webview.ready').filter({ visible: true }).count();
+    for (let nth = 0; nth < count; nth++) {
+      const frame = webviewFrame(page, { nth });
+      if ((await frame.locator('video#player').count().catch(() => 0)) > 0) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no visible webview holds the player (${count} visible webviews)`);
+    await page.waitForTimeout(250);
+  }
+}
+
+// The video flow as a user takes it: Generate Video in the command palette (prompt, then the review step),
+// the task in the Video Tasks view going from running to completed, Download from the notification, and the
+// video playing in the player webview. The service plays a task that stays running for a few polls.
+describe('video tasks (command palette, tree, download, player; end to end)', () => {
+  const context = useWorkbench({
+    name: 'video',
+    settings: { 'promptreel.video.model': 'promptreel-video', 'promptreel.video.pollIntervalSeconds': 2 },
+    env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
+    service: { scenario: { video: { pollsToRunning: 1, pollsToDone: 6 } } },
+  });
+
+  it('shows the empty Video Tasks view with a Generate Video button', async () => {
+    const { page } = context.workbench;
+    await openViewContainer(page, 'Promptreel');
+    const pane = await expandView(page, 'Video Tasks');
+    await pane.locator('.monaco-text-button', { hasText: 'Generate Video' }).waitFor({ state: 'visible', timeout: 30_000 });
+    // Only the Video Tasks view open, and a wider side bar: the screenshots show each task's model, progress and time.
+    const chatHeader = viewPane(page, 'Chat').locator('.pane-header').first();
+    if ((await chatHeader.getAttribute('aria-expanded')) === 'true') await chatHeader.click();
+    const sash = page.locator('.monaco-sash.vertical').filter({ visible: true }).first();
+    const sidebar = await page.locator('.part.sidebar').boundingBox();
+    if (sidebar) {
+      await page.mouse.move(sidebar.x + sidebar.width + 1, sidebar.y + 200);
+      await page.mouse.down();
+      await page.mouse.move(sidebar.x + 560, sidebar.y + 200, { steps: 8 });
+      await page.mouse.up();
+    }
+    await sash.waitFor({ state: 'attached' });
+    await context.workbench.screenshot('video-empty');
+  });
+
+  it('generates a video through the quick input and shows it running', async () => {
+    const { page, service } = context.workbench;
+    await context.workbench.runCommand('Promptreel: Generate Video');
+    await context.workbench.fillInput(PROMPT);
+    // The review step: every option with the configured default; Enter on "Generate video".
+    await quickInputRow(page, '$(play) Generate video').or(page.locator('.quick-input-list .monaco-list-row', { hasText: 'Generate video' })).first().waitFor({ state: 'visible', timeout: 15_000 });
+    const review = await page.locator('.quick-input-list').innerText();
+    for (const option of ['Duration', '5 s', 'Resolution', '720p', 'Aspect ratio', 'adaptive', 'Seed', 'Content review']) assert.ok(review.includes(option), `the review lists ${option}:\n${review}`);
+    await quickInputBox(page).press('Enter');
+
+    const row = taskRow(page);
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    const post = service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
+    assert.strictEqual(post.length, 1);
+    assert.deepStrictEqual(post[0].body, {
+      model: 'promptreel-video',
+      prompt: PROMPT,
+      seconds: '5',
+      moderator: true,
+      metadata: { resolution: '720p', ratio: 'adaptive', generate_audio: true, watermark: false },
+    });
+    const spinner = rowIcon(row, 'loading');
+    await spinner.waitFor({ state: 'visible', timeout: 30_000 });
+    // The state icons carry a theme colour (not the row's text colour).
+    const colours = await spinner.evaluate((icon) => ({ icon: getComputedStyle(icon).color, text: getComputedStyle(icon.closest('.monaco-list-row') ?? icon).color }));
+    assert.notStrictEqual(colours.icon, colours.text, JSON.stringify(colours));
+    await row.filter({ hasText: /promptreel-video · \d+% · \d+s/ }).waitFor({ state: 'visible', timeout: 30_000 });
+    // The status bar counts the running task next to the chat model.
+    await page.locator('.statusbar-item', { hasText: 'Select chat model' }).locator('.codicon-loading').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await context.workbench.screenshot('video-running');
+  });
+
+  it('watches the task complete, with a notification offering Download and Open', async () => {
+    const { page } = context.workbench;
+    const row = taskRow(page);
+    await rowIcon(row, 'check').waitFor({ state: 'visible', timeout: 60_000 });
+    const ready = await context.workbench.waitForNotification(/is ready/, { timeoutMs: 30_000 });
+    assert.match(await notificationMessage(ready), /^The video "A paper boat drifting down a rainy stre…" is ready\.$/);
+    await ready.getByRole('button', { name: 'Open', exact: true }).waitFor({ state: 'visible' });
+    await row.hover();
+    await context.workbench.screenshot('video-completed');
+    await ready.getByRole('button', { name: 'Download', exact: true }).click();
+  });
+
+  it('downloads the MP4 into videos/ of the workspace', async () => {
+    const { page, workspace, service } = context.workbench;
+    const saved = await context.workbench.waitForNotification(/Saved videos\//, { timeoutMs: 30_000 });
+    const message = await notificationMessage(saved);
+    const name = /Saved (videos\/[^ ]+\.mp4)/.exec(message)?.[1];
+    assert.ok(name, message);
+    const file = path.join(workspace, name);
+    assert.ok(fs.readFileSync(file).equals(sampleBytes()), 'the saved file is the video');
+    assert.ok(service.cdnRequests.every((request) => request.headers['authorization'] === undefined), 'no key at the CDN');
+    await rowIcon(taskRow(page), 'pass-filled').waitFor({ state: 'visible', timeout: 15_000 });
+    // The file shows in the explorer too.
+    await viewPane(page, 'Video Tasks').waitFor({ state: 'visible' });
+    await context.workbench.screenshot('video-downloaded');
+    await saved.getByRole('button', { name: 'Open Video', exact: true }).click();
+  });
+
+  it('plays the video in the player webview', async () => {
+    const { page } = context.workbench;
+    await page.locator('.tab', { hasText: /a-paper-boat-drifting-down-a-rainy-stree-task_\w+\.mp4/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    // Other webviews (the Chat view) are visible too: take the one holding the player.
+    const frame = await playerFrame(page);
+    const video = frame.locator('video#player');
+    await frame.locator('#status', { hasText: '320×180, 3.0 s' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await video.evaluate((element: HTMLVideoElement) => {
+      element.muted = true;
+      return element.play();
+    });
+    await video.evaluate(
+      (element: HTMLVideoElement) =>
+        new Promise<void>((resolve, reject) => {
+          const started = Date.now();
+          const check = () => (element.currentTime > 1 ? resolve() : Date.now() - started > 15_000 ? reject(new Error(`stuck at ${element.currentTime}`)) : setTimeout(check, 100));
+          check();
+        }),
+    );
+    await video.evaluate((element: HTMLVideoElement) => element.pause());
+    const state = await video.evaluate((element: HTMLVideoElement) => ({ time: element.currentTime, width: element.videoWidth, error: element.error?.code ?? 0 }));
+    assert.ok(state.time > 1 && state.width === 320 && state.error === 0, JSON.stringify(state));
+    await context.workbench.screenshot('video-player');
+  });
+});

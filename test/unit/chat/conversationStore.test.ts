@@ -1,0 +1,120 @@
+import * as assert from 'node:assert/strict';
+import { addUserMessage, applyStreamEvent, startAssistantMessage } from '../../../src/chat/core/conversation';
+import { ConversationStore, INTERRUPTED_MESSAGE, STORAGE_KEY, type StateStorage, type StoreChange } from '../../../src/chat/core/conversationStore';
+
+class MemoryStorage implements StateStorage {
+  readonly data = new Map<string, unknown>();
+  writes = 0;
+  get(key: string): unknown {
+    return this.data.get(key);
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.writes++;
+    // Like workspaceState: a JSON round trip.
+    this.data.set(key, JSON.parse(JSON.stringify(value)));
+  }
+}
+
+function clock(start = 1000): () => number {
+  let now = start;
+  return () => ++now;
+}
+
+describe('chat conversation store', () => {
+  it('persists conversations and reads them back in a new store (a window reload)', async () => {
+    const storage = new MemoryStorage();
+    const store = new ConversationStore(storage, { now: clock() });
+    const conversation = store.create({ model: 'm' });
+    addUserMessage(conversation, { text: 'hello' });
+    const reply = startAssistantMessage(conversation, 'm');
+    applyStreamEvent(reply, { type: 'text', text: 'Hi!' });
+    reply.status = 'done';
+    store.changed(conversation.id, { persist: 'now' });
+    await store.flush();
+
+    const reloaded = new ConversationStore(storage);
+    const restored = reloaded.get(conversation.id);
+    assert.deepEqual(restored, JSON.parse(JSON.stringify(conversation)));
+    assert.equal(reloaded.mostRecent()?.id, conversation.id);
+  });
+
+  it('marks a reply that was still streaming at the reload as cut off, keeping its text', async () => {
+    const storage = new MemoryStorage();
+    const store = new ConversationStore(storage);
+    const conversation = store.create();
+    addUserMessage(conversation, { text: 'q' });
+    const reply = startAssistantMessage(conversation, 'm');
+    applyStreamEvent(reply, { type: 'text', text: 'half an ans' });
+    await store.flush();
+    const restored = new ConversationStore(storage).get(conversation.id)?.messages[1];
+    assert.equal(restored?.role, 'assistant');
+    if (restored?.role !== 'assistant') return;
+    assert.equal(restored.status, 'cut-off');
+    assert.equal(restored.text, 'half an ans');
+    assert.deepEqual(restored.error, { message: INTERRUPTED_MESSAGE, actions: ['retry'] });
+  });
+
+  it('lists newest first and tells listeners what changed', () => {
+    const store = new ConversationStore(new MemoryStorage(), { now: clock() });
+    const changes: StoreChange[] = [];
+    store.onDidChange((change) => changes.push(change));
+    const a = store.create();
+    const b = store.create();
+    assert.deepEqual(store.list().map((summary) => summary.id), [b.id, a.id]);
+    store.rename(a.id, 'Renamed');
+    assert.deepEqual(store.list().map((summary) => [summary.id, summary.title]), [[a.id, 'Renamed'], [b.id, 'New chat']]);
+    store.delete(b.id);
+    assert.deepEqual(changes, [
+      { conversationId: a.id, listChanged: true },
+      { conversationId: b.id, listChanged: true },
+      { conversationId: a.id, listChanged: true },
+      { listChanged: true },
+    ]);
+    assert.equal(store.get(b.id), undefined);
+    assert.equal(store.delete(b.id), false);
+  });
+
+  it('coalesces frequent changes into one delayed write', async () => {
+    const storage = new MemoryStorage();
+    const store = new ConversationStore(storage, { saveDelayMs: 20 });
+    const conversation = store.create();
+    await store.flush();
+    const before = storage.writes;
+    for (let i = 0; i < 50; i++) store.persistSoon();
+    store.changed(conversation.id);
+    assert.equal(storage.writes, before);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.equal(storage.writes, before + 1);
+    store.dispose();
+  });
+
+  it('ignores stored data of an unknown shape and drops invalid conversations, keeping the valid ones', () => {
+    const warnings: string[] = [];
+    const storage = new MemoryStorage();
+    storage.data.set(STORAGE_KEY, 'garbage');
+    assert.equal(new ConversationStore(storage, { warn: (m) => warnings.push(m) }).list().length, 0);
+    storage.data.set(STORAGE_KEY, {
+      version: 1,
+      conversations: [
+        { id: 'ok', title: 'Fine', createdAt: 1, updatedAt: 2, options: {}, messages: [{ id: 'u', role: 'user', text: 'hi', createdAt: 1 }] },
+        { id: 'bad', title: 'Broken', createdAt: 1, updatedAt: 2, options: { temperature: 9 }, messages: [] },
+        { id: 'worse', messages: 'nope' },
+      ],
+    });
+    const store = new ConversationStore(storage, { warn: (m) => warnings.push(m) });
+    assert.deepEqual(store.list().map((summary) => summary.id), ['ok']);
+    assert.ok(warnings.some((warning) => warning.includes('Ignored 2')), warnings.join('\n'));
+  });
+
+  it('keeps at most maxConversations, dropping the oldest', async () => {
+    const storage = new MemoryStorage();
+    const store = new ConversationStore(storage, { maxConversations: 2, now: clock() });
+    const first = store.create();
+    store.create();
+    store.create();
+    await store.flush();
+    assert.equal(store.list().length, 2);
+    assert.equal(store.get(first.id), undefined);
+    assert.equal(new ConversationStore(storage).list().length, 2);
+  });
+});

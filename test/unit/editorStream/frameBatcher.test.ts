@@ -1,0 +1,189 @@
+import * as assert from 'node:assert/strict';
+import { FrameBatcher, type Clock } from '../../../src/editorStream/frameBatcher';
+
+/** A clock that only moves when told to; due timers run in time order. */
+class FakeClock implements Clock {
+  private time = 0;
+  private nextId = 1;
+  private readonly timers = new Map<number, { at: number; callback: () => void }>();
+
+  now(): number {
+    return this.time;
+  }
+
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.time + ms, callback });
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
+
+  /** Moves time forward, running every timer that falls due (and letting promise callbacks settle in between). */
+  async advance(ms: number): Promise<void> {
+    const until = this.time + ms;
+    for (;;) {
+      await settle();
+      const due = [...this.timers.entries()].filter(([, timer]) => timer.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      this.timers.delete(due[0]);
+      this.time = Math.max(this.time, due[1].at);
+      due[1].callback();
+    }
+    this.time = until;
+    await settle();
+  }
+}
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+}
+
+function recorder(clock: FakeClock, applyMs = 0) {
+  const applied: { text: string; at: number }[] = [];
+  const apply = async (text: string) => {
+    applied.push({ text, at: clock.now() });
+    if (applyMs > 0) await new Promise<void>((resolve) => clock.setTimeout(resolve, applyMs));
+  };
+  return { applied, apply };
+}
+
+describe('FrameBatcher', () => {
+  it('applies the first text on the next tick, then at most once per frame however many chunks arrive', async () => {
+    const clock = new FakeClock();
+    const { applied, apply } = recorder(clock);
+    const batcher = new FrameBatcher(apply, clock, 16);
+
+    batcher.push('a');
+    await clock.advance(0);
+    assert.deepEqual(applied, [{ text: 'a', at: 0 }]);
+
+    for (let i = 0; i < 1000; i++) {
+      batcher.push('b');
+      if (i % 100 === 99) await clock.advance(1);
+    }
+    await clock.advance(5);
+    assert.equal(applied.length, 1, 'nothing before the frame has passed');
+    await clock.advance(1);
+    assert.equal(applied.length, 2);
+    assert.deepEqual(applied[1], { text: 'b'.repeat(1000), at: 16 });
+    assert.equal(batcher.applyCount, 2);
+  });
+
+  it('spaces applies by a frame during a steady stream', async () => {
+    const clock = new FakeClock();
+    const { applied, apply } = recorder(clock);
+    const batcher = new FrameBatcher(apply, clock, 16);
+    for (let t = 0; t < 200; t++) {
+      batcher.push('x');
+      await clock.advance(1);
+    }
+    await batcher.drain();
+    assert.equal(applied.map((entry) => entry.text).join(''), 'x'.repeat(200));
+    for (let i = 1; i < applied.length - 1; i++) assert.ok(applied[i].at - applied[i - 1].at >= 16, `apply ${i} came ${applied[i].at - applied[i - 1].at} ms after the previous one`);
+    assert.ok(applied.length <= 200 / 16 + 2, `${applied.length} applies for 200 chunks over 200 ms`);
+  });
+
+  it('never runs two applies at once: a slow apply makes the next batch bigger, not earlier', async () => {
+    const clock = new FakeClock();
+    let running = 0;
+    let maxRunning = 0;
+    const texts: string[] = [];
+    const batcher = new FrameBatcher(
+      async (text) => {
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+        texts.push(text);
+        await new Promise<void>((resolve) => clock.setTimeout(resolve, 50));
+        running--;
+      },
+      clock,
+      16,
+    );
+    batcher.push('1');
+    await clock.advance(0);
+    for (let i = 0; i < 40; i++) {
+      batcher.push('2');
+      await clock.advance(1);
+    }
+    await clock.advance(100);
+    assert.equal(maxRunning, 1);
+    assert.deepEqual(texts, ['1', '2'.repeat(40)]);
+  });
+
+  it('drain applies what is pending at once and waits for it', async () => {
+    const clock = new FakeClock();
+    const { applied, apply } = recorder(clock, 5);
+    const batcher = new FrameBatcher(apply, clock, 16);
+    batcher.push('a');
+    await clock.advance(0);
+    batcher.push('b');
+    batcher.push('c');
+    const drained = batcher.drain();
+    let done = false;
+    void drained.then(() => (done = true));
+    await clock.advance(5);
+    await clock.advance(5);
+    await drained;
+    assert.equal(done, true);
+    assert.deepEqual(
+      applied.map((entry) => entry.text),
+      ['a', 'bc'],
+    );
+    assert.equal(applied[1].at, 5, 'not held for the rest of the frame');
+    assert.equal(batcher.pendingText, '');
+    assert.equal(clock.pendingTimers, 0);
+  });
+
+  it('stop drops what is pending and applies nothing more', async () => {
+    const clock = new FakeClock();
+    const { applied, apply } = recorder(clock);
+    const batcher = new FrameBatcher(apply, clock, 16);
+    batcher.push('a');
+    await clock.advance(0);
+    batcher.push('b');
+    batcher.stop();
+    batcher.push('c');
+    await clock.advance(100);
+    await batcher.drain();
+    assert.deepEqual(
+      applied.map((entry) => entry.text),
+      ['a'],
+    );
+  });
+
+  it('reports a failed apply from drain and stops', async () => {
+    const clock = new FakeClock();
+    let calls = 0;
+    const batcher = new FrameBatcher(
+      async () => {
+        calls++;
+        throw new Error('the editor is gone');
+      },
+      clock,
+      16,
+    );
+    batcher.push('a');
+    await clock.advance(0);
+    batcher.push('b');
+    await assert.rejects(batcher.drain(), /the editor is gone/);
+    assert.equal(calls, 1);
+  });
+
+  it('ignores empty text', async () => {
+    const clock = new FakeClock();
+    const { applied, apply } = recorder(clock);
+    const batcher = new FrameBatcher(apply, clock, 16);
+    batcher.push('');
+    await clock.advance(50);
+    await batcher.drain();
+    assert.equal(applied.length, 0);
+    assert.equal(clock.pendingTimers, 0);
+  });
+});

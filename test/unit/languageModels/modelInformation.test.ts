@@ -1,0 +1,38 @@
+import * as assert from 'assert';
+import { DEFAULT_CAPABILITIES, modelInformation, resolveCapabilities } from '../../../src/languageModels/modelInformation';
+
+describe('language models: model information for VS Code', () => {
+  it('uses the declared capabilities', () => {
+    const info = modelInformation({ id: 'gpt-x', ownedBy: 'acme', created: 1763700000 }, { contextWindow: 32_000, maxOutputTokens: 2_000, tools: false, vision: true }, 'https://api.example.com');
+    assert.deepStrictEqual(info, {
+      id: 'gpt-x',
+      name: 'gpt-x',
+      family: 'gpt-x',
+      version: '1763700000',
+      detail: 'Promptreel',
+      tooltip: 'gpt-x (acme) on https://api.example.com',
+      maxInputTokens: 30_000,
+      maxOutputTokens: 2_000,
+      capabilities: { imageInput: true, toolCalling: false },
+    });
+  });
+
+  it('assumes the defaults for an undeclared model, and says so in the tooltip', () => {
+    const info = modelInformation({ id: 'plain' }, undefined, 'http://127.0.0.1:1');
+    assert.strictEqual(info.maxInputTokens, DEFAULT_CAPABILITIES.contextWindow - DEFAULT_CAPABILITIES.maxOutputTokens);
+    assert.strictEqual(info.maxOutputTokens, DEFAULT_CAPABILITIES.maxOutputTokens);
+    assert.deepStrictEqual(info.capabilities, { imageInput: false, toolCalling: true });
+    assert.strictEqual(info.version, 'plain');
+    assert.match(info.tooltip, /capabilities assumed/);
+  });
+
+  it('keeps at least a quarter of the window for input when the declared output is huge', () => {
+    const info = modelInformation({ id: 'm' }, { contextWindow: 8_000, maxOutputTokens: 100_000 }, 'x');
+    assert.strictEqual(info.maxOutputTokens, 8_000);
+    assert.strictEqual(info.maxInputTokens, 2_000);
+  });
+
+  it('fills what a declaration leaves out', () => {
+    assert.deepStrictEqual(resolveCapabilities({ vision: true }), { ...DEFAULT_CAPABILITIES, vision: true });
+  });
+});

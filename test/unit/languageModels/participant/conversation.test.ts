@@ -1,0 +1,44 @@
+import * as assert from 'assert';
+import { buildConversation, MAX_HISTORY_TURNS, type PastTurn } from '../../../../src/participant/conversation';
+
+describe('participant: conversation', () => {
+  it('sends the instructions, the earlier turns and the new question', () => {
+    const history: PastTurn[] = [
+      { role: 'user', text: 'What is x?' },
+      { role: 'assistant', text: 'A variable.' },
+      { role: 'user', text: '', command: 'explain' },
+      { role: 'assistant', text: 'It adds.', command: 'explain' },
+    ];
+    assert.deepStrictEqual(buildConversation({ system: 'Be brief.', developerRole: false, history, user: 'And y?' }), [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'What is x?' },
+      { role: 'assistant', content: 'A variable.' },
+      { role: 'user', content: '/explain' },
+      { role: 'assistant', content: 'It adds.' },
+      { role: 'user', content: 'And y?' },
+    ]);
+  });
+
+  it('uses the developer role when the model takes it', () => {
+    assert.strictEqual(buildConversation({ system: 's', developerRole: true, history: [], user: 'u' })[0].role, 'developer');
+  });
+
+  it('leaves out video turns, failed exchanges and empty answers', () => {
+    const history: PastTurn[] = [
+      { role: 'user', text: 'a cat', command: 'video' },
+      { role: 'assistant', text: 'Video task created', command: 'video' },
+      { role: 'user', text: 'hi' },
+      { role: 'assistant', text: '', failed: true },
+      { role: 'user', text: 'hello' },
+      { role: 'assistant', text: '' },
+    ];
+    assert.deepStrictEqual(buildConversation({ system: 's', developerRole: false, history, user: 'u' }).map((message) => message.content), ['s', 'hello', 'u']);
+  });
+
+  it('keeps only the newest turns', () => {
+    const history: PastTurn[] = Array.from({ length: 50 }, (_, index) => ({ role: index % 2 ? 'assistant' : 'user', text: `turn ${index}` }));
+    const messages = buildConversation({ system: 's', developerRole: false, history, user: 'u' });
+    assert.strictEqual(messages.length, MAX_HISTORY_TURNS + 2);
+    assert.strictEqual(messages[1].content, `turn ${50 - MAX_HISTORY_TURNS}`);
+  });
+});

@@ -1,0 +1,56 @@
+import * as assert from 'assert';
+import { isApiError, type ChatStreamEvent } from '../../../src/api';
+import { ToolArgumentsError } from '../../../src/languageModels/messages';
+import { responseParts, type ResponsePart, type ResponseSummary } from '../../../src/languageModels/responseParts';
+import { clientFor, collect, useLocalService } from '../api/support';
+
+async function* events(...list: ChatStreamEvent[]): AsyncGenerator<ChatStreamEvent> {
+  yield* list;
+}
+
+describe('language models: response parts', () => {
+  const context = useLocalService();
+
+  it('yields the text of the local service as it streams, without the reasoning', async () => {
+    const client = clientFor(context.service);
+    context.service.setScenario({ chat: { chunkChars: 3, reasoning: 'think' } });
+    const summary: ResponseSummary = { reasoningChars: 0 };
+    const parts = await collect(responseParts(client.streamChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'streaming' }] }), summary));
+    assert.ok(parts.length > 3, `several text parts (${parts.length})`);
+    assert.ok(parts.every((part) => part.kind === 'text'));
+    assert.strictEqual(parts.map((part) => (part.kind === 'text' ? part.text : '')).join(''), 'You said: streaming');
+    assert.ok(summary.reasoningChars > 0);
+    assert.strictEqual(summary.finishReason, 'stop');
+  });
+
+  it('yields each tool call of the local service once, complete, with its input parsed', async () => {
+    const client = clientFor(context.service);
+    context.service.setScenario({ chat: { chunkChars: 2 } });
+    const tools = [
+      { type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } } } },
+      { type: 'function' as const, function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string', enum: ['UTC', 'CET'] } } } } },
+    ];
+    const parts = await collect(responseParts(client.streamChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'use get_weather and get_time' }], tools })));
+    const calls = parts.filter((part): part is Extract<ResponsePart, { kind: 'tool-call' }> => part.kind === 'tool-call');
+    assert.deepStrictEqual(calls.map((call) => [call.name, call.input]), [
+      ['get_weather', { city: 'example', days: 1 }],
+      ['get_time', { zone: 'UTC' }],
+    ]);
+    assert.ok(calls.every((call) => call.callId.startsWith('call_')));
+    assert.notStrictEqual(calls[0].callId, calls[1].callId);
+  });
+
+  it('names calls without an id by their position, and fails on arguments that are not an object', async () => {
+    const parts = await collect(responseParts(events({ type: 'tool-calls', calls: [{ id: '', name: 'a', arguments: '' }] }, { type: 'finish', reason: 'tool_calls' })));
+    assert.deepStrictEqual(parts, [{ kind: 'tool-call', callId: 'call_0', name: 'a', input: {} }]);
+    await assert.rejects(collect(responseParts(events({ type: 'tool-calls', calls: [{ id: 'x', name: 'a', arguments: '[1]' }] }))), ToolArgumentsError);
+  });
+
+  it('passes a mid-stream error of the service on', async () => {
+    const client = clientFor(context.service);
+    context.service.setScenario({ chat: { midStreamError: { afterChunks: 1, message: 'upstream overloaded', code: '503', type: 'server_error' } } });
+    await assert.rejects(collect(responseParts(client.streamChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'hello there' }] }))), (error: unknown) => {
+      return isApiError(error) && error.kind === 'stream' && error.serverMessage === 'upstream overloaded';
+    });
+  });
+});

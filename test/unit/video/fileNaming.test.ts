@@ -1,0 +1,65 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { fileInFolder, isInside, resolveDownloadFolder, uniqueFile, videoFileName } from '../../../src/video/fileNaming';
+
+const exists = async (file: string) => fs.existsSync(file);
+
+describe('video file naming', () => {
+  it('names the file from the prompt and the task id', () => {
+    assert.equal(videoFileName('A paper boat on a rainy street', 'task_abc123'), 'a-paper-boat-on-a-rainy-street-task_abc123.mp4');
+    assert.equal(videoFileName('Café crème — déjà vu!', 'task_1'), 'cafe-creme-deja-vu-task_1.mp4');
+    assert.equal(videoFileName(undefined, 'task_1'), 'video-task_1.mp4');
+    assert.equal(videoFileName('🎬🎬', '../../'), 'video-task.mp4');
+    assert.equal(videoFileName('x'.repeat(300), 'y'.repeat(300)).length, 40 + 1 + 48 + 4);
+  });
+
+  it('never leaves the folder, whatever the id and prompt contain', () => {
+    const folder = path.resolve('/workspace/videos');
+    const hostile = ['../../etc/passwd', '..\\..\\windows', '/abs/path', 'C:\\x', '.hidden', 'a/../../b', '\u0000nul', '..', '.'];
+    for (const id of hostile) {
+      for (const prompt of [...hostile, undefined]) {
+        const name = videoFileName(prompt, id);
+        assert.match(name, /^[a-z0-9_-][A-Za-z0-9_-]*\.mp4$/, name);
+        assert.equal(path.dirname(fileInFolder(folder, name)), folder);
+      }
+    }
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (prompt, id) => {
+        const name = videoFileName(prompt, id);
+        return /^[A-Za-z0-9_-]+\.mp4$/.test(name) && path.dirname(fileInFolder(folder, name)) === folder;
+      }),
+      { numRuns: 500 },
+    );
+    assert.throws(() => fileInFolder(folder, '../x.mp4'));
+    assert.throws(() => fileInFolder(folder, 'a/b.mp4'));
+    assert.throws(() => fileInFolder(folder, '.x.mp4'));
+  });
+
+  it('picks a free name on collision', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-naming-'));
+    try {
+      assert.equal(await uniqueFile(folder, 'clip-task_1.mp4', exists), path.join(folder, 'clip-task_1.mp4'));
+      fs.writeFileSync(path.join(folder, 'clip-task_1.mp4'), '');
+      assert.equal(await uniqueFile(folder, 'clip-task_1.mp4', exists), path.join(folder, 'clip-task_1-2.mp4'));
+      fs.writeFileSync(path.join(folder, 'clip-task_1-2.mp4'), '');
+      assert.equal(await uniqueFile(folder, 'clip-task_1.mp4', exists), path.join(folder, 'clip-task_1-3.mp4'));
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('resolves the download folder inside the workspace, or an absolute one chosen on purpose', () => {
+    const root = path.resolve('/workspace');
+    assert.deepEqual(resolveDownloadFolder('videos', root), { folder: path.join(root, 'videos') });
+    assert.deepEqual(resolveDownloadFolder('out/clips/', root), { folder: path.join(root, 'out', 'clips') });
+    assert.deepEqual(resolveDownloadFolder('  ', root), { folder: path.join(root, 'videos') });
+    assert.ok('problem' in resolveDownloadFolder('../elsewhere', root));
+    assert.ok('problem' in resolveDownloadFolder('videos/../../x', root));
+    assert.deepEqual(resolveDownloadFolder(path.resolve('/tmp/clips'), root), { folder: path.resolve('/tmp/clips') });
+    assert.equal(isInside(root, path.join(root, 'a', '..', 'b')), true);
+    assert.equal(isInside(root, path.join(root, '..', 'b')), false);
+  });
+});
