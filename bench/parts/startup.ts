@@ -1,0 +1,96 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { activationReportSchema, type ActivationReport } from '../host/hostResult';
+import { hostUnavailable, runHostSession } from '../host/hostSession';
+import type { ResultRow } from '../report/row';
+import { median, spread } from '../report/stats';
+import { analyseBundle } from '../size/bundleAnalysis';
+import type { StagedPackage } from '../size/stagePackage';
+import { OUT } from '../support/paths';
+import type { BenchContext, BenchPart } from './part';
+
+const PART = '7 start-up';
+const KB = 1024;
+const ACTIVATION_ENTRY = path.join(OUT, 'bench', 'host', 'activationEntry');
+
+/**
+ * Part 7: the size of what ships (the real `npm run package` in a staged copy, plus an esbuild metafile breakdown and
+ * the size of each safe bundling option), and activation time in the real VS Code host, read from VS Code's own
+ * performance marks (`code/extHost/willLoadExtensionCode` → `didActivateExtension`), one fresh VS Code per repetition.
+ */
+export const startupPart: BenchPart = {
+  id: 'startup',
+  title: 'Start-up and size',
+  async run(context: BenchContext): Promise<ResultRow[]> {
+    const rows: ResultRow[] = [];
+    const analysis = await analyseBundle();
+    context.details['bundle'] = analysis;
+    let staged: StagedPackage | undefined;
+    try {
+      staged = await context.stagedPackage();
+    } catch (error) {
+      rows.push({ part: PART, figure: 'npm run package', unit: '—', goal: '—', note: `FAILED: ${error instanceof Error ? error.message : String(error)}` });
+    }
+    const top = analysis.bySource
+      .slice(0, 5)
+      .map((entry) => `${entry.source} ${(entry.bytes / KB).toFixed(0)}`)
+      .join(', ');
+    const extensionBytes = staged ? fs.statSync(staged.extensionJs).size : analysis.shippedBytes;
+    rows.push({
+      part: PART,
+      figure: 'dist/extension.js as packaged (minified)',
+      unit: 'KB',
+      ours: extensionBytes / KB,
+      goal: '< 300 KB',
+      met: extensionBytes < 300 * KB,
+      note: `largest parts (KB in the bundle): ${top}${staged ? '' : '; esbuild build, npm run package failed'}`,
+    });
+    const mirrored = Math.abs(extensionBytes - analysis.shippedBytes) <= extensionBytes * 0.01;
+    const options = analysis.options.map((option) => `${option.name} ${option.savedBytes >= 0 ? '−' : '+'}${(Math.abs(option.savedBytes) / KB).toFixed(1)}`).join(', ');
+    rows.push({
+      part: PART,
+      figure: 'bundle options (KB saved vs as packaged)',
+      unit: 'KB',
+      goal: '—',
+      note: `${options}${mirrored ? '' : '; WARNING: the mirrored esbuild options no longer match esbuild.js (update bench/size/bundleAnalysis.ts)'}`,
+    });
+    if (staged) {
+      const vsixBytes = fs.statSync(staged.vsix).size;
+      rows.push({ part: PART, figure: 'VSIX (npm run package)', unit: 'KB', ours: vsixBytes / KB, goal: '—', note: `packaged in ${staged.seconds.toFixed(0)} s` });
+      context.details['package'] = { extensionJsBytes: extensionBytes, vsixBytes, esbuildShippedBytes: analysis.shippedBytes };
+    }
+    rows.push(await activationRow(context, staged));
+    return rows;
+  },
+};
+
+async function activationRow(context: BenchContext, staged: StagedPackage | undefined): Promise<ResultRow> {
+  const figure = 'activation in the real VS Code host';
+  const unavailable = hostUnavailable();
+  if (unavailable) return { part: PART, figure, unit: 'ms', goal: '< 50 ms', note: `not measurable here: ${unavailable}` };
+  const extensionPath = staged?.dir ?? path.resolve(OUT, '..');
+  const sessions = context.quick ? 1 : 3;
+  const reports: ActivationReport[] = [];
+  for (let i = 0; i < sessions; i++) {
+    reports.push(activationReportSchema.parse((await runHostSession(extensionPath, ACTIVATION_ENTRY)).result));
+    context.log(`  VS Code session ${i + 1}/${sessions}: activation ${reports.at(-1)?.totalMs ?? '?'} ms`);
+  }
+  context.details['activation'] = reports;
+  const totals = reports.map((report) => report.totalMs).filter((ms): ms is number => ms !== undefined);
+  if (totals.length === 0) return { part: PART, figure, unit: 'ms', goal: '< 50 ms', note: 'FAILED: VS Code recorded no activation marks' };
+  const load = median(reports.map((report) => report.loadCodeMs ?? Number.NaN));
+  const activate = median(reports.map((report) => report.activateMs ?? Number.NaN));
+  const first = reports[0];
+  return {
+    part: PART,
+    figure,
+    unit: 'ms',
+    ours: median(totals),
+    goal: '< 50 ms',
+    met: median(totals) < 50,
+    note:
+      `VS Code's marks willLoadExtensionCode→didActivateExtension, ${spread(totals, 0)}: loading the bundle ${load.toFixed(0)} ms, activate() ${activate.toFixed(0)} ms; ` +
+      `${staged ? 'the packaged build' : 'the development build'}, VS Code ${first.vscode} (Node ${first.node})${reports.some((r) => r.wasActive) ? '; already active before the probe in some sessions' : ''}`,
+    samples: { ours: totals },
+  };
+}
