@@ -37,7 +37,13 @@ async function main() {
   });
   console.log(`[start] local service ${service.baseUrl} (demo key ${service.demoKey})`);
 
-  const profile = writeProfile(path.join(DEMO, 'profile'), { fresh: false, settings: { 'promptreel.baseUrl': service.baseUrl } });
+  const profile = writeProfile(path.join(DEMO, 'profile'), { fresh: false, settings: {
+      'promptreel.baseUrl': service.baseUrl,
+      // The models the local service offers, so a newcomer can chat and generate a video at once.
+      'promptreel.chat.model': 'promptreel-chat',
+      'promptreel.video.model': 'promptreel-video',
+    },
+  });
   const workspace = writeWorkspace(path.join(DEMO, 'workspace'), {}, { fresh: false });
   const logFile = path.join(DEMO, 'code-server.log');
   console.log('[start] installing dist/promptreel.vsix into the demo profile');
