@@ -1,11 +1,9 @@
 // Bundles the extension host code (Node, cjs) and the webview script (browser, iife).
 // Usage: node esbuild.js [--production] [--watch]
+// Required as a module (bench/size, test/unit/build), it only exports `buildOptions` and builds nothing.
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
-
-const production = process.argv.includes('--production');
-const watch = process.argv.includes('--watch');
 
 /** Prints errors in the format of the `$esbuild-watch` problem matcher. */
 const problemMatcher = {
@@ -22,40 +20,103 @@ const problemMatcher = {
   },
 };
 
-const common = {
-  bundle: true,
-  minify: production,
-  sourcemap: !production,
-  sourcesContent: false,
-  logLevel: 'silent',
-  plugins: [problemMatcher],
+/**
+ * undici stays out of dist/extension.js, so activation never reads it: src/api/undici/load.ts requires './slim' on
+ * the first request, and that require is left as a require of dist/undici.js, which is built from src/api/undici/slim.ts
+ * alone. Any other import of undici or of the slim entry into the extension bundle is a build error.
+ */
+const lazyUndici = {
+  name: 'lazy-undici',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/slim$/ }, (args) =>
+      /src[\\/]api[\\/]undici[\\/]load\.ts$/.test(args.importer) ? { path: './undici.js', external: true } : undefined,
+    );
+    build.onResolve({ filter: /^undici(\/|$)|[\\/]undici[\\/]slim$/ }, (args) => ({
+      errors: [{ text: `${args.path} would bundle undici into dist/extension.js: create dispatchers and send requests through src/api/undici/load.ts` }],
+    }));
+  },
 };
 
-const entries = [
-  {
+/**
+ * zod's classic API and its core re-export every locale (≈ 190 KB minified) as `z.locales`. We load only English
+ * (src/common/zodLocale.ts); this resolves the re-export to English alone, so an import that reaches it cannot drag
+ * the other locales in.
+ */
+const englishOnlyZodLocales = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /zod[\\/]v4[\\/](classic|core|mini)[\\/]/.test(args.importer) ? { path: args.importer, namespace: 'zod-english-only' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(path.join(path.dirname(args.path), '..', 'locales', 'en.js'))};`,
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
+/**
+ * One namespace object for `vscode` instead of one per importing file: esbuild turns each `import * as vscode from
+ * 'vscode'` of an external CommonJS module into its own copy of the API object (a getter per member, ≈ 300 members),
+ * which cost about as much at load as all our schemas. This makes them all share one ESM module that re-exports it.
+ */
+const sharedVscodeNamespace = {
+  name: 'shared-vscode-namespace',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'shared-vscode' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'shared-vscode' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'shared-vscode' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
+/** The esbuild options of every bundle, for a production (minified) or development (source maps) build. */
+function buildOptions({ production, plugins = [] }) {
+  const common = {
+    bundle: true,
+    minify: production,
+    sourcemap: !production,
+    sourcesContent: false,
+    logLevel: 'silent',
+    absWorkingDir: __dirname,
+  };
+  const host = {
     ...common,
-    entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    external: ['vscode'],
-    // Non-ASCII text as UTF-8 rather than \u escapes: −70 KB (zod's locales); Node reads the bundle as UTF-8.
+    // Non-ASCII text as UTF-8 rather than \u escapes; Node reads the bundles as UTF-8.
     charset: 'utf8',
-  },
-];
-if (fs.existsSync(path.join(__dirname, 'src/webview/chat/main.ts'))) {
-  entries.push({
-    ...common,
-    entryPoints: ['src/webview/chat/main.ts'],
-    outfile: 'dist/webview/chat.js',
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-  });
+  };
+  const entries = [
+    {
+      ...host,
+      entryPoints: ['src/extension.ts'],
+      outfile: 'dist/extension.js',
+      external: ['vscode'],
+      plugins: [lazyUndici, englishOnlyZodLocales, sharedVscodeNamespace, ...plugins],
+    },
+    { ...host, entryPoints: ['src/api/undici/slim.ts'], outfile: 'dist/undici.js', plugins },
+  ];
+  if (fs.existsSync(path.join(__dirname, 'src/webview/chat/main.ts'))) {
+    entries.push({
+      ...common,
+      entryPoints: ['src/webview/chat/main.ts'],
+      outfile: 'dist/webview/chat.js',
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      plugins,
+    });
+  }
+  return entries;
 }
 
 async function main() {
+  const production = process.argv.includes('--production');
+  const watch = process.argv.includes('--watch');
+  const entries = buildOptions({ production, plugins: [problemMatcher] });
   const contexts = await Promise.all(entries.map((options) => esbuild.context(options)));
   if (watch) {
     await Promise.all(contexts.map((ctx) => ctx.watch()));
@@ -67,7 +128,11 @@ async function main() {
   if (failed.length) process.exit(1);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+module.exports = { buildOptions };
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -14,6 +14,11 @@ interface ChatApi {
   controller: { send(conversationId: string, input: { text: string }): Promise<{ status?: string; text?: string } | undefined> };
 }
 
+/** The part of a panel's ChatWebviewHost this entry listens to (checked at run time). */
+interface PanelHost {
+  onDidPost(listener: (message: { type: string }) => void): { dispose(): void };
+}
+
 function chatApi(api: unknown): ChatApi {
   const chat = (api as { chat?: Partial<Record<keyof ChatApi, Record<string, unknown>>> } | undefined)?.chat;
   const ok =
@@ -70,7 +75,17 @@ export async function run(): Promise<void> {
   chat.store.changed(conversation.id, { listChanged: true, persist: 'now' });
 
   console.log(`${PHASE} render ${Date.now()}`);
-  chat.panels.show(conversation.id);
+  const host = chat.panels.show(conversation.id) as Partial<PanelHost> | undefined;
+  // Where the time to show the conversation goes: when the host posted the snapshot (the webview said `ready` just
+  // before), and its size. Measured after the post, so the measuring does not delay it.
+  if (typeof host?.onDidPost === 'function') {
+    const posted = host.onDidPost((message) => {
+      if (message.type !== 'snapshot') return;
+      posted.dispose();
+      const at = Date.now();
+      setTimeout(() => console.log(`${PHASE} snapshot ${at} ${JSON.stringify(message).length}`), 0);
+    });
+  }
   await waitForFile(`${signal}.armed`);
 
   const started = Date.now();

@@ -19,6 +19,14 @@ type FrameStats = z.infer<typeof frameStatsSchema>;
 
 interface Driven {
   renderMs: number;
+  /** From panels.show() until every message's text is rendered (older ones may render after the last is in the DOM). */
+  renderedAllMs: number;
+  /** From panels.show() until the webview's page began to load, and until its script (dist/webview/chat.js) had loaded. */
+  pageStartMs?: number;
+  scriptLoadedMs?: number;
+  /** From panels.show() until the host posted the snapshot, and the snapshot's size (JSON characters). */
+  snapshotMs?: number;
+  snapshotChars?: number;
   /** From the host's send() to the finished reply on screen. */
   streamShownMs: number;
   webview: FrameStats;
@@ -55,7 +63,19 @@ export const chatPanelPart: BenchPart = {
     const slowFrames = driven.webview.frameGaps.filter((gap) => gap > 50);
     const workbenchLongest = Math.max(0, ...driven.workbench.longTasks);
     return [
-      { part: PART, figure: figures[0], unit: 'ms', ours: driven.renderMs, goal: goals[0], note: 'from panels.show() in the host to the last message in the webview DOM (one VS Code session)' },
+      {
+        part: PART,
+        figure: figures[0],
+        unit: 'ms',
+        ours: driven.renderMs,
+        goal: goals[0],
+        note:
+          'from panels.show() in the host to the last message in the webview DOM (one VS Code session, the panel opened while the window starts up)' +
+          (driven.pageStartMs !== undefined ? `; VS Code started the webview's page at ${driven.pageStartMs} ms` : '') +
+          (driven.scriptLoadedMs !== undefined ? `, its script was loaded at ${driven.scriptLoadedMs} ms` : '') +
+          (driven.snapshotMs !== undefined ? `, the webview said ready and the host posted the snapshot (${((driven.snapshotChars ?? 0) / 1024).toFixed(0)} KB of JSON) at ${driven.snapshotMs} ms` : '') +
+          `; every message's text rendered at ${driven.renderedAllMs} ms`,
+      },
       {
         part: PART,
         figure: figures[1],
@@ -88,6 +108,22 @@ async function measure({ page, waitForLine, signalFile }: HostSessionDriverConte
       }),
     MESSAGES,
   );
+  // Messages far up may render in the frames after the bottom ones: until no text waits (`data-pending`).
+  const renderedAllAt = await frame.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const check = () => (document.querySelector('#messages [data-pending]') === null ? resolve(Date.now()) : requestAnimationFrame(check));
+        check();
+      }),
+  );
+  const page0 = await frame.evaluate(() => {
+    const script = performance.getEntriesByType('resource').find((entry) => entry.name.includes('chat.js')) as PerformanceResourceTiming | undefined;
+    return { origin: performance.timeOrigin, scriptEnd: script?.responseEnd };
+  });
+  const snapshot = await waitForLine(new RegExp(`${PHASE} snapshot (\\d+) (\\d+)`), 5000).catch(() => undefined);
+  // PROMPTREEL_BENCH_PROFILE_DIR=dir: a CPU profile and a timeline trace of the webview's renderer while the reply streams.
+  const profileDir = process.env.PROMPTREEL_BENCH_PROFILE_DIR;
+  const profiler = profileDir ? await startProfile(page, frame) : undefined;
   await Promise.all([arm(frame), arm(page.mainFrame())]);
   fs.writeFileSync(`${signalFile}.armed`, '');
   const streamStarted = Number((await waitForLine(new RegExp(`${PHASE} stream (\\d+)`)))[1]);
@@ -106,10 +142,47 @@ async function measure({ page, waitForLine, signalFile }: HostSessionDriverConte
       }),
   );
   const [webview, workbench] = await Promise.all([collect(frame), collect(page.mainFrame())]);
+  if (profiler && profileDir) await profiler(path.resolve(profileDir, 'chat-webview-stream'));
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, 'bench-chat-panel.png') }).catch(() => undefined);
   fs.writeFileSync(`${signalFile}.measured`, '');
-  return { renderMs: renderedAt - opened, streamShownMs: shownAt - streamStarted, webview, workbench };
+  return {
+    renderMs: renderedAt - opened,
+    renderedAllMs: renderedAllAt - opened,
+    pageStartMs: Math.round(page0.origin - opened),
+    ...(page0.scriptEnd !== undefined ? { scriptLoadedMs: Math.round(page0.origin + page0.scriptEnd - opened) } : {}),
+    ...(snapshot ? { snapshotMs: Number(snapshot[1]) - opened, snapshotChars: Number(snapshot[2]) } : {}),
+    streamShownMs: shownAt - streamStarted,
+    webview,
+    workbench,
+  };
+}
+
+/**
+ * Starts the CPU profiler and a timeline trace in the frame's process (the page's, when the webview shares its
+ * renderer); the function returned stops both and writes `<base>.cpuprofile` and `<base>.trace.json`.
+ */
+async function startProfile(page: Page, frame: Frame): Promise<(base: string) => Promise<void>> {
+  const session = await page
+    .context()
+    .newCDPSession(frame)
+    .catch(() => page.context().newCDPSession(page));
+  const events: unknown[] = [];
+  session.on('Tracing.dataCollected', (data) => events.push(...data.value));
+  await session.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  await session.send('Profiler.enable');
+  await session.send('Profiler.setSamplingInterval', { interval: 200 });
+  await session.send('Profiler.start');
+  return async (base) => {
+    const { profile } = await session.send('Profiler.stop');
+    const traced = new Promise<void>((resolve) => session.once('Tracing.tracingComplete', () => resolve()));
+    await session.send('Tracing.end');
+    await traced;
+    fs.mkdirSync(path.dirname(base), { recursive: true });
+    fs.writeFileSync(`${base}.cpuprofile`, JSON.stringify(profile));
+    fs.writeFileSync(`${base}.trace.json`, JSON.stringify(events));
+    await session.detach();
+  };
 }
 
 /** The content frame of the newest webview (VS Code nests it: iframe.webview → #active-frame). */

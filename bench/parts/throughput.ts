@@ -59,8 +59,10 @@ export const throughputPart: BenchPart = {
 function checkComplete(workload: Workload, runs: Record<'raw' | 'ours' | 'sdk', StreamRun[]>): void {
   for (const kind of ['ours', 'sdk'] as const) {
     for (const run of runs[kind]) {
-      if (run.contentEvents !== workload.chunks || run.textChars !== workload.chunks * workload.chunkChars) {
-        throw new Error(`${kind} read ${run.contentEvents} chunks / ${run.textChars} chars of ${workload.chunks} / ${workload.chunks * workload.chunkChars}`);
+      // The SDK yields one object per chunk; ours joins the text deltas that arrive in one network read into one event.
+      const eventsOk = kind === 'sdk' ? run.contentEvents === workload.chunks : run.contentEvents >= 1 && run.contentEvents <= workload.chunks;
+      if (!eventsOk || run.textChars !== workload.chunks * workload.chunkChars) {
+        throw new Error(`${kind} read ${run.contentEvents} text events / ${run.textChars} chars of ${workload.chunks} chunks / ${workload.chunks * workload.chunkChars}`);
       }
     }
   }
@@ -129,7 +131,7 @@ function rowsFor(workload: Workload, runs: Record<'raw' | 'ours' | 'sdk', Stream
       ratio: median(chunks.ours) / median(chunks.raw),
       ratioKind: 'percent',
       goal: '—',
-      note: `SDK ${median(chunks.sdk).toFixed(1)}k/s`,
+      note: `SDK ${median(chunks.sdk).toFixed(1)}k/s; every chunk validated; ours handed them out as ${median(runs.ours.map((run) => run.contentEvents)).toFixed(0)} text events (deltas of one read joined), the SDK as ${workload.chunks}`,
       samples: { ours: chunks.ours, peer: chunks.raw },
     },
   ];

@@ -3,6 +3,7 @@ import { normalizeBaseUrl } from './baseUrl';
 import type { ChatCompletion, ChatStreamEvent } from './chat/events';
 import { validateChatRequest, type ChatRequest } from './chat/request';
 import { completionSchema, toUsage } from './chat/schemas';
+import { openOnRead } from './chat/openOnRead';
 import { decodeChatStream } from './chat/sse';
 import { ThinkSplitter } from './chat/thinkSplitter';
 import { createDispatcher } from './dispatcher';
@@ -15,11 +16,13 @@ import { readText, Transport } from './transport';
 import { downloadVideo, type DownloadOptions, type DownloadResult } from './video/download';
 import { normalizeVideoTask } from './video/normalize';
 import type { VideoCreateRequest, VideoTask } from './video/task';
+import './zodLocale';
 
 export interface ClientOptions {
   baseUrl: string;
   apiKey: () => Promise<string | undefined> | string | undefined;
-  dispatcher?: Dispatcher;
+  /** A dispatcher, or a function making one on the first request (making one loads undici). Default: a direct one made then. */
+  dispatcher?: Dispatcher | (() => Dispatcher);
   log?: ApiLogger;
   retry?: Partial<RetryPolicy>;
   userAgent?: string;
@@ -37,7 +40,7 @@ export class PromptreelClient {
     this.transport = new Transport({
       baseUrl: this.baseUrl,
       apiKey: options.apiKey,
-      dispatcher: options.dispatcher ?? createDispatcher(),
+      dispatcher: options.dispatcher ?? (() => createDispatcher()),
       log: this.log,
       retry: { ...DEFAULT_RETRY, ...options.retry },
       userAgent: options.userAgent ?? 'Promptreel',
@@ -65,19 +68,16 @@ export class PromptreelClient {
   streamChatCompletion(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatStreamEvent> {
     const transport = this.transport;
     const log = this.log;
-    return {
-      async *[Symbol.asyncIterator]() {
-        const body = { ...validateChatRequest(request), stream: true, stream_options: { include_usage: true } };
-        const response = await transport.send({ method: 'POST', path: 'chat/completions', auth: true, body, accept: 'text/event-stream', signal, what: 'The chat request' });
-        if ((headerValue(response.headers, 'content-type') ?? '').includes('application/json')) {
-          // A gateway that ignored `stream: true` answered with a whole completion.
-          const text = await readText(response.body, signal);
-          yield* completionEvents(parseCompletion(JSON.parse(text)));
-          return;
-        }
-        yield* decodeChatStream(response.body, { signal, log });
-      },
-    };
+    return openOnRead(async () => {
+      const body = { ...validateChatRequest(request), stream: true, stream_options: { include_usage: true } };
+      const response = await transport.send({ method: 'POST', path: 'chat/completions', auth: true, body, accept: 'text/event-stream', signal, what: 'The chat request' });
+      if ((headerValue(response.headers, 'content-type') ?? '').includes('application/json')) {
+        // A gateway that ignored `stream: true` answered with a whole completion.
+        const text = await readText(response.body, signal);
+        return eventsOf(completionEvents(parseCompletion(JSON.parse(text))));
+      }
+      return decodeChatStream(response.body, { signal, log });
+    });
   }
 
   /** Sent exactly once: a retry could create (and charge) a second task. */
@@ -140,6 +140,10 @@ function parseCompletion(raw: unknown): ChatCompletion {
     finishReason: choice.finish_reason ?? 'stop',
     ...(parsed.data.usage ? { usage: toUsage(parsed.data.usage) } : {}),
   };
+}
+
+async function* eventsOf(events: Iterable<ChatStreamEvent>): AsyncGenerator<ChatStreamEvent, void> {
+  yield* events;
 }
 
 function* completionEvents(completion: ChatCompletion): Generator<ChatStreamEvent> {

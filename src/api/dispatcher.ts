@@ -1,4 +1,5 @@
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from './undici/load';
 
 export interface DispatcherOptions {
   /** An explicit proxy (VS Code's `http.proxy`); when absent, HTTPS_PROXY/HTTP_PROXY/NO_PROXY from `env` apply. */
@@ -19,8 +20,10 @@ export const DEFAULT_TIMEOUTS = { connectTimeoutMs: 15_000, headersTimeoutMs: 12
 
 /**
  * An explicit undici dispatcher for the client: never installed globally, so VS Code's own networking is untouched.
+ * Loads undici (dist/undici.js): call it when the first request is made, not at activation.
  */
 export function createDispatcher(options: DispatcherOptions = {}): Dispatcher {
+  const { Agent, EnvHttpProxyAgent } = undici();
   const env = options.env ?? process.env;
   const strictSSL = options.strictSSL ?? true;
   const agentOptions = {

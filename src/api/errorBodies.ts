@@ -1,13 +1,13 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** `{"error": {"message", "type", "param", "code"}}`: auth, model selection and chat routes. */
 const openAiErrorBody = z.object({
   error: z.union([
     z.object({
-      message: z.string().optional(),
-      type: z.string().nullish(),
-      param: z.string().nullish(),
-      code: z.union([z.string(), z.number()]).nullish(),
+      message: z.optional(z.string()),
+      type: z.nullish(z.string()),
+      param: z.nullish(z.string()),
+      code: z.nullish(z.union([z.string(), z.number()])),
     }),
     z.string(),
   ]),
@@ -15,9 +15,9 @@ const openAiErrorBody = z.object({
 
 /** `{"code", "message", "data"}`: video task routes. */
 const taskErrorBody = z.object({
-  code: z.union([z.string(), z.number()]).optional(),
-  message: z.string().optional(),
-  msg: z.string().optional(),
+  code: z.optional(z.union([z.string(), z.number()])),
+  message: z.optional(z.string()),
+  msg: z.optional(z.string()),
 });
 
 export interface ParsedErrorBody {

@@ -21,7 +21,8 @@ export interface ApiErrorInit {
   serverMessage?: string;
   retryAfterMs?: number;
   retryable?: boolean;
-  partialText?: string;
+  /** Characters of the answer that arrived before a stream failed (the reader has them, from the text events). */
+  receivedChars?: number;
   mayHaveReachedServer?: boolean;
   cause?: unknown;
 }
@@ -38,7 +39,7 @@ export class ApiError extends Error {
   readonly serverMessage?: string;
   readonly retryAfterMs?: number;
   readonly retryable: boolean;
-  readonly partialText?: string;
+  readonly receivedChars?: number;
   readonly mayHaveReachedServer?: boolean;
 
   constructor(init: ApiErrorInit) {
@@ -54,7 +55,7 @@ export class ApiError extends Error {
     this.serverMessage = init.serverMessage;
     this.retryAfterMs = init.retryAfterMs;
     this.retryable = init.retryable ?? false;
-    this.partialText = init.partialText;
+    this.receivedChars = init.receivedChars;
     this.mayHaveReachedServer = init.mayHaveReachedServer;
   }
 
@@ -76,7 +77,7 @@ export class ApiError extends Error {
       serverMessage: this.serverMessage,
       retryAfterMs: this.retryAfterMs,
       retryable: this.retryable,
-      partialText: this.partialText,
+      receivedChars: this.receivedChars,
       mayHaveReachedServer: this.mayHaveReachedServer,
       cause: this.cause,
     };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export interface ModelInfo {
   id: string;
@@ -9,10 +9,10 @@ export interface ModelInfo {
 }
 
 const modelSchema = z.object({
-  id: z.string().min(1),
-  owned_by: z.string().nullish().catch(undefined),
-  created: z.number().nullish().catch(undefined),
-  supported_endpoint_types: z.array(z.string()).nullish().catch(undefined),
+  id: z.string().check(z.minLength(1)),
+  owned_by: z.catch(z.nullish(z.string()), undefined),
+  created: z.catch(z.nullish(z.number()), undefined),
+  supported_endpoint_types: z.catch(z.nullish(z.array(z.string())), undefined),
 });
 
 const listSchema = z.union([z.object({ data: z.array(z.unknown()) }), z.array(z.unknown())]);

@@ -1,15 +1,17 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import { apiUrl } from './baseUrl';
 import { ApiError, abortedError, isApiError } from './errors';
 import { errorFromNetwork, errorFromResponse, type Headers } from './httpErrors';
 import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from './retry';
 import type { ApiLogger } from './logger';
+import { undici } from './undici/load';
 
 export interface TransportOptions {
   baseUrl: string;
   apiKey: () => Promise<string | undefined> | string | undefined;
-  dispatcher: Dispatcher;
+  /** Called on the first request (creating a dispatcher loads undici), then kept. */
+  dispatcher: Dispatcher | (() => Dispatcher);
   log: ApiLogger;
   retry: RetryPolicy;
   userAgent: string;
@@ -41,6 +43,8 @@ const MAX_ERROR_BODY = 64 * 1024;
 
 /** HTTP over an explicit undici dispatcher; GETs retry with backoff, POSTs are sent exactly once. */
 export class Transport {
+  private dispatcher: Dispatcher | undefined;
+
   constructor(private readonly options: TransportOptions) {}
 
   get baseUrl(): string {
@@ -101,14 +105,15 @@ export class Transport {
       payload = JSON.stringify(send.body);
       headers['content-type'] = 'application/json';
     }
+    const dispatcher = this.currentDispatcher();
     const started = Date.now();
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(url, {
+      response = await undici().request(url, {
         method: send.method,
         headers,
         body: payload,
-        dispatcher: this.options.dispatcher,
+        dispatcher,
         signal: send.signal,
       });
     } catch (error) {
@@ -121,6 +126,20 @@ export class Transport {
       throw errorFromResponse(response.statusCode, response.headers, text, send.what);
     }
     return { status: response.statusCode, headers: response.headers, body: response.body, url };
+  }
+
+  private currentDispatcher(): Dispatcher {
+    if (this.dispatcher) return this.dispatcher;
+    const option = this.options.dispatcher;
+    if (typeof option !== 'function') return (this.dispatcher = option);
+    try {
+      this.dispatcher = option();
+    } catch (cause) {
+      // Made on the first request rather than with the client: a proxy undici refuses fails here, once, not retried.
+      const detail = cause instanceof Error ? cause.message : String(cause);
+      throw new ApiError({ kind: 'network', message: `The proxy settings cannot be used: ${detail}`, hint: 'Check http.proxy, or HTTPS_PROXY/HTTP_PROXY in the environment.', retryable: false, mayHaveReachedServer: false, cause });
+    }
+    return this.dispatcher;
   }
 }
 

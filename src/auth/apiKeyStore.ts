@@ -24,6 +24,11 @@ export class ApiKeyStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   /** Fires when the key for the current base URL may have changed (this window, another window, or a new base URL). */
   readonly onDidChange = this.changed.event;
+  /**
+   * Stored keys by secret name, as read: each request needs the key, and a SecretStorage read is a round trip to the
+   * workbench (5–15 ms, far more while it is busy). Forgotten whenever SecretStorage says a key changed.
+   */
+  private readonly cache = new Map<string, Promise<string | undefined>>();
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -35,6 +40,7 @@ export class ApiKeyStore extends Disposable {
     super();
     this._register(
       secrets.onDidChange((event) => {
+        this.cache.delete(event.key);
         if (event.key !== this.secretName()) return;
         this.log.info('The stored API key changed.');
         this.changed.fire();
@@ -54,7 +60,7 @@ export class ApiKeyStore extends Disposable {
 
   async get(): Promise<ApiKeyInfo | undefined> {
     const name = this.secretName();
-    const stored = name ? (await this.secrets.get(name))?.trim() : undefined;
+    const stored = name ? await this.read(name) : undefined;
     if (stored) {
       this.redactor.register(stored);
       return { key: stored, source: 'secret-storage' };
@@ -73,7 +79,7 @@ export class ApiKeyStore extends Disposable {
 
   async hasStoredKey(): Promise<boolean> {
     const name = this.secretName();
-    return !!name && !!(await this.secrets.get(name))?.trim();
+    return !!name && !!(await this.read(name));
   }
 
   /** Stores a key for the current base URL; throws when there is no valid base URL to scope it to. */
@@ -83,7 +89,9 @@ export class ApiKeyStore extends Disposable {
     const name = this.secretName();
     if (!name) throw new Error('Set promptreel.baseUrl before storing an API key.');
     this.redactor.register(value);
+    this.cache.delete(name);
     await this.secrets.store(name, value);
+    this.cache.delete(name);
     this.log.info(`Stored an API key for ${this.scope}.`);
     this.changed.fire();
   }
@@ -92,10 +100,25 @@ export class ApiKeyStore extends Disposable {
   async clear(): Promise<boolean> {
     const name = this.secretName();
     if (!name || !(await this.hasStoredKey())) return false;
+    this.cache.delete(name);
     await this.secrets.delete(name);
+    this.cache.delete(name);
     this.log.info(`Removed the API key for ${this.scope}.`);
     this.changed.fire();
     return true;
+  }
+
+  private read(name: string): Promise<string | undefined> {
+    let pending = this.cache.get(name);
+    if (!pending) {
+      pending = Promise.resolve(this.secrets.get(name)).then((value) => value?.trim() || undefined);
+      this.cache.set(name, pending);
+      // A failed read is not remembered: the next request asks again.
+      pending.catch(() => {
+        if (this.cache.get(name) === pending) this.cache.delete(name);
+      });
+    }
+    return pending;
   }
 
   private secretName(): string | undefined {

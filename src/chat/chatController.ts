@@ -61,6 +61,8 @@ const DELTA_INTERVAL_MS = 16;
  */
 export class ChatController extends Disposable {
   private readonly running = new Map<string, Running>();
+  /** Conversations whose reply waits for the model list (no model chosen yet): busy too. */
+  private readonly choosingModel = new Set<string>();
   private readonly streamed = this._register(new vscode.EventEmitter<StreamDelta>());
   /** Text and reasoning that arrived, coalesced (about one event per frame and request). */
   readonly onDidStream = this.streamed.event;
@@ -77,6 +79,8 @@ export class ChatController extends Disposable {
     private readonly settings: Settings,
     private readonly clients: ClientProvider,
     private readonly log: ComponentLogger,
+    /** The model to use when neither the chat nor the settings name one (the first the service lists). */
+    private readonly firstListedModel: () => Promise<string | undefined> = async () => undefined,
   ) {
     super();
     this._register(toDisposable(() => this.stopAll()));
@@ -99,7 +103,7 @@ export class ChatController extends Disposable {
   }
 
   isBusy(conversationId: string): boolean {
-    return this.running.has(conversationId);
+    return this.running.has(conversationId) || this.choosingModel.has(conversationId);
   }
 
   /** Adds the user's turn and streams the reply. Resolves with the reply once it ended (undefined when busy or unknown). */
@@ -137,8 +141,23 @@ export class ChatController extends Disposable {
     for (const id of [...this.running.keys()]) this.stop(id);
   }
 
+  /** No model chosen in the chat or the settings: the chat takes the first one the service lists, and keeps it. */
+  private async chooseFirstListedModel(conversation: Conversation): Promise<void> {
+    this.choosingModel.add(conversation.id);
+    this.busyChanged.fire(conversation.id);
+    try {
+      const first = await this.firstListedModel().catch(() => undefined);
+      if (!first || this.modelOf(conversation)) return;
+      conversation.options.model = first;
+      this.log.info(`No chat model was chosen: this chat uses ${first}, the first one the service lists.`);
+    } finally {
+      this.choosingModel.delete(conversation.id);
+    }
+  }
+
   /** Streams the answer to the conversation's last user message (the caller changed the conversation just before). */
   private async reply(conversation: Conversation): Promise<AssistantMessage> {
+    if (!this.modelOf(conversation)) await this.chooseFirstListedModel(conversation);
     const model = this.modelOf(conversation);
     const message = startAssistantMessage(conversation, model);
     const requestId = randomId();

@@ -30,8 +30,8 @@ export class ChatFeature extends Disposable {
     super();
     const log = logger.forComponent('chat');
     this.store = this._register(new ConversationStore(workspaceState, { warn: (message) => log.warn(message) }));
-    this.controller = this._register(new ChatController(this.store, settings, clients, log));
     this.models = this._register(new ChatModelList(settings, keyStore, clients, log));
+    this.controller = this._register(new ChatController(this.store, settings, clients, log, () => this.models.firstModel()));
     this.codeBlocks = this._register(new CodeBlockActions(log));
     this.conversations = new ConversationActions(this.controller, log);
     const services = { controller: this.controller, models: this.models, keyStore, settings, codeBlocks: this.codeBlocks, conversations: this.conversations, extensionUri, log };

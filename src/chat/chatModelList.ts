@@ -40,6 +40,12 @@ export class ChatModelList extends Disposable {
     return { ids, loading: this.loading, stale: this.stale, ...(this.error ? { error: this.error } : {}) };
   }
 
+  /** The first chat model the service lists (loading the list if needed): the choice when none was made. */
+  async firstModel(): Promise<string | undefined> {
+    if (!this.loaded || this.loading) await this.refresh();
+    return this.ids[0];
+  }
+
   /** Loads the list once (later calls reuse it until something changes). */
   ensureLoaded(): void {
     if (!this.loaded && !this.loading) void this.refresh();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   conversationOptionsSchema,
   quickActionSchema,
@@ -105,24 +105,24 @@ export type HostToWebview =
 /** Commands the webview may ask the host to run (buttons of the no-key state and of error messages). */
 export const HOST_COMMANDS = ['setApiKey', 'openSettings', 'showLogs', 'selectModel', 'testConnection'] as const;
 
-const id = z.string().min(1).max(200);
-const text = z.string().max(200_000);
+const id = z.string().check(z.minLength(1), z.maxLength(200));
+const text = z.string().check(z.maxLength(200_000));
 
 /** Option changes from the options form; `null` clears a value (the setting applies again). Bounds are the documented ones. */
 export const optionsPatchSchema = z.strictObject({
-  model: z.string().max(200).nullable().optional(),
-  systemPrompt: z.string().max(50_000).nullable().optional(),
-  temperature: z.number().min(0).max(2).nullable().optional(),
-  topP: z.number().min(0).max(1).nullable().optional(),
-  frequencyPenalty: z.number().min(-2).max(2).nullable().optional(),
-  presencePenalty: z.number().min(-2).max(2).nullable().optional(),
-  maxTokens: z.number().int().min(1).max(10_000_000).nullable().optional(),
-  jsonMode: z.boolean().nullable().optional(),
+  model: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
+  systemPrompt: z.optional(z.nullable(z.string().check(z.maxLength(50_000)))),
+  temperature: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(2)))),
+  topP: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(1)))),
+  frequencyPenalty: z.optional(z.nullable(z.number().check(z.gte(-2), z.lte(2)))),
+  presencePenalty: z.optional(z.nullable(z.number().check(z.gte(-2), z.lte(2)))),
+  maxTokens: z.optional(z.nullable(z.int().check(z.gte(1), z.lte(10_000_000)))),
+  jsonMode: z.optional(z.nullable(z.boolean())),
 });
 export type OptionsPatch = z.infer<typeof optionsPatchSchema>;
 
 export const webviewToHostSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('ready'), conversationId: id.optional() }),
+  z.strictObject({ type: z.literal('ready'), conversationId: z.optional(id) }),
   z.strictObject({ type: z.literal('send'), conversationId: id, text }),
   z.strictObject({ type: z.literal('stop'), conversationId: id }),
   z.strictObject({ type: z.literal('newConversation') }),
@@ -132,22 +132,22 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('exportConversation'), conversationId: id }),
   z.strictObject({ type: z.literal('regenerate'), conversationId: id }),
   z.strictObject({ type: z.literal('retry'), conversationId: id }),
-  z.strictObject({ type: z.literal('editMessage'), conversationId: id, messageId: id, text: text.refine((value) => value.trim().length > 0, 'empty') }),
+  z.strictObject({ type: z.literal('editMessage'), conversationId: id, messageId: id, text: text.check(z.refine((value) => value.trim().length > 0, 'empty')) }),
   z.strictObject({ type: z.literal('setOptions'), conversationId: id, options: optionsPatchSchema }),
   z.strictObject({ type: z.literal('refreshModels') }),
   z.strictObject({ type: z.literal('loadModels') }),
   z.strictObject({ type: z.literal('attachImage') }),
-  z.strictObject({ type: z.literal('removeImage'), index: z.number().int().min(0) }),
+  z.strictObject({ type: z.literal('removeImage'), index: z.int().check(z.gte(0)) }),
   z.strictObject({ type: z.literal('clearContext') }),
-  z.strictObject({ type: z.literal('quickAction'), conversationId: id, action: quickActionSchema, text: z.string().max(50_000) }),
+  z.strictObject({ type: z.literal('quickAction'), conversationId: id, action: quickActionSchema, text: z.string().check(z.maxLength(50_000)) }),
   z.strictObject({
     type: z.literal('codeAction'),
     action: z.enum(['copy', 'insert', 'replace', 'newFile']),
     code: text,
-    language: z.string().max(100).optional(),
+    language: z.optional(z.string().check(z.maxLength(100))),
   }),
   z.strictObject({ type: z.literal('runCommand'), command: z.enum(HOST_COMMANDS) }),
-  z.strictObject({ type: z.literal('openLink'), href: z.string().max(4000) }),
+  z.strictObject({ type: z.literal('openLink'), href: z.string().check(z.maxLength(4000)) }),
 ]);
 
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
@@ -156,9 +156,9 @@ export type CodeActionKind = Extract<WebviewToHost, { type: 'codeAction' }>['act
 
 /** What the webview keeps in `setState` (and what a restored panel hands back): never conversation content. */
 export const webviewStateSchema = z.object({
-  conversationId: z.string().optional(),
-  draft: z.string().optional(),
-  scrollTop: z.number().optional(),
+  conversationId: z.optional(z.string()),
+  draft: z.optional(z.string()),
+  scrollTop: z.optional(z.number()),
 });
 export type WebviewState = z.infer<typeof webviewStateSchema>;
 

@@ -50,7 +50,8 @@ export class ClientProvider extends Disposable {
     return new PromptreelClient({
       baseUrl: options.baseUrl ?? this.settings.baseUrl,
       apiKey: () => this.keyStore.getKey(),
-      dispatcher: this.sharedDispatcher(),
+      // Made on the first request, not with the client: activation never loads undici.
+      dispatcher: () => this.sharedDispatcher(),
       log: this.log,
       userAgent: this.userAgent,
       ...(options.retry ? { retry: options.retry } : {}),

@@ -1,28 +1,27 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 // Plain data: the shape and defaults of the `promptreel.*` settings. package.json declares the same defaults
 // (a host test compares them), and every value read is checked here, so a hand-edited settings.json can never
 // hand the rest of the extension a wrong type.
 
-const capabilitiesSchema = z
-  .object({
-    contextWindow: z.number().int().min(1).optional(),
-    maxOutputTokens: z.number().int().min(1).optional(),
-    tools: z.boolean().optional(),
-    vision: z.boolean().optional(),
-    developerRole: z.boolean().optional(),
-    jsonMode: z.boolean().optional(),
-    sampling: z.boolean().optional(),
-  })
-  .strip();
+// z.object drops unknown keys (classic zod's .strip()).
+const capabilitiesSchema = z.object({
+  contextWindow: z.optional(z.int().check(z.gte(1))),
+  maxOutputTokens: z.optional(z.int().check(z.gte(1))),
+  tools: z.optional(z.boolean()),
+  vision: z.optional(z.boolean()),
+  developerRole: z.optional(z.boolean()),
+  jsonMode: z.optional(z.boolean()),
+  sampling: z.optional(z.boolean()),
+});
 
 export type ModelCapabilities = z.infer<typeof capabilitiesSchema>;
 
 /** One entry of `promptreel.chat.tools`: a function the model may ask to call, with a JSON schema of its arguments. */
 export const toolSettingSchema = z.object({
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-  description: z.string().optional(),
-  parameters: z.record(z.string(), z.unknown()).optional(),
+  name: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),
+  description: z.optional(z.string()),
+  parameters: z.optional(z.record(z.string(), z.unknown())),
 });
 
 export type ToolSetting = z.infer<typeof toolSettingSchema>;
@@ -30,27 +29,27 @@ export type ToolSetting = z.infer<typeof toolSettingSchema>;
 export const SETTING_SCHEMAS = {
   baseUrl: z.string(),
   'chat.model': z.string(),
-  'chat.temperature': z.number().min(0).max(2),
-  'chat.topP': z.number().min(0).max(1),
-  'chat.frequencyPenalty': z.number().min(-2).max(2),
-  'chat.presencePenalty': z.number().min(-2).max(2),
-  'chat.maxTokens': z.number().int().min(1).nullable(),
+  'chat.temperature': z.number().check(z.gte(0), z.lte(2)),
+  'chat.topP': z.number().check(z.gte(0), z.lte(1)),
+  'chat.frequencyPenalty': z.number().check(z.gte(-2), z.lte(2)),
+  'chat.presencePenalty': z.number().check(z.gte(-2), z.lte(2)),
+  'chat.maxTokens': z.nullable(z.int().check(z.gte(1))),
   'chat.tools': z.array(toolSettingSchema),
   'editor.rewriteMode': z.enum(['inline', 'diff']),
   'models.capabilities': z.record(z.string(), capabilitiesSchema),
   'video.model': z.string(),
-  'video.seconds': z.union([z.string().regex(/^\d+$/), z.number().int().min(1)]).transform(String),
-  'video.resolution': z.string().min(1),
-  'video.ratio': z.string().min(1),
+  'video.seconds': z.pipe(z.union([z.string().check(z.regex(/^\d+$/)), z.int().check(z.gte(1))]), z.transform(String)),
+  'video.resolution': z.string().check(z.minLength(1)),
+  'video.ratio': z.string().check(z.minLength(1)),
   'video.generateAudio': z.boolean(),
   'video.watermark': z.boolean(),
   'video.moderator': z.boolean(),
-  'video.downloadFolder': z.string().min(1),
-  'video.pollIntervalSeconds': z.number().min(2).max(600),
-  'video.historySize': z.number().int().min(1).max(1000),
-  'video.staleAfterHours': z.number().min(1).max(720),
+  'video.downloadFolder': z.string().check(z.minLength(1)),
+  'video.pollIntervalSeconds': z.number().check(z.gte(2), z.lte(600)),
+  'video.historySize': z.int().check(z.gte(1), z.lte(1000)),
+  'video.staleAfterHours': z.number().check(z.gte(1), z.lte(720)),
   'video.autoDownload': z.boolean(),
-  'video.seed': z.number().int().min(0).max(4294967295).nullable(),
+  'video.seed': z.nullable(z.int().check(z.gte(0), z.lte(4294967295))),
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SCHEMAS;

@@ -11,9 +11,10 @@ const MAX_ATTEMPTS = 8;
  * Writes streamed text into a document at a tracked place: it replaces `range` (the selection, or nothing at a
  * cursor) with the first batch and appends the later ones, wherever the user's edits elsewhere moved that place.
  * All edits form ONE undo step: the first edit sets an undo stop before it, later ones set none, and `finish`
- * closes the step. Edits go through `TextEditor.edit`, whose version check refuses an edit computed against a
- * document the user changed meanwhile; it is then recomputed from the tracked range. Should the user edit the
- * text being written, or close the document, the insertion stops and keeps what it wrote.
+ * closes the step (with the last text, or with an empty edit when there is none). Edits go through
+ * `TextEditor.edit`, whose version check refuses an edit computed against a document the user changed meanwhile; it
+ * is then recomputed from the tracked range. Should the user edit the text being written, or close the document,
+ * the insertion stops and keeps what it wrote.
  */
 export class DocumentInsertion extends Disposable implements StreamSink {
   private readonly stopped = this._register(new vscode.EventEmitter<SinkStopReason>());
@@ -68,38 +69,25 @@ export class DocumentInsertion extends Disposable implements StreamSink {
   }
 
   async append(text: string): Promise<void> {
-    if (!text) return;
-    const normalized = text.replace(/\r\n|\r|\n/g, this.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      if (this.reason) return;
-      const first = this.editCount === 0;
-      const { start, end } = this.tracker.range;
-      const change: TextChange = first && this.replacing ? { offset: start, length: end - start, text: normalized } : { offset: end, length: 0, text: normalized };
-      const target = new vscode.Range(this.document.positionAt(change.offset), this.document.positionAt(change.offset + change.length));
-      this.tracker.expect(change);
-      const applied = await this.applyEdit(target, normalized, { undoStopBefore: first, undoStopAfter: false });
-      const seen = this.tracker.takeSeen();
-      if (applied && seen) {
-        this.editCount++;
-        this.written += normalized;
-        this.showProgress();
-        return;
-      }
-      if (applied) {
-        // Applied, but not in the shape announced: the tracked range can no longer be trusted.
-        this.log.warn('An edit was applied in an unexpected form; stopping the insertion.');
-        this.stop('edited');
-        return;
-      }
-      this.log.debug(`The document changed under the edit (attempt ${attempt + 1}); retrying at the tracked position.`);
-    }
-    throw new Error('The document kept changing: the text could not be inserted.');
+    await this.write(text, false);
   }
 
-  async finish(): Promise<void> {
+  async finish(rest: string): Promise<void> {
     this.clearHighlight();
-    if (this.editCount === 0 || this.reason === 'closed') return;
-    // An empty insert whose only effect is the undo stop after it: it closes the one undo step of the stream.
+    // The last text closes the undo step itself: one round trip to the editor instead of two.
+    let closed = false;
+    let failure: { error: unknown } | undefined;
+    try {
+      closed = await this.write(rest, true);
+    } catch (error) {
+      failure = { error };
+    }
+    if (!closed && this.editCount > 0 && this.reason !== 'closed') await this.closeUndoStep();
+    if (failure) throw failure.error;
+  }
+
+  /** An empty insert whose only effect is the undo stop after it: it closes the one undo step of the stream. */
+  private async closeUndoStep(): Promise<void> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const editor = this.liveEditor();
       if (!editor) return;
@@ -111,6 +99,36 @@ export class DocumentInsertion extends Disposable implements StreamSink {
         return;
       }
     }
+  }
+
+  /** Writes one batch at the tracked place; `last` closes the undo step with it. True when it was written. */
+  private async write(text: string, last: boolean): Promise<boolean> {
+    if (!text) return false;
+    const normalized = text.replace(/\r\n|\r|\n/g, this.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      if (this.reason) return false;
+      const first = this.editCount === 0;
+      const { start, end } = this.tracker.range;
+      const change: TextChange = first && this.replacing ? { offset: start, length: end - start, text: normalized } : { offset: end, length: 0, text: normalized };
+      const target = new vscode.Range(this.document.positionAt(change.offset), this.document.positionAt(change.offset + change.length));
+      this.tracker.expect(change);
+      const applied = await this.applyEdit(target, normalized, { undoStopBefore: first, undoStopAfter: last });
+      const seen = this.tracker.takeSeen();
+      if (applied && seen) {
+        this.editCount++;
+        this.written += normalized;
+        if (!last) this.showProgress();
+        return true;
+      }
+      if (applied) {
+        // Applied, but not in the shape announced: the tracked range can no longer be trusted.
+        this.log.warn('An edit was applied in an unexpected form; stopping the insertion.');
+        this.stop('edited');
+        return false;
+      }
+      this.log.debug(`The document changed under the edit (attempt ${attempt + 1}); retrying at the tracked position.`);
+    }
+    throw new Error('The document kept changing: the text could not be inserted.');
   }
 
   override dispose(): void {

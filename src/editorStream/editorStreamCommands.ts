@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ChatRequest, PromptreelClient } from '../api';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { ensureApiKey } from '../auth/ensureApiKey';
@@ -33,22 +33,21 @@ const FENCED_LANGUAGES = new Set(['markdown', 'mdx', 'quarto', 'rmd']);
 
 
 /** Retry of a rewrite: redo it on the same text even though what was written meanwhile replaced the selection. */
-const rewriteArgsSchema = z
-  .object({
-    instruction: z.string().trim().min(1).optional(),
-    retry: z
-      .object({
-        uri: z.string(),
-        start: z.number().int().min(0),
-        end: z.number().int().min(0),
-        /** The text expected at [start, end): if it changed, the retry works on the current selection instead. */
-        expected: z.string(),
-        /** The text to rewrite (the original selection). */
-        original: z.string(),
-      })
-      .optional(),
-  })
-  .strip();
+// z.object drops unknown keys (classic zod's .strip()).
+const rewriteArgsSchema = z.object({
+  instruction: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  retry: z.optional(
+    z.object({
+      uri: z.string(),
+      start: z.int().check(z.gte(0)),
+      end: z.int().check(z.gte(0)),
+      /** The text expected at [start, end): if it changed, the retry works on the current selection instead. */
+      expected: z.string(),
+      /** The text to rewrite (the original selection). */
+      original: z.string(),
+    }),
+  ),
+});
 type RewriteArgs = z.infer<typeof rewriteArgsSchema>;
 
 interface Ready {
@@ -101,6 +100,7 @@ export class EditorStreamCommands extends Disposable {
   }
 
   async completeAtCursor(): Promise<EditorStreamResult> {
+    const started = performance.now();
     const what = 'Complete at Cursor';
     const ready = await this.prepare(what);
     if ('status' in ready) return ready;
@@ -119,7 +119,7 @@ export class EditorStreamCommands extends Disposable {
     );
     const sink = new DocumentInsertion(editor, new vscode.Range(cursor, cursor), this.highlight, this.log);
     try {
-      const outcome = await this.stream(what, 'Promptreel: Completing at the cursor', client, request, sink, !FENCED_LANGUAGES.has(document.languageId));
+      const outcome = await this.stream(what, 'Promptreel: Completing at the cursor', started, client, request, sink, !FENCED_LANGUAGES.has(document.languageId));
       return this.reporter.report(what, 'insert', outcome, () => [{ title: 'Retry', command: EditorStreamCommandIds.completeAtCursor }]);
     } finally {
       sink.dispose();
@@ -143,6 +143,8 @@ export class EditorStreamCommands extends Disposable {
 
     const instruction = args.instruction ?? (await this.askInstruction());
     if (!instruction) return this.reporter.skip('no-instruction');
+    // Timings count from here: the time the user took to type the instruction is not the stream's.
+    const started = performance.now();
 
     const request = rewriteRequest(
       {
@@ -163,7 +165,7 @@ export class EditorStreamCommands extends Disposable {
     if (this.settings.get('editor.rewriteMode') === 'diff') {
       const proposal = this.proposals.create(document, range);
       await this.proposals.show(proposal, instruction);
-      const outcome = await this.stream(what, 'Promptreel: Rewriting the selection', client, request, proposal, stripFences, ending);
+      const outcome = await this.stream(what, 'Promptreel: Rewriting the selection', started, client, request, proposal, stripFences, ending);
       const selected = proposal.range;
       const retryArgs = { instruction, retry: { uri: document.uri.toString(), start: document.offsetAt(selected.start), end: document.offsetAt(selected.end), expected: original, original } };
       const result = this.reporter.report(what, 'diff', outcome, () => [{ title: 'Retry', command: EditorStreamCommandIds.rewriteSelection, args: [retryArgs] }], proposal.id);
@@ -179,7 +181,7 @@ export class EditorStreamCommands extends Disposable {
 
     const sink = new DocumentInsertion(editor, range, this.highlight, this.log);
     try {
-      const outcome = await this.stream(what, 'Promptreel: Rewriting the selection', client, request, sink, stripFences, ending);
+      const outcome = await this.stream(what, 'Promptreel: Rewriting the selection', started, client, request, sink, stripFences, ending);
       return this.reporter.report(what, 'inline', outcome, () => {
         const written = sink.edits > 0 ? sink.range : range;
         // Retry replaces whatever this run left (its partial text, or the untouched selection) with a new rewrite.
@@ -241,6 +243,7 @@ export class EditorStreamCommands extends Disposable {
   private async stream(
     what: string,
     title: string,
+    started: number,
     client: PromptreelClient,
     request: ChatRequest,
     sink: StreamSink,
@@ -262,6 +265,7 @@ export class EditorStreamCommands extends Disposable {
             sink,
             signal: controller.signal,
             stripFences,
+            origin: started,
             ...(ending ? { ending } : {}),
             onProgress: (chars) => progress.report({ message: `${chars} characters` }),
           });

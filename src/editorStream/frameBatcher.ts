@@ -16,8 +16,10 @@ export const FRAME_MS = 16;
 
 /**
  * Collects streamed text and hands it to `apply` at most once per frame, never while the previous apply is still
- * running: however many chunks arrive, the document sees one edit per frame. The first text goes out at once
- * (on the next timer tick), later text waits for the frame to pass.
+ * running: however many chunks arrive, the document sees one edit per frame. The first text goes out at once (on the
+ * next timer tick, so the chunks of one network read go together); after an apply, what arrived meanwhile goes out as
+ * soon as it came back, if a frame has passed, without waiting for a timer (a busy event loop runs timers late).
+ * At the end, `close` hands the last text back to the caller, who writes it together with whatever ends the writing.
  */
 export class FrameBatcher {
   private pending = '';
@@ -26,7 +28,7 @@ export class FrameBatcher {
   private lastApplyAt = Number.NEGATIVE_INFINITY;
   private failure: { error: unknown } | undefined;
   private stopped = false;
-  private draining = false;
+  private closing = false;
   private applied = 0;
 
   constructor(
@@ -46,24 +48,24 @@ export class FrameBatcher {
   }
 
   push(text: string): void {
-    if (!text || this.stopped) return;
+    if (!text || this.stopped || this.closing) return;
     this.pending += text;
     this.schedule();
   }
 
-  /** Applies what is pending now and resolves once everything pushed so far is applied; rejects if an apply failed. */
-  async drain(): Promise<void> {
-    this.draining = true;
+  /**
+   * Ends the batching: waits for the apply in flight (none starts any more, not even for a frame that is due) and
+   * resolves with the text still pending, which is NOT applied; rejects if an apply failed.
+   */
+  async close(): Promise<string> {
+    this.closing = true;
     this.cancelTimer();
-    try {
-      while (this.running || (this.pending && !this.stopped)) {
-        if (this.running) await this.running;
-        else await this.runOnce();
-      }
-    } finally {
-      this.draining = false;
-    }
+    while (this.running) await this.running;
+    const rest = this.stopped ? '' : this.pending;
+    this.pending = '';
+    this.stopped = true;
     if (this.failure) throw this.failure.error;
+    return rest;
   }
 
   /** Drops pending text and applies nothing more. */
@@ -73,9 +75,13 @@ export class FrameBatcher {
     this.cancelTimer();
   }
 
-  private schedule(): void {
-    if (this.timer !== undefined || this.running || this.draining || this.stopped || !this.pending) return;
+  private schedule(afterApply = false): void {
+    if (this.timer !== undefined || this.running || this.closing || this.stopped || !this.pending) return;
     const wait = Math.max(0, this.lastApplyAt + this.frameMs - this.clock.now());
+    if (afterApply && wait === 0) {
+      void this.runOnce();
+      return;
+    }
     this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
       void this.runOnce();
@@ -96,7 +102,7 @@ export class FrameBatcher {
     );
     this.running = run.then(() => {
       this.running = undefined;
-      this.schedule();
+      this.schedule(true);
     });
     return this.running;
   }

@@ -4,7 +4,7 @@ import { CommandIds } from '../commands/commandIds';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { offerActions, type MessageAction, type MessageSeverity } from '../common/offerActions';
 import { explainStreamFailure, type FailureAction } from './streamFailure';
-import type { StreamRunOutcome, StreamStatus } from './streamRunner';
+import type { StreamRunOutcome, StreamStatus, StreamTiming } from './streamRunner';
 
 /** What a command did; returned to its caller (tests, benchmarks) and logged. */
 export interface EditorStreamResult {
@@ -16,6 +16,8 @@ export interface EditorStreamResult {
   edits: number;
   chunks: number;
   durationMs: number;
+  /** Where the time went, in ms from the command's start (absent when no stream ran). */
+  timing?: StreamTiming;
   finishReason?: string;
   error?: { kind?: string; status?: number; code?: string; message: string };
   /** The message shown to the user, with its buttons. */
@@ -38,6 +40,7 @@ export class OutcomeReporter {
       edits: outcome.edits,
       chunks: outcome.chunks,
       durationMs: outcome.durationMs,
+      timing: outcome.timing,
       ...(outcome.finishReason ? { finishReason: outcome.finishReason } : {}),
       ...(outcome.stopReason ? { reason: outcome.stopReason } : {}),
     };

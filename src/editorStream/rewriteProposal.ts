@@ -77,7 +77,8 @@ export class RewriteProposal extends Disposable implements StreamSink {
     this.changed(this.uri);
   }
 
-  async finish(): Promise<void> {
+  async finish(rest: string): Promise<void> {
+    await this.append(rest);
     if (this.state === 'streaming') this.state = 'ready';
   }
 

@@ -1,6 +1,6 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { offerActions } from '../common/offerActions';
@@ -17,7 +17,7 @@ export interface RewriteDecision {
   reason?: 'no-proposal' | 'still-streaming' | 'selection-edited' | 'document-closed' | 'edit-failed';
 }
 
-const idArgument = z.union([z.string().min(1), z.object({ id: z.string().min(1) }).transform((value) => value.id)]);
+const idArgument = z.union([z.string().check(z.minLength(1)), z.pipe(z.object({ id: z.string().check(z.minLength(1)) }), z.transform((value) => value.id))]);
 
 /**
  * The rewrites waiting in a diff: serves their virtual documents, opens the diff, and runs Accept / Reject (from the

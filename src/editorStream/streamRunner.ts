@@ -17,6 +17,21 @@ export interface StreamRunOptions {
   onProgress?: (writtenChars: number) => void;
   clock?: Clock;
   frameMs?: number;
+  /** The clock time `timing` counts from, e.g. when the command started (default: the start of the run). */
+  origin?: number;
+}
+
+export interface StreamTiming {
+  /** The run started (the request is sent next). */
+  request: number;
+  /** The first text delta arrived (absent when none did). */
+  firstText?: number;
+  /** The stream ended (its last event, an error, or the cancellation). */
+  streamEnd: number;
+  /** The write in flight when the stream ended came back. */
+  drained: number;
+  /** The rest was written and the sink finished (for a document: all the text in it, the undo step closed). */
+  finished: number;
 }
 
 export interface StreamRunOutcome {
@@ -28,6 +43,8 @@ export interface StreamRunOutcome {
   /** How many text deltas arrived. */
   chunks: number;
   durationMs: number;
+  /** When each phase ended, in ms from `origin` (logs and benchmarks show where the time went). */
+  timing: StreamTiming;
   finishReason?: string;
   error?: unknown;
   stopReason?: SinkStopReason;
@@ -35,7 +52,7 @@ export interface StreamRunOutcome {
 
 /**
  * Streams a chat completion into a sink: text deltas (never reasoning) go through the fence stripper and the frame
- * batcher, so the sink sees at most one write per frame. Whatever the end (done, cancelled, cut off, refused, the
+ * batcher, so the sink sees at most one write per frame, and its last text with `finish`. Whatever the end (done, cancelled, cut off, refused, the
  * sink stopped), the text that arrived is written and the sink finished; the request is aborted (its socket closed)
  * as soon as the user cancels or the sink stops.
  */
@@ -43,6 +60,7 @@ export async function runStream(options: StreamRunOptions): Promise<StreamRunOut
   const { sink, signal } = options;
   const clock = options.clock ?? systemClock;
   const started = clock.now();
+  const origin = options.origin ?? started;
   const controller = new AbortController();
   const abort = () => controller.abort(signal.reason);
   if (signal.aborted) abort();
@@ -63,11 +81,13 @@ export async function runStream(options: StreamRunOptions): Promise<StreamRunOut
   });
 
   let chunks = 0;
+  let firstText: number | undefined;
   let finishReason: string | undefined;
   let error: unknown;
   try {
     for await (const event of options.stream(options.request, controller.signal)) {
       if (event.type === 'text') {
+        if (chunks === 0) firstText = clock.now() - origin;
         chunks++;
         batcher.push(stripper ? stripper.push(event.text) : event.text);
       } else if (event.type === 'finish') {
@@ -79,21 +99,26 @@ export async function runStream(options: StreamRunOptions): Promise<StreamRunOut
   } finally {
     signal.removeEventListener('abort', abort);
   }
+  const streamEnd = clock.now() - origin;
 
-  // What arrived is kept, whatever the end.
+  // What arrived is kept, whatever the end. The last text is written together with the end of the writing (for the
+  // document: in the edit that closes the undo step), so the end costs one round trip to the editor, not two.
   batcher.push(stripper?.flush() ?? '');
   if (error === undefined && !signal.aborted && options.ending) batcher.push(options.ending(sink.text + batcher.pendingText));
+  let rest = '';
   try {
-    await batcher.drain();
+    rest = await batcher.close();
   } catch (caught) {
     error ??= caught;
   }
   sinkStopped.dispose();
+  const drained = clock.now() - origin;
   try {
-    await sink.finish();
+    await sink.finish(rest);
   } catch (caught) {
     error ??= caught;
   }
+  const finished = clock.now() - origin;
 
   const status: StreamStatus = sink.stopReason ? 'interrupted' : signal.aborted ? 'cancelled' : error !== undefined ? 'failed' : 'completed';
   return {
@@ -101,7 +126,8 @@ export async function runStream(options: StreamRunOptions): Promise<StreamRunOut
     text: sink.text,
     edits: sink.edits,
     chunks,
-    durationMs: Math.round(clock.now() - started),
+    durationMs: Math.round(finished - (started - origin)),
+    timing: { request: started - origin, ...(firstText !== undefined ? { firstText } : {}), streamEnd, drained, finished },
     ...(finishReason ? { finishReason } : {}),
     ...(error !== undefined && status === 'failed' ? { error } : {}),
     ...(sink.stopReason ? { stopReason: sink.stopReason } : {}),

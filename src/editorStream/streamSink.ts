@@ -14,6 +14,9 @@ export interface StreamSink {
   readonly edits: number;
   /** Writes one batch; called at most once per frame and never concurrently. */
   append(text: string): Promise<void>;
-  /** Ends the writing (for the document: closes the undo step). */
-  finish(): Promise<void>;
+  /**
+   * Writes the last text (possibly empty; nothing once stopped) and ends the writing: for the document, in one edit
+   * that also closes the undo step.
+   */
+  finish(rest: string): Promise<void>;
 }

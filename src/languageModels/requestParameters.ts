@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ChatRequest } from '../api';
 import type { ChatSettings } from '../config/settings';
 import type { ModelCapabilities } from '../config/schema';
@@ -7,15 +7,16 @@ import { resolveCapabilities } from './modelInformation';
 export type SamplingParameters = Pick<ChatRequest, 'temperature' | 'top_p' | 'frequency_penalty' | 'presence_penalty' | 'max_tokens'>;
 
 /** The `modelOptions` a caller of `sendRequest` may pass; anything else in them is ignored. */
-const modelOptionsSchema = z
-  .object({
-    temperature: z.number().min(0).max(2).optional().catch(undefined),
-    top_p: z.number().min(0).max(1).optional().catch(undefined),
-    frequency_penalty: z.number().min(-2).max(2).optional().catch(undefined),
-    presence_penalty: z.number().min(-2).max(2).optional().catch(undefined),
-    max_tokens: z.number().int().positive().optional().catch(undefined),
-  })
-  .catch({});
+const modelOptionsSchema = z.catch(
+  z.object({
+    temperature: z.catch(z.optional(z.number().check(z.gte(0), z.lte(2))), undefined),
+    top_p: z.catch(z.optional(z.number().check(z.gte(0), z.lte(1))), undefined),
+    frequency_penalty: z.catch(z.optional(z.number().check(z.gte(-2), z.lte(2))), undefined),
+    presence_penalty: z.catch(z.optional(z.number().check(z.gte(-2), z.lte(2))), undefined),
+    max_tokens: z.catch(z.optional(z.int().check(z.positive())), undefined),
+  }),
+  {},
+);
 
 /**
  * Sampling and length parameters: the `promptreel.chat.*` settings, overridden by the caller's `modelOptions`.

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { PlainMessage, PlainPart, PlainRole, PlainTool } from './messages';
 
 // Maps VS Code's message classes to the plain shapes of messages.ts. Parts this code does not know (e.g. thinking

@@ -134,7 +134,7 @@ export class AnswerHandler {
   /** Buttons that fix the problem, and the error VS Code shows under the answer. */
   failure(error: unknown, stream: vscode.ChatResponseStream, model?: string, actions: readonly RecoveryAction[] = recoveryActions(error)): ParticipantResult {
     for (const action of actions) stream.button(ACTION_COMMANDS[action]);
-    const partial = isApiError(error) && error.partialText ? ' (the part of the answer above arrived before the failure)' : '';
+    const partial = isApiError(error) && error.receivedChars ? ' (the part of the answer above arrived before the failure)' : '';
     return { errorDetails: { message: `${failureText(error)}${partial}` }, metadata: { kind: 'error', ...(model ? { model } : {}) } };
   }
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const PARTICIPANT_ID = 'promptreel.participant';
 export const VIDEO_COMMAND = 'video';
@@ -9,11 +9,11 @@ export type AnswerKind = 'answer' | 'explain' | 'video' | 'setup' | 'error' | 'c
 /** What a `@promptreel` result remembers (VS Code keeps it as JSON in `ChatResult.metadata`). */
 export const resultMetadataSchema = z.object({
   kind: z.enum(['answer', 'explain', 'video', 'setup', 'error', 'cancelled']),
-  model: z.string().optional(),
+  model: z.optional(z.string()),
   /** The video prompt (for "make another one"). */
-  prompt: z.string().optional(),
-  taskId: z.string().optional(),
-  videoState: z.string().optional(),
+  prompt: z.optional(z.string()),
+  taskId: z.optional(z.string()),
+  videoState: z.optional(z.string()),
 });
 export type ResultMetadata = z.infer<typeof resultMetadataSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 // The video player webview: its page, and the messages both sides exchange.
 
@@ -10,9 +10,9 @@ export const playerMessageSchema = z.discriminatedUnion('type', [
     state: z.enum(['loadedmetadata', 'canplay', 'playing', 'pause', 'ended', 'timeupdate', 'error', 'blocked']),
     currentTime: z.number(),
     duration: z.number(),
-    width: z.number().int(),
-    height: z.number().int(),
-    error: z.string().optional(),
+    width: z.int(),
+    height: z.int(),
+    error: z.optional(z.string()),
   }),
 ]);
 export type PlayerMessage = z.infer<typeof playerMessageSchema>;
@@ -33,8 +33,10 @@ function escapeHtml(text: string): string {
 }
 
 /** `default-src 'none'`: the video from the webview's resource origin only, our style and script by nonce. */
-export function playerHtml(options: { videoSrc: string; cspSource: string; title: string; nonce: string }): string {
+export function playerHtml(options: { videoSrc: string; cspSource: string; title: string; nonce: string; file: string }): string {
   const { videoSrc, cspSource, title } = options;
+  // Saved with the page so a window reload can bring the player back; `<` escaped so the path cannot end the script.
+  const saved = JSON.stringify({ file: options.file }).replace(/</g, '\\u003c');
   const n = options.nonce;
   return `<!DOCTYPE html>
 <html lang="en">
@@ -59,6 +61,7 @@ export function playerHtml(options: { videoSrc: string; cspSource: string; title
 <script nonce="${n}">
 (function () {
   const vscode = acquireVsCodeApi();
+  vscode.setState(${saved});
   const video = document.getElementById('player');
   const status = document.getElementById('status');
   let lastTimeReport = 0;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { isApiError, type ModelInfo } from '../api';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { ensureApiKey } from '../auth/ensureApiKey';
@@ -23,7 +23,9 @@ import type { VideoPoller } from './videoPoller';
 import type { TaskSource, VideoTaskRecord } from './videoTaskRecord';
 
 /** A tree element (the task id), or `{id}` from code. */
-const taskArgSchema = z.union([z.string().min(1), z.object({ id: z.string().min(1) }).transform((value) => value.id)]);
+const REGENERATE = 'Generate Again';
+
+const taskArgSchema = z.union([z.string().check(z.minLength(1)), z.pipe(z.object({ id: z.string().check(z.minLength(1)) }), z.transform((value) => value.id))]);
 
 export interface VideoCommandDeps {
   settings: Settings;
@@ -229,9 +231,18 @@ export class VideoCommands extends Disposable {
     return true;
   }
 
-  /** A new task with the same request (and the same source for an explainer). */
+  /** A new task with the same request (and the same source for an explainer), once the user confirmed the new charge. */
   private async regenerate(task: VideoTaskRecord): Promise<CreateOutcome | undefined> {
-    if (task.request) return this.deps.creator.create(task.request, task.source);
+    if (task.request) {
+      const prompt = task.request.prompt.length > 120 ? `${task.request.prompt.slice(0, 119)}…` : task.request.prompt;
+      const answer = await vscode.window.showWarningMessage(
+        'Generate this video again?',
+        { modal: true, detail: `“${prompt}”\n\nA new task is created with the same prompt and settings, and uses your quota like any other.` },
+        REGENERATE,
+      );
+      if (answer !== REGENERATE) return undefined;
+      return this.deps.creator.create(task.request, task.source);
+    }
     if (!task.prompt) {
       showActions('info', 'This task was tracked by id: its prompt and settings are not known, so it cannot be regenerated.');
       return undefined;

@@ -1,6 +1,8 @@
+import * as vscode from 'vscode';
 import { Disposable, MutableDisposable } from '../common/lifecycle';
 import type { RunningVideoTasks } from '../statusBar/runningVideoTasks';
 import { Emitter, type Event } from './emitter';
+import { PLAYER_VIEW_TYPE } from './videoPlayer';
 import { VideoRuntime, type VideoRuntimeDeps } from './videoRuntime';
 
 /**
@@ -20,6 +22,13 @@ export class VideoFeature extends Disposable implements RunningVideoTasks {
   constructor(private readonly deps: VideoRuntimeDeps) {
     super();
     this.start();
+    // Registered once for the window (a runtime reload must not register it twice): the current runtime's player
+    // takes the panels VS Code brings back after a window reload.
+    this._register(
+      vscode.window.registerWebviewPanelSerializer(PLAYER_VIEW_TYPE, {
+        deserializeWebviewPanel: (panel, state: unknown) => this.runtime.player.restore(panel, state),
+      }),
+    );
   }
 
   get runtime(): VideoRuntime {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { VideoSettings } from '../config/settings';
 import type { StoredCreateRequest } from './videoTaskRecord';
 
@@ -72,20 +72,18 @@ export function seedProblem(value: string): string | null {
  * Arguments of `promptreel.generateVideo` when another part of Promptreel (or a test) calls it. With a prompt the
  * task is created at once with the settings plus these overrides; `review: true` shows the review step first.
  */
-export const generateArgsSchema = z
-  .object({
-    prompt: z.string().trim().min(1).optional(),
-    model: z.string().trim().min(1).optional(),
-    seconds: z.union([z.string().regex(/^\d+$/), z.number().int().min(1)]).transform(String).optional(),
-    resolution: z.string().min(1).optional(),
-    ratio: z.string().min(1).optional(),
-    generateAudio: z.boolean().optional(),
-    watermark: z.boolean().optional(),
-    seed: z.number().int().min(0).max(MAX_SEED).nullable().optional(),
-    moderator: z.boolean().optional(),
-    review: z.boolean().optional(),
-  })
-  .strict();
+export const generateArgsSchema = z.strictObject({
+  prompt: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  model: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  seconds: z.optional(z.pipe(z.union([z.string().check(z.regex(/^\d+$/)), z.int().check(z.gte(1))]), z.transform(String))),
+  resolution: z.optional(z.string().check(z.minLength(1))),
+  ratio: z.optional(z.string().check(z.minLength(1))),
+  generateAudio: z.optional(z.boolean()),
+  watermark: z.optional(z.boolean()),
+  seed: z.optional(z.nullable(z.int().check(z.gte(0), z.lte(MAX_SEED)))),
+  moderator: z.optional(z.boolean()),
+  review: z.optional(z.boolean()),
+});
 export type GenerateArgs = z.infer<typeof generateArgsSchema>;
 
 export function withOverrides(options: VideoOptions, args: GenerateArgs): VideoOptions {

@@ -1,10 +1,15 @@
+import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as z from 'zod/mini';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { nonce, playerHtml, playerMessageSchema, type PlaybackReport, type PlayerCommand } from './playerHtml';
 
 export const PLAYER_VIEW_TYPE = 'promptreel.videoPlayer';
+
+/** What the player page saves (`setState`) for a window reload to bring it back. */
+const savedStateSchema = z.object({ file: z.string().check(z.minLength(1)) });
 
 interface OpenPlayer {
   panel: vscode.WebviewPanel;
@@ -32,15 +37,32 @@ export class VideoPlayer extends Disposable {
       existing.panel.reveal();
       return existing.panel;
     }
+    const panel = vscode.window.createWebviewPanel(PLAYER_VIEW_TYPE, path.basename(file), vscode.ViewColumn.Active, playerOptions(file));
+    this.attach(panel, file);
+    return panel;
+  }
+
+  /** A player panel VS Code brings back after a window reload: it plays its file again, or closes if the file is gone. */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const saved = savedStateSchema.safeParse(state);
+    const file = saved.success ? saved.data.file : undefined;
+    const exists = file ? await stat(file).then((info) => info.isFile(), () => false) : false;
+    if (!file || !exists || this.panels.has(file)) {
+      this.log.info(file && !exists ? `The video player of ${path.basename(file)} was not restored: the file is gone.` : 'A video player was not restored.');
+      panel.dispose();
+      return;
+    }
+    panel.webview.options = playerOptions(file);
+    this.attach(panel, file);
+  }
+
+  private attach(panel: vscode.WebviewPanel, file: string): void {
     const title = path.basename(file);
-    const panel = vscode.window.createWebviewPanel(PLAYER_VIEW_TYPE, title, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.file(path.dirname(file))],
-    });
+    panel.title = title;
     const open: OpenPlayer = { panel };
     this.panels.set(file, open);
     const webview = panel.webview;
-    webview.html = playerHtml({ videoSrc: webview.asWebviewUri(vscode.Uri.file(file)).toString(), cspSource: webview.cspSource, title, nonce: nonce() });
+    webview.html = playerHtml({ videoSrc: webview.asWebviewUri(vscode.Uri.file(file)).toString(), cspSource: webview.cspSource, title, nonce: nonce(), file });
     const subscriptions = [
       webview.onDidReceiveMessage((raw: unknown) => {
         const message = playerMessageSchema.safeParse(raw);
@@ -59,7 +81,6 @@ export class VideoPlayer extends Disposable {
       subscriptions.forEach((subscription) => subscription.dispose());
       this.panels.delete(file);
     });
-    return panel;
   }
 
   /** The last playback report of the player of `file`. */
@@ -78,4 +99,8 @@ export class VideoPlayer extends Disposable {
     const command: PlayerCommand = { type: 'play', muted };
     return open.panel.webview.postMessage(command);
   }
+}
+
+function playerOptions(file: string): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.file(path.dirname(file))] };
 }

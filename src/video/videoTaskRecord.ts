@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 // What Promptreel remembers about a video task (persisted in globalState, so every field is checked when read:
 // another version of the extension, or a hand-edited state, must never hand the rest of the code a wrong type).
@@ -7,67 +7,60 @@ import { z } from 'zod';
 export const TASK_STATES = ['queued', 'running', 'completed', 'failed', 'stale'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
-const metadataSchema = z
-  .object({
-    resolution: z.string().optional(),
-    ratio: z.string().optional(),
-    generate_audio: z.boolean().optional(),
-    watermark: z.boolean().optional(),
-    seed: z.number().int().optional(),
-  })
-  .strip();
+// z.object drops unknown keys (classic zod's .strip()).
+const metadataSchema = z.object({
+  resolution: z.optional(z.string()),
+  ratio: z.optional(z.string()),
+  generate_audio: z.optional(z.boolean()),
+  watermark: z.optional(z.boolean()),
+  seed: z.optional(z.int()),
+});
 
 /** The request that created the task: what Regenerate sends again. */
-export const createRequestSchema = z
-  .object({
-    model: z.string().min(1),
-    prompt: z.string().min(1),
-    seconds: z.string().optional(),
-    moderator: z.boolean().optional(),
-    metadata: metadataSchema.optional(),
-  })
-  .strip();
+export const createRequestSchema = z.object({
+  model: z.string().check(z.minLength(1)),
+  prompt: z.string().check(z.minLength(1)),
+  seconds: z.optional(z.string()),
+  moderator: z.optional(z.boolean()),
+  metadata: z.optional(metadataSchema),
+});
 export type StoredCreateRequest = z.infer<typeof createRequestSchema>;
 
 /** Where an explainer video's prompt came from (0-based, like vscode.Range). */
-export const sourceSchema = z
-  .object({
-    uri: z.string().min(1),
-    startLine: z.number().int().min(0),
-    startCharacter: z.number().int().min(0),
-    endLine: z.number().int().min(0),
-    endCharacter: z.number().int().min(0),
-  })
-  .strip();
+export const sourceSchema = z.object({
+  uri: z.string().check(z.minLength(1)),
+  startLine: z.int().check(z.gte(0)),
+  startCharacter: z.int().check(z.gte(0)),
+  endLine: z.int().check(z.gte(0)),
+  endCharacter: z.int().check(z.gte(0)),
+});
 export type TaskSource = z.infer<typeof sourceSchema>;
 
-export const taskRecordSchema = z
-  .object({
-    id: z.string().min(1),
-    /** Unknown for a task tracked by id. */
-    prompt: z.string().optional(),
-    model: z.string().optional(),
-    state: z.enum(TASK_STATES),
-    /** The status string exactly as the service last sent it. */
-    rawStatus: z.string(),
-    progress: z.number().min(0).max(100).optional(),
-    videoUrl: z.string().optional(),
-    error: z.string().optional(),
-    /** Milliseconds since the epoch. */
-    createdAt: z.number(),
-    updatedAt: z.number(),
-    finishedAt: z.number().optional(),
-    request: createRequestSchema.optional(),
-    source: sourceSchema.optional(),
-    /** Absolute file system path of the downloaded video. */
-    downloadedPath: z.string().optional(),
-    /** Poll bookkeeping (shared with the next window that takes over polling). */
-    nextPollAt: z.number().optional(),
-    lastPolledAt: z.number().optional(),
-    consecutiveErrors: z.number().int().min(0).optional(),
-    lastPollError: z.string().optional(),
-  })
-  .strip();
+export const taskRecordSchema = z.object({
+  id: z.string().check(z.minLength(1)),
+  /** Unknown for a task tracked by id. */
+  prompt: z.optional(z.string()),
+  model: z.optional(z.string()),
+  state: z.enum(TASK_STATES),
+  /** The status string exactly as the service last sent it. */
+  rawStatus: z.string(),
+  progress: z.optional(z.number().check(z.gte(0), z.lte(100))),
+  videoUrl: z.optional(z.string()),
+  error: z.optional(z.string()),
+  /** Milliseconds since the epoch. */
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  finishedAt: z.optional(z.number()),
+  request: z.optional(createRequestSchema),
+  source: z.optional(sourceSchema),
+  /** Absolute file system path of the downloaded video. */
+  downloadedPath: z.optional(z.string()),
+  /** Poll bookkeeping (shared with the next window that takes over polling). */
+  nextPollAt: z.optional(z.number()),
+  lastPolledAt: z.optional(z.number()),
+  consecutiveErrors: z.optional(z.int().check(z.gte(0))),
+  lastPollError: z.optional(z.string()),
+});
 export type VideoTaskRecord = z.infer<typeof taskRecordSchema>;
 
 /** Parses the stored list; entries that do not fit are dropped (and counted), never fatal. */

@@ -4,7 +4,7 @@ import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { sampleBytes } from '../service';
 import { notificationMessage } from './support/notifications';
-import { quickInputBox, quickInputRow } from './support/palette';
+import { quickInputBox, quickInputRow, runCommand } from './support/palette';
 import { expandView, openViewContainer, treeRow, viewPane, webviewFrame } from './support/views';
 import { useWorkbench } from './support/workbench';
 
@@ -148,5 +148,17 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     const state = await video.evaluate((element: HTMLVideoElement) => ({ time: element.currentTime, width: element.videoWidth, error: element.error?.code ?? 0 }));
     assert.ok(state.time > 1 && state.width === 320 && state.error === 0, JSON.stringify(state));
     await context.workbench.screenshot('video-player');
+  });
+
+  it('brings the player back after a window reload', async () => {
+    const { page } = context.workbench;
+    await page.waitForTimeout(1000); // lets the player page save its state before the reload
+    await runCommand(page, 'Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60_000 });
+    await page.locator('.tab', { hasText: /a-paper-boat-drifting-down-a-rainy-stree-task_\w+\.mp4/ }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    const frame = await playerFrame(page, 60_000);
+    await frame.locator('#status', { hasText: '320×180, 3.0 s' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await context.workbench.screenshot('video-player-restored-after-reload');
   });
 });

@@ -1,7 +1,5 @@
-import { chunkSchema, type ChatChunk } from './schemas';
+import { chunkSchema, deltaTextSchema, type ChatChunk } from './schemas';
 
-type Choice = NonNullable<ChatChunk['choices']>[number];
-type Delta = NonNullable<Choice['delta']>;
 type TextField = 'content' | 'reasoning_content' | 'reasoning';
 const TEXT_FIELDS: readonly TextField[] = ['content', 'reasoning_content', 'reasoning'];
 
@@ -18,20 +16,21 @@ function isPlainStringBody(body: string): boolean {
 }
 
 /**
- * A stream repeats one chunk layout in which only the delta text changes. Once a chunk was parsed and validated, its
- * text with that one string value cut out becomes a template. A next chunk made of exactly the same prefix and suffix
- * around a well-formed JSON string body is the same JSON document with another string in that place: its value is
- * read from the text directly, and `JSON.parse` (most of the per-chunk cost) is skipped. Anything else (another id,
- * a usage field, an escape that does not fit) does not match and goes through the full parse.
+ * A stream repeats one chunk layout in which only the delta text changes. Once a chunk was parsed and validated by
+ * `chunkSchema`, its text with that one string value cut out becomes a template. A next chunk made of exactly the same
+ * prefix and suffix around a well-formed JSON string body is the same JSON document with another string in that
+ * place: everything but that string is byte for byte what was validated already, so only the string is read and
+ * validated (by the field's own schema), and neither `JSON.parse` nor a parse of the whole layout runs again. Anything
+ * else (another id, a usage field, an escape that does not fit) does not match and goes through the full parse.
  */
 export class ChunkTemplate {
   private constructor(
     private readonly prefix: string,
     private readonly suffix: string,
-    private readonly field: TextField,
-    private readonly chunk: ChatChunk,
-    private readonly choice: Choice,
-    private readonly delta: Delta,
+    /** Which delta field the value is. */
+    readonly field: TextField,
+    /** The delta's role, repeated by every chunk of this layout. */
+    readonly role: string | undefined,
   ) {}
 
   /** A template from a chunk's text and its validated content, when it has one non-empty text field to vary. */
@@ -46,48 +45,33 @@ export class ChunkTemplate {
     const at = text.indexOf(needle);
     // Not found: the sender escapes differently than JSON.stringify; found twice: ambiguous. Either way, no template.
     if (at < 0 || text.includes(needle, at + 1)) return undefined;
-    const template = new ChunkTemplate(text.slice(0, at + field.length + 4), text.slice(at + needle.length - 1), field, chunk, choice, delta);
+    const template = new ChunkTemplate(text.slice(0, at + field.length + 4), text.slice(at + needle.length - 1), field, delta.role ?? undefined);
     return template.cutsAt(delta[field] === 'p' ? 'q' : 'p') ? template : undefined;
   }
 
-  /** The chunk this text is, when it fits the template; undefined otherwise (the caller parses it in full). */
-  match(text: string): ChatChunk | undefined {
+  /**
+   * The value of the template's field in this chunk, when the chunk fits the template; undefined otherwise (the caller
+   * parses it in full).
+   */
+  match(text: string): string | undefined {
     const end = text.length - this.suffix.length;
     // Comparing slices is about twice as fast as startsWith/endsWith for prefixes this long.
     if (end < this.prefix.length || text.slice(0, this.prefix.length) !== this.prefix || text.slice(end) !== this.suffix) return undefined;
     // Between the quotes the template keeps, the body must be exactly one JSON string: an unescaped quote or a
     // trailing backslash would change the document's structure, and a control character is not JSON at all.
     const body = text.slice(this.prefix.length, end);
-    if (body.length <= SHORT_BODY && isPlainStringBody(body)) return this.with(body);
-    let value: unknown;
-    try {
-      // Checks all of the above and decodes the escapes, at a fraction of what parsing the whole chunk costs.
-      value = JSON.parse(`"${body}"`);
-    } catch {
-      return undefined;
+    let value: unknown = body;
+    if (body.length > SHORT_BODY || !isPlainStringBody(body)) {
+      try {
+        // Checks all of the above and decodes the escapes, at a fraction of what parsing the whole chunk costs. The
+        // string is parsed with the quotes around it, as a slice of the chunk's text (no copy).
+        value = JSON.parse(text.slice(this.prefix.length - 1, end + 1));
+      } catch {
+        return undefined;
+      }
     }
-    return typeof value === 'string' ? this.with(value) : undefined;
-  }
-
-  /** The template's chunk with another text: literals of a fixed shape (object spreads cost several times more). */
-  private with(value: string): ChatChunk {
-    const { choice, delta, field } = this;
-    return {
-      choices: [
-        {
-          index: choice.index,
-          delta: {
-            role: delta.role,
-            content: field === 'content' ? value : delta.content,
-            reasoning_content: field === 'reasoning_content' ? value : delta.reasoning_content,
-            reasoning: field === 'reasoning' ? value : delta.reasoning,
-          },
-          finish_reason: choice.finish_reason,
-        },
-      ],
-      usage: this.chunk.usage,
-      error: this.chunk.error,
-    };
+    const checked = deltaTextSchema.safeParse(value);
+    return checked.success && typeof checked.data === 'string' ? checked.data : undefined;
   }
 
   /** Proves the cut is where the varying value is: the text with another value there parses to that value. */

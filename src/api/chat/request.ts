@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiError } from '../errors';
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const imagePart = z.object({
   type: z.literal('image_url'),
-  image_url: z.object({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }),
+  image_url: z.object({ url: z.string().check(z.minLength(1)), detail: z.optional(z.enum(['auto', 'low', 'high'])) }),
 });
 export const contentPartSchema = z.union([textPart, imagePart]);
 
@@ -15,14 +15,14 @@ const toolCallSchema = z.object({
 });
 
 export const chatMessageSchema = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('system'), content: z.string(), name: z.string().optional() }),
-  z.object({ role: z.literal('developer'), content: z.string(), name: z.string().optional() }),
-  z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(contentPartSchema).min(1)]), name: z.string().optional() }),
+  z.object({ role: z.literal('system'), content: z.string(), name: z.optional(z.string()) }),
+  z.object({ role: z.literal('developer'), content: z.string(), name: z.optional(z.string()) }),
+  z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(contentPartSchema).check(z.minLength(1))]), name: z.optional(z.string()) }),
   z.object({
     role: z.literal('assistant'),
-    content: z.string().nullable(),
-    name: z.string().optional(),
-    tool_calls: z.array(toolCallSchema).optional(),
+    content: z.nullable(z.string()),
+    name: z.optional(z.string()),
+    tool_calls: z.optional(z.array(toolCallSchema)),
   }),
   z.object({ role: z.literal('tool'), content: z.string(), tool_call_id: z.string() }),
 ]);
@@ -30,35 +30,35 @@ export const chatMessageSchema = z.discriminatedUnion('role', [
 const toolSchema = z.object({
   type: z.literal('function'),
   function: z.object({
-    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a tool name uses letters, digits, _ and - (at most 64)'),
-    description: z.string().optional(),
-    parameters: z.record(z.string(), z.unknown()).optional(),
+    name: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'a tool name uses letters, digits, _ and - (at most 64)')),
+    description: z.optional(z.string()),
+    parameters: z.optional(z.record(z.string(), z.unknown())),
   }),
 });
 
+const between = (min: number, max: number) => z.number().check(z.gte(min), z.lte(max));
+
 /** The documented request, with the documented bounds checked before anything is sent. */
 export const chatRequestSchema = z.object({
-  model: z.string().trim().min(1, 'a model is required'),
-  messages: z.array(chatMessageSchema).min(1, 'at least one message is required'),
-  temperature: z.number().min(0).max(2).optional(),
-  top_p: z.number().min(0).max(1).optional(),
-  frequency_penalty: z.number().min(-2).max(2).optional(),
-  presence_penalty: z.number().min(-2).max(2).optional(),
-  max_tokens: z.number().int().positive().optional(),
-  response_format: z
-    .union([
+  model: z.string().check(z.trim(), z.minLength(1, 'a model is required')),
+  messages: z.array(chatMessageSchema).check(z.minLength(1, 'at least one message is required')),
+  temperature: z.optional(between(0, 2)),
+  top_p: z.optional(between(0, 1)),
+  frequency_penalty: z.optional(between(-2, 2)),
+  presence_penalty: z.optional(between(-2, 2)),
+  max_tokens: z.optional(z.int().check(z.positive())),
+  response_format: z.optional(
+    z.union([
       z.object({ type: z.literal('text') }),
       z.object({ type: z.literal('json_object') }),
       z.object({ type: z.literal('json_schema'), json_schema: z.record(z.string(), z.unknown()) }),
-    ])
-    .optional(),
-  tools: z.array(toolSchema).optional(),
-  tool_choice: z
-    .union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })])
-    .optional(),
-  user: z.string().optional(),
-  seed: z.number().int().optional(),
-  stop: z.union([z.string(), z.array(z.string()).max(4)]).optional(),
+    ]),
+  ),
+  tools: z.optional(z.array(toolSchema)),
+  tool_choice: z.optional(z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })])),
+  user: z.optional(z.string()),
+  seed: z.optional(z.int()),
+  stop: z.optional(z.union([z.string(), z.array(z.string()).check(z.maxLength(4))])),
 });
 
 export type ChatRequest = z.input<typeof chatRequestSchema>;

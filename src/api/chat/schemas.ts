@@ -1,72 +1,73 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 const usageSchema = z.object({
-  prompt_tokens: z.number().optional(),
-  completion_tokens: z.number().optional(),
-  total_tokens: z.number().optional(),
+  prompt_tokens: z.optional(z.number()),
+  completion_tokens: z.optional(z.number()),
+  total_tokens: z.optional(z.number()),
 });
 
 const toolCallFragmentSchema = z.object({
-  index: z.number().int().optional(),
-  id: z.string().nullish(),
-  type: z.string().nullish(),
-  function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+  index: z.optional(z.int()),
+  id: z.nullish(z.string()),
+  type: z.nullish(z.string()),
+  function: z.nullish(z.object({ name: z.nullish(z.string()), arguments: z.nullish(z.string()) })),
 });
 
 export const streamErrorSchema = z.object({
-  message: z.string().optional(),
-  type: z.string().nullish(),
-  param: z.string().nullish(),
-  code: z.union([z.string(), z.number()]).nullish(),
+  message: z.optional(z.string()),
+  type: z.nullish(z.string()),
+  param: z.nullish(z.string()),
+  code: z.nullish(z.union([z.string(), z.number()])),
 });
+
+/** A text field of a delta (`content`, `reasoning_content`, `reasoning`). */
+export const deltaTextSchema = z.nullish(z.string());
 
 /** Only the fields the client reads: unknown fields are ignored, never rejected. */
 export const chunkSchema = z.object({
-  choices: z
-    .array(
+  choices: z.nullish(
+    z.array(
       z.object({
-        index: z.number().optional(),
-        delta: z
-          .object({
-            role: z.string().nullish(),
-            content: z.string().nullish(),
-            reasoning_content: z.string().nullish(),
-            reasoning: z.string().nullish(),
-            tool_calls: z.array(toolCallFragmentSchema).nullish(),
-          })
-          .nullish(),
-        finish_reason: z.string().nullish(),
+        index: z.optional(z.number()),
+        delta: z.nullish(
+          z.object({
+            role: z.nullish(z.string()),
+            content: deltaTextSchema,
+            reasoning_content: deltaTextSchema,
+            reasoning: deltaTextSchema,
+            tool_calls: z.nullish(z.array(toolCallFragmentSchema)),
+          }),
+        ),
+        finish_reason: z.nullish(z.string()),
       }),
-    )
-    .nullish(),
-  usage: usageSchema.nullish(),
-  error: z.union([streamErrorSchema, z.string()]).nullish(),
+    ),
+  ),
+  usage: z.nullish(usageSchema),
+  error: z.nullish(z.union([streamErrorSchema, z.string()])),
 });
 
 export type ChatChunk = z.infer<typeof chunkSchema>;
 
 export const completionSchema = z.object({
-  id: z.string().optional(),
-  model: z.string().optional(),
+  id: z.optional(z.string()),
+  model: z.optional(z.string()),
   choices: z
     .array(
       z.object({
-        message: z
-          .object({
-            role: z.string().optional(),
-            content: z.string().nullish(),
-            reasoning_content: z.string().nullish(),
-            reasoning: z.string().nullish(),
-            tool_calls: z
-              .array(z.object({ id: z.string().nullish(), function: z.object({ name: z.string(), arguments: z.string().nullish() }) }))
-              .nullish(),
-          })
-          .nullish(),
-        finish_reason: z.string().nullish(),
+        message: z.nullish(
+          z.object({
+            role: z.optional(z.string()),
+            content: z.nullish(z.string()),
+            reasoning_content: z.nullish(z.string()),
+            reasoning: z.nullish(z.string()),
+            tool_calls: z.nullish(z.array(z.object({ id: z.nullish(z.string()), function: z.object({ name: z.string(), arguments: z.nullish(z.string()) }) }))),
+          }),
+        ),
+        finish_reason: z.nullish(z.string()),
       }),
     )
-    .min(1),
-  usage: usageSchema.nullish(),
+    .check(z.minLength(1)),
+  usage: z.nullish(usageSchema),
 });
 
 export function toUsage(usage: z.infer<typeof usageSchema>): { promptTokens: number; completionTokens: number; totalTokens: number } {

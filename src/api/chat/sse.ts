@@ -1,13 +1,16 @@
+import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { abortedError, isApiError } from '../errors';
 import type { ApiLogger } from '../logger';
 import { ChatStreamDecoder } from './decoder';
 import type { ChatStreamEvent } from './events';
+import { ReadableChunks } from './readableChunks';
 
 /**
  * Reads an SSE body (any chunking, LF/CR/CRLF, comments, multi-line data, `event:` lines) and yields chat events.
- * Ends normally only after `[DONE]` and a finish reason; any other end is a "cut off" ApiError carrying the text so far.
+ * Consecutive text (or reasoning) deltas that arrive in one network read come out as one event: nothing waits for
+ * them, and a reader does one step per read rather than one per chunk. Ends normally only after `[DONE]` and a finish reason; any other end is a "cut off" ApiError carrying the text so far.
  */
 export function decodeChatStream(
   body: AsyncIterable<Uint8Array>,
@@ -17,6 +20,10 @@ export function decodeChatStream(
 }
 
 type Result = IteratorResult<ChatStreamEvent, void>;
+
+function isReadable(body: AsyncIterable<Uint8Array>): body is Readable {
+  return body instanceof Readable;
+}
 const END: Result = Object.freeze({ value: undefined, done: true });
 
 /**
@@ -42,8 +49,8 @@ class ChatEventStream implements AsyncGenerator<ChatStreamEvent, void, undefined
     private readonly signal: AbortSignal | undefined,
     log: ApiLogger | undefined,
   ) {
-    this.decoder = new ChatStreamDecoder(log);
-    this.source = body[Symbol.asyncIterator]();
+    this.decoder = new ChatStreamDecoder(log, true);
+    this.source = isReadable(body) ? new ReadableChunks(body) : body[Symbol.asyncIterator]();
     this.parser = createParser({
       onEvent: (event) => {
         if (this.failure !== undefined || this.decoder.done) return;
@@ -127,6 +134,7 @@ class ChatEventStream implements AsyncGenerator<ChatStreamEvent, void, undefined
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a byte order mark is not part of the stream
     }
     this.parser.feed(text);
+    this.decoder.settle();
   }
 
   /** What the reading loop of the generator turned an error into: aborts and ApiErrors as they are, the rest a cut. */

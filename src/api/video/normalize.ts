@@ -1,28 +1,28 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { VideoState, VideoTask } from './task';
 
-const text = z.string().nullish().catch(undefined);
+const text = z.catch(z.nullish(z.string()), undefined);
 const looseRecord = z.record(z.string(), z.unknown());
 
-const errorField = z
-  .union([z.string(), z.object({ message: z.string().nullish(), code: z.union([z.string(), z.number()]).nullish() })])
-  .nullish()
-  .catch(undefined);
+const errorField = z.catch(
+  z.nullish(z.union([z.string(), z.object({ message: z.nullish(z.string()), code: z.nullish(z.union([z.string(), z.number()])) })])),
+  undefined,
+);
 
 /** A task as any of the gateways may send it; every field optional, wrong types ignored rather than fatal. */
 const taskFields = z.object({
   id: text,
   task_id: text,
-  status: z.union([z.string(), z.number()]).nullish().catch(undefined),
-  progress: z.union([z.number(), z.string()]).nullish().catch(undefined),
+  status: z.catch(z.nullish(z.union([z.string(), z.number()])), undefined),
+  progress: z.catch(z.nullish(z.union([z.number(), z.string()])), undefined),
   model: text,
-  created_at: z.number().nullish().catch(undefined),
-  metadata: z.object({ url: text }).nullish().catch(undefined),
+  created_at: z.catch(z.nullish(z.number()), undefined),
+  metadata: z.catch(z.nullish(z.object({ url: text })), undefined),
   video_url: text,
   url: text,
-  content: z.object({ video_url: text }).nullish().catch(undefined),
+  content: z.catch(z.nullish(z.object({ video_url: text })), undefined),
   result_url: text,
-  data: z.object({ result_url: text }).nullish().catch(undefined),
+  data: z.catch(z.nullish(z.object({ result_url: text })), undefined),
   error: errorField,
   fail_reason: text,
 });

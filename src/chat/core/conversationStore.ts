@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { IDisposable } from '../../common/lifecycle';
 import { createConversation, randomId, rename, type IdFactory } from './conversation';
 import { Emitter } from './emitter';
@@ -45,7 +45,8 @@ export const INTERRUPTED_MESSAGE = 'The reply was interrupted (VS Code was close
  * validated; a reply that was still streaming when the window closed is marked as cut off.
  */
 export class ConversationStore implements IDisposable {
-  private readonly conversations = new Map<string, Conversation>();
+  /** Read from storage on first use, not when the extension activates: a workspace may hold 100 long conversations. */
+  private loaded: Map<string, Conversation> | undefined;
   private readonly changes = new Emitter<StoreChange>();
   readonly onDidChange = this.changes.event;
   private readonly key: string;
@@ -62,7 +63,11 @@ export class ConversationStore implements IDisposable {
     this.saveDelayMs = options.saveDelayMs ?? 1000;
     this.now = options.now ?? Date.now;
     this.newId = options.newId ?? randomId;
-    this.load();
+  }
+
+  private get conversations(): Map<string, Conversation> {
+    this.loaded ??= this.load();
+    return this.loaded;
   }
 
   /** Newest first. */
@@ -157,13 +162,14 @@ export class ConversationStore implements IDisposable {
     return [...this.conversations.values()].sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
-  private load(): void {
+  private load(): Map<string, Conversation> {
+    const conversations = new Map<string, Conversation>();
     const raw = this.storage.get(this.key);
-    if (raw === undefined) return;
+    if (raw === undefined) return conversations;
     const persisted = persistedSchema.safeParse(raw);
     if (!persisted.success) {
       this.options.warn?.('Ignoring stored conversations of an unknown shape.');
-      return;
+      return conversations;
     }
     let dropped = 0;
     for (const entry of persisted.data.conversations) {
@@ -179,8 +185,9 @@ export class ConversationStore implements IDisposable {
           message.error = { message: INTERRUPTED_MESSAGE, actions: ['retry'] };
         }
       }
-      this.conversations.set(conversation.id, conversation);
+      conversations.set(conversation.id, conversation);
     }
     if (dropped > 0) this.options.warn?.(`Ignored ${dropped} stored conversation(s) of an unexpected shape.`);
+    return conversations;
   }
 }

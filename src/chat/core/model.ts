@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 // The conversation data the host owns and persists. Plain data with zod schemas, because it enters from
 // workspaceState (written by an older version, or edited by hand) and must be checked like any other input.
@@ -10,9 +10,9 @@ export const contextDiagnosticSchema = z.object({
   severity: diagnosticSeveritySchema,
   message: z.string(),
   /** 1-based line. */
-  line: z.number().int().min(1),
-  source: z.string().optional(),
-  code: z.string().optional(),
+  line: z.int().check(z.gte(1)),
+  source: z.optional(z.string()),
+  code: z.optional(z.string()),
 });
 
 /** The code a user asked about: where it comes from and the problems VS Code reports in it. */
@@ -21,36 +21,36 @@ export const selectionContextSchema = z.object({
   relativePath: z.string(),
   languageId: z.string(),
   /** 1-based, inclusive. */
-  startLine: z.number().int().min(1),
-  endLine: z.number().int().min(1),
+  startLine: z.int().check(z.gte(1)),
+  endLine: z.int().check(z.gte(1)),
   code: z.string(),
   diagnostics: z.array(contextDiagnosticSchema),
 });
 
 export const imageAttachmentSchema = z.object({
   name: z.string(),
-  mimeType: z.string().regex(/^image\//),
+  mimeType: z.string().check(z.regex(/^image\//)),
   /** Bytes of the file (before base64). */
-  size: z.number().int().min(0),
-  dataUrl: z.string().startsWith('data:image/'),
+  size: z.int().check(z.gte(0)),
+  dataUrl: z.string().check(z.startsWith('data:image/')),
 });
 
 /** Per-conversation request options; an absent value falls back to the `promptreel.chat.*` settings. */
 export const conversationOptionsSchema = z.object({
-  model: z.string().optional(),
-  systemPrompt: z.string().optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  topP: z.number().min(0).max(1).optional(),
-  frequencyPenalty: z.number().min(-2).max(2).optional(),
-  presencePenalty: z.number().min(-2).max(2).optional(),
-  maxTokens: z.number().int().min(1).optional(),
-  jsonMode: z.boolean().optional(),
+  model: z.optional(z.string()),
+  systemPrompt: z.optional(z.string()),
+  temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
+  topP: z.optional(z.number().check(z.gte(0), z.lte(1))),
+  frequencyPenalty: z.optional(z.number().check(z.gte(-2), z.lte(2))),
+  presencePenalty: z.optional(z.number().check(z.gte(-2), z.lte(2))),
+  maxTokens: z.optional(z.int().check(z.gte(1))),
+  jsonMode: z.optional(z.boolean()),
 });
 
 export const usageSchema = z.object({
-  promptTokens: z.number().min(0),
-  completionTokens: z.number().min(0),
-  totalTokens: z.number().min(0),
+  promptTokens: z.number().check(z.gte(0)),
+  completionTokens: z.number().check(z.gte(0)),
+  totalTokens: z.number().check(z.gte(0)),
 });
 
 export const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
@@ -61,9 +61,9 @@ export const chatErrorInfoSchema = z.object({
   message: z.string(),
   actions: z.array(chatErrorActionSchema),
   /** The request parameter the service (or the local check) refused. */
-  param: z.string().optional(),
-  status: z.number().int().optional(),
-  code: z.string().optional(),
+  param: z.optional(z.string()),
+  status: z.optional(z.int()),
+  code: z.optional(z.string()),
 });
 
 export const userMessageSchema = z.object({
@@ -71,8 +71,8 @@ export const userMessageSchema = z.object({
   role: z.literal('user'),
   text: z.string(),
   createdAt: z.number(),
-  context: selectionContextSchema.optional(),
-  images: z.array(imageAttachmentSchema).optional(),
+  context: z.optional(selectionContextSchema),
+  images: z.optional(z.array(imageAttachmentSchema)),
 });
 
 /** `streaming` while the reply arrives; `stopped` by the user; `cut-off` when the stream broke; `error` when it failed. */
@@ -87,18 +87,18 @@ export const assistantMessageSchema = z.object({
   toolCalls: z.array(toolCallSchema),
   status: assistantStatusSchema,
   createdAt: z.number(),
-  finishReason: z.string().optional(),
-  usage: usageSchema.optional(),
-  error: chatErrorInfoSchema.optional(),
+  finishReason: z.optional(z.string()),
+  usage: z.optional(usageSchema),
+  error: z.optional(chatErrorInfoSchema),
 });
 
 export const conversationMessageSchema = z.discriminatedUnion('role', [userMessageSchema, assistantMessageSchema]);
 
 export const conversationSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   title: z.string(),
   /** True once the user renamed it: the first message no longer names it. */
-  titleEdited: z.boolean().optional(),
+  titleEdited: z.optional(z.boolean()),
   createdAt: z.number(),
   updatedAt: z.number(),
   options: conversationOptionsSchema,

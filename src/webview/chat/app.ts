@@ -1,6 +1,7 @@
 import type { ConversationView, HostToWebview, MessageView, Snapshot, WebviewToHost } from '../../chat/protocol';
 import { Composer } from './composer';
 import { byId, el } from './dom';
+import { FrameScheduler } from './frameScheduler';
 import { Header } from './header';
 import { buildLayout } from './layout';
 import { AssistantMessageView, UserMessageView, type MessageHost } from './messageViews';
@@ -13,6 +14,12 @@ const REPLY_INTENTS = new Set<WebviewToHost['type']>(['send', 'quickAction', 're
 /** Pixels from the bottom within which the list follows a streaming reply. */
 const FOLLOW_THRESHOLD = 48;
 
+/**
+ * Messages shown for the first time are rendered at once only this close to the bottom (more than a screenful);
+ * those further up render in the frames after, newest first, within the frame budget.
+ */
+const EAGER_MESSAGES = 24;
+
 /** The chat page: renders what the host sends, and turns clicks and keys into intents for the host. */
 export class ChatApp {
   private readonly messages: HTMLElement;
@@ -23,8 +30,15 @@ export class ChatApp {
   private readonly views = new Map<string, MessageViewInstance>();
   private conversation: ConversationView | undefined;
   private following = true;
-  private scrollFrame: number | undefined;
   private restoreScroll: number | undefined;
+  private readonly scheduler = new FrameScheduler();
+  private readonly scrollJob = () => {
+    if (this.following) this.scrollToBottom();
+  };
+  private readonly scrolledJob = () => {
+    this.following = this.messages.scrollHeight - this.messages.scrollTop - this.messages.clientHeight < FOLLOW_THRESHOLD;
+    this.channel.save({ scrollTop: this.messages.scrollTop });
+  };
 
   constructor(root: HTMLElement, private readonly channel: HostChannel) {
     buildLayout(root);
@@ -39,10 +53,8 @@ export class ChatApp {
 
     byId('no-key-set').addEventListener('click', () => channel.post({ type: 'runCommand', command: 'setApiKey' }));
     byId('no-key-settings').addEventListener('click', () => channel.post({ type: 'runCommand', command: 'openSettings' }));
-    this.messages.addEventListener('scroll', () => {
-      this.following = this.messages.scrollHeight - this.messages.scrollTop - this.messages.clientHeight < FOLLOW_THRESHOLD;
-      channel.save({ scrollTop: this.messages.scrollTop });
-    });
+    // Reading the scroll position lays the page out: done in the next frame, after its rendering, not per event.
+    this.messages.addEventListener('scroll', () => this.scheduler.schedule(this.scrolledJob, this.scrolledJob), { passive: true });
     this.messages.addEventListener('click', (event) => this.onMessagesClick(event));
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.composer.requestStop()) event.preventDefault();
@@ -140,23 +152,47 @@ export class ChatApp {
     const lastAssistant = [...conversation.messages].reverse().find((message) => message.role === 'assistant');
     const seen = new Set<string>();
     const elements: HTMLElement[] = [];
-    for (const message of conversation.messages) {
+    // A scroll position to restore needs the heights of everything above it: then all renders at once.
+    const eagerFrom = this.restoreScroll === undefined ? conversation.messages.length - EAGER_MESSAGES : 0;
+    // Newest first, so the messages at the bottom (those in view) are queued, and rendered, before older ones.
+    for (let index = conversation.messages.length - 1; index >= 0; index--) {
+      const message = conversation.messages[index];
       seen.add(message.id);
       const view = this.viewFor(message);
-      const place = { isLast: message.id === lastAssistant?.id, busy: conversation.busy };
+      const place = { isLast: message.id === lastAssistant?.id, busy: conversation.busy, priority: index >= eagerFrom ? ('now' as const) : ('later' as const) };
       if (view instanceof AssistantMessageView && message.role === 'assistant') view.update(message, place);
       else if (view instanceof UserMessageView && message.role === 'user') view.update(message, place);
       elements.push(view.element);
     }
+    elements.reverse();
     for (const [id, view] of this.views) {
       if (seen.has(id)) continue;
       view.dispose();
       this.views.delete(id);
     }
     if (elements.length === 0) elements.push(this.emptyState());
-    // Existing elements are moved, not re-rendered.
-    this.messages.replaceChildren(...elements);
+    this.placeChildren(elements);
     this.rendered();
+  }
+
+  /**
+   * Puts the message elements in order, moving only those out of place: a turn added to a long conversation inserts
+   * two elements instead of re-inserting all of them (which would lay the whole list out again).
+   */
+  private placeChildren(elements: HTMLElement[]): void {
+    let next = this.messages.firstElementChild;
+    for (const element of elements) {
+      if (element === next) {
+        next = next.nextElementSibling;
+        continue;
+      }
+      this.messages.insertBefore(element, next);
+    }
+    while (next) {
+      const stale = next;
+      next = next.nextElementSibling;
+      stale.remove();
+    }
   }
 
   private viewFor(message: MessageView): MessageViewInstance {
@@ -167,6 +203,7 @@ export class ChatApp {
       conversationId: () => this.conversation?.id ?? '',
       rendered: () => this.rendered(),
       focusModelPicker: () => this.header.focusModelPicker(),
+      scheduler: this.scheduler,
     };
     const view = message.role === 'assistant' ? new AssistantMessageView(message, host) : new UserMessageView(message, host);
     this.views.set(message.id, view);
@@ -227,13 +264,9 @@ export class ChatApp {
     this.announcer.textContent = text;
   }
 
-  /** Follows the bottom while the user has not scrolled up; once per frame. */
+  /** Follows the bottom while the user has not scrolled up; once per frame, after the frame's rendering. */
   private rendered(): void {
-    if (!this.following || this.scrollFrame !== undefined) return;
-    this.scrollFrame = requestAnimationFrame(() => {
-      this.scrollFrame = undefined;
-      this.scrollToBottom();
-    });
+    if (this.following) this.scheduler.schedule(this, this.scrollJob);
   }
 
   private scrollToBottom(): void {

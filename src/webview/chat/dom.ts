@@ -35,6 +35,9 @@ export function byId<T extends HTMLElement>(id: string): T {
   return element as T;
 }
 
+/** One formatter for the page: `toLocaleString` builds a new one per call, which shows when 500 messages render. */
+const TOKENS = new Intl.NumberFormat('en-US');
+
 export function formatTokens(count: number): string {
-  return count.toLocaleString('en-US');
+  return TOKENS.format(count);
 }

@@ -1,6 +1,7 @@
 import type { AssistantMessage, ChatErrorAction, ToolCallRecord } from '../../chat/core/model';
 import type { UserMessageView as UserMessageData, WebviewToHost } from '../../chat/protocol';
 import { button, el, formatTokens } from './dom';
+import type { FrameScheduler, JobPriority } from './frameScheduler';
 import { MarkdownStream } from './markdownStream';
 
 export interface MessageHost {
@@ -9,6 +10,8 @@ export interface MessageHost {
   /** Something grew: keep the list scrolled to the bottom if it was there. */
   rendered(): void;
   focusModelPicker(): void;
+  /** Where rendering work is queued (one per page). */
+  readonly scheduler: FrameScheduler;
 }
 
 export interface MessagePlace {
@@ -16,6 +19,11 @@ export interface MessagePlace {
   isLast: boolean;
   /** A reply is streaming in this conversation (actions are disabled meanwhile). */
   busy: boolean;
+  /**
+   * `now`: render the text at once (the messages at the bottom, a reply that just finished). `later`: when a frame
+   * has time left (messages far up a long conversation shown at once), so the bottom shows without waiting for them.
+   */
+  priority?: JobPriority;
 }
 
 const STATUS_LABELS: Record<AssistantMessage['status'], string> = {
@@ -50,11 +58,12 @@ export class AssistantMessageView {
   private place: MessagePlace = { isLast: false, busy: false };
   private toolCallsKey = '';
   private outcomeKey = '';
+  private actionsKey = '';
 
   constructor(message: AssistantMessage, private readonly host: MessageHost) {
     this.current = { ...message, text: '', reasoning: '' };
     const body = el('div', { className: 'message-body markdown' });
-    this.markdown = new MarkdownStream(body, () => host.rendered());
+    this.markdown = new MarkdownStream(body, host.scheduler, () => host.rendered());
     this.reasoningText = el('div', { className: 'reasoning-text' });
     this.reasoning = el('details', { className: 'reasoning', hidden: true }, [el('summary', { text: 'Reasoning' }), this.reasoningText]);
     this.toolCalls = el('div', { className: 'tool-calls', hidden: true, attrs: { 'aria-label': 'Tool calls' } });
@@ -84,13 +93,15 @@ export class AssistantMessageView {
 
   /** Brings the view in line with the host's copy of the message (the authority on the text). */
   update(message: AssistantMessage, place: MessagePlace): void {
+    const priority = place.priority ?? 'now';
     this.setReasoning(message.reasoning);
-    this.markdown.set(message.text);
-    if (message.status !== 'streaming') this.markdown.flush();
+    this.markdown.set(message.text, priority);
+    if (message.status !== 'streaming' && priority === 'now') this.markdown.flush();
     this.setToolCalls(message.toolCalls);
     this.current = { ...message };
     this.place = place;
     this.renderOutcome();
+    this.renderActions();
   }
 
   /** A streamed delta; offsets make it idempotent when a full update already carried part of it. */
@@ -137,11 +148,13 @@ export class AssistantMessageView {
     this.reasoning.hidden = false;
   }
 
+  /** The status, the error (with its buttons) and the usage: redone only when the message's outcome changed. */
   private renderOutcome(): void {
     const message = this.current;
-    const key = JSON.stringify([message.status, message.error, message.usage, message.finishReason, this.place]);
+    const key = JSON.stringify([message.status, message.error, message.usage, message.finishReason]);
     if (key === this.outcomeKey) return;
     this.outcomeKey = key;
+    this.actionsKey = '';
     this.element.dataset.status = message.status;
     this.element.setAttribute('aria-busy', String(message.status === 'streaming'));
     this.status.textContent = STATUS_LABELS[message.status] + (message.status === 'done' && message.finishReason === 'length' ? 'Stopped at max_tokens' : '');
@@ -153,7 +166,6 @@ export class AssistantMessageView {
       const buttons = el('div', { className: 'message-error-actions' });
       for (const action of message.error.actions) {
         const control = button(ACTION_LABELS[action], { className: action === message.error.actions[0] ? 'primary' : 'secondary', dataset: { errorAction: action } });
-        control.disabled = action === 'retry' && this.place.busy;
         control.addEventListener('click', () => this.runErrorAction(action));
         buttons.append(control);
       }
@@ -164,12 +176,26 @@ export class AssistantMessageView {
     if (message.usage) {
       this.usage.textContent = `Tokens: ${formatTokens(message.usage.promptTokens)} prompt · ${formatTokens(message.usage.completionTokens)} completion · ${formatTokens(message.usage.totalTokens)} total`;
     }
+    this.host.rendered();
+  }
 
+  /**
+   * What depends on the message's place: Regenerate on the last reply, Retry disabled while a reply streams. A reply
+   * starting elsewhere in the conversation changes nothing here for the others.
+   */
+  private renderActions(): void {
+    const message = this.current;
+    const regenerate = this.place.isLast && message.status !== 'streaming' && !this.place.busy;
+    const key = `${regenerate}:${this.place.busy}`;
+    if (key === this.actionsKey) return;
+    this.actionsKey = key;
+    for (const control of this.failure.querySelectorAll<HTMLButtonElement>('[data-error-action="retry"]')) control.disabled = this.place.busy;
+    if (regenerate === (this.actions.childElementCount > 0)) return;
     this.actions.replaceChildren();
-    if (this.place.isLast && message.status !== 'streaming' && !this.place.busy) {
-      const regenerate = button('Regenerate', { ariaLabel: 'Regenerate the last reply', dataset: { messageAction: 'regenerate' } });
-      regenerate.addEventListener('click', () => this.host.post({ type: 'regenerate', conversationId: this.host.conversationId() }));
-      this.actions.append(regenerate);
+    if (regenerate) {
+      const control = button('Regenerate', { ariaLabel: 'Regenerate the last reply', dataset: { messageAction: 'regenerate' } });
+      control.addEventListener('click', () => this.host.post({ type: 'regenerate', conversationId: this.host.conversationId() }));
+      this.actions.append(control);
     }
     this.host.rendered();
   }
@@ -193,6 +219,8 @@ export class UserMessageView {
   readonly element: HTMLElement;
   private key = '';
   private message: UserMessageData;
+  private busy = false;
+  private edit: HTMLButtonElement | undefined;
 
   constructor(message: UserMessageData, private readonly host: MessageHost) {
     this.message = message;
@@ -204,19 +232,23 @@ export class UserMessageView {
   }
 
   update(message: UserMessageData, place: MessagePlace): void {
-    const key = JSON.stringify([message.text, message.context?.relativePath, message.context?.startLine, message.images.length, place.busy]);
+    this.busy = place.busy;
+    // A reply starting or ending only enables or disables Edit: the message is not built again for that.
+    if (this.edit) this.edit.disabled = place.busy;
+    const key = JSON.stringify([message.text, message.context?.relativePath, message.context?.startLine, message.images.length]);
     if (key === this.key) return;
     this.key = key;
     this.message = message;
-    this.render(place.busy);
+    this.render();
   }
 
   dispose(): void {}
 
-  private render(busy: boolean): void {
+  private render(): void {
     const message = this.message;
     const edit = button('Edit', { ariaLabel: 'Edit this message and send it again', dataset: { messageAction: 'edit' } });
-    edit.disabled = busy;
+    edit.disabled = this.busy;
+    this.edit = edit;
     edit.addEventListener('click', () => this.startEditing());
     const children: (Node | false)[] = [el('header', { className: 'message-header' }, [el('span', { className: 'message-role', text: 'You' }), edit])];
     if (message.context) {
@@ -248,7 +280,7 @@ export class UserMessageView {
     const form = el('div', { className: 'edit-form' }, [input, el('div', { className: 'edit-actions' }, [save, cancel])]);
     const finish = () => {
       this.key = '';
-      this.render(false);
+      this.render();
     };
     const submit = () => {
       const text = input.value.trim();

@@ -57,6 +57,20 @@ describe('chat: a conversation against the local service', () => {
     }
   });
 
+  it('uses the first chat model the service lists when none is chosen, and keeps it for that chat', async () => {
+    const api = await testApi();
+    await setSetting('chat.model', undefined);
+    const conversation = await newConversation();
+    const reply = await api.chat.controller.send(conversation.id, { text: 'which model?' });
+    assert.ok(reply);
+    assert.strictEqual(reply.status, 'done', JSON.stringify(reply.error));
+    const first = api.chat.models.view.ids[0];
+    assert.ok(first, 'the service lists chat models');
+    assert.strictEqual(reply.model, first);
+    assert.strictEqual(lastChatBody(service).model, first);
+    assert.strictEqual(api.chat.store.get(conversation.id)?.options.model, first, 'the chat keeps the model it used');
+  });
+
   it('hands a fast stream to the webview in a few coalesced deltas, not one message per chunk', async () => {
     const api = await testApi();
     const host = await readyViewHost(api);

@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { API_KEY_ENV } from '../../../src/auth/apiKeyStore';
+import { API_KEY_ENV, ApiKeyStore } from '../../../src/auth/apiKeyStore';
+import { SecretRedactor } from '../../../src/common/redactor';
 import type { ClearApiKeyResult, SetApiKeyResult } from '../../../src/auth/apiKeyCommands';
 import * as vscode from 'vscode';
 import { waitFor } from '../support/waitFor';
@@ -67,6 +68,44 @@ describe('shell: API key', () => {
       await waitFor(() => !keyContext.value, { what: 'hasApiKey to drop' });
     } finally {
       listener.dispose();
+    }
+  });
+
+  it('reads SecretStorage once for repeated requests, and again once the key changed', async () => {
+    const { secrets, settings, logger } = await testApi();
+    await setSetting('baseUrl', BASE);
+    let reads = 0;
+    const counting: vscode.SecretStorage = {
+      get: (key) => {
+        reads++;
+        return secrets.get(key);
+      },
+      store: (key, value) => secrets.store(key, value),
+      delete: (key) => secrets.delete(key),
+      onDidChange: secrets.onDidChange,
+    };
+    const store = new ApiKeyStore(counting, settings, new SecretRedactor(), logger.forComponent('test'));
+    let changes = 0;
+    const listener = store.onDidChange(() => changes++);
+    try {
+      await store.store('sk-cached-0009');
+      // Its own fire and SecretStorage's event: after both, nothing will clear the cache behind the reads below.
+      await waitFor(() => changes >= 2, { what: 'the events of storing the key' });
+      reads = 0;
+      assert.deepStrictEqual(await Promise.all([store.getKey(), store.getKey(), store.getKey()]), ['sk-cached-0009', 'sk-cached-0009', 'sk-cached-0009']);
+      assert.strictEqual(await store.getKey(), 'sk-cached-0009');
+      assert.strictEqual(reads, 1, 'one read for four requests');
+      // Changed behind its back (another window): SecretStorage says so, and the next request reads again.
+      const before = changes;
+      await secrets.store(`promptreel.apiKey:${BASE}`, 'sk-cached-0010');
+      await waitFor(() => changes > before, { what: 'the change event' });
+      assert.strictEqual(await store.getKey(), 'sk-cached-0010');
+      assert.strictEqual(reads, 2);
+      assert.strictEqual(await store.clear(), true);
+      assert.strictEqual(await store.getKey(), undefined);
+    } finally {
+      listener.dispose();
+      store.dispose();
     }
   });
 

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { PLAYER_VIEW_TYPE } from '../../../src/video/videoPlayer';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { OpenOutcome } from '../../../src/video/videoCommands';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
@@ -213,6 +214,36 @@ describe('video: download and playback', () => {
     assert.ok(playing.state === 'timeupdate' || playing.state === 'playing' || playing.state === 'ended', playing.state);
 
     assert.strictEqual(await vscode.commands.executeCommand('promptreel.video.reveal', task.id), true);
+  });
+
+  it('brings a player back after a window reload from the state its page saved, and closes it if the file is gone', async () => {
+    const api = await connectVideo(service);
+    const task = await completedTask(api, service, 'Restore me');
+    const downloaded = await vscode.commands.executeCommand<OpenOutcome>('promptreel.video.open', task.id);
+    assert.ok(downloaded?.kind === 'opened', JSON.stringify(downloaded));
+    const { player } = runtime(api);
+    // The page saved its file: closing and reviving a panel of the player's type is what a reload does.
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await waitFor(() => !player.isOpen(downloaded.file), { what: 'the player to close' });
+
+    const revived = vscode.window.createWebviewPanel(PLAYER_VIEW_TYPE, 'restoring', vscode.ViewColumn.Active, {});
+    await player.restore(revived, { file: downloaded.file });
+    assert.ok(player.isOpen(downloaded.file));
+    assert.strictEqual(revived.title, path.basename(downloaded.file));
+    const loaded = await waitFor(() => {
+      const report = player.lastReport(downloaded.file);
+      return report && report.duration > 0 ? report : undefined;
+    }, { what: 'the restored player to load the video', timeoutMs: 20_000 });
+    assert.deepStrictEqual([loaded.width, loaded.height], [320, 180]);
+    revived.dispose();
+
+    for (const state of [{ file: path.join(path.dirname(downloaded.file), 'gone.mp4') }, { nothing: true }, undefined]) {
+      const panel = vscode.window.createWebviewPanel(PLAYER_VIEW_TYPE, 'restoring', vscode.ViewColumn.Active, {});
+      let disposed = false;
+      panel.onDidDispose(() => (disposed = true));
+      await player.restore(panel, state);
+      assert.ok(disposed, `closed for ${JSON.stringify(state)}`);
+    }
   });
 });
 

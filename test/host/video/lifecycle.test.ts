@@ -198,10 +198,32 @@ describe('video: task lifecycle with the real poller', () => {
     assert.strictEqual(done.videoUrl, service.task(task.id)?.url);
   });
 
-  it('creates exactly one task per Regenerate, with the same request', async () => {
+  it('asks before Regenerate charges a new task, and creates nothing when dismissed', async () => {
+    await connectVideo(service);
+    const task = await create();
+    const messages = recordMessages();
+    try {
+      const outcome = await vscode.commands.executeCommand<CreateOutcome | undefined>('promptreel.video.regenerate', task.id);
+      assert.strictEqual(outcome, undefined);
+    } finally {
+      messages.restore();
+    }
+    const question = messages.shown.find((shown) => shown.message === 'Generate this video again?');
+    assert.ok(question, 'a confirmation was shown');
+    assert.deepStrictEqual(question.items, ['Generate Again']);
+    assert.strictEqual(service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length, 1, 'no second task');
+  });
+
+  it('creates exactly one task per confirmed Regenerate, with the same request', async () => {
     const api = await connectVideo(service);
     const task = await create();
-    const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.video.regenerate', task.id);
+    const messages = recordMessages((message, items) => (message === 'Generate this video again?' ? items[0] : undefined));
+    let outcome: CreateOutcome | undefined;
+    try {
+      outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.video.regenerate', task.id);
+    } finally {
+      messages.restore();
+    }
     assert.ok(outcome?.kind === 'created');
     assert.notStrictEqual(outcome.task.id, task.id);
     const posts = service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos');

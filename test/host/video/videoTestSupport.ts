@@ -124,16 +124,17 @@ export interface MessageRecorder {
   restore(): void;
 }
 
-/** Records the notifications shown and dismisses them (no button runs). */
-export function recordMessages(): MessageRecorder {
+/** Records the notifications shown and dismisses them, or answers them with `answer` (e.g. a modal confirmation). */
+export function recordMessages(answer: (message: string, items: string[]) => string | undefined = () => undefined): MessageRecorder {
   const window = vscode.window as unknown as Record<MessageKind, ShowMessage>;
   const kinds: MessageKind[] = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'];
   const originals = kinds.map((kind) => window[kind]);
   const shown: MessageRecorder['shown'] = [];
   for (const kind of kinds) {
     window[kind] = async (message: string, ...items: unknown[]) => {
-      shown.push({ kind, message, items: items.filter((item): item is string => typeof item === 'string') });
-      return undefined;
+      const buttons = items.filter((item): item is string => typeof item === 'string');
+      shown.push({ kind, message, items: buttons });
+      return answer(message, buttons);
     };
   }
   return { shown, restore: () => kinds.forEach((kind, index) => (window[kind] = originals[index])) };

@@ -5,7 +5,9 @@ import { ConversationStore, INTERRUPTED_MESSAGE, STORAGE_KEY, type StateStorage,
 class MemoryStorage implements StateStorage {
   readonly data = new Map<string, unknown>();
   writes = 0;
+  reads = 0;
   get(key: string): unknown {
+    this.reads++;
     return this.data.get(key);
   }
   async update(key: string, value: unknown): Promise<void> {
@@ -21,6 +23,19 @@ function clock(start = 1000): () => number {
 }
 
 describe('chat conversation store', () => {
+  it('reads the stored conversations on first use, not when created (activation)', async () => {
+    const storage = new MemoryStorage();
+    const first = new ConversationStore(storage);
+    first.create({ model: 'm' });
+    await first.flush();
+    storage.reads = 0;
+    const store = new ConversationStore(storage);
+    assert.equal(storage.reads, 0);
+    assert.equal(store.list().length, 1);
+    assert.equal(store.list().length, 1);
+    assert.equal(storage.reads, 1, 'read once');
+  });
+
   it('persists conversations and reads them back in a new store (a window reload)', async () => {
     const storage = new MemoryStorage();
     const store = new ConversationStore(storage, { now: clock() });

@@ -27,7 +27,7 @@ describe('chat reply failures', () => {
   });
 
   it('a cut-off stream keeps its text and offers Retry', () => {
-    const failure = describeReplyFailure(apiError({ kind: 'cut-off', message: 'The reply was cut off: the stream ended without [DONE].', partialText: 'abc' }));
+    const failure = describeReplyFailure(apiError({ kind: 'cut-off', message: 'The reply was cut off: the stream ended without [DONE].', receivedChars: 3 }));
     assert.equal(failure.status, 'cut-off');
     assert.equal(failure.error?.message, 'The reply was cut off: the stream ended without [DONE]. What arrived is kept.');
     assert.deepEqual(failure.error?.actions, ['retry', 'showLogs']);

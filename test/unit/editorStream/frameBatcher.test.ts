@@ -5,6 +5,8 @@ import { FrameBatcher, type Clock } from '../../../src/editorStream/frameBatcher
 class FakeClock implements Clock {
   private time = 0;
   private nextId = 1;
+  /** How many timers were set in all. */
+  timersSet = 0;
   private readonly timers = new Map<number, { at: number; callback: () => void }>();
 
   now(): number {
@@ -13,6 +15,7 @@ class FakeClock implements Clock {
 
   setTimeout(callback: () => void, ms: number): unknown {
     const id = this.nextId++;
+    this.timersSet++;
     this.timers.set(id, { at: this.time + ms, callback });
     return id;
   }
@@ -84,8 +87,8 @@ describe('FrameBatcher', () => {
       batcher.push('x');
       await clock.advance(1);
     }
-    await batcher.drain();
-    assert.equal(applied.map((entry) => entry.text).join(''), 'x'.repeat(200));
+    const rest = await batcher.close();
+    assert.equal(applied.map((entry) => entry.text).join('') + rest, 'x'.repeat(200));
     for (let i = 1; i < applied.length - 1; i++) assert.ok(applied[i].at - applied[i - 1].at >= 16, `apply ${i} came ${applied[i].at - applied[i - 1].at} ms after the previous one`);
     assert.ok(applied.length <= 200 / 16 + 2, `${applied.length} applies for 200 chunks over 200 ms`);
   });
@@ -117,7 +120,45 @@ describe('FrameBatcher', () => {
     assert.deepEqual(texts, ['1', '2'.repeat(40)]);
   });
 
-  it('drain applies what is pending at once and waits for it', async () => {
+  it('after an apply came back, sends what arrived meanwhile at once, without waiting for a timer', async () => {
+    const clock = new FakeClock();
+    const texts: { text: string; at: number }[] = [];
+    const releases: (() => void)[] = [];
+    const batcher = new FrameBatcher(
+      (text) => {
+        texts.push({ text, at: clock.now() });
+        return new Promise<void>((resolve) => releases.push(resolve));
+      },
+      clock,
+      16,
+    );
+    batcher.push('1');
+    await clock.advance(0);
+    assert.equal(clock.timersSet, 1, 'the first text waits one timer tick');
+    batcher.push('2');
+    batcher.push('3');
+    await clock.advance(30);
+    assert.equal(texts.length, 1, 'nothing while the apply runs');
+    releases[0]();
+    await settle();
+    assert.deepEqual(texts[1], { text: '23', at: 30 });
+    assert.equal(clock.timersSet, 1, 'no timer between the apply coming back and the next one');
+  });
+
+  it('an apply that came back within the frame: the next one still waits for the frame to pass', async () => {
+    const clock = new FakeClock();
+    const { applied, apply } = recorder(clock, 5);
+    const batcher = new FrameBatcher(apply, clock, 16);
+    batcher.push('a');
+    await clock.advance(0);
+    batcher.push('b');
+    await clock.advance(10);
+    assert.equal(applied.length, 1);
+    await clock.advance(6);
+    assert.deepEqual(applied[1], { text: 'b', at: 16 });
+  });
+
+  it('close waits for the apply in flight, then hands back what is pending without applying it', async () => {
     const clock = new FakeClock();
     const { applied, apply } = recorder(clock, 5);
     const batcher = new FrameBatcher(apply, clock, 16);
@@ -125,20 +166,36 @@ describe('FrameBatcher', () => {
     await clock.advance(0);
     batcher.push('b');
     batcher.push('c');
-    const drained = batcher.drain();
-    let done = false;
-    void drained.then(() => (done = true));
-    await clock.advance(5);
-    await clock.advance(5);
-    await drained;
-    assert.equal(done, true);
+    let rest: string | undefined;
+    const closing = batcher.close().then((text) => (rest = text));
+    await clock.advance(4);
+    assert.equal(rest, undefined, 'the apply in flight is waited for');
+    await clock.advance(1);
+    await closing;
+    assert.equal(rest, 'bc');
     assert.deepEqual(
       applied.map((entry) => entry.text),
-      ['a', 'bc'],
+      ['a'],
     );
-    assert.equal(applied[1].at, 5, 'not held for the rest of the frame');
     assert.equal(batcher.pendingText, '');
     assert.equal(clock.pendingTimers, 0);
+    batcher.push('d');
+    await clock.advance(100);
+    assert.equal(applied.length, 1, 'nothing is applied after close');
+  });
+
+  it('close with nothing in flight resolves at once, not held for the rest of the frame', async () => {
+    const clock = new FakeClock();
+    const { applied, apply } = recorder(clock);
+    const batcher = new FrameBatcher(apply, clock, 16);
+    batcher.push('a');
+    await clock.advance(0);
+    batcher.push('b');
+    assert.equal(clock.pendingTimers, 1, 'b waits for the frame');
+    assert.equal(await batcher.close(), 'b');
+    assert.equal(clock.now(), 0);
+    assert.equal(clock.pendingTimers, 0);
+    assert.equal(applied.length, 1);
   });
 
   it('stop drops what is pending and applies nothing more', async () => {
@@ -151,14 +208,14 @@ describe('FrameBatcher', () => {
     batcher.stop();
     batcher.push('c');
     await clock.advance(100);
-    await batcher.drain();
+    assert.equal(await batcher.close(), '');
     assert.deepEqual(
       applied.map((entry) => entry.text),
       ['a'],
     );
   });
 
-  it('reports a failed apply from drain and stops', async () => {
+  it('reports a failed apply from close, and hands back nothing', async () => {
     const clock = new FakeClock();
     let calls = 0;
     const batcher = new FrameBatcher(
@@ -172,7 +229,7 @@ describe('FrameBatcher', () => {
     batcher.push('a');
     await clock.advance(0);
     batcher.push('b');
-    await assert.rejects(batcher.drain(), /the editor is gone/);
+    await assert.rejects(batcher.close(), /the editor is gone/);
     assert.equal(calls, 1);
   });
 
@@ -182,7 +239,7 @@ describe('FrameBatcher', () => {
     const batcher = new FrameBatcher(apply, clock, 16);
     batcher.push('');
     await clock.advance(50);
-    await batcher.drain();
+    assert.equal(await batcher.close(), '');
     assert.equal(applied.length, 0);
     assert.equal(clock.pendingTimers, 0);
   });

@@ -13,7 +13,7 @@ describe('explainStreamFailure', () => {
   });
 
   it('a cut-off stream keeps the text and offers Retry', () => {
-    const error = new ApiError({ kind: 'cut-off', message: 'The reply was cut off: the connection was closed.', hint: 'h', partialText: 'abc' });
+    const error = new ApiError({ kind: 'cut-off', message: 'The reply was cut off: the connection was closed.', hint: 'h', receivedChars: 3 });
     const explanation = explainStreamFailure(error, 'Rewrite Selection', 3);
     assert.match(explanation.message, /cut off.*The 3 characters that arrived were kept\. Retry/);
     assert.deepEqual(explanation.actions, ['retry', 'showLogs']);

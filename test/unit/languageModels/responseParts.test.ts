@@ -13,7 +13,7 @@ describe('language models: response parts', () => {
 
   it('yields the text of the local service as it streams, without the reasoning', async () => {
     const client = clientFor(context.service);
-    context.service.setScenario({ chat: { chunkChars: 3, reasoning: 'think' } });
+    context.service.setScenario({ chat: { chunkChars: 3, reasoning: 'think', delayMs: 10 } });
     const summary: ResponseSummary = { reasoningChars: 0 };
     const parts = await collect(responseParts(client.streamChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'streaming' }] }), summary));
     assert.ok(parts.length > 3, `several text parts (${parts.length})`);

@@ -1,0 +1,116 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { listFiles, PackageManager } from '@vscode/vsce';
+import { apiUrl } from '../../../src/api/baseUrl';
+import type * as Slim from '../../../src/api/undici/slim';
+import { startLocalProxy, type LocalProxy } from '../../service/proxy';
+import { useLocalService } from '../api/support';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+
+interface BuildScript {
+  buildOptions(options: { production: boolean }): esbuild.BuildOptions[];
+}
+
+// esbuild.js only exports its options when required: these are the bundles `npm run package` ships.
+const { buildOptions } = require(path.join(ROOT, 'esbuild.js')) as BuildScript;
+
+/** The source files (relative to the repository, `/` separated) that put code into a bundle. */
+function inputsOf(metafile: esbuild.Metafile): string[] {
+  return Object.values(metafile.outputs).flatMap((output) =>
+    Object.entries(output.inputs)
+      .filter(([, input]) => input.bytesInOutput > 0)
+      .map(([file]) => file.replace(/\\/g, '/')),
+  );
+}
+
+describe('the shipped bundles (esbuild.js)', function () {
+  this.timeout(60_000);
+  const ctx = useLocalService();
+  const metafiles = new Map<string, esbuild.Metafile>();
+  let dir: string;
+  let proxy: LocalProxy;
+
+  before(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-bundles-'));
+    for (const options of buildOptions({ production: true }).filter((entry) => entry.platform === 'node')) {
+      const name = path.basename(String(options.outfile));
+      const result = await esbuild.build({ ...options, outfile: path.join(dir, name), metafile: true });
+      metafiles.set(name, result.metafile);
+    }
+    proxy = await startLocalProxy();
+  });
+
+  after(async () => {
+    await proxy.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function metafile(name: string): esbuild.Metafile {
+    const found = metafiles.get(name);
+    assert.ok(found, `esbuild.js builds ${name}`);
+    return found;
+  }
+
+  it('keeps undici out of extension.js, which requires undici.js only from the lazy loader', () => {
+    const inputs = inputsOf(metafile('extension.js'));
+    assert.deepEqual(inputs.filter((input) => input.includes('node_modules/undici/')), []);
+    const text = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
+    assert.equal(text.split('require("./undici.js")').length - 1, 1, 'one require of ./undici.js');
+  });
+
+  it('builds undici.js from the parts of undici the client uses: no fetch, WebSocket, caches or mocks', () => {
+    const inputs = inputsOf(metafile('undici.js'));
+    assert.ok(inputs.includes('node_modules/undici/lib/dispatcher/env-http-proxy-agent.js'), inputs.join('\n'));
+    // client-h1/h2 keep a lazy require of fetch's body.js (for FormData bodies): that part of lib/web stays.
+    const unused = /node_modules\/undici\/lib\/(web\/fetch\/index\.js|web\/(websocket|eventsource|cache|cookies)\/|mock\/|cache\/|interceptor\/)/;
+    assert.deepEqual(inputs.filter((input) => unused.test(input)), []);
+  });
+
+  it('bundles zod/mini with the English locale only: no classic zod, no other locale', () => {
+    const zod = inputsOf(metafile('extension.js')).filter((input) => input.includes('node_modules/zod/'));
+    assert.deepEqual(zod.filter((input) => input.includes('/zod/v4/locales/')), ['node_modules/zod/v4/locales/en.js']);
+    assert.deepEqual(zod.filter((input) => input.includes('/zod/v4/classic/')), []);
+    assert.ok(zod.some((input) => input.includes('/zod/v4/mini/')), zod.join('\n'));
+  });
+
+  it('undici.js as bundled sends requests directly and through a proxy', async () => {
+    const slim = require(path.join(dir, 'undici.js')) as typeof Slim;
+    const url = apiUrl(ctx.service.baseUrl, 'models');
+    const headers = { authorization: `Bearer ${ctx.service.demoKey}` };
+    const direct = new slim.Agent();
+    const proxied = new slim.EnvHttpProxyAgent({ httpProxy: proxy.url, httpsProxy: proxy.url, noProxy: '' });
+    try {
+      const answer = await slim.request(url, { method: 'GET', headers, dispatcher: direct });
+      assert.equal(answer.statusCode, 200);
+      assert.ok(Array.isArray((await answer.body.json() as { data?: unknown }).data));
+      assert.equal(proxy.records.length, 0);
+      const throughProxy = await slim.request(url, { method: 'GET', headers, dispatcher: proxied });
+      assert.equal(throughProxy.statusCode, 200);
+      await throughProxy.body.dump();
+      assert.ok(proxy.records.some((record) => record.target.includes(new URL(url).host)), JSON.stringify(proxy.records));
+    } finally {
+      await Promise.all([direct.destroy(), proxied.destroy()]);
+    }
+  });
+
+  it('packages every bundle and no source map (.vscodeignore)', async () => {
+    const staged = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-vsix-'));
+    try {
+      for (const file of ['package.json', '.vscodeignore']) fs.copyFileSync(path.join(ROOT, file), path.join(staged, file));
+      const bundles = buildOptions({ production: true }).map((options) => String(options.outfile));
+      for (const bundle of [...bundles, ...bundles.map((file) => `${file}.map`)]) {
+        fs.mkdirSync(path.dirname(path.join(staged, bundle)), { recursive: true });
+        fs.writeFileSync(path.join(staged, bundle), '');
+      }
+      const listed = (await listFiles({ cwd: staged, packageManager: PackageManager.None })).map((file) => file.replace(/\\/g, '/'));
+      for (const bundle of bundles) assert.ok(listed.includes(bundle), `${bundle} is in the VSIX: ${listed.join(', ')}`);
+      assert.deepEqual(listed.filter((file) => file.endsWith('.map')), []);
+    } finally {
+      fs.rmSync(staged, { recursive: true, force: true });
+    }
+  });
+});
