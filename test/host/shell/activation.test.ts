@@ -25,8 +25,9 @@ describe('shell: activation and contributions', () => {
 
   it('uses implicit activation only (no "*" and no onStartupFinished)', () => {
     const events = packageJson().activationEvents;
-    // onWebviewPanel is the one event VS Code does not derive from the contributions: it restores chat panels after a reload.
-    assert.deepStrictEqual(events, ['onWebviewPanel:promptreel.chatPanel']);
+    // onWebviewPanel is the one event VS Code does not derive from the contributions: it restores chat panels and video
+    // players after a reload.
+    assert.deepStrictEqual(events, ['onWebviewPanel:promptreel.chatPanel', 'onWebviewPanel:promptreel.videoPlayer']);
   });
 
   it('registers every contributed command, and contributes every command it registers', async () => {
