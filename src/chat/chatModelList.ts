@@ -16,6 +16,7 @@ export class ChatModelList extends Disposable {
   readonly onDidChange = this.changed.event;
   private ids: string[] = [];
   private loading = false;
+  private inFlight: Promise<void> | undefined;
   private error: string | undefined;
   private loaded = false;
   private generation = 0;
@@ -42,7 +43,9 @@ export class ChatModelList extends Disposable {
 
   /** The first chat model the service lists (loading the list if needed): the choice when none was made. */
   async firstModel(): Promise<string | undefined> {
-    if (!this.loaded || this.loading) await this.refresh();
+    // A load already on its way (the chat view asks when it opens) is awaited, not restarted.
+    if (this.loading) await this.inFlight;
+    if (!this.loaded) await this.refresh();
     return this.ids[0];
   }
 
@@ -51,7 +54,12 @@ export class ChatModelList extends Disposable {
     if (!this.loaded && !this.loading) void this.refresh();
   }
 
-  async refresh(): Promise<void> {
+  refresh(): Promise<void> {
+    this.inFlight = this.load();
+    return this.inFlight;
+  }
+
+  private async load(): Promise<void> {
     const generation = ++this.generation;
     this.abort?.abort();
     const abort = new AbortController();

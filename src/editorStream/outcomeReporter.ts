@@ -32,7 +32,7 @@ export class OutcomeReporter {
 
   /** Logs the outcome, shows the one message it calls for (with its actions) and returns the result. */
   report(what: string, mode: EditorStreamResult['mode'], outcome: StreamRunOutcome, retry: () => MessageAction[], rewriteId?: string): EditorStreamResult {
-    const summary = `${outcome.text.length} characters in ${outcome.edits} edits from ${outcome.chunks} chunks, ${outcome.durationMs} ms`;
+    const summary = `${outcome.text.length} characters in ${outcome.edits} edits from ${outcome.chunks} text events, ${outcome.durationMs} ms`;
     const result: EditorStreamResult = {
       status: outcome.status,
       mode,

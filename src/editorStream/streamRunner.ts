@@ -40,7 +40,7 @@ export interface StreamRunOutcome {
   text: string;
   /** How many times the sink was changed. */
   edits: number;
-  /** How many text deltas arrived. */
+  /** How many text events arrived (the client joins the deltas of one network read into one event). */
   chunks: number;
   durationMs: number;
   /** When each phase ended, in ms from `origin` (logs and benchmarks show where the time went). */

@@ -161,4 +161,21 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await frame.locator('#status', { hasText: '320×180, 3.0 s' }).waitFor({ state: 'visible', timeout: 30_000 });
     await context.workbench.screenshot('video-player-restored-after-reload');
   });
+
+  it('asks before Regenerate starts a new, charged task, and starts none when cancelled', async () => {
+    const { page, service } = context.workbench;
+    const posts = () => service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length;
+    const before = posts();
+    await taskRow(page).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Regenerate' }).click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.getByText('Generate this video again?').waitFor({ state: 'visible', timeout: 15_000 });
+    await dialog.getByText('uses your quota like any other').waitFor({ state: 'visible' });
+    await context.workbench.screenshot('video-regenerate-confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.waitForTimeout(1000);
+    assert.strictEqual(posts(), before, 'no new task');
+    assert.strictEqual(await viewPane(page, 'Video Tasks').locator('.monaco-list-row').count(), 1, 'still one task in the list');
+  });
 });

@@ -1,34 +1,20 @@
 import * as assert from 'assert';
-import { startLocalService, type LocalService } from '../../service';
 import { assistantAt, chatRequests, connectChat, disconnectChat, newConversation, readyViewHost, recordPosts, setSetting, testApi, waitFor } from './chatTestSupport';
+import { useConnectedService } from '../support/connectedService';
 
 describe('chat: stop, cut-off and refused requests', () => {
-  let service: LocalService;
-
-  before(async () => {
-    service = await startLocalService();
-  });
-
-  beforeEach(async () => {
-    service.reset();
-    await connectChat(service);
-  });
-
-  after(async () => {
-    await disconnectChat();
-    await service.stop();
-  });
+  const ctx = useConnectedService(connectChat, disconnectChat);
 
   it('Stop mid-stream closes the socket and keeps the text received, marked as stopped', async () => {
     const api = await testApi();
     const host = await readyViewHost(api);
     const conversation = await newConversation();
     host.showConversation(conversation.id);
-    service.setScenario({ chat: { chunkChars: 4, delayMs: 20 } });
+    ctx.service.setScenario({ chat: { chunkChars: 4, delayMs: 20 } });
     const replying = api.chat.controller.send(conversation.id, { text: '#long' });
     await waitFor(() => conversation.messages[1]?.role === 'assistant' && conversation.messages[1].text.length > 40, { timeoutMs: 20_000, what: 'some text to arrive' });
     assert.strictEqual(api.chat.controller.isBusy(conversation.id), true);
-    assert.strictEqual(service.activeRequests(), 1, 'the stream is open');
+    assert.strictEqual(ctx.service.activeRequests(), 1, 'the stream is open');
     // The Stop button of the webview sends this intent.
     await host.handleMessage({ type: 'stop', conversationId: conversation.id });
     const reply = await replying;
@@ -37,8 +23,8 @@ describe('chat: stop, cut-off and refused requests', () => {
     assert.ok(reply.text.length > 40, 'the text that arrived is kept');
     assert.ok(reply.text.length < 10_000, 'the reply did not run to its end');
     assert.strictEqual(reply.error, undefined);
-    await service.waitForSocketsClosed(5000);
-    assert.strictEqual(service.activeRequests(), 0, 'the service saw the request go');
+    await ctx.service.waitForSocketsClosed(5000);
+    assert.strictEqual(ctx.service.activeRequests(), 0, 'the service saw the request go');
     assert.strictEqual(api.chat.controller.isBusy(conversation.id), false);
   });
 
@@ -62,7 +48,7 @@ describe('chat: stop, cut-off and refused requests', () => {
     } finally {
       posts.dispose();
     }
-    await api.keyStore.store(service.demoKey);
+    await api.keyStore.store(ctx.service.demoKey);
     const retried = await api.chat.controller.regenerate(conversation.id);
     assert.strictEqual(retried?.status, 'done');
     assert.strictEqual(retried?.text, 'You said: hello');
@@ -71,7 +57,7 @@ describe('chat: stop, cut-off and refused requests', () => {
   it('an unsupported-parameter 400 names the parameter', async () => {
     const api = await testApi();
     await setSetting('chat.temperature', 0.5);
-    service.setScenario({
+    ctx.service.setScenario({
       fault: { status: 400, body: 'openai', code: 'unsupported_parameter', type: 'invalid_request_error', param: 'temperature', message: "Unsupported parameter: 'temperature' is not supported with this model.", times: 1 },
     });
     const conversation = await newConversation();
@@ -85,7 +71,7 @@ describe('chat: stop, cut-off and refused requests', () => {
 
   it('a cut-off stream keeps the text, marks it and offers Retry, which then completes', async () => {
     const api = await testApi();
-    service.setScenario({ chat: { chunkChars: 4, cut: 'no-finish', cutAfterChunks: 3 } });
+    ctx.service.setScenario({ chat: { chunkChars: 4, cut: 'no-finish', cutAfterChunks: 3 } });
     const conversation = await newConversation();
     const reply = await api.chat.controller.send(conversation.id, { text: 'a question that will be cut' });
     assert.strictEqual(reply?.status, 'cut-off');
@@ -93,7 +79,7 @@ describe('chat: stop, cut-off and refused requests', () => {
     assert.deepStrictEqual(reply?.error?.actions, ['retry', 'showLogs']);
     assert.match(reply?.error?.message ?? '', /cut off/);
 
-    service.setScenario({ chat: { cut: null } });
+    ctx.service.setScenario({ chat: { cut: null } });
     const host = await readyViewHost(api);
     await host.handleMessage({ type: 'retry', conversationId: conversation.id });
     await waitFor(() => conversation.messages.length === 2 && assistantAt(conversation, 1).status === 'done', { what: 'the retried reply' });
@@ -102,7 +88,7 @@ describe('chat: stop, cut-off and refused requests', () => {
 
   it('a mid-stream error keeps the text and shows the service message', async () => {
     const api = await testApi();
-    service.setScenario({ chat: { chunkChars: 4, midStreamError: { afterChunks: 2, message: 'upstream overloaded', code: 'server_error', type: 'server_error' } } });
+    ctx.service.setScenario({ chat: { chunkChars: 4, midStreamError: { afterChunks: 2, message: 'upstream overloaded', code: 'server_error', type: 'server_error' } } });
     const conversation = await newConversation();
     const reply = await api.chat.controller.send(conversation.id, { text: 'hello' });
     assert.strictEqual(reply?.status, 'error');
@@ -117,12 +103,12 @@ describe('chat: stop, cut-off and refused requests', () => {
     const saved = process.env.PROMPTREEL_API_KEY;
     delete process.env.PROMPTREEL_API_KEY;
     try {
-      const before = chatRequests(service).length;
+      const before = chatRequests(ctx.service).length;
       const conversation = await newConversation();
       const reply = await api.chat.controller.send(conversation.id, { text: 'hi' });
       assert.strictEqual(reply?.status, 'error');
       assert.deepStrictEqual(reply?.error?.actions, ['setApiKey', 'openSettings']);
-      assert.strictEqual(chatRequests(service).length, before);
+      assert.strictEqual(chatRequests(ctx.service).length, before);
       const host = await readyViewHost(api);
       const posts = recordPosts(host);
       await host.handleMessage({ type: 'ready' });

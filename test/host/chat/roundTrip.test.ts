@@ -1,24 +1,10 @@
 import * as assert from 'assert';
 import { ConversationStore } from '../../../src/chat/core/conversationStore';
-import { startLocalService, type LocalService } from '../../service';
 import { assistantAt, chatRequests, connectChat, disconnectChat, lastChatBody, newConversation, readyViewHost, recordPosts, setSetting, testApi, waitFor } from './chatTestSupport';
+import { useConnectedService } from '../support/connectedService';
 
 describe('chat: a conversation against the local service', () => {
-  let service: LocalService;
-
-  before(async () => {
-    service = await startLocalService();
-  });
-
-  beforeEach(async () => {
-    service.reset();
-    await connectChat(service);
-  });
-
-  after(async () => {
-    await disconnectChat();
-    await service.stop();
-  });
+  const ctx = useConnectedService(connectChat, disconnectChat);
 
   it('streams a reply into the conversation through the controller, with usage, and the view is told', async () => {
     const api = await testApi();
@@ -28,7 +14,7 @@ describe('chat: a conversation against the local service', () => {
     const posts = recordPosts(host);
     const deltas: string[] = [];
     const streamed = api.chat.controller.onDidStream((delta) => deltas.push(delta.text));
-    service.setScenario({ chat: { chunkChars: 3, delayMs: 5 } });
+    ctx.service.setScenario({ chat: { chunkChars: 3, delayMs: 5 } });
     try {
       const reply = await api.chat.controller.send(conversation.id, { text: 'hello there' });
       assert.ok(reply);
@@ -39,7 +25,7 @@ describe('chat: a conversation against the local service', () => {
       assert.ok(deltas.length > 1, `the reply streamed in several deltas (${deltas.length})`);
       assert.strictEqual(deltas.join(''), reply.text);
 
-      const body = lastChatBody(service);
+      const body = lastChatBody(ctx.service);
       assert.strictEqual(body.model, 'promptreel-chat');
       assert.strictEqual(body.stream, true);
       assert.deepStrictEqual(body.messages, [{ role: 'user', content: 'hello there' }]);
@@ -67,7 +53,7 @@ describe('chat: a conversation against the local service', () => {
     const first = api.chat.models.view.ids[0];
     assert.ok(first, 'the service lists chat models');
     assert.strictEqual(reply.model, first);
-    assert.strictEqual(lastChatBody(service).model, first);
+    assert.strictEqual(lastChatBody(ctx.service).model, first);
     assert.strictEqual(api.chat.store.get(conversation.id)?.options.model, first, 'the chat keeps the model it used');
   });
 
@@ -76,7 +62,7 @@ describe('chat: a conversation against the local service', () => {
     const host = await readyViewHost(api);
     const conversation = await newConversation();
     host.showConversation(conversation.id);
-    service.setScenario({ chat: { chunkChars: 2 } });
+    ctx.service.setScenario({ chat: { chunkChars: 2 } });
     const posts = recordPosts(host);
     try {
       const reply = await api.chat.controller.send(conversation.id, { text: '#long' });
@@ -100,7 +86,7 @@ describe('chat: a conversation against the local service', () => {
     await waitFor(() => assistantAt(api.chat.store.get(conversation.id), 1).status === 'done', { what: 'the first reply' });
     await host.handleMessage({ type: 'send', conversationId: conversation.id, text: 'second' });
     await waitFor(() => api.chat.store.get(conversation.id)?.messages.length === 4 && assistantAt(api.chat.store.get(conversation.id), 3).status === 'done', { what: 'the second reply' });
-    assert.deepStrictEqual(lastChatBody(service).messages, [
+    assert.deepStrictEqual(lastChatBody(ctx.service).messages, [
       { role: 'user', content: 'first' },
       { role: 'assistant', content: 'You said: first' },
       { role: 'user', content: 'second' },
@@ -116,7 +102,7 @@ describe('chat: a conversation against the local service', () => {
     const host = await readyViewHost(api);
     await host.handleMessage({ type: 'editMessage', conversationId: conversation.id, messageId: firstId, text: 'edited question' });
     await waitFor(() => conversation.messages.length === 2 && assistantAt(conversation, 1).status === 'done', { what: 'the reply to the edited message' });
-    assert.deepStrictEqual(lastChatBody(service).messages, [{ role: 'user', content: 'edited question' }]);
+    assert.deepStrictEqual(lastChatBody(ctx.service).messages, [{ role: 'user', content: 'edited question' }]);
     assert.strictEqual(assistantAt(conversation, 1).text, 'You said: edited question');
   });
 
@@ -124,10 +110,10 @@ describe('chat: a conversation against the local service', () => {
     const api = await testApi();
     const conversation = await newConversation();
     await api.chat.controller.send(conversation.id, { text: 'again' });
-    const before = chatRequests(service).length;
+    const before = chatRequests(ctx.service).length;
     const reply = await api.chat.controller.regenerate(conversation.id);
     assert.strictEqual(reply?.status, 'done');
-    assert.strictEqual(chatRequests(service).length, before + 1);
+    assert.strictEqual(chatRequests(ctx.service).length, before + 1);
     assert.strictEqual(conversation.messages.length, 2, 'the old reply was replaced');
   });
 
@@ -157,7 +143,7 @@ describe('chat: a conversation against the local service', () => {
     const host = await readyViewHost(api);
     await host.handleMessage({ type: 'setOptions', conversationId: conversation.id, options: { model: 'promptreel-reasoner', systemPrompt: 'Answer in JSON.', temperature: 0.3, jsonMode: true } });
     const reply = await api.chat.controller.send(conversation.id, { text: 'numbers' });
-    const body = lastChatBody(service);
+    const body = lastChatBody(ctx.service);
     assert.strictEqual(body.model, 'promptreel-reasoner');
     assert.deepStrictEqual(body.messages[0], { role: 'developer', content: 'Answer in JSON.' });
     assert.strictEqual(body.temperature, 0.3);
@@ -175,12 +161,12 @@ describe('chat: a conversation against the local service', () => {
     assert.strictEqual(conversation.options.temperature, undefined, 'the invalid message was dropped');
     await setSetting('models.capabilities', { 'promptreel-chat': { maxOutputTokens: 100 } });
     await host.handleMessage({ type: 'setOptions', conversationId: conversation.id, options: { maxTokens: 500 } });
-    const before = chatRequests(service).length;
+    const before = chatRequests(ctx.service).length;
     const reply = await api.chat.controller.send(conversation.id, { text: 'too long' });
     assert.strictEqual(reply?.status, 'error');
     assert.strictEqual(reply?.error?.param, 'max_tokens');
     assert.match(reply?.error?.message ?? '', /above the 100 tokens/);
-    assert.strictEqual(chatRequests(service).length, before, 'nothing was sent');
+    assert.strictEqual(chatRequests(ctx.service).length, before, 'nothing was sent');
   });
 
   it('shows tool calls and sends the tools of the settings only to a model declared with tools', async () => {
@@ -188,12 +174,12 @@ describe('chat: a conversation against the local service', () => {
     await setSetting('chat.tools', [{ name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } }]);
     const plain = await newConversation();
     await api.chat.controller.send(plain.id, { text: 'use get_weather please' });
-    assert.strictEqual(lastChatBody(service).tools, undefined, 'capabilities unknown: no tools sent');
+    assert.strictEqual(lastChatBody(ctx.service).tools, undefined, 'capabilities unknown: no tools sent');
 
     await setSetting('models.capabilities', { 'promptreel-chat': { tools: true } });
     const conversation = await newConversation();
     const reply = await api.chat.controller.send(conversation.id, { text: 'use get_weather please' });
-    assert.deepStrictEqual(lastChatBody(service).tools?.map((tool) => tool.function.name), ['get_weather']);
+    assert.deepStrictEqual(lastChatBody(ctx.service).tools?.map((tool) => tool.function.name), ['get_weather']);
     assert.strictEqual(reply?.status, 'done');
     assert.strictEqual(reply?.finishReason, 'tool_calls');
     assert.strictEqual(reply?.toolCalls.length, 1);
@@ -202,7 +188,7 @@ describe('chat: a conversation against the local service', () => {
 
     // The next turn answers the call with a "not run" result, so the service accepts the history.
     await api.chat.controller.send(conversation.id, { text: 'thanks' });
-    const roles = lastChatBody(service).messages.map((message) => message.role);
+    const roles = lastChatBody(ctx.service).messages.map((message) => message.role);
     assert.deepStrictEqual(roles, ['user', 'assistant', 'tool', 'user']);
   });
 
@@ -224,7 +210,7 @@ describe('chat: a conversation against the local service', () => {
     host.addImage(image);
     await host.handleMessage({ type: 'send', conversationId: conversation.id, text: 'what is this?' });
     await waitFor(() => conversation.messages.length === 2 && assistantAt(conversation, 1).status === 'done', { what: 'the reply' });
-    assert.deepStrictEqual(lastChatBody(service).messages[0].content, [
+    assert.deepStrictEqual(lastChatBody(ctx.service).messages[0].content, [
       { type: 'text', text: 'what is this?' },
       { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from(png).toString('base64')}` } },
     ]);

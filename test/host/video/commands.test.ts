@@ -3,8 +3,8 @@ import * as vscode from 'vscode';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
 import { VideoCommandIds } from '../../../src/video/videoCommandIds';
 import { packageJson } from '../shell/shellTestSupport';
-import { startLocalService, type LocalService } from '../../service';
 import { connectVideo, disconnectVideo, pollUntil, runtime, waitFor } from './videoTestSupport';
+import { useConnectedService } from '../support/connectedService';
 
 interface MenuEntry {
   command: string;
@@ -13,21 +13,7 @@ interface MenuEntry {
 }
 
 describe('video: commands, menus and the list', () => {
-  let service: LocalService;
-
-  before(async () => {
-    service = await startLocalService();
-  });
-
-  beforeEach(async () => {
-    service.reset();
-    await connectVideo(service);
-  });
-
-  after(async () => {
-    await disconnectVideo();
-    await service.stop();
-  });
+  const ctx = useConnectedService(connectVideo, disconnectVideo);
 
   it('contributes every video command, with item commands only in the view', async () => {
     const contributes = packageJson().contributes as {
@@ -72,7 +58,7 @@ describe('video: commands, menus and the list', () => {
   });
 
   it('Copy Task ID, Copy Prompt, Remove from List, Clear Finished, Refresh All', async () => {
-    const api = await connectVideo(service);
+    const api = await connectVideo(ctx.service);
     const make = async (prompt: string) => {
       const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt });
       assert.ok(outcome?.kind === 'created');
@@ -81,7 +67,7 @@ describe('video: commands, menus and the list', () => {
     const running = await make('Still running');
     const done = await make('Finished one');
     const gone = await make('To remove');
-    service.task(done)!.forced = 'completed';
+    ctx.service.task(done)!.forced = 'completed';
     await pollUntil(api, done, (task) => task.state === 'completed', 'completed');
 
     assert.strictEqual(await vscode.commands.executeCommand('promptreel.video.copyTaskId', running), true);
@@ -95,21 +81,21 @@ describe('video: commands, menus and the list', () => {
     assert.strictEqual(await vscode.commands.executeCommand('promptreel.clearFinishedVideoTasks'), 1);
     assert.deepStrictEqual(tree.getChildren(), [running]);
 
-    const polls = service.task(running)?.polls ?? 0;
+    const polls = ctx.service.task(running)?.polls ?? 0;
     await vscode.commands.executeCommand('promptreel.refreshVideoTasks');
-    await pollUntil(api, running, () => (service.task(running)?.polls ?? 0) > polls, 'Refresh All to poll');
+    await pollUntil(api, running, () => (ctx.service.task(running)?.polls ?? 0) > polls, 'Refresh All to poll');
     assert.ok(store.get(running));
   });
 
   it('keeps at most promptreel.video.historySize tasks', async () => {
-    const api = await connectVideo(service);
+    const api = await connectVideo(ctx.service);
     const { store } = runtime(api);
     const ids: string[] = [];
     for (const prompt of ['one', 'two', 'three']) {
       const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt });
       assert.ok(outcome?.kind === 'created');
       ids.push(outcome.task.id);
-      service.task(outcome.task.id)!.forced = 'completed';
+      ctx.service.task(outcome.task.id)!.forced = 'completed';
       await pollUntil(api, outcome.task.id, (task) => task.state === 'completed', 'completed');
     }
     await vscode.workspace.getConfiguration('promptreel').update('video.historySize', 2, vscode.ConfigurationTarget.Global);

@@ -2,8 +2,8 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
 import type { VideoTaskRecord } from '../../../src/video/videoTaskRecord';
-import { startLocalService, type LocalService } from '../../service';
 import { connectVideo, disconnectVideo, pollUntil, recordMessages, runtime, scriptQuickInputs, setSetting, videoPosts, waitFor } from './videoTestSupport';
+import { useConnectedService } from '../support/connectedService';
 
 const PROMPT = 'A paper boat drifting down a rainy street at dusk';
 
@@ -13,24 +13,10 @@ function created(outcome: CreateOutcome | undefined): VideoTaskRecord {
 }
 
 describe('video: creating tasks', () => {
-  let service: LocalService;
-
-  before(async () => {
-    service = await startLocalService();
-  });
-
-  beforeEach(async () => {
-    service.reset();
-    await connectVideo(service);
-  });
-
-  after(async () => {
-    await disconnectVideo();
-    await service.stop();
-  });
+  const ctx = useConnectedService(connectVideo, disconnectVideo);
 
   it('Generate Video from the palette sends every field the user set, and the task is listed at once', async () => {
-    const api = await connectVideo(service);
+    const api = await connectVideo(ctx.service);
     const script = scriptQuickInputs([
       { input: `  ${PROMPT}  ` },
       { pick: 'Duration' },
@@ -59,9 +45,9 @@ describe('video: creating tasks', () => {
     // The review starts from the configured defaults.
     assert.ok(review?.labels?.includes('$(play) Generate video'));
 
-    const posts = videoPosts(service);
+    const posts = videoPosts(ctx.service);
     assert.strictEqual(posts.length, 1);
-    assert.strictEqual(posts[0].key, service.demoKey);
+    assert.strictEqual(posts[0].key, ctx.service.demoKey);
     assert.deepStrictEqual(posts[0].body, {
       model: 'promptreel-video',
       prompt: PROMPT,
@@ -69,7 +55,7 @@ describe('video: creating tasks', () => {
       moderator: false,
       metadata: { resolution: '1080p', ratio: '16:9', generate_audio: false, watermark: true, seed: 42 },
     });
-    assert.strictEqual(service.task(task.id)?.seconds, '8', 'seconds arrived as a string');
+    assert.strictEqual(ctx.service.task(task.id)?.seconds, '8', 'seconds arrived as a string');
 
     const { tree, store } = runtime(api);
     assert.deepStrictEqual(tree.getChildren(), [task.id], 'listed at once');
@@ -89,7 +75,7 @@ describe('video: creating tasks', () => {
     } finally {
       script.restore();
     }
-    assert.deepStrictEqual(videoPosts(service)[0].body, {
+    assert.deepStrictEqual(videoPosts(ctx.service)[0].body, {
       model: 'promptreel-video',
       prompt: PROMPT,
       seconds: '6',
@@ -108,7 +94,7 @@ describe('video: creating tasks', () => {
     }
     const modelPick = script.seen.filter((step) => step.kind === 'pick')[1];
     assert.deepStrictEqual(modelPick.labels, ['promptreel-video', '$(edit) Enter a model id…'], 'chat models are not offered');
-    assert.strictEqual((videoPosts(service)[0].body as { model: string }).model, 'promptreel-video');
+    assert.strictEqual((videoPosts(ctx.service)[0].body as { model: string }).model, 'promptreel-video');
   });
 
   it('sends nothing when the quick input is dismissed', async () => {
@@ -118,11 +104,11 @@ describe('video: creating tasks', () => {
     } finally {
       script.restore();
     }
-    assert.strictEqual(videoPosts(service).length, 0);
+    assert.strictEqual(videoPosts(ctx.service).length, 0);
   });
 
   it('Generate Explainer Video: the chat model writes the prompt from the selection, the user edits it, the task remembers its source', async () => {
-    const api = await connectVideo(service);
+    const api = await connectVideo(ctx.service);
     await setSetting('chat.model', 'promptreel-chat');
     const sample = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'src', 'sample.ts');
     const document = await vscode.workspace.openTextDocument(sample);
@@ -145,7 +131,7 @@ describe('video: creating tasks', () => {
       script.restore();
     }
     const task = created(outcome);
-    const chat = service.requests.find((request) => request.path === '/v1/chat/completions');
+    const chat = ctx.service.requests.find((request) => request.path === '/v1/chat/completions');
     assert.ok(chat, 'the chat model was asked');
     const body = chat.body as { model: string; messages: { role: string; content: string }[]; stream?: boolean };
     assert.strictEqual(body.model, 'promptreel-chat');
@@ -154,7 +140,7 @@ describe('video: creating tasks', () => {
     assert.ok(!body.messages.at(-1)?.content.includes('Adds two numbers'), 'only the selection');
     // The local service answers "You said: <the user message>": the prompt offered for editing is that reply.
     assert.match(offered ?? '', /^You said: /);
-    const post = videoPosts(service);
+    const post = videoPosts(ctx.service);
     assert.strictEqual(post.length, 1, 'one video request, after the edit');
     assert.strictEqual((post[0].body as { prompt: string }).prompt, `${offered} Edited by hand.`);
     assert.deepStrictEqual(task.source, { uri: document.uri.toString(), startLine: 1, startCharacter: 0, endLine: 3, endCharacter: 1 });
@@ -184,12 +170,12 @@ describe('video: creating tasks', () => {
     }
     assert.match(messages.shown[0].message, /Select the code/);
     assert.deepStrictEqual(messages.shown[1].items, ['Select Chat Model']);
-    assert.strictEqual(service.requests.filter((request) => request.method === 'POST').length, 0);
+    assert.strictEqual(ctx.service.requests.filter((request) => request.method === 'POST').length, 0);
   });
 
   it('a refused create shows the service message with actions, and lists nothing', async () => {
-    const api = await connectVideo(service);
-    service.setScenario({ fault: { status: 403, body: 'task', code: 'insufficient_user_quota', message: '用户额度不足 (quota too low)', method: 'POST', path: '^/v1/videos$' } });
+    const api = await connectVideo(ctx.service);
+    ctx.service.setScenario({ fault: { status: 403, body: 'task', code: 'insufficient_user_quota', message: '用户额度不足 (quota too low)', method: 'POST', path: '^/v1/videos$' } });
     const messages = recordMessages();
     let outcome: CreateOutcome | undefined;
     try {
@@ -206,15 +192,15 @@ describe('video: creating tasks', () => {
     assert.strictEqual(messages.shown[0].kind, 'showErrorMessage');
     assert.strictEqual(runtime(api).store.tasks.length, 0);
 
-    service.setScenario({ fault: { status: 401, body: 'openai', code: 'invalid_api_key', message: 'Invalid token', method: 'POST', path: '^/v1/videos$' } });
+    ctx.service.setScenario({ fault: { status: 401, body: 'openai', code: 'invalid_api_key', message: 'Invalid token', method: 'POST', path: '^/v1/videos$' } });
     const refused = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
     assert.ok(refused?.kind === 'failed');
     assert.deepStrictEqual(refused.shown.actions, ['Set API Key', 'Show Logs']);
   });
 
   it('a create whose answer was lost is not sent again: the user is told the task may exist, and can track it', async () => {
-    const api = await connectVideo(service);
-    service.setScenario({ video: { dropCreateConnection: true } });
+    const api = await connectVideo(ctx.service);
+    ctx.service.setScenario({ video: { dropCreateConnection: true } });
     const messages = recordMessages();
     let outcome: CreateOutcome | undefined;
     try {
@@ -229,12 +215,12 @@ describe('video: creating tasks', () => {
     assert.strictEqual(outcome.shown.severity, 'warning');
     assert.match(outcome.shown.message, /may exist/);
     assert.deepStrictEqual(outcome.shown.actions, ['Refresh', 'Track Video Task by ID', 'Retry Anyway']);
-    assert.strictEqual(videoPosts(service).length, 1, 'exactly one POST');
-    assert.strictEqual(service.requests.filter((request) => request.method === 'POST').length, 1, 'nothing else was posted either');
+    assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
+    assert.strictEqual(ctx.service.requests.filter((request) => request.method === 'POST').length, 1, 'nothing else was posted either');
 
     // The task did get made: Track Video Task by ID brings it into the list and follows it.
-    service.setScenario({ video: { dropCreateConnection: false } });
-    const serverTasks = await (await fetch(`${service.baseUrl}/__control/tasks`)).json() as { tasks: { id: string }[] };
+    ctx.service.setScenario({ video: { dropCreateConnection: false } });
+    const serverTasks = await (await fetch(`${ctx.service.baseUrl}/__control/tasks`)).json() as { tasks: { id: string }[] };
     assert.strictEqual(serverTasks.tasks.length, 1);
     const id = serverTasks.tasks[0].id;
     const script = scriptQuickInputs([{ input: ` ${id} ` }]);
@@ -249,11 +235,11 @@ describe('video: creating tasks', () => {
     assert.strictEqual(runtime(api).tree.getTreeItem(id).label, `Task ${id}`);
     const done = await pollUntil(api, id, (task) => task.state === 'completed', 'the tracked task to complete');
     assert.ok(done.videoUrl);
-    assert.strictEqual(videoPosts(service).length, 1, 'still one POST');
+    assert.strictEqual(videoPosts(ctx.service).length, 1, 'still one POST');
   });
 
   it('asks for a key instead of failing when there is none', async () => {
-    const api = await connectVideo(service);
+    const api = await connectVideo(ctx.service);
     await api.keyStore.clear();
     const messages = recordMessages();
     try {
@@ -264,6 +250,6 @@ describe('video: creating tasks', () => {
     }
     await waitFor(() => messages.shown.length > 0, { what: 'the warning' });
     assert.deepStrictEqual(messages.shown[0].items, ['Set API Key']);
-    assert.strictEqual(videoPosts(service).length, 0);
+    assert.strictEqual(videoPosts(ctx.service).length, 0);
   });
 });

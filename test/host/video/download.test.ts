@@ -38,6 +38,14 @@ async function completedTask(api: PromptreelTestApi, service: LocalService, prom
   return pollUntil(api, outcome.task.id, (task) => task.state === 'completed', 'the task to complete');
 }
 
+/** A panel of the player's type, as VS Code hands one back after a reload; shown before use (closing one the workbench
+ * is still opening makes it log an error). */
+async function shownPlayerPanel(): Promise<vscode.WebviewPanel> {
+  const panel = vscode.window.createWebviewPanel(PLAYER_VIEW_TYPE, 'restoring', vscode.ViewColumn.Active, {});
+  await waitFor(() => panel.visible, { what: 'the panel to show' });
+  return panel;
+}
+
 describe('video: download and playback', () => {
   let service: LocalService;
   let messages: ReturnType<typeof recordMessages> | undefined;
@@ -226,7 +234,7 @@ describe('video: download and playback', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await waitFor(() => !player.isOpen(downloaded.file), { what: 'the player to close' });
 
-    const revived = vscode.window.createWebviewPanel(PLAYER_VIEW_TYPE, 'restoring', vscode.ViewColumn.Active, {});
+    const revived = await shownPlayerPanel();
     await player.restore(revived, { file: downloaded.file });
     assert.ok(player.isOpen(downloaded.file));
     assert.strictEqual(revived.title, path.basename(downloaded.file));
@@ -238,7 +246,7 @@ describe('video: download and playback', () => {
     revived.dispose();
 
     for (const state of [{ file: path.join(path.dirname(downloaded.file), 'gone.mp4') }, { nothing: true }, undefined]) {
-      const panel = vscode.window.createWebviewPanel(PLAYER_VIEW_TYPE, 'restoring', vscode.ViewColumn.Active, {});
+      const panel = await shownPlayerPanel();
       let disposed = false;
       panel.onDidDispose(() => (disposed = true));
       await player.restore(panel, state);

@@ -3,8 +3,9 @@ import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
 import type { VideoTaskRecord } from '../../../src/video/videoTaskRecord';
-import { startLocalService, type LocalService, type VideoScenario } from '../../service';
+import type { VideoScenario } from '../../service';
 import { connectVideo, disconnectVideo, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+import { useConnectedService } from '../support/connectedService';
 
 const PROMPT = 'A lighthouse in a storm, seen from a small boat';
 
@@ -33,24 +34,10 @@ async function followToEnd(api: PromptreelTestApi, id: string): Promise<{ final:
 }
 
 describe('video: task lifecycle with the real poller', () => {
-  let service: LocalService;
-
-  before(async () => {
-    service = await startLocalService();
-  });
-
-  beforeEach(async () => {
-    service.reset();
-    await connectVideo(service);
-  });
-
-  after(async () => {
-    await disconnectVideo();
-    await service.stop();
-  });
+  const ctx = useConnectedService(connectVideo, disconnectVideo);
 
   it('follows a task queued → running → completed by itself, with the tree, status bar and notification following', async () => {
-    const api = await connectVideo(service);
+    const api = await connectVideo(ctx.service);
     const messages = recordMessages();
     try {
       const task = await create();
@@ -64,7 +51,7 @@ describe('video: task lifecycle with the real poller', () => {
       assert.match(String(running.description), /^promptreel-video · \d+% · \d+s$/);
       const done = await waitFor(() => (store.get(task.id)?.state === 'completed' ? store.get(task.id) : undefined), { what: 'completed', timeoutMs: 20_000 });
       assert.strictEqual(done.progress, 100);
-      assert.strictEqual(done.videoUrl, service.task(task.id)?.url);
+      assert.strictEqual(done.videoUrl, ctx.service.task(task.id)?.url);
       const item = tree.getTreeItem(task.id);
       assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'check');
       assert.strictEqual(String(item.contextValue), 'videoTask:completed:request');
@@ -76,9 +63,9 @@ describe('video: task lifecycle with the real poller', () => {
       const ready = messages.shown.find((shown) => shown.message.includes('is ready'));
       assert.deepStrictEqual(ready?.items, ['Download', 'Open']);
       assert.strictEqual(runtime(api).poller.isScheduled, false, 'no timer once nothing is pending');
-      const polls = service.task(task.id)?.polls ?? 0;
+      const polls = ctx.service.task(task.id)?.polls ?? 0;
       await new Promise((resolve) => setTimeout(resolve, 2500));
-      assert.strictEqual(service.task(task.id)?.polls, polls, 'no poll after the end');
+      assert.strictEqual(ctx.service.task(task.id)?.polls, polls, 'no poll after the end');
     } finally {
       messages.restore();
     }
@@ -97,8 +84,8 @@ describe('video: task lifecycle with the real poller', () => {
   ];
   for (const variant of variants) {
     it(`completes with ${variant.name}`, async () => {
-      const api = await connectVideo(service);
-      service.setScenario({ video: { pollsToRunning: 1, pollsToDone: 4, ...variant.video } });
+      const api = await connectVideo(ctx.service);
+      ctx.service.setScenario({ video: { pollsToRunning: 1, pollsToDone: 4, ...variant.video } });
       const task = await create(`Variant: ${variant.name}`);
       const { final, seen } = await followToEnd(api, task.id);
       assert.strictEqual(final.state, 'completed', seen.join(' → '));
@@ -112,13 +99,13 @@ describe('video: task lifecycle with the real poller', () => {
       }
       if (variant.video.progress !== 'none') assert.ok(seen.some((entry) => /^running\/\w+\/(10|50|90)$/.test(entry)), `progress reported: ${seen.join(' → ')}`);
       if (variant.video.urlField === 'none') assert.strictEqual(final.videoUrl, undefined);
-      else assert.strictEqual(final.videoUrl, service.task(task.id)?.url);
+      else assert.strictEqual(final.videoUrl, ctx.service.task(task.id)?.url);
     });
   }
 
   it('shows an unknown running status raw in the tree', async () => {
-    const api = await connectVideo(service);
-    service.setScenario({ video: { customRunningStatus: 'RENDERING_FRAMES', progress: 'none', pollsToDone: 50 } });
+    const api = await connectVideo(ctx.service);
+    ctx.service.setScenario({ video: { customRunningStatus: 'RENDERING_FRAMES', progress: 'none', pollsToDone: 50 } });
     const task = await create();
     await pollUntil(api, task.id, (current) => current.rawStatus === 'RENDERING_FRAMES', 'the custom status');
     const item = runtime(api).tree.getTreeItem(task.id);
@@ -128,8 +115,8 @@ describe('video: task lifecycle with the real poller', () => {
 
   for (const failureStyle of ['error-object', 'fail-reason', 'none'] as const) {
     it(`reports a failure ${failureStyle === 'none' ? 'without a reason' : `with its reason (${failureStyle})`}`, async () => {
-      const api = await connectVideo(service);
-      service.setScenario({ video: { outcome: 'failed', failureStyle, pollsToDone: 2 } });
+      const api = await connectVideo(ctx.service);
+      ctx.service.setScenario({ video: { outcome: 'failed', failureStyle, pollsToDone: 2 } });
       const messages = recordMessages();
       try {
         const task = await create();
@@ -153,10 +140,10 @@ describe('video: task lifecycle with the real poller', () => {
   }
 
   it('marks a task pending past the limit as stale, and stops polling it', async () => {
-    const api = await connectVideo(service);
+    const api = await connectVideo(ctx.service);
     await setSetting('video.staleAfterHours', 1);
-    service.setScenario({ video: { pollsToDone: 1000 } });
-    const old = service.createTask({ createdAt: Date.now() - 2 * 3_600_000 });
+    ctx.service.setScenario({ video: { pollsToDone: 1000 } });
+    const old = ctx.service.createTask({ createdAt: Date.now() - 2 * 3_600_000 });
     const tracked = await vscode.commands.executeCommand<VideoTaskRecord>('promptreel.trackVideoTask', old.id);
     assert.ok(tracked);
     const { store, tree, poller } = runtime(api);
@@ -164,23 +151,23 @@ describe('video: task lifecycle with the real poller', () => {
     assert.match(String(tree.getTreeItem(old.id).description), /stale$/);
     assert.strictEqual((tree.getTreeItem(old.id).iconPath as vscode.ThemeIcon).id, 'warning');
     await waitFor(() => !poller.isScheduled, { what: 'the timer to stop' });
-    const polls = service.task(old.id)?.polls;
+    const polls = ctx.service.task(old.id)?.polls;
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    assert.strictEqual(service.task(old.id)?.polls, polls, 'not polled any more');
+    assert.strictEqual(ctx.service.task(old.id)?.polls, polls, 'not polled any more');
     // Refresh by hand still asks, and a task that did finish leaves the stale state.
-    service.task(old.id)!.forced = 'completed';
+    ctx.service.task(old.id)!.forced = 'completed';
     await vscode.commands.executeCommand('promptreel.video.refresh', old.id);
     await waitFor(() => store.get(old.id)?.state === 'completed', { what: 'completed after a manual refresh' });
   });
 
   it('keeps following the task after the window reloads mid-poll (runtime rebuilt from globalState)', async () => {
-    const api = await connectVideo(service);
-    service.setScenario({ latencyMs: 8000, video: { pollsToDone: 3 } });
+    const api = await connectVideo(ctx.service);
+    ctx.service.setScenario({ latencyMs: 8000, video: { pollsToDone: 3 } });
     const task = await create();
     const first = runtime(api);
     await first.poller.pollNow([task.id]);
-    await waitFor(() => first.poller.requestsInFlight > 0 && service.activeRequests() > 0, { what: 'a poll in flight', timeoutMs: 10_000 });
-    const queries = () => service.requests.filter((request) => request.method === 'GET' && request.path === `/v1/videos/${task.id}`).length;
+    await waitFor(() => first.poller.requestsInFlight > 0 && ctx.service.activeRequests() > 0, { what: 'a poll in flight', timeoutMs: 10_000 });
+    const queries = () => ctx.service.requests.filter((request) => request.method === 'GET' && request.path === `/v1/videos/${task.id}`).length;
     const queriesBefore = queries();
 
     const second = api.video.reload();
@@ -189,17 +176,17 @@ describe('video: task lifecycle with the real poller', () => {
     // The new poller asks at once; the service holds every answer for 8 s, so if the old request were still
     // open there would be two in flight now.
     await waitFor(() => queries() > queriesBefore, { what: 'the new poller to ask', timeoutMs: 5_000 });
-    assert.strictEqual(service.activeRequests(), 1, 'the old request was aborted');
+    assert.strictEqual(ctx.service.activeRequests(), 1, 'the old request was aborted');
     assert.ok(second.store.get(task.id), 'the new store read the task back from globalState');
     assert.deepStrictEqual(second.tree.getChildren(), [task.id]);
 
-    service.setScenario({ latencyMs: 0 });
+    ctx.service.setScenario({ latencyMs: 0 });
     const done = await waitFor(() => (second.store.get(task.id)?.state === 'completed' ? second.store.get(task.id) : undefined), { what: 'the task to complete after the reload', timeoutMs: 30_000 });
-    assert.strictEqual(done.videoUrl, service.task(task.id)?.url);
+    assert.strictEqual(done.videoUrl, ctx.service.task(task.id)?.url);
   });
 
   it('asks before Regenerate charges a new task, and creates nothing when dismissed', async () => {
-    await connectVideo(service);
+    await connectVideo(ctx.service);
     const task = await create();
     const messages = recordMessages();
     try {
@@ -211,11 +198,11 @@ describe('video: task lifecycle with the real poller', () => {
     const question = messages.shown.find((shown) => shown.message === 'Generate this video again?');
     assert.ok(question, 'a confirmation was shown');
     assert.deepStrictEqual(question.items, ['Generate Again']);
-    assert.strictEqual(service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length, 1, 'no second task');
+    assert.strictEqual(ctx.service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length, 1, 'no second task');
   });
 
   it('creates exactly one task per confirmed Regenerate, with the same request', async () => {
-    const api = await connectVideo(service);
+    const api = await connectVideo(ctx.service);
     const task = await create();
     const messages = recordMessages((message, items) => (message === 'Generate this video again?' ? items[0] : undefined));
     let outcome: CreateOutcome | undefined;
@@ -226,7 +213,7 @@ describe('video: task lifecycle with the real poller', () => {
     }
     assert.ok(outcome?.kind === 'created');
     assert.notStrictEqual(outcome.task.id, task.id);
-    const posts = service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
+    const posts = ctx.service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
     assert.strictEqual(posts.length, 2);
     assert.deepStrictEqual(posts[1].body, posts[0].body);
     assert.deepStrictEqual(runtime(api).tree.getChildren(), [outcome.task.id, task.id], 'newest first');
