@@ -65,7 +65,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   const settings = store.add(new Settings(logger.forComponent('config')));
   const keyStore = store.add(new ApiKeyStore(context.secrets, settings, redactor, logger.forComponent('auth')));
   const keyContext = store.add(new ApiKeyContext(keyStore, logger.forComponent('auth')));
-  const clients = store.add(new ClientProvider(settings, keyStore, logger.forComponent('api'), `Promptreel/${version} VSCode/${vscode.version}`));
+  const clients = store.add(new ClientProvider(settings, keyStore, logger.forComponent('api'), `Promptreel/${version} VSCode/${vscode.version}`, redactor));
   const doctor = new ConnectionDoctor({
     baseUrlInput: () => settings.baseUrl,
     apiKey: () => keyStore.get(),

@@ -6,18 +6,34 @@ import { ApiError } from './errors';
  */
 export function normalizeBaseUrl(input: string): string {
   const trimmed = input.trim();
+  const shown = withoutCredentials(trimmed);
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    throw new ApiError({ kind: 'invalid-request', message: `"${trimmed}" is not a valid URL.`, hint: 'Set promptreel.baseUrl to the address of the service, for example https://api.example.com.' });
+    throw new ApiError({ kind: 'invalid-request', message: `"${shown}" is not a valid URL.`, hint: 'Set promptreel.baseUrl to the address of the service, for example https://api.example.com.' });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ApiError({ kind: 'invalid-request', message: `"${trimmed}" is not an http(s) URL.`, hint: 'The base URL must start with https:// (or http:// for a local service).' });
+    throw new ApiError({ kind: 'invalid-request', message: `"${shown}" is not an http(s) URL.`, hint: 'The base URL must start with https:// (or http:// for a local service).' });
+  }
+  if (url.username || url.password) {
+    throw new ApiError({
+      kind: 'invalid-request',
+      message: `The base URL "${shown}" contains a user name or password.`,
+      hint: 'Remove them from promptreel.baseUrl: the credentials belong in the API key (Promptreel: Set API Key).',
+    });
   }
   let path = url.pathname.replace(/\/+$/, '');
   while (/\/v1$/i.test(path)) path = path.slice(0, -3).replace(/\/+$/, '');
   return `${url.protocol}//${url.host}${path}`;
+}
+
+/**
+ * What may be echoed of a base URL as typed: anything between the scheme and an `@` is dropped, even when the
+ * text is not a valid URL (URL parsing cannot be relied on to find credentials in text it refuses).
+ */
+export function withoutCredentials(input: string): string {
+  return input.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@').replace(/^([^/?#]*)@/, '***@');
 }
 
 /** Joins a normalized base URL and a path below `/v1` (e.g. `videos/abc`). */

@@ -4,15 +4,17 @@ import type { ChatCompletion, ChatStreamEvent } from './chat/events';
 import { validateChatRequest, type ChatRequest } from './chat/request';
 import { completionSchema, toUsage } from './chat/schemas';
 import { openOnRead } from './chat/openOnRead';
+import { firstCharacter } from './chat/firstCharacter';
 import { decodeChatStream } from './chat/sse';
 import { ThinkSplitter } from './chat/thinkSplitter';
+import { notAStream, wholeAnswerEvents } from './chat/wholeAnswer';
 import { createDispatcher } from './dispatcher';
 import { ApiError, isApiError } from './errors';
 import { headerValue } from './httpErrors';
 import { silentLogger, type ApiLogger } from './logger';
 import { isVideoModel, parseModelList, type ModelInfo } from './models';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
-import { readText, Transport } from './transport';
+import { Transport } from './transport';
 import { downloadVideo, type DownloadOptions, type DownloadResult } from './video/download';
 import { normalizeVideoTask } from './video/normalize';
 import type { VideoCreateRequest, VideoTask } from './video/task';
@@ -26,6 +28,8 @@ export interface ClientOptions {
   log?: ApiLogger;
   retry?: Partial<RetryPolicy>;
   userAgent?: string;
+  /** Hides registered secrets in what the server says (the key of each request is hidden in any case). */
+  redact?: (text: string) => string;
 }
 
 /** The client of the Promptreel service. Plain Node: no `vscode` here. Every call takes an AbortSignal. */
@@ -44,6 +48,7 @@ export class PromptreelClient {
       log: this.log,
       retry: { ...DEFAULT_RETRY, ...options.retry },
       userAgent: options.userAgent ?? 'Promptreel',
+      ...(options.redact ? { redact: options.redact } : {}),
     });
   }
 
@@ -71,12 +76,18 @@ export class PromptreelClient {
     return openOnRead(async () => {
       const body = { ...validateChatRequest(request), stream: true, stream_options: { include_usage: true } };
       const response = await transport.send({ method: 'POST', path: 'chat/completions', auth: true, body, accept: 'text/event-stream', signal, what: 'The chat request' });
-      if ((headerValue(response.headers, 'content-type') ?? '').includes('application/json')) {
-        // A gateway that ignored `stream: true` answered with a whole completion.
-        const text = await readText(response.body, signal);
-        return eventsOf(completionEvents(parseCompletion(JSON.parse(text))));
+      // Told apart by the first character, whatever the content type says: an event stream starts with a field
+      // name or a comment; a gateway that ignored `stream: true` sends JSON; a proxy or login page sends HTML.
+      const first = await firstCharacter(response.body).catch(() => '');
+      if (SSE_START.test(first)) return decodeChatStream(response.body, { signal, log, redact: (text) => transport.redact(text) });
+      const contentType = headerValue(response.headers, 'content-type');
+      const text = await transport.readJsonText(response, { signal, what: 'The chat request' });
+      try {
+        if (first !== '{') throw notAStream(text, contentType);
+        return eventsOf(wholeAnswerEvents(text, contentType, parseCompletion));
+      } catch (error) {
+        throw isApiError(error) ? transport.redactError(error) : error;
       }
-      return decodeChatStream(response.body, { signal, log });
     });
   }
 
@@ -105,7 +116,8 @@ export class PromptreelClient {
     const raw = await this.transport.json({ method: 'GET', path: `videos/${encodeURIComponent(id)}`, auth: true, signal, what: 'Reading the video task' });
     const task = normalizeVideoTask(raw, id);
     if (!task) throw invalidResponse('Reading the video task', 'the answer is not a task');
-    return task;
+    // A failure reason is the server's text, shown in the tree and notifications.
+    return task.error ? { ...task, error: this.transport.redact(task.error) } : task;
   }
 
   downloadVideo(task: { id: string; videoUrl?: string }, destination: string, options?: DownloadOptions): Promise<DownloadResult> {
@@ -146,14 +158,8 @@ async function* eventsOf(events: Iterable<ChatStreamEvent>): AsyncGenerator<Chat
   yield* events;
 }
 
-function* completionEvents(completion: ChatCompletion): Generator<ChatStreamEvent> {
-  yield { type: 'role', role: 'assistant' };
-  if (completion.reasoning) yield { type: 'reasoning', text: completion.reasoning };
-  if (completion.text) yield { type: 'text', text: completion.text };
-  if (completion.toolCalls.length > 0) yield { type: 'tool-calls', calls: completion.toolCalls };
-  yield { type: 'finish', reason: completion.finishReason };
-  if (completion.usage) yield { type: 'usage', usage: completion.usage };
-}
+/** An event stream begins with a field (`data:`, `event:`, `id:`, `retry:`) or a comment (`:`). */
+const SSE_START = /^[:deir]$/;
 
 function invalidResponse(what: string, detail: string): ApiError {
   return new ApiError({ kind: 'invalid-response', message: `${what}: ${detail}.`, hint: 'The service answered in a way Promptreel does not understand: see the logs.' });

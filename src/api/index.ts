@@ -1,6 +1,7 @@
 export { PromptreelClient, videoBody, type ClientOptions } from './client';
 export { ApiError, isApiError, type ApiErrorKind } from './errors';
-export { normalizeBaseUrl, apiUrl, describeBaseUrlInput } from './baseUrl';
+export { normalizeBaseUrl, apiUrl, describeBaseUrlInput, withoutCredentials } from './baseUrl';
+export { redactSecrets, redactApiError } from './redaction';
 export { createDispatcher, proxySettings, DEFAULT_TIMEOUTS, type DispatcherOptions } from './dispatcher';
 export { hintForStatus, parseRetryAfter } from './httpErrors';
 export { silentLogger, type ApiLogger } from './logger';

@@ -2,7 +2,8 @@ import type { Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import { apiUrl } from './baseUrl';
 import { ApiError, abortedError, isApiError } from './errors';
-import { errorFromNetwork, errorFromResponse, type Headers } from './httpErrors';
+import { errorFromNetwork, errorFromResponse, headerValue, type Headers } from './httpErrors';
+import { redactApiError, redactSecrets } from './redaction';
 import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from './retry';
 import type { ApiLogger } from './logger';
 import { undici } from './undici/load';
@@ -15,6 +16,8 @@ export interface TransportOptions {
   log: ApiLogger;
   retry: RetryPolicy;
   userAgent: string;
+  /** Hides registered secrets in server text (the extension's redactor); the key a request sent is hidden anyway. */
+  redact?: (text: string) => string;
 }
 
 export interface SendOptions {
@@ -39,11 +42,19 @@ export interface RawResponse {
   url: string;
 }
 
+/** An error body is read for its message only: the first 64 KB say it all. */
 const MAX_ERROR_BODY = 64 * 1024;
+/**
+ * A JSON answer (a task, the model list, a whole completion) is a few KB, rarely 1 MB; the extension host is shared
+ * by every extension, so a runaway body fails here rather than filling its memory.
+ */
+export const MAX_JSON_BODY = 16 * 1024 * 1024;
 
 /** HTTP over an explicit undici dispatcher; GETs retry with backoff, POSTs are sent exactly once. */
 export class Transport {
   private dispatcher: Dispatcher | undefined;
+  /** The keys requests were sent with: a server that echoes one never gets it past this layer. */
+  private readonly sentKeys = new Set<string>();
 
   constructor(private readonly options: TransportOptions) {}
 
@@ -62,7 +73,7 @@ export class Transport {
       try {
         return await this.sendOnce(send);
       } catch (error) {
-        const apiError = isApiError(error) ? error : errorFromNetwork(error, send.path);
+        const apiError = this.redactError(isApiError(error) ? error : errorFromNetwork(error, send.path));
         const delay = retryable && !send.signal?.aborted ? retryDelay(attempt, this.options.retry, apiError) : undefined;
         if (delay === undefined) throw apiError;
         this.options.log.warn(`${send.what}: ${apiError.message} — retry ${attempt + 1}/${this.options.retry.retries} in ${delay} ms`);
@@ -71,22 +82,44 @@ export class Transport {
     }
   }
 
-  /** Sends and parses a JSON answer. */
+  /** Sends and parses a JSON answer of at most MAX_JSON_BODY bytes. */
   async json(send: SendOptions): Promise<unknown> {
     const response = await this.send(send);
-    const text = await readText(response.body, send.signal);
+    const text = await this.readJsonText(response, send);
     try {
       return JSON.parse(text);
     } catch (cause) {
-      throw new ApiError({
-        kind: 'invalid-response',
-        status: response.status,
-        message: `${send.what}: the service answered with something that is not JSON.`,
-        hint: 'The base URL may point at a web page rather than the API.',
-        retryable: false,
-        cause,
-      });
+      throw this.redactError(
+        new ApiError({
+          kind: 'invalid-response',
+          status: response.status,
+          message: `${send.what}: the service answered with something that is not JSON (${describeStart(text, headerValue(response.headers, 'content-type'))}).`,
+          hint: 'The base URL may point at a web page rather than the API.',
+          retryable: false,
+          cause,
+        }),
+      );
     }
+  }
+
+  /** The whole body of a JSON answer as text; fails as soon as it is larger than MAX_JSON_BODY. */
+  async readJsonText(response: RawResponse, send: Pick<SendOptions, 'signal' | 'what'>): Promise<string> {
+    const declared = Number(headerValue(response.headers, 'content-length'));
+    if (declared > MAX_JSON_BODY) {
+      response.body.destroy();
+      throw bodyTooLarge(send.what, declared);
+    }
+    return readText(response.body, send.signal, { limit: MAX_JSON_BODY, what: send.what });
+  }
+
+  /** Server text with the keys this transport sent, and every registered secret, hidden. */
+  redact(text: string): string {
+    const redacted = redactSecrets(text, this.sentKeys);
+    return this.options.redact ? this.options.redact(redacted) : redacted;
+  }
+
+  redactError(error: ApiError): ApiError {
+    return redactApiError(error, (text) => this.redact(text));
   }
 
   private async sendOnce(send: SendOptions): Promise<RawResponse> {
@@ -99,6 +132,7 @@ export class Transport {
         throw new ApiError({ kind: 'no-key', message: 'No API key is set.', hint: 'Set your API key first.' });
       }
       headers.authorization = `Bearer ${key}`;
+      this.sentKeys.add(key);
     }
     let payload: string | undefined;
     if (send.body !== undefined) {
@@ -122,7 +156,7 @@ export class Transport {
     }
     this.options.log.debug(`${send.method} ${redactUrl(url)} → ${response.statusCode} in ${Date.now() - started} ms`);
     if (response.statusCode >= 400) {
-      const text = await readText(response.body, send.signal, MAX_ERROR_BODY).catch(() => '');
+      const text = await readText(response.body, send.signal, { limit: MAX_ERROR_BODY, truncate: true }).catch(() => '');
       throw errorFromResponse(response.statusCode, response.headers, text, send.what);
     }
     return { status: response.statusCode, headers: response.headers, body: response.body, url };
@@ -143,22 +177,60 @@ export class Transport {
   }
 }
 
-/** Reads a body as UTF-8 text, at most `limit` bytes (the rest is discarded). */
-export async function readText(body: Readable, signal?: AbortSignal, limit = Number.POSITIVE_INFINITY): Promise<string> {
+export interface ReadLimit {
+  /** Bytes read at most. */
+  limit: number;
+  /** Past the limit: keep the start and stop reading (true), or fail with "the service sent more than …" (false). */
+  truncate?: boolean;
+  /** Human name for the error, e.g. "Listing models". */
+  what?: string;
+}
+
+/**
+ * Reads a body as UTF-8 text, at most `limit` bytes. Past the limit the body is destroyed at once (its connection
+ * closed), never read to its end: the start is kept (`truncate`) or the read fails.
+ */
+export async function readText(body: Readable, signal: AbortSignal | undefined, bound: ReadLimit): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
-      if (size < limit) {
-        chunks.push(chunk);
-        size += chunk.length;
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > bound.limit) {
+        body.destroy();
+        if (!bound.truncate) throw bodyTooLarge(bound.what ?? 'The answer', size);
+        return Buffer.concat(chunks).subarray(0, bound.limit).toString('utf8');
       }
     }
   } catch (error) {
+    if (isApiError(error)) throw error;
     if (signal?.aborted) throw abortedError(signal.reason);
     throw errorFromNetwork(error, 'the response body');
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `at least 16.0 MB` for a body cut at the limit. */
+export function bodyTooLarge(what: string, bytes: number): ApiError {
+  return new ApiError({
+    kind: 'invalid-response',
+    message: `${what}: the service sent ${formatMegabytes(bytes)}, more than the ${formatMegabytes(MAX_JSON_BODY)} Promptreel reads for an answer of this kind.`,
+    hint: 'The base URL may point at something other than the API, or a proxy in between sends a large page: check promptreel.baseUrl, then see the logs.',
+    retryable: false,
+  });
+}
+
+function formatMegabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** `text/html, starting "<html><head><title>Sign in…"`: what arrived instead of what was expected. */
+export function describeStart(text: string, contentType: string | undefined): string {
+  const flat = text.trim().replace(/\s+/g, ' ');
+  const start = flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+  const type = contentType ? contentType.split(';')[0].trim() : 'no content type';
+  return start ? `${type}, starting "${start}"` : `${type}, empty`;
 }
 
 /** Signed URLs carry credentials in the query string: logs show only origin and path. */

@@ -4,6 +4,7 @@ import { PromptreelClient, createDispatcher, type RetryPolicy } from '../api';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
+import type { SecretRedactor } from '../common/redactor';
 import type { Settings } from '../config/settings';
 import { PROXY_SETTINGS, readProxyConfig } from './proxyConfig';
 
@@ -23,6 +24,7 @@ export class ClientProvider extends Disposable {
     private readonly keyStore: ApiKeyStore,
     private readonly log: ComponentLogger,
     private readonly userAgent: string,
+    private readonly redactor: SecretRedactor,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     super();
@@ -54,6 +56,7 @@ export class ClientProvider extends Disposable {
       dispatcher: () => this.sharedDispatcher(),
       log: this.log,
       userAgent: this.userAgent,
+      redact: (text) => this.redactor.redact(text),
       ...(options.retry ? { retry: options.retry } : {}),
     });
   }

@@ -1,4 +1,4 @@
-import { describeBaseUrlInput, type ModelInfo, type PromptreelClient } from '../api';
+import { describeBaseUrlInput, withoutCredentials, type ModelInfo, type PromptreelClient } from '../api';
 import type { ApiKeyInfo } from '../auth/apiKeyStore';
 import { chatModelsOf } from '../client/chatModels';
 import { describeError } from '../common/logger';
@@ -55,7 +55,7 @@ export class ConnectionDoctor {
     try {
       ({ normalized: baseUrl, notes } = describeBaseUrlInput(input));
     } catch (error) {
-      return fail('base-url', describeError(error), `The base URL "${input}" is not usable: ${describeError(error)} Fix promptreel.baseUrl.`, ['openSettings']);
+      return fail('base-url', describeError(error), `The base URL "${withoutCredentials(input)}" is not usable: ${describeError(error)} Fix promptreel.baseUrl.`, ['openSettings']);
     }
     const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '') || undefined;
     steps.push({ name: 'base-url', ok: true, detail: [`Using ${baseUrl}/v1.`, ...notes, ...(basePath ? [`The base URL has the path "${basePath}".`] : [])].join(' ') });

@@ -64,13 +64,13 @@ async function handle(state: ServiceState, request: http.IncomingMessage, respon
   }
   if (key === undefined) {
     const keyFault = state.takeFault(undefined, method, path, (fault) => fault.status === 401 || fault.status === 403);
-    if (keyFault) sendFault(response, keyFault);
+    if (keyFault) sendFault(response, keyFault, record.key);
     else sendInvalidKey(response, record.key !== undefined);
     return;
   }
   const fault = state.takeFault(key, method, path);
   if (fault) {
-    sendFault(response, fault);
+    sendFault(response, fault, record.key);
     return;
   }
   await route.handle({ request, response, body: record.body, key, scenario: state.scenarioFor(key), state, signal, params });

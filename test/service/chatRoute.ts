@@ -4,6 +4,7 @@ import { streamBulk, streamReply } from './chatStream';
 import { sendOpenAiError } from './errors';
 import { newChatCompletionId, unixSeconds } from './ids';
 import { sendJson } from './httpHelpers';
+import { sendWholeAnswer, writeRunaway } from './quirks';
 import type { RouteContext } from './routeContext';
 
 /** POST /v1/chat/completions */
@@ -18,7 +19,12 @@ export async function chatCompletions(context: RouteContext): Promise<void> {
   const chat = scenario.chat;
   const plan = planReply(request, chat);
   const target = { response, signal, chat, id: newChatCompletionId(), created: unixSeconds(), model: request.model };
-  if (request.stream === true) {
+  if (request.stream === true && chat.endlessEventBytes !== null) {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    context.state.runawayBytesWritten = await writeRunaway(response, signal, 'data: {"choices":[{"index":0,"delta":{"content":"', chat.endlessEventBytes, '"}}]}\n\n');
+    return;
+  }
+  if (request.stream === true && chat.streamAnswer === 'sse') {
     await (chat.bulk ? streamBulk(target, chat.bulk, plan) : streamReply(target, plan));
     return;
   }
@@ -32,12 +38,14 @@ export async function chatCompletions(context: RouteContext): Promise<void> {
       function: { name: call.name, arguments: call.arguments },
     }));
   }
-  sendJson(response, 200, {
+  const completion = {
     id: target.id,
     object: 'chat.completion',
     created: target.created,
     model: target.model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: plan.finishReason }],
     usage: plan.usage,
-  });
+  };
+  if (request.stream === true) sendWholeAnswer(response, chat, completion);
+  else sendJson(response, 200, completion);
 }

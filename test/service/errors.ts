@@ -112,11 +112,11 @@ function nginxPage(status: number): string {
   );
 }
 
-export function sendFault(response: http.ServerResponse, fault: Fault): void {
+export function sendFault(response: http.ServerResponse, fault: Fault, key?: string): void {
   const defaults = defaultsFor(fault.status);
   const headers: Record<string, string> = {};
   if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
-  const baseMessage = fault.message ?? defaults.message;
+  const baseMessage = `${fault.message ?? defaults.message}${fault.echoKey ? ` (token: ${key ?? 'none'})` : ''}`;
   const message = fault.requestId === false ? baseMessage : withRequestId(baseMessage);
   const code = fault.code ?? defaults.code;
   switch (fault.body ?? 'openai') {

@@ -52,6 +52,8 @@ export interface LocalService {
   openSockets(): number;
   /** /v1 requests whose response has not closed yet (a stalled or throttled one counts until the client goes). */
   activeRequests(): number;
+  /** Filler bytes the last runaway answer wrote before it ended or the client went away. */
+  runawayBytesWritten(): number;
   /**
    * Resolves when no socket is open to the API server, closing idle keep-alive ones meanwhile (so only a
    * socket still carrying a response, e.g. a stream the client failed to abort, keeps it waiting); rejects
@@ -129,6 +131,7 @@ export async function startLocalService(options: StartOptions = {}): Promise<Loc
       createTask: (init) => state.createTask(init),
       openSockets: () => api.sockets.size,
       activeRequests: () => state.activeRequests,
+      runawayBytesWritten: () => state.runawayBytesWritten,
       waitForSocketsClosed: (timeoutMs = 2000) => waitForNoSockets(api, timeoutMs),
       stop: async () => {
         await Promise.all(servers.map(close));

@@ -1,11 +1,12 @@
 import { sendJson } from './httpHelpers';
+import { writeRunaway } from './quirks';
 import type { RouteContext } from './routeContext';
 
 /** Unix time the listed models claim to be from (fixed, so answers are stable). */
 const modelsCreatedAt = 1763700000;
 
 /** GET /v1/models */
-export function listModels(context: RouteContext): void {
+export async function listModels(context: RouteContext): Promise<void> {
   const data = context.scenario.models.map((model) => ({
     id: model.id,
     object: 'model',
@@ -13,5 +14,13 @@ export function listModels(context: RouteContext): void {
     owned_by: model.owned_by ?? 'promptreel',
     ...(model.supported_endpoint_types ? { supported_endpoint_types: model.supported_endpoint_types } : {}),
   }));
+  const padding = context.scenario.modelsPaddingBytes;
+  if (padding !== null) {
+    // A list with a huge field, sent in pieces without a content length (as a chunked proxy answer would be).
+    context.response.writeHead(200, { 'content-type': 'application/json' });
+    const prefix = `{"object":"list","data":${JSON.stringify(data)},"padding":"`;
+    context.state.runawayBytesWritten = await writeRunaway(context.response, context.signal, prefix, padding, '"}');
+    return;
+  }
   sendJson(context.response, 200, { object: 'list', data });
 }

@@ -22,6 +22,8 @@ const faultSchema = z.strictObject({
   method: z.string().optional(),
   /** A regular expression source tested against the path. */
   path: z.string().optional(),
+  /** The message repeats the request's key, as some gateways do ("invalid token sk-…"). */
+  echoKey: z.boolean().optional(),
 });
 
 const modelEntrySchema = z.strictObject({
@@ -76,6 +78,12 @@ const chatSchema = z.strictObject({
   stallAfterChunks: z.number().int().min(0).nullable(),
   finishReason: z.string(),
   bulk: z.object({ chunks: z.number().int().min(0), chunkChars: z.number().int().min(1) }).nullable(),
+  /** How a streamed request is answered (200): an event stream, or what gateways that ignore `stream: true` send. */
+  streamAnswer: z.enum(['sse', 'completion-json', 'error-json', 'html', 'text', 'empty']),
+  /** Overrides the content type of that answer (some gateways label JSON as an event stream). */
+  streamContentType: z.string().nullable(),
+  /** One `data:` line of this many bytes that never ends (a runaway stream). */
+  endlessEventBytes: z.number().int().min(1).nullable(),
 });
 
 export const scenarioSchema = z.strictObject({
@@ -85,6 +93,8 @@ export const scenarioSchema = z.strictObject({
   video: videoSchema,
   cdn: cdnSchema,
   chat: chatSchema,
+  /** GET /v1/models pads its JSON answer to at least this many bytes (sent in pieces, never held in memory). */
+  modelsPaddingBytes: z.number().int().min(0).nullable(),
 });
 
 export type Fault = z.infer<typeof faultSchema>;
@@ -105,6 +115,7 @@ export const scenarioPatchSchema = z.strictObject({
   video: videoSchema.partial().optional(),
   cdn: cdnSchema.partial().optional(),
   chat: chatSchema.partial().optional(),
+  modelsPaddingBytes: z.number().int().min(0).nullable().optional(),
 });
 export type ScenarioPatch = z.infer<typeof scenarioPatchSchema>;
 
@@ -152,7 +163,11 @@ export function defaultScenario(): Scenario {
       stallAfterChunks: null,
       finishReason: 'stop',
       bulk: null,
+      streamAnswer: 'sse',
+      streamContentType: null,
+      endlessEventBytes: null,
     },
+    modelsPaddingBytes: null,
   };
 }
 

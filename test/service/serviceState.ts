@@ -9,6 +9,8 @@ export class ServiceState {
   readonly tasks = new Map<string, ServiceTask>();
   /** /v1 requests whose response has not closed yet. */
   activeRequests = 0;
+  /** Filler bytes the last runaway answer (modelsPaddingBytes, endlessEventBytes) wrote before it ended or was cut. */
+  runawayBytesWritten = 0;
   /** Filled in by startLocalService once the CDN listens. */
   cdnUrl = '';
   private readonly keys = new Set<string>();
@@ -82,6 +84,7 @@ export class ServiceState {
     this.requests.length = 0;
     this.cdnRequests.length = 0;
     this.tasks.clear();
+    this.runawayBytesWritten = 0;
   }
 }
 

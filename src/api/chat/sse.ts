@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
-import { abortedError, isApiError } from '../errors';
+import { ApiError, abortedError, isApiError } from '../errors';
+import { redactApiError } from '../redaction';
 import type { ApiLogger } from '../logger';
 import { ChatStreamDecoder } from './decoder';
 import type { ChatStreamEvent } from './events';
@@ -14,10 +15,16 @@ import { ReadableChunks } from './readableChunks';
  */
 export function decodeChatStream(
   body: AsyncIterable<Uint8Array>,
-  options: { signal?: AbortSignal; log?: ApiLogger } = {},
+  options: { signal?: AbortSignal; log?: ApiLogger; redact?: (text: string) => string } = {},
 ): AsyncGenerator<ChatStreamEvent, void, undefined> {
-  return new ChatEventStream(body, options.signal, options.log);
+  return new ChatEventStream(body, options.signal, options.log, options.redact);
 }
+
+/**
+ * Characters one SSE event (its lines up to the blank line) may take. Chunks are a few hundred bytes; a gateway
+ * that sends a whole reply as one event stays far below this. Past it the stream is a fault, not kept in memory.
+ */
+export const MAX_SSE_EVENT_CHARS = 8 * 1024 * 1024;
 
 type Result = IteratorResult<ChatStreamEvent, void>;
 
@@ -43,16 +50,20 @@ class ChatEventStream implements AsyncGenerator<ChatStreamEvent, void, undefined
   private phase: 'reading' | 'ended' | 'closed' = 'reading';
   private inFlight: Promise<Result> | undefined;
   private firstText = true;
+  /** Characters fed since the last complete event (approximately: counted per network read). */
+  private sinceLastEvent = 0;
 
   constructor(
     body: AsyncIterable<Uint8Array>,
     private readonly signal: AbortSignal | undefined,
     log: ApiLogger | undefined,
+    private readonly redact: ((text: string) => string) | undefined,
   ) {
     this.decoder = new ChatStreamDecoder(log, true);
     this.source = isReadable(body) ? new ReadableChunks(body) : body[Symbol.asyncIterator]();
     this.parser = createParser({
       onEvent: (event) => {
+        this.sinceLastEvent = 0;
         if (this.failure !== undefined || this.decoder.done) return;
         try {
           this.decoder.accept(event.data, this.queue);
@@ -71,7 +82,8 @@ class ChatEventStream implements AsyncGenerator<ChatStreamEvent, void, undefined
     if (this.head < this.queue.length) return Promise.resolve({ value: this.queue[this.head++], done: false });
     if (this.phase === 'closed') return Promise.resolve(END);
     if (this.inFlight) return this.inFlight.then(() => this.next());
-    const pulled = this.pull();
+    // Errors leave here with the server's text redacted (a key echoed in a mid-stream error goes no further).
+    const pulled = this.redact ? this.pull().catch((error: unknown) => Promise.reject(this.redacted(error))) : this.pull();
     this.inFlight = pulled;
     const clear = () => {
       if (this.inFlight === pulled) this.inFlight = undefined;
@@ -128,13 +140,19 @@ class ChatEventStream implements AsyncGenerator<ChatStreamEvent, void, undefined
     return END;
   }
 
+  private redacted(error: unknown): unknown {
+    return this.redact && isApiError(error) ? redactApiError(error, this.redact) : error;
+  }
+
   private feed(text: string): void {
+    this.sinceLastEvent += text.length;
     if (this.firstText && text.length > 0) {
       this.firstText = false;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a byte order mark is not part of the stream
     }
     this.parser.feed(text);
     this.decoder.settle();
+    if (this.sinceLastEvent > MAX_SSE_EVENT_CHARS && this.failure === undefined) this.failure = eventTooLarge(this.sinceLastEvent);
   }
 
   /** What the reading loop of the generator turned an error into: aborts and ApiErrors as they are, the rest a cut. */
@@ -157,4 +175,13 @@ class ChatEventStream implements AsyncGenerator<ChatStreamEvent, void, undefined
   private async releaseSource(): Promise<void> {
     await this.source.return?.()?.catch(() => undefined);
   }
+}
+
+function eventTooLarge(chars: number): ApiError {
+  return new ApiError({
+    kind: 'invalid-response',
+    message: `The chat request: the service sent ${(chars / (1024 * 1024)).toFixed(1)} MB without ending an event (Promptreel reads at most ${MAX_SSE_EVENT_CHARS / (1024 * 1024)} MB per event).`,
+    hint: 'The answer is not a chat event stream Promptreel can read: check promptreel.baseUrl, then see the logs.',
+    retryable: false,
+  });
 }

@@ -1,0 +1,64 @@
+import { ApiError } from '../errors';
+import { parseErrorBody } from '../errorBodies';
+import { hintForStatus } from '../httpErrors';
+import { describeStart } from '../transport';
+import type { ChatCompletion, ChatStreamEvent } from './events';
+
+/**
+ * What a streamed request gets when the gateway answered 200 without an event stream: a whole `chat.completion`
+ * (some gateways ignore `stream: true`) is the reply; an error object is the service's error; anything else is
+ * described by the start of what arrived.
+ */
+export function wholeAnswerEvents(text: string, contentType: string | undefined, parse: (raw: unknown) => ChatCompletion): Iterable<ChatStreamEvent> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw notAStream(text, contentType);
+  }
+  if (isCompletion(json)) return completionEvents(parse(json));
+  const body = isErrorShaped(json) ? parseErrorBody(text, contentType) : undefined;
+  if (body && (body.message !== undefined || body.code !== undefined)) {
+    const status = body.code && /^\d{3}$/.test(body.code) ? Number(body.code) : undefined;
+    throw new ApiError({
+      kind: 'stream',
+      status,
+      code: body.code,
+      type: body.type,
+      param: body.param,
+      serverMessage: body.message,
+      message: `The service answered the chat request with an error: ${body.message ?? body.code}`,
+      hint: status || body.code ? hintForStatus(status ?? 0, body.code, body.param) : 'The service refused the request.',
+      retryable: false,
+    });
+  }
+  throw notAStream(text, contentType);
+}
+
+/** `{"error": …}`, or the task routes' `{"code", "message"}`. */
+function isErrorShaped(json: unknown): boolean {
+  if (typeof json !== 'object' || json === null) return false;
+  return 'error' in json || 'message' in json || 'msg' in json || 'code' in json;
+}
+
+function isCompletion(json: unknown): boolean {
+  return typeof json === 'object' && json !== null && Array.isArray((json as { choices?: unknown }).choices);
+}
+
+function* completionEvents(completion: ChatCompletion): Generator<ChatStreamEvent> {
+  yield { type: 'role', role: 'assistant' };
+  if (completion.reasoning) yield { type: 'reasoning', text: completion.reasoning };
+  if (completion.text) yield { type: 'text', text: completion.text };
+  if (completion.toolCalls.length > 0) yield { type: 'tool-calls', calls: completion.toolCalls };
+  yield { type: 'finish', reason: completion.finishReason };
+  if (completion.usage) yield { type: 'usage', usage: completion.usage };
+}
+
+export function notAStream(text: string, contentType: string | undefined): ApiError {
+  return new ApiError({
+    kind: 'invalid-response',
+    message: `The chat request: the service answered without an event stream (${describeStart(text, contentType)}).`,
+    hint: 'The base URL may point at a web page or a proxy rather than the API: check promptreel.baseUrl, then see the logs.',
+    retryable: false,
+  });
+}
