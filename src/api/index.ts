@@ -11,6 +11,7 @@ export type { ChatStreamEvent, ChatCompletion, ToolCall, Usage } from './chat/ev
 export { validateChatRequest, chatRequestSchema, type ChatRequest, type ChatMessage, type ContentPart, type ChatTool } from './chat/request';
 export { ThinkSplitter } from './chat/thinkSplitter';
 export { decodeChatStream } from './chat/sse';
+export { mayHaveCreated, lostBecause } from './video/mayHaveCreated';
 export { normalizeVideoTask, stateFromStatus, parseProgress } from './video/normalize';
 export type { VideoTask, VideoState, VideoCreateRequest } from './video/task';
 export type { DownloadProgress, DownloadOptions, DownloadResult } from './video/download';

@@ -16,6 +16,7 @@ import { buildConversation } from './conversation';
 import type { ResultMetadata } from './followups';
 import { failureText, recoveryActions, type RecoveryAction } from './recovery';
 import type { PromptreelClient } from '../api';
+import { VideoCommandIds } from '../video/videoCommandIds';
 
 export interface ParticipantResult extends vscode.ChatResult {
   readonly metadata: ResultMetadata;
@@ -28,6 +29,7 @@ const ACTION_COMMANDS: Record<RecoveryAction, vscode.Command> = {
   testConnection: { command: CommandIds.testConnection, title: 'Test Connection' },
   openSettings: { command: CommandIds.openSettings, title: 'Open Settings', arguments: ['promptreel.baseUrl'] },
   showLogs: { command: CommandIds.showLogs, title: 'Show Logs' },
+  trackVideoTask: { command: VideoCommandIds.track, title: 'Track Video Task by ID' },
 };
 
 /** The default answer of `@promptreel` and `/explain`: the chosen Promptreel model, streamed as Markdown. */

@@ -1,6 +1,6 @@
-import { isApiError } from '../api';
+import { isApiError, mayHaveCreated } from '../api';
 
-export type RecoveryAction = 'setApiKey' | 'selectChatModel' | 'videoModelSettings' | 'testConnection' | 'openSettings' | 'showLogs';
+export type RecoveryAction = 'setApiKey' | 'selectChatModel' | 'videoModelSettings' | 'testConnection' | 'openSettings' | 'showLogs' | 'trackVideoTask';
 
 /** The buttons worth offering after a failed request, decided on kind, status and code (never on the text). */
 export function recoveryActions(error: unknown): RecoveryAction[] {
@@ -15,6 +15,8 @@ export function recoveryActions(error: unknown): RecoveryAction[] {
 /** The same for `/video`: the video model setting takes the place of the chat model; a plain Error is a missing video model. */
 export function videoRecoveryActions(error: unknown): RecoveryAction[] {
   if (!isApiError(error)) return ['videoModelSettings', 'showLogs'];
+  // The task may exist (and be charged): find it, rather than asking again.
+  if (mayHaveCreated(error)) return ['trackVideoTask', 'showLogs'];
   return recoveryActions(error).map((action) => (action === 'selectChatModel' ? 'videoModelSettings' : action));
 }
 

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { describeError, type ComponentLogger } from '../common/logger';
-import { abortOn } from '../languageModels/abortOn';
 import type { AnswerHandler, ParticipantResult } from './answerHandler';
 import type { CommandHandler } from './promptreelParticipant';
 import { videoRecoveryActions } from './recovery';
@@ -25,18 +24,22 @@ export class VideoCommand implements CommandHandler {
     }
     if (!(await this.answers.readyClient(stream))) return { metadata: { kind: 'setup' } };
 
-    const cancel = abortOn(token);
-    let task: ParticipantVideoTask;
-    try {
-      stream.progress('Creating the video task…');
-      task = await this.tasks.create(prompt, cancel.signal);
-    } catch (error) {
-      cancel.dispose();
-      if (token.isCancellationRequested) return { metadata: { kind: 'cancelled', prompt } };
-      this.log.warn(`/video: creating the task failed: ${describeError(error)}`);
-      return { ...this.answers.failure(error, stream, undefined, videoRecoveryActions(error)), metadata: { kind: 'error', prompt } };
+    if (token.isCancellationRequested) return { metadata: { kind: 'cancelled', prompt } };
+    stream.progress('Creating the video task…');
+    // Not cancellable once sent: the service usually creates (and charges) the task as soon as it has the request,
+    // so Stop only stops waiting here; the task still lands in Video Tasks (or an "answer lost" entry does).
+    const creating = this.tasks.create(prompt);
+    const created = await untilCancelled(creating, token);
+    if (created === 'cancelled') {
+      creating.catch((error: unknown) => this.log.warn(`/video: creating the task failed after Stop: ${describeError(error)}`));
+      stream.markdown('Stopped following here. The video request had already been sent, so it was not cancelled: the task appears under **Video Tasks** when the service answers.');
+      return { metadata: { kind: 'cancelled', prompt } };
     }
-    cancel.dispose();
+    if ('error' in created) {
+      this.log.warn(`/video: creating the task failed: ${describeError(created.error)}`);
+      return { ...this.answers.failure(created.error, stream, undefined, videoRecoveryActions(created.error)), metadata: { kind: 'error', prompt } };
+    }
+    const task = created.task;
     this.log.info(`/video: task ${task.id} created with ${task.model}.`);
     stream.markdown(`Video task \`${task.id}\` created with \`${task.model}\`. It is listed under **Video Tasks** too.\n\n`);
 
@@ -78,6 +81,17 @@ export class VideoCommand implements CommandHandler {
       check();
     });
   }
+}
+
+/** The creation's outcome, or 'cancelled' as soon as the token fires (the creation itself goes on). */
+function untilCancelled(creating: Promise<ParticipantVideoTask>, token: vscode.CancellationToken): Promise<{ task: ParticipantVideoTask } | { error: unknown } | 'cancelled'> {
+  return new Promise((resolve) => {
+    const subscription = token.onCancellationRequested(() => resolve('cancelled'));
+    creating.then(
+      (task) => resolve({ task }),
+      (error: unknown) => resolve({ error }),
+    ).finally(() => subscription.dispose());
+  });
 }
 
 export function progressLine(task: ParticipantVideoTask): string {

@@ -17,7 +17,8 @@ export interface ParticipantVideoTask {
  * Video Tasks tree and the poller follows it), read it, hear about changes, and the commands behind its buttons.
  */
 export interface ParticipantVideoTasks {
-  create(prompt: string, signal: AbortSignal): Promise<ParticipantVideoTask>;
+  /** Sends the create request; it is not cancellable, since a request that reached the service may be charged. */
+  create(prompt: string): Promise<ParticipantVideoTask>;
   get(id: string): ParticipantVideoTask | undefined;
   readonly onDidChange: vscode.Event<void>;
   downloadCommand(id: string): vscode.Command;

@@ -17,10 +17,10 @@ export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
     this.onDidChange = feature.onDidChangeTasks;
   }
 
-  async create(prompt: string, signal: AbortSignal): Promise<ParticipantVideoTask> {
+  async create(prompt: string): Promise<ParticipantVideoTask> {
     const options = defaultOptions(this.settings.video);
     if (!options.model) throw new Error('No video model is set: set promptreel.video.model, or use Promptreel: Generate Video to pick one.');
-    return toParticipantTask(await this.feature.runtime.creator.createOrThrow(toCreateRequest(prompt, options), undefined, signal));
+    return toParticipantTask(await this.feature.runtime.creator.createOrThrow(toCreateRequest(prompt, options)));
   }
 
   get(id: string): ParticipantVideoTask | undefined {

@@ -127,6 +127,7 @@ export function elapsedOf(record: VideoTaskRecord, now: number): number {
 
 /** The item's description: model, progress while pending, elapsed time, and a status nobody knows shown raw. */
 export function describeTask(record: VideoTaskRecord, now: number): string {
+  if (record.state === 'unconfirmed') return `answer lost: may exist on the service · ${formatElapsed(elapsedOf(record, now))} ago`;
   const parts: string[] = [];
   if (record.model) parts.push(record.model);
   if (isPending(record) && record.progress !== undefined && record.progress > 0) parts.push(`${record.progress}%`);

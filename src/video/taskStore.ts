@@ -122,7 +122,7 @@ export function bounded(tasks: VideoTaskRecord[], size: number): VideoTaskRecord
   if (tasks.length <= size) return tasks;
   const result = [...tasks];
   for (let index = result.length - 1; index >= 0 && result.length > size; index--) {
-    if (isFinished(result[index]) || result[index].state === 'stale') result.splice(index, 1);
+    if (isFinished(result[index]) || result[index].state === 'stale' || result[index].state === 'unconfirmed') result.splice(index, 1);
   }
   return result.slice(0, size);
 }

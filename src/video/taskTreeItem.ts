@@ -12,6 +12,7 @@ const ICONS: Record<DisplayState, vscode.ThemeIcon> = {
   downloaded: new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('charts.green')),
   failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
   stale: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
+  unconfirmed: new vscode.ThemeIcon('question', new vscode.ThemeColor('list.warningForeground')),
 };
 
 const STATE_NAMES: Record<DisplayState, string> = {
@@ -21,6 +22,7 @@ const STATE_NAMES: Record<DisplayState, string> = {
   downloaded: 'Downloaded',
   failed: 'Failed',
   stale: 'Stale (still pending after the limit; no longer polled)',
+  unconfirmed: 'Answer lost: the task may exist on the service (and be charged). Track it by its id from the service\'s console, or remove this entry.',
 };
 
 /** True when the task's downloaded file is still there (a file deleted by hand makes it "completed" again). */
@@ -55,7 +57,7 @@ function tooltip(record: VideoTaskRecord, state: DisplayState, now: number): vsc
   line('State', STATE_NAMES[state]);
   line('Status', record.rawStatus, true);
   line('Progress', record.progress !== undefined && record.state !== 'failed' ? `${record.progress}%` : undefined);
-  line('Task ID', record.id, true);
+  line('Task ID', record.state === 'unconfirmed' ? 'unknown (the answer was lost)' : record.id, record.state !== 'unconfirmed');
   line('Model', record.model);
   const request = record.request;
   if (request) {

@@ -154,7 +154,10 @@ export class VideoCommands extends Disposable {
 
   /** Adds a task made elsewhere (another machine, the web console) by its id, and asks about it at once. */
   async track(rawId?: unknown): Promise<VideoTaskRecord | undefined> {
-    const given = typeof rawId === 'string' && rawId.trim() ? rawId.trim() : undefined;
+    const named = typeof rawId === 'string' && rawId.trim() ? rawId.trim() : undefined;
+    // From an "answer lost" entry: its id is ours; ask for the service's, then the entry has done its job.
+    const lost = named && this.deps.store.get(named)?.state === 'unconfirmed' ? named : undefined;
+    const given = lost ? undefined : named;
     const id =
       given ??
       (
@@ -174,6 +177,7 @@ export class VideoCommands extends Disposable {
       await this.deps.store.add({ id, state: 'queued', rawStatus: 'unknown', createdAt: now, updatedAt: now, nextPollAt: now });
       this.deps.log.info(`Tracking video task ${id}.`);
     }
+    if (lost) await this.deps.store.remove([lost]);
     this.deps.reveal(id);
     await this.deps.poller.pollNow([id]);
     return this.deps.store.get(id);

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { isApiError, type ApiError } from '../api';
+import { ApiError, isApiError, lostBecause, mayHaveCreated } from '../api';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { ensureApiKey } from '../auth/ensureApiKey';
 import type { ClientProvider } from '../client/clientProvider';
@@ -45,18 +46,49 @@ export class VideoCreator {
     }
   }
 
-  /** The POST and the new list entry, without any message: errors go to the caller (the chat participant's /video). */
+  /**
+   * The POST and the new list entry, without any message: errors go to the caller (the chat participant's /video).
+   * `signal` can only stop it before anything is sent: once the request may have reached the service, it runs to its
+   * answer, so a charged task always lands in the list. A lost answer leaves an "unconfirmed" entry there.
+   */
   async createOrThrow(request: StoredCreateRequest, source?: TaskSource, signal?: AbortSignal): Promise<VideoTaskRecord> {
     const client = this.clients.get();
     if (!client) throw new Error('promptreel.baseUrl is not set.');
+    if (signal?.aborted) throw new ApiError({ kind: 'aborted', message: 'The request was cancelled.', hint: 'Cancelled before anything was sent.' });
     this.log.info(`Creating a video task with ${request.model} (${request.seconds ?? '?'} s, ${request.metadata?.resolution ?? '?'}).`);
-    const task = await client.createVideoTask(request, signal);
+    let task;
+    try {
+      task = await client.createVideoTask(request);
+    } catch (error) {
+      if (isApiError(error) && mayHaveCreated(error)) await this.recordUnconfirmed(request, source, error);
+      throw error;
+    }
     const now = Date.now();
     const record: VideoTaskRecord = { ...newRecord(task, { request, now, ...(source ? { source } : {}) }), nextPollAt: now + this.settings.video.pollIntervalSeconds * 1000 };
     await this.store.add(record);
     this.log.info(`Video task ${record.id} created (${task.status}).`);
     this.reveal(record.id);
     return this.store.get(record.id) ?? record;
+  }
+
+  /** An entry for a task that may exist: the user tracks it by its real id, or removes it. Never polled, never resent. */
+  private async recordUnconfirmed(request: StoredCreateRequest, source: TaskSource | undefined, error: ApiError): Promise<void> {
+    const now = Date.now();
+    const record: VideoTaskRecord = {
+      id: `lost-${randomUUID()}`,
+      state: 'unconfirmed',
+      rawStatus: error.status ? `HTTP ${error.status}` : error.kind,
+      prompt: request.prompt,
+      model: request.model,
+      request,
+      createdAt: now,
+      updatedAt: now,
+      error: error.message,
+      ...(source ? { source } : {}),
+    };
+    await this.store.add(record);
+    this.log.warn(`The answer to the video request was lost (${error.message}); listed as ${record.id} until tracked by its id.`);
+    this.reveal(record.id);
   }
 
   private failed(error: unknown, request: StoredCreateRequest, source: TaskSource | undefined): CreateOutcome {
@@ -68,13 +100,13 @@ export class VideoCreator {
     }
     this.log.warn(`Creating the video task failed: ${error.message}`);
     if (mayHaveCreated(error)) {
+      // No Retry here: a second request could make (and charge) a second task.
       const shown = showActions(
         'warning',
-        `The answer to the video request was lost (${error.kind === 'invalid-response' ? 'it carried no task id' : 'the connection dropped after the request was sent'}). The task may exist on the service, and may be charged: it was not sent again. Refresh the list, or track the task by its id from the service's console, before you retry.`,
+        `The answer to the video request was lost (${lostBecause(error)}). The task may exist on the service, and may be charged: it was not sent again, and it is listed under Video Tasks as "answer lost". Track it by its id from the service's console before you make another.`,
         [
-          { title: 'Refresh', run: () => vscode.commands.executeCommand(VideoCommandIds.refreshAll) },
           { title: 'Track Video Task by ID', run: () => vscode.commands.executeCommand(VideoCommandIds.track) },
-          { title: 'Retry Anyway', run: () => this.create(request, source) },
+          { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
         ],
       );
       return { kind: 'failed', mayExist: true, shown };
@@ -100,10 +132,4 @@ export class VideoCreator {
     if (status === 404) return showActions('error', headline, [baseUrlSetting, showLogs]);
     return showActions('error', headline, [retry, showLogs]);
   }
-}
-
-/** The request went out and no usable answer came back: the service may have made the task. */
-export function mayHaveCreated(error: ApiError): boolean {
-  if (error.kind === 'invalid-response') return true;
-  return !!error.mayHaveReachedServer && (error.kind === 'network' || error.kind === 'timeout');
 }

@@ -3,8 +3,12 @@ import * as z from 'zod/mini';
 // What Promptreel remembers about a video task (persisted in globalState, so every field is checked when read:
 // another version of the extension, or a hand-edited state, must never hand the rest of the code a wrong type).
 
-/** `stale`: still pending on the service after `promptreel.video.staleAfterHours`; no longer polled. */
-export const TASK_STATES = ['queued', 'running', 'completed', 'failed', 'stale'] as const;
+/**
+ * `stale`: still pending on the service after `promptreel.video.staleAfterHours`; no longer polled.
+ * `unconfirmed`: a create request that may have reached the service but whose answer was lost; its id (`lost-…`) is
+ * ours, not the service's, so it is never polled: the user tracks the real task by its id, or removes the entry.
+ */
+export const TASK_STATES = ['queued', 'running', 'completed', 'failed', 'stale', 'unconfirmed'] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
 // z.object drops unknown keys (classic zod's .strip()).

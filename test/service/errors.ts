@@ -102,6 +102,7 @@ const statusTexts: Record<number, string> = {
   502: 'Bad Gateway',
   503: 'Service Temporarily Unavailable',
   504: 'Gateway Time-out',
+  524: 'A timeout occurred',
 };
 
 function nginxPage(status: number): string {

@@ -48,6 +48,10 @@ const videoSchema = z.strictObject({
   unknownTaskStatus: z.union([z.literal(400), z.literal(404)]),
   dropCreateConnection: z.boolean(),
   createDelayMs: z.number().min(0),
+  /** After the task exists: how long the answer takes (a client that leaves meanwhile leaves a charged task). */
+  answerDelayMs: z.number().min(0),
+  /** After the task exists, a proxy in front answers this status with its HTML page (it timed out waiting). */
+  proxyStatusAfterCreate: z.union([z.literal(502), z.literal(504), z.literal(524)]).nullable(),
 });
 
 const cdnSchema = z.strictObject({
@@ -143,6 +147,8 @@ export function defaultScenario(): Scenario {
       unknownTaskStatus: 404,
       dropCreateConnection: false,
       createDelayMs: 0,
+      answerDelayMs: 0,
+      proxyStatusAfterCreate: null,
     },
     cdn: { redirects: 0, expired: false, bytesPerSecond: null, sizeBytes: null, contentLength: true },
     chat: {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { byteSourceFor, serveBytes } from './bytes';
-import { sendTaskError, sendUnknownTask } from './errors';
+import { sendFault, sendTaskError, sendUnknownTask } from './errors';
 import { pause, sendJson } from './httpHelpers';
 import type { RouteContext } from './routeContext';
 import { createAnswer, isFinal, queryAnswer, statusText, taskPhase, type ServiceTask, type TaskPhase } from './videoTasks';
@@ -48,6 +48,11 @@ export async function createVideo(context: RouteContext): Promise<void> {
     response.socket?.destroy();
     return;
   }
+  if (video.proxyStatusAfterCreate !== null) {
+    sendFault(response, { status: video.proxyStatusAfterCreate, body: 'html' });
+    return;
+  }
+  if (!(await pause(video.answerDelayMs, signal))) return;
   const phase = taskPhase(task, video);
   report(task, phase, context);
   sendJson(response, 200, createAnswer(task, video, phase));

@@ -115,6 +115,39 @@ describe('participant: @promptreel /video', () => {
     assert.ok(id && api.video.runtime.store.get(id), 'the task is still listed');
   });
 
+  it('issue 11.3: Stop while the create request is on its way does not abort it: the charged task lands in Video Tasks', async () => {
+    const api = await testApi();
+    // The gateway has the request (and has created the task) but takes its time to answer.
+    service.setScenario({ video: { answerDelayMs: 1500, pollsToDone: 50 } });
+    const source = new vscode.CancellationTokenSource();
+    const stream = new RecordingStream();
+    const handled = api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, stream, source.token);
+    await waitFor(() => videoPosts(service).length === 1, { what: 'the POST to reach the service' });
+    source.cancel();
+    const result = await handled;
+    assert.strictEqual(result.metadata.kind, 'cancelled');
+    assert.match(stream.text, /already been sent, so it was not cancelled/);
+    const serverTasks = (await (await fetch(`${service.baseUrl}/__control/tasks`)).json()) as { tasks: { id: string }[] };
+    assert.strictEqual(serverTasks.tasks.length, 1, 'the service made the task');
+    const id = serverTasks.tasks[0].id;
+    const listed = await waitFor(() => api.video.runtime.store.get(id), { what: 'the task in Video Tasks', timeoutMs: 10_000 });
+    assert.strictEqual(listed.prompt, PROMPT);
+    assert.strictEqual(videoPosts(service).length, 1, 'exactly one POST');
+  });
+
+  it('issue 11.3: an answer lost after the request was sent is listed as "answer lost", with Track Video Task by ID', async () => {
+    const api = await testApi();
+    service.setScenario({ video: { dropCreateConnection: true } });
+    const stream = new RecordingStream();
+    const result = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, stream, new vscode.CancellationTokenSource().token);
+    assert.strictEqual(result.metadata.kind, 'error');
+    assert.deepStrictEqual(stream.buttons.map((button) => button.command), ['promptreel.trackVideoTask', 'promptreel.showLogs']);
+    const lost = api.video.runtime.store.tasks.filter((task) => task.state === 'unconfirmed');
+    assert.strictEqual(lost.length, 1);
+    assert.strictEqual(lost[0].prompt, PROMPT);
+    assert.strictEqual(videoPosts(service).length, 1, 'exactly one POST');
+  });
+
   it('explains what is missing without creating anything: the prompt, the video model', async () => {
     const api = await testApi();
     const noPrompt = new RecordingStream();

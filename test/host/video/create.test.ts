@@ -214,9 +214,11 @@ describe('video: creating tasks', () => {
     assert.strictEqual(outcome.mayExist, true);
     assert.strictEqual(outcome.shown.severity, 'warning');
     assert.match(outcome.shown.message, /may exist/);
-    assert.deepStrictEqual(outcome.shown.actions, ['Refresh', 'Track Video Task by ID', 'Retry Anyway']);
+    assert.deepStrictEqual(outcome.shown.actions, ['Track Video Task by ID', 'Show Logs']);
     assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
     assert.strictEqual(ctx.service.requests.filter((request) => request.method === 'POST').length, 1, 'nothing else was posted either');
+    const lost = runtime(api).store.tasks.find((task) => task.state === 'unconfirmed');
+    assert.ok(lost, 'an "answer lost" entry is listed');
 
     // The task did get made: Track Video Task by ID brings it into the list and follows it.
     ctx.service.setScenario({ video: { dropCreateConnection: false } });
@@ -226,17 +228,44 @@ describe('video: creating tasks', () => {
     const script = scriptQuickInputs([{ input: ` ${id} ` }]);
     let tracked: VideoTaskRecord | undefined;
     try {
-      tracked = await vscode.commands.executeCommand<VideoTaskRecord>('promptreel.trackVideoTask');
+      // As the entry's context menu does: the command gets the entry's (local) id and asks for the service's.
+      tracked = await vscode.commands.executeCommand<VideoTaskRecord>('promptreel.trackVideoTask', lost.id);
     } finally {
       script.restore();
     }
     assert.strictEqual(tracked?.id, id);
+    assert.strictEqual(runtime(api).store.get(lost.id), undefined, 'the "answer lost" entry made way for the real task');
     assert.strictEqual(tracked?.prompt, undefined, 'a tracked task has no known prompt');
     assert.strictEqual(runtime(api).tree.getTreeItem(id).label, `Task ${id}`);
     const done = await pollUntil(api, id, (task) => task.state === 'completed', 'the tracked task to complete');
     assert.ok(done.videoUrl);
     assert.strictEqual(videoPosts(ctx.service).length, 1, 'still one POST');
   });
+
+  for (const status of [502, 504, 524] as const) {
+    it(`issue 11.7: a ${status} after POST /v1/videos means "may have been created": no Retry, Track by ID, an "answer lost" entry`, async () => {
+      const api = await connectVideo(ctx.service);
+      ctx.service.setScenario({ video: { proxyStatusAfterCreate: status } });
+      const messages = recordMessages();
+      let outcome: CreateOutcome | undefined;
+      try {
+        outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
+      } finally {
+        messages.restore();
+      }
+      assert.ok(outcome?.kind === 'failed', JSON.stringify(outcome));
+      assert.strictEqual(outcome.mayExist, true);
+      assert.match(outcome.shown.message, new RegExp(`answered HTTP ${status} after the request was sent`));
+      assert.ok(!outcome.shown.actions.some((action) => /retry/i.test(action)), `no Retry: ${outcome.shown.actions.join(', ')}`);
+      assert.ok(outcome.shown.actions.includes('Track Video Task by ID'));
+      const lost = runtime(api).store.tasks.filter((task) => task.state === 'unconfirmed');
+      assert.strictEqual(lost.length, 1);
+      assert.strictEqual(lost[0].prompt, PROMPT);
+      assert.match(runtime(api).tree.getTreeItem(lost[0].id).contextValue ?? '', /^videoTask:unconfirmed/);
+      assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
+      assert.strictEqual(runtime(api).poller.requestsInFlight, 0, 'the entry is not polled');
+    });
+  }
 
   it('asks for a key instead of failing when there is none', async () => {
     const api = await connectVideo(ctx.service);
