@@ -4,7 +4,7 @@ import type { ChatCompletion, ChatStreamEvent } from './chat/events';
 import { validateChatRequest, type ChatRequest } from './chat/request';
 import { completionSchema, toUsage } from './chat/schemas';
 import { openOnRead } from './chat/openOnRead';
-import { firstCharacter } from './chat/firstCharacter';
+import { peekBody } from './chat/peekedBody';
 import { decodeChatStream } from './chat/sse';
 import { ThinkSplitter } from './chat/thinkSplitter';
 import { notAStream, wholeAnswerEvents } from './chat/wholeAnswer';
@@ -78,12 +78,12 @@ export class PromptreelClient {
       const response = await transport.send({ method: 'POST', path: 'chat/completions', auth: true, body, accept: 'text/event-stream', signal, what: 'The chat request' });
       // Told apart by the first character, whatever the content type says: an event stream starts with a field
       // name or a comment; a gateway that ignored `stream: true` sends JSON; a proxy or login page sends HTML.
-      const first = await firstCharacter(response.body).catch(() => '');
-      if (SSE_START.test(first)) return decodeChatStream(response.body, { signal, log, redact: (text) => transport.redact(text) });
+      const peeked = await peekBody(response.body);
+      if (peeked.failed || SSE_START.test(peeked.first)) return decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) });
       const contentType = headerValue(response.headers, 'content-type');
-      const text = await transport.readJsonText(response, { signal, what: 'The chat request' });
+      const text = await transport.readJsonText(response, { signal, what: 'The chat request' }, peeked.chunks);
       try {
-        if (first !== '{') throw notAStream(text, contentType);
+        if (peeked.first !== '{') throw notAStream(text, contentType);
         return eventsOf(wholeAnswerEvents(text, contentType, parseCompletion));
       } catch (error) {
         throw isApiError(error) ? transport.redactError(error) : error;

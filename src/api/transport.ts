@@ -103,13 +103,13 @@ export class Transport {
   }
 
   /** The whole body of a JSON answer as text; fails as soon as it is larger than MAX_JSON_BODY. */
-  async readJsonText(response: RawResponse, send: Pick<SendOptions, 'signal' | 'what'>): Promise<string> {
+  async readJsonText(response: RawResponse, send: Pick<SendOptions, 'signal' | 'what'>, body: AsyncIterable<Uint8Array> = response.body): Promise<string> {
     const declared = Number(headerValue(response.headers, 'content-length'));
     if (declared > MAX_JSON_BODY) {
       response.body.destroy();
       throw bodyTooLarge(send.what, declared);
     }
-    return readText(response.body, send.signal, { limit: MAX_JSON_BODY, what: send.what });
+    return readText(body, send.signal, { limit: MAX_JSON_BODY, what: send.what });
   }
 
   /** Server text with the keys this transport sent, and every registered secret, hidden. */
@@ -190,25 +190,24 @@ export interface ReadLimit {
  * Reads a body as UTF-8 text, at most `limit` bytes. Past the limit the body is destroyed at once (its connection
  * closed), never read to its end: the start is kept (`truncate`) or the read fails.
  */
-export async function readText(body: Readable, signal: AbortSignal | undefined, bound: ReadLimit): Promise<string> {
-  const chunks: Buffer[] = [];
+export async function readText(body: AsyncIterable<Uint8Array>, signal: AbortSignal | undefined, bound: ReadLimit): Promise<string> {
+  const chunks: Uint8Array[] = [];
   let size = 0;
   try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
+    for await (const chunk of body) {
       chunks.push(chunk);
       size += chunk.length;
-      if (size > bound.limit) {
-        body.destroy();
-        if (!bound.truncate) throw bodyTooLarge(bound.what ?? 'The answer', size);
-        return Buffer.concat(chunks).subarray(0, bound.limit).toString('utf8');
-      }
+      // Leaving the loop releases the body (a Readable is destroyed), which closes its connection.
+      if (size > bound.limit) break;
     }
   } catch (error) {
     if (isApiError(error)) throw error;
     if (signal?.aborted) throw abortedError(signal.reason);
     throw errorFromNetwork(error, 'the response body');
   }
-  return Buffer.concat(chunks).toString('utf8');
+  if (size <= bound.limit) return Buffer.concat(chunks).toString('utf8');
+  if (!bound.truncate) throw bodyTooLarge(bound.what ?? 'The answer', size);
+  return Buffer.concat(chunks).subarray(0, bound.limit).toString('utf8');
 }
 
 /** `at least 16.0 MB` for a body cut at the limit. */

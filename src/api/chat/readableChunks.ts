@@ -67,8 +67,6 @@ export class ReadableChunks implements AsyncIterator<Uint8Array, void> {
       if (!this.ended && !this.failure) this.failure = { error: new Error('the response body was closed before its end') };
       this.notify();
     });
-    // A body someone peeked at through 'readable' stays paused when 'data' listeners arrive: let it flow.
-    this.body.resume();
   }
 
   private notify(): void {

@@ -140,5 +140,13 @@ describe('boundaries of the API layer', () => {
       const events = await collect(clientFor(ctx.service).streamChatCompletion(ask));
       assert.equal(textOf(events), 'You said: hello there');
     });
+
+    it('issue 11.15: telling the stream apart changes nothing in it: one text event per character sent (#long, chunkChars 1)', async () => {
+      ctx.service.setScenario({ chat: { chunkChars: 1 } });
+      const events = await collect(clientFor(ctx.service).streamChatCompletion({ ...ask, messages: [{ role: 'user', content: '#long' }] }));
+      const texts = events.filter((event) => event.type === 'text');
+      assert.ok(texts.length > 10_000, `${texts.length} text events`);
+      assert.equal(textOf(events).length, texts.length, 'no event merged into another');
+    });
   });
 });
