@@ -45,7 +45,7 @@ export const pollerPart: BenchPart = {
     for (let i = 0; i < TASKS; i++) {
       const task = normalizeVideoTask(await control.createTask());
       if (!task) throw new Error('the local service made a task normalizeVideoTask does not read');
-      records.push(newRecord(task, { now }));
+      records.push(newRecord(task, { service: service.baseUrl, now }));
     }
     const memento = new MemoryMemento();
     await memento.update(TASKS_KEY, records);
@@ -74,6 +74,7 @@ export const pollerPart: BenchPart = {
     const poller = new VideoPoller({
       store,
       source: () => source,
+      service: () => service.baseUrl,
       scheduler,
       lease: new PollLease(memento, 'bench'),
       settings: () => ({ pollIntervalSeconds: INTERVAL_SECONDS, staleAfterHours: 24 }),

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { normalizeBaseUrl } from '../api';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { SETTING_DEFAULTS, parseSetting, type ModelCapabilities, type SettingKey, type SettingValue } from './schema';
@@ -68,6 +69,17 @@ export class Settings extends Disposable {
 
   get baseUrl(): string {
     return this.get('baseUrl').trim();
+  }
+
+  /** The normalized base URL of the user (global) setting, whatever a workspace says; undefined when unset or invalid. */
+  userBaseUrlScope(): string | undefined {
+    const value = vscode.workspace.getConfiguration(SECTION).inspect<string>('baseUrl')?.globalValue?.trim();
+    if (!value) return undefined;
+    try {
+      return normalizeBaseUrl(value);
+    } catch {
+      return undefined;
+    }
   }
 
   get chat(): ChatSettings {

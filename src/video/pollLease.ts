@@ -18,10 +18,12 @@ export class PollLease {
     private readonly memento: StateMemento,
     readonly owner: string,
     readonly ttlMs = 45_000,
+    /** One lease per service: windows set to different services each poll their own tasks. */
+    private readonly key: () => string = () => LEASE_KEY,
   ) {}
 
   private current(): z.infer<typeof leaseSchema> | undefined {
-    const parsed = leaseSchema.safeParse(this.memento.get<unknown>(LEASE_KEY));
+    const parsed = leaseSchema.safeParse(this.memento.get<unknown>(this.key()));
     return parsed.success ? parsed.data : undefined;
   }
 
@@ -34,11 +36,11 @@ export class PollLease {
   /** Takes or renews the lease unless another window holds a live one; true when this window may poll. */
   tryAcquire(now: number): boolean {
     if (this.heldByOther(now)) return false;
-    void this.memento.update(LEASE_KEY, { owner: this.owner, expiresAt: now + this.ttlMs });
+    void this.memento.update(this.key(), { owner: this.owner, expiresAt: now + this.ttlMs });
     return true;
   }
 
   release(): void {
-    if (this.current()?.owner === this.owner) void this.memento.update(LEASE_KEY, undefined);
+    if (this.current()?.owner === this.owner) void this.memento.update(this.key(), undefined);
   }
 }

@@ -26,6 +26,8 @@ export function isFinished(record: Pick<VideoTaskRecord, 'state'>): boolean {
 }
 
 export interface NewRecordInit {
+  /** The normalized base URL of the service that made the task. */
+  service: string;
   request?: StoredCreateRequest;
   source?: TaskSource;
   now: number;
@@ -35,6 +37,7 @@ export interface NewRecordInit {
 export function newRecord(task: VideoTask, init: NewRecordInit): VideoTaskRecord {
   const record: VideoTaskRecord = {
     id: task.id,
+    service: init.service,
     state: 'queued',
     rawStatus: task.status,
     createdAt: task.createdAt !== undefined && task.createdAt * 1000 <= init.now ? task.createdAt * 1000 : init.now,
@@ -123,6 +126,11 @@ export function formatElapsed(ms: number): string {
 /** How long the task ran (until it finished) or has been running. */
 export function elapsedOf(record: VideoTaskRecord, now: number): number {
   return (record.finishedAt ?? now) - record.createdAt;
+}
+
+/** True when this window follows the task: it belongs to the service the window is set to. */
+export function isFollowedHere(record: Pick<VideoTaskRecord, 'service'>, service: string | undefined): boolean {
+  return record.service === service;
 }
 
 /** The item's description: model, progress while pending, elapsed time, and a status nobody knows shown raw. */

@@ -12,6 +12,10 @@ export interface StateMemento {
 
 export const TASKS_KEY = 'promptreel.video.tasks';
 
+/** Writes remembered to recognise their late echoes, which trail by a write or two and arrive within milliseconds. */
+const OWN_WRITES_KEPT = 8;
+const ECHO_WINDOW_MS = 3_000;
+
 /**
  * The video tasks, newest first, persisted in globalState so they survive reloads and every window sees them.
  * globalState is shared by windows but tells nobody when another window writes, so every change is a
@@ -24,6 +28,8 @@ export class VideoTaskStore extends Disposable {
   private readonly runningChanged = this._register(new Emitter<void>());
   readonly onDidChangeRunningCount: Event<void> = this.runningChanged.event;
   private snapshot = '';
+  /** What this store wrote lately, newest last: globalState briefly hands back an older one (see `reload`). */
+  private readonly ownWrites: { text: string; at: number }[] = [];
   private cache: VideoTaskRecord[] = [];
   private running = 0;
 
@@ -55,6 +61,11 @@ export class VideoTaskStore extends Disposable {
     const raw = this.memento.get<unknown>(TASKS_KEY);
     const text = JSON.stringify(raw ?? []);
     if (text === this.snapshot) return false;
+    // VS Code echoes each globalState write back from its storage service; an echo that arrives after a newer
+    // write replaces the value for a moment. Taking it for news would resurrect what was just removed.
+    // Only a recent write counts: later, the same list written by another window is a real change.
+    const now = Date.now();
+    if (this.ownWrites.some((write) => write.text === text && now - write.at < ECHO_WINDOW_MS)) return false;
     const { tasks, dropped } = parseTaskList(raw);
     if (dropped > 0) this.log.warn(`Ignoring ${dropped} stored video task(s) that could not be read.`);
     this.snapshot = text;
@@ -80,6 +91,19 @@ export class VideoTaskStore extends Disposable {
     return result;
   }
 
+  /** Changes every task for which `change` returns a new record, in one write; returns how many changed. */
+  async updateEach(change: (task: VideoTaskRecord) => VideoTaskRecord | undefined): Promise<number> {
+    let changed = 0;
+    await this.mutate((tasks) =>
+      tasks.map((task) => {
+        const next = change(task);
+        if (next) changed++;
+        return next ?? task;
+      }),
+    );
+    return changed;
+  }
+
   async remove(ids: readonly string[]): Promise<number> {
     let removed = 0;
     await this.mutate((tasks) => {
@@ -101,6 +125,8 @@ export class VideoTaskStore extends Disposable {
     const text = JSON.stringify(next);
     if (text === this.snapshot) return;
     this.snapshot = text;
+    this.ownWrites.push({ text, at: Date.now() });
+    if (this.ownWrites.length > OWN_WRITES_KEPT) this.ownWrites.shift();
     this.setCache(next);
     // VS Code's Memento applies the value at once and persists it in the background.
     await this.memento.update(TASKS_KEY, next);

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { contextValue, describeTask, displayState, elapsedOf, formatElapsed, taskLabel, type DisplayState } from './taskModel';
+import { contextValue, describeTask, displayState, elapsedOf, formatElapsed, isFollowedHere, taskLabel, type DisplayState } from './taskModel';
 import { VideoCommandIds } from './videoCommandIds';
 import type { VideoTaskRecord } from './videoTaskRecord';
 
@@ -30,21 +30,23 @@ export function isDownloaded(record: VideoTaskRecord): boolean {
   return !!record.downloadedPath && fs.existsSync(record.downloadedPath);
 }
 
-export function buildTreeItem(record: VideoTaskRecord, now: number): vscode.TreeItem {
+export function buildTreeItem(record: VideoTaskRecord, now: number, service: string | undefined): vscode.TreeItem {
   const downloaded = isDownloaded(record);
   const state = displayState(record, downloaded);
+  const here = isFollowedHere(record, service);
   const item = new vscode.TreeItem(taskLabel(record), vscode.TreeItemCollapsibleState.None);
   item.id = record.id;
-  item.description = describeTask(record, now);
-  item.iconPath = ICONS[state];
-  item.contextValue = contextValue(record, downloaded);
-  item.tooltip = tooltip(record, state, now);
+  item.description = here ? describeTask(record, now) : `on ${record.service ?? 'an unknown service'}: not followed here`;
+  item.iconPath = here ? ICONS[state] : new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('disabledForeground'));
+  // Menus match `^videoTask:`: a task of another service gets only the ones for any task (copy, remove).
+  item.contextValue = here ? contextValue(record, downloaded) : `videoTaskElsewhere:${record.state}`;
+  item.tooltip = tooltip(record, state, now, here);
   item.accessibilityInformation = { label: `${taskLabel(record)}, ${STATE_NAMES[state]}, ${describeTask(record, now)}` };
   if (downloaded) item.command = { command: VideoCommandIds.open, title: 'Open Video', arguments: [record.id] };
   return item;
 }
 
-function tooltip(record: VideoTaskRecord, state: DisplayState, now: number): vscode.MarkdownString {
+function tooltip(record: VideoTaskRecord, state: DisplayState, now: number, here: boolean): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString();
   const line = (name: string, value: string | undefined, code = false) => {
     if (value === undefined || value === '') return;
@@ -54,6 +56,8 @@ function tooltip(record: VideoTaskRecord, state: DisplayState, now: number): vsc
     markdown.appendMarkdown('  \n');
   };
   line('Prompt', record.prompt ?? '(unknown: tracked by id)');
+  line('Service', record.service);
+  line('Followed', here ? undefined : 'not in this window, which is set to another service: it is neither polled nor downloaded here. Set promptreel.baseUrl to its service to follow it.');
   line('State', STATE_NAMES[state]);
   line('Status', record.rawStatus, true);
   line('Progress', record.progress !== undefined && record.state !== 'failed' ? `${record.progress}%` : undefined);

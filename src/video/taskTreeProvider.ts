@@ -9,7 +9,11 @@ export class VideoTaskTreeProvider extends Disposable implements vscode.TreeData
   private readonly changed = this._register(new vscode.EventEmitter<string | string[] | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly store: VideoTaskStore) {
+  constructor(
+    private readonly store: VideoTaskStore,
+    /** The service this window follows (tasks of another one are shown as such). */
+    private readonly service: () => string | undefined,
+  ) {
     super();
     this._register(store.onDidChange(() => this.changed.fire(undefined)));
   }
@@ -20,7 +24,7 @@ export class VideoTaskTreeProvider extends Disposable implements vscode.TreeData
 
   getTreeItem(id: string): vscode.TreeItem {
     const record = this.store.get(id);
-    return record ? buildTreeItem(record, Date.now()) : new vscode.TreeItem(`Task ${id} (removed)`);
+    return record ? buildTreeItem(record, Date.now(), this.service()) : new vscode.TreeItem(`Task ${id} (removed)`);
   }
 
   getParent(): undefined {

@@ -174,7 +174,9 @@ export class VideoCommands extends Disposable {
     if (!existing) {
       if (!(await ensureApiKey(this.deps.keyStore, 'Tracking a video task'))) return undefined;
       const now = Date.now();
-      await this.deps.store.add({ id, state: 'queued', rawStatus: 'unknown', createdAt: now, updatedAt: now, nextPollAt: now });
+      const service = this.deps.keyStore.scope;
+      if (!service) return undefined;
+      await this.deps.store.add({ id, service, state: 'queued', rawStatus: 'unknown', createdAt: now, updatedAt: now, nextPollAt: now });
       this.deps.log.info(`Tracking video task ${id}.`);
     }
     if (lost) await this.deps.store.remove([lost]);

@@ -60,11 +60,11 @@ export class VideoCreator {
     try {
       task = await client.createVideoTask(request);
     } catch (error) {
-      if (isApiError(error) && mayHaveCreated(error)) await this.recordUnconfirmed(request, source, error);
+      if (isApiError(error) && mayHaveCreated(error)) await this.recordUnconfirmed(client.baseUrl, request, source, error);
       throw error;
     }
     const now = Date.now();
-    const record: VideoTaskRecord = { ...newRecord(task, { request, now, ...(source ? { source } : {}) }), nextPollAt: now + this.settings.video.pollIntervalSeconds * 1000 };
+    const record: VideoTaskRecord = { ...newRecord(task, { service: client.baseUrl, request, now, ...(source ? { source } : {}) }), nextPollAt: now + this.settings.video.pollIntervalSeconds * 1000 };
     await this.store.add(record);
     this.log.info(`Video task ${record.id} created (${task.status}).`);
     this.reveal(record.id);
@@ -72,10 +72,11 @@ export class VideoCreator {
   }
 
   /** An entry for a task that may exist: the user tracks it by its real id, or removes it. Never polled, never resent. */
-  private async recordUnconfirmed(request: StoredCreateRequest, source: TaskSource | undefined, error: ApiError): Promise<void> {
+  private async recordUnconfirmed(service: string, request: StoredCreateRequest, source: TaskSource | undefined, error: ApiError): Promise<void> {
     const now = Date.now();
     const record: VideoTaskRecord = {
       id: `lost-${randomUUID()}`,
+      service,
       state: 'unconfirmed',
       rawStatus: error.status ? `HTTP ${error.status}` : error.kind,
       prompt: request.prompt,

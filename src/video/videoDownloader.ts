@@ -57,6 +57,12 @@ export class VideoDownloader {
     if (!task || task.state !== 'completed') {
       return { kind: 'failed', shown: showActions('warning', 'Only a completed video can be downloaded.') };
     }
+    if (task.service !== this.keyStore.scope) {
+      // Its address may have expired, and the fallback asks its own service with that service's key.
+      const openSettings = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.baseUrl') };
+      const message = `This video was made on ${task.service ?? 'another service'}, and this window is set to ${this.keyStore.scope ?? 'no service'}: it is downloaded only from its own service. Set promptreel.baseUrl to ${task.service ?? 'its service'} to download it.`;
+      return { kind: 'failed', shown: showActions('warning', message, [openSettings]) };
+    }
     if (!(await ensureApiKey(this.keyStore, 'Downloading a video'))) return { kind: 'cancelled' };
     const client = this.clients.get();
     if (!client) return { kind: 'cancelled' };

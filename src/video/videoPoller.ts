@@ -4,7 +4,7 @@ import { Emitter, type Event } from './emitter';
 import type { PollLease } from './pollLease';
 import { offlineProbeDelay, pollDelay } from './pollSchedule';
 import type { Scheduler } from './scheduler';
-import { applyAnswer, isPastStaleLimit, isPollable } from './taskModel';
+import { applyAnswer, isFollowedHere, isPastStaleLimit, isPollable } from './taskModel';
 import type { VideoTaskStore } from './taskStore';
 import type { VideoTaskRecord } from './videoTaskRecord';
 
@@ -22,6 +22,11 @@ export interface PollerOptions {
   store: VideoTaskStore;
   /** The client for the current settings; undefined while there is no base URL (nothing is polled). */
   source: () => VideoTaskSource | undefined;
+  /**
+   * The service `source` talks to (the normalized base URL): only tasks made there are polled, so a task is never
+   * asked about (and failed as unknown) on another service, nor with another service's key.
+   */
+  service: () => string | undefined;
   scheduler: Scheduler;
   lease: PollLease;
   settings: () => PollerSettings;
@@ -100,7 +105,7 @@ export class VideoPoller extends Disposable {
   async pollNow(ids?: readonly string[]): Promise<void> {
     const now = this.options.scheduler.now();
     const wanted = (task: VideoTaskRecord) => (ids ? ids.includes(task.id) : true);
-    for (const task of this.options.store.tasks.filter(wanted)) {
+    for (const task of this.followedTasks().filter(wanted)) {
       if (task.state === 'stale' && ids) {
         await this.pollStale(task);
       } else if (isPollable(task)) {
@@ -119,8 +124,8 @@ export class VideoPoller extends Disposable {
   /** Sets the one timer for the next due task, or none when nothing is pending. */
   schedule(): void {
     if (this.disposed || this.ticking) return;
-    const { scheduler, store, lease } = this.options;
-    const pollable = store.tasks.filter(isPollable);
+    const { scheduler, lease } = this.options;
+    const pollable = this.followedTasks().filter(isPollable);
     if (pollable.length === 0) {
       this.timer.clear();
       lease.release();
@@ -164,7 +169,7 @@ export class VideoPoller extends Disposable {
     store.reload();
     const now = scheduler.now();
     await this.markStale(now, settings().staleAfterHours);
-    const pollable = store.tasks.filter(isPollable);
+    const pollable = this.followedTasks().filter(isPollable);
     if (pollable.length === 0 || !lease.tryAcquire(now) || now < this.notBefore) return;
     const source = this.options.source();
     if (!source) return;
@@ -282,7 +287,7 @@ export class VideoPoller extends Disposable {
   }
 
   private async markStale(now: number, staleAfterHours: number): Promise<void> {
-    for (const task of this.options.store.tasks.filter((candidate) => isPastStaleLimit(candidate, now, staleAfterHours))) {
+    for (const task of this.followedTasks().filter((candidate) => isPastStaleLimit(candidate, now, staleAfterHours))) {
       this.options.log.info(`[video] ${task.id} is still ${task.rawStatus} after ${staleAfterHours} h: marked stale, no longer polled.`);
       await this.options.store.update(task.id, (current) => {
         const record: VideoTaskRecord = { ...current, state: 'stale', updatedAt: now };
@@ -297,6 +302,12 @@ export class VideoPoller extends Disposable {
     const source = this.options.source();
     if (!source) return;
     await this.pollOne(task.id, source);
+  }
+
+  /** The tasks of the service this window is set to; the others are left alone. */
+  private followedTasks(): VideoTaskRecord[] {
+    const service = this.options.service();
+    return this.options.store.tasks.filter((task) => isFollowedHere(task, service));
   }
 
   private delayFor(record: VideoTaskRecord, now: number): number {

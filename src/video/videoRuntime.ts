@@ -3,9 +3,9 @@ import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import type { ClientProvider } from '../client/clientProvider';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
-import type { Logger } from '../common/logger';
+import type { ComponentLogger, Logger } from '../common/logger';
 import type { Settings } from '../config/settings';
-import { PollLease } from './pollLease';
+import { LEASE_KEY, PollLease } from './pollLease';
 import { realScheduler } from './scheduler';
 import { isPending } from './taskModel';
 import { VideoTaskStore, type StateMemento } from './taskStore';
@@ -41,6 +41,9 @@ export class VideoRuntime extends Disposable {
   readonly commands: VideoCommands;
   private readonly elapsedTicker = this._register(new MutableDisposable());
   private readonly clients: ClientProvider;
+  private readonly settings: Settings;
+  private readonly keyStore: ApiKeyStore;
+  private readonly log: ComponentLogger;
   /** Dropped when the settings change the client (base URL, proxy). */
   private pollClient: VideoTaskSource | undefined;
 
@@ -48,16 +51,20 @@ export class VideoRuntime extends Disposable {
     super();
     const { settings, keyStore, clients, logger } = deps;
     this.clients = clients;
+    this.settings = settings;
+    this.keyStore = keyStore;
     const log = logger.forComponent('video');
+    this.log = log;
     this.store = this._register(new VideoTaskStore(deps.globalState, () => settings.video.historySize, log));
-    this.tree = this._register(new VideoTaskTreeProvider(this.store));
+    this.tree = this._register(new VideoTaskTreeProvider(this.store, () => keyStore.scope));
     this.view = this._register(vscode.window.createTreeView(VIDEO_TASKS_VIEW, { treeDataProvider: this.tree }));
     this.poller = this._register(
       new VideoPoller({
         store: this.store,
         source: () => this.pollSource(),
+        service: () => keyStore.scope,
         scheduler: realScheduler,
-        lease: new PollLease(deps.globalState, `${vscode.env.sessionId}:${randomUUID()}`),
+        lease: new PollLease(deps.globalState, `${vscode.env.sessionId}:${randomUUID()}`, undefined, () => `${LEASE_KEY}:${keyStore.scope ?? ''}`),
         settings: () => settings.video,
         viewVisible: () => this.view.visible,
         log,
@@ -94,7 +101,7 @@ export class VideoRuntime extends Disposable {
     this._register(
       clients.onDidChange(() => {
         this.pollClient = undefined;
-        this.poller.resume();
+        void this.adoptUnscopedTasks().then(() => this.poller.resume());
       }),
     );
     this._register(
@@ -108,6 +115,20 @@ export class VideoRuntime extends Disposable {
     this._register(this.store.onDidChange(() => this.updateView()));
     this._register(this.poller.onDidChangePause(() => this.updateView()));
     this.updateView();
+    void this.adoptUnscopedTasks();
+  }
+
+  /**
+   * Tasks recorded before Promptreel kept each task's service belong to the service the user had set for all windows
+   * (the user setting: tasks live in the global state every window shares), else to this window's. Nothing is lost:
+   * without any base URL they wait, unpolled, until one is set.
+   */
+  private async adoptUnscopedTasks(): Promise<void> {
+    if (!this.store.tasks.some((task) => task.service === undefined)) return;
+    const service = this.settings.userBaseUrlScope() ?? this.keyStore.scope;
+    if (!service) return;
+    const adopted = await this.store.updateEach((task) => (task.service === undefined ? { ...task, service } : undefined));
+    this.log.info(`${adopted} video task(s) recorded before tasks kept their service now belong to ${service}.`);
   }
 
   /** Polling has its own client without retries: the poller backs off and honours Retry-After by itself. */

@@ -42,6 +42,11 @@ export type TaskSource = z.infer<typeof sourceSchema>;
 
 export const taskRecordSchema = z.object({
   id: z.string().check(z.minLength(1)),
+  /**
+   * The service that made the task (its normalized base URL, the key store's scope): the task is followed and
+   * downloaded only there, with that service's key. Records from before it was kept have none until migrated.
+   */
+  service: z.optional(z.string()),
   /** Unknown for a task tracked by id. */
   prompt: z.optional(z.string()),
   model: z.optional(z.string()),

@@ -21,7 +21,7 @@ interface Setup {
 
 const setups: { dispose(): void }[] = [];
 
-function setup(options: { memento?: FakeMemento; clock?: FakeClock; owner?: string; concurrency?: number } = {}): Setup {
+function setup(options: { memento?: FakeMemento; clock?: FakeClock; owner?: string; concurrency?: number; service?: () => string | undefined } = {}): Setup {
   const clock = options.clock ?? new FakeClock();
   const memento = options.memento ?? new FakeMemento();
   const store = new VideoTaskStore(memento, () => 50, silentLog);
@@ -31,6 +31,7 @@ function setup(options: { memento?: FakeMemento; clock?: FakeClock; owner?: stri
   const poller = new VideoPoller({
     store,
     source: () => source,
+    service: options.service ?? (() => undefined),
     scheduler: clock,
     lease: new PollLease(memento, options.owner ?? 'window-a'),
     settings: () => settings,
@@ -242,6 +243,27 @@ describe('video poller (fake clock)', () => {
     poller.resume();
     await clock.advance(BASE_MS);
     assert.equal(store.get('a')?.state, 'completed');
+  });
+
+  it('issue 11.1: a task is polled only on the service that made it, never failed by another', async () => {
+    let current: string | undefined = 'https://b.example';
+    const { clock, store, source, finished, poller } = setup({ service: () => current });
+    // Service B does not know service A's tasks: asked there, it would answer task_not_exist.
+    source.fallback = () => new ApiError({ kind: 'http', status: 404, code: 'task_not_exist', message: 'HTTP 404', hint: '', serverMessage: 'task_not_exist' });
+    await store.add(record('on-a', clock, { service: 'https://a.example' }));
+    await store.add(record('on-b', clock, { service: 'https://b.example' }));
+    await clock.advance(10 * BASE_MS);
+    assert.equal(source.callsFor('on-a'), 0, 'never asked on the other service');
+    assert.equal(store.get('on-a')?.state, 'queued', 'still pending, not failed');
+    assert.equal(store.get('on-b')?.state, 'failed', 'B\'s own unknown task still fails');
+    assert.deepEqual(finished.map((event) => event.task.id), ['on-b']);
+
+    // Back on service A: followed again, to its end.
+    current = 'https://a.example';
+    source.script('on-a', completed('on-a'));
+    poller.resume(); // as the window does when its client changes
+    await clock.advance(2 * BASE_MS);
+    assert.equal(store.get('on-a')?.state, 'completed');
   });
 
   it('fails a task the service does not know (task_not_exist)', async () => {

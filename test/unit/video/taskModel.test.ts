@@ -30,6 +30,7 @@ describe('video task model', () => {
     const task = normalizeVideoTask({ id: 'task_1', status: 'queued', progress: 0, created_at: NOW / 1000 - 2 });
     assert.ok(task);
     const made = newRecord(task, {
+      service: 'https://gateway.example',
       now: NOW,
       request: { model: 'promptreel-video', prompt: 'A paper boat', seconds: '5', metadata: { seed: 3 } },
       source: { uri: 'file:///w/a.ts', startLine: 1, startCharacter: 0, endLine: 3, endCharacter: 1 },
@@ -39,7 +40,8 @@ describe('video task model', () => {
     assert.equal(made.model, 'promptreel-video');
     assert.equal(made.createdAt, NOW - 2000, 'the service creation time when it is sane');
     assert.equal(made.source?.endLine, 3);
-    assert.equal(newRecord(pending('x'), { now: NOW }).createdAt, NOW);
+    assert.equal(made.service, 'https://gateway.example');
+    assert.equal(newRecord(pending('x'), { service: 'https://gateway.example', now: NOW }).createdAt, NOW);
   });
 
   it('applies answers: progress, address, failure reason, one transition', () => {
@@ -119,6 +121,22 @@ describe('video task store', () => {
     // No reload() here: a write must still start from the freshest state.
     await here.add(record({ id: 'from-here' }));
     assert.deepEqual(here.tasks.map((task) => task.id), ['from-here', 'second', 'from-there']);
+  });
+
+  it('ignores the late echo of its own earlier write, which VS Code\'s globalState hands back for a moment', async () => {
+    const memento = new FakeMemento();
+    const store = new VideoTaskStore(memento, () => 50, silentLog);
+    await store.add(record({ id: 'lost-entry', state: 'unconfirmed' }));
+    const withEntry = memento.get<unknown>(TASKS_KEY);
+    await store.add(record({ id: 'task_real' }));
+    await store.remove(['lost-entry']);
+    // The storage service echoes the write of a moment ago after the newer one was applied.
+    memento.values.set(TASKS_KEY, withEntry);
+    assert.equal(store.reload(), false, 'an echo of its own older write is not news');
+    assert.deepEqual(store.tasks.map((task) => task.id), ['task_real']);
+    await store.update('task_real', (task) => ({ ...task, state: 'running' }));
+    assert.deepEqual(store.tasks.map((task) => task.id), ['task_real'], 'no write starts from the echo');
+    assert.deepEqual((memento.get<{ id: string }[]>(TASKS_KEY) ?? []).map((task) => task.id), ['task_real']);
   });
 
   it('keeps at most historySize tasks, dropping the oldest finished ones first', async () => {

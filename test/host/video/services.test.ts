@@ -1,0 +1,78 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { CreateOutcome } from '../../../src/video/videoCreator';
+import { TASKS_KEY } from '../../../src/video/taskStore';
+import type { DownloadOutcome } from '../../../src/video/videoDownloader';
+import { startLocalService, type LocalService } from '../../service';
+import { connectVideo, disconnectVideo, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+import { useConnectedService } from '../support/connectedService';
+
+const PROMPT = 'A kite over a windy beach';
+
+describe('video: each task belongs to the service that made it', () => {
+  const ctx = useConnectedService(connectVideo, disconnectVideo);
+  let other: LocalService;
+
+  before(async () => {
+    other = await startLocalService();
+  });
+
+  after(async () => {
+    await other.stop();
+  });
+
+  it('issue 11.1: after a base URL change, a pending task is neither asked about on the new service nor failed; it resumes when switched back', async () => {
+    const api = await connectVideo(ctx.service);
+    ctx.service.setScenario({ video: { pollsToDone: 1000 } });
+    const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
+    assert.ok(outcome?.kind === 'created', JSON.stringify(outcome));
+    const id = outcome.task.id;
+    assert.strictEqual(runtime(api).store.get(id)?.service, ctx.service.baseUrl);
+
+    // Another service (as a workspace setting or a change of the user setting would do), with a key of its own.
+    await setSetting('baseUrl', other.baseUrl);
+    await api.keyStore.store(other.demoKey);
+    await runtime(api).poller.pollNow();
+    await new Promise((resolve) => setTimeout(resolve, 2_500)); // more than one poll interval
+    assert.strictEqual(other.requests.filter((request) => request.path.startsWith('/v1/videos')).length, 0, 'never asked on the other service');
+    const kept = runtime(api).store.get(id);
+    assert.ok(kept && (kept.state === 'queued' || kept.state === 'running'), `still pending: ${kept?.state}`);
+    const item = runtime(api).tree.getTreeItem(id);
+    assert.strictEqual(item.description, `on ${ctx.service.baseUrl}: not followed here`);
+    assert.match(String(item.contextValue), /^videoTaskElsewhere:/);
+
+    // Completed meanwhile on its own service, it is still downloaded only from there.
+    ctx.service.setScenario({ video: { pollsToDone: 0 } });
+    await runtime(api).store.update(id, (task) => ({ ...task, state: 'completed', rawStatus: 'completed', videoUrl: `${ctx.service.cdnUrl}/never-asked.mp4` }));
+    const messages = recordMessages();
+    let download: DownloadOutcome | undefined;
+    try {
+      download = await runtime(api).downloader.download(id);
+    } finally {
+      messages.restore();
+    }
+    assert.ok(download?.kind === 'failed', JSON.stringify(download));
+    assert.match(download.shown.message, /downloaded only from its own service/);
+    assert.deepStrictEqual(download.shown.actions, ['Open Settings']);
+    assert.strictEqual(ctx.service.cdnRequests.length + other.cdnRequests.length, 0, 'nothing fetched');
+    await runtime(api).store.update(id, (task) => ({ ...task, state: 'running', rawStatus: 'in_progress' }));
+
+    // Back on its own service: followed to its end.
+    await setSetting('baseUrl', ctx.service.baseUrl);
+    await runtime(api).poller.pollNow();
+    await waitFor(() => runtime(api).store.get(id)?.state === 'completed', { what: 'the task to complete on its own service', timeoutMs: 15_000 });
+  });
+
+  it('issue 11.1: records from before tasks kept their service are adopted by the user\'s base URL, none lost', async () => {
+    const api = await connectVideo(ctx.service);
+    const now = Date.now();
+    const legacy = [
+      { id: 'task_legacy_running', state: 'running', rawStatus: 'in_progress', createdAt: now, updatedAt: now },
+      { id: 'task_legacy_done', state: 'completed', rawStatus: 'completed', createdAt: now, updatedAt: now },
+    ];
+    await api.globalState.update(TASKS_KEY, legacy);
+    api.video.reload();
+    await waitFor(() => runtime(api).store.tasks.every((task) => task.service === ctx.service.baseUrl), { what: 'the old records to get their service' });
+    assert.deepStrictEqual(runtime(api).store.tasks.map((task) => task.id).sort(), ['task_legacy_done', 'task_legacy_running']);
+  });
+});
