@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { ApiKeyCommands } from './auth/apiKeyCommands';
 import { ApiKeyContext } from './auth/apiKeyContext';
 import { ApiKeyStore } from './auth/apiKeyStore';
+import { ServiceTrust } from './auth/serviceTrust';
+import { confirmService } from './auth/confirmService';
 import { ClientProvider } from './client/clientProvider';
 import { GeneralCommands } from './commands/generalCommands';
 import { SelectChatModelCommand } from './commands/selectChatModel';
@@ -29,6 +31,8 @@ export interface PromptreelTestApi {
   readonly logger: Logger;
   readonly settings: Settings;
   readonly keyStore: ApiKeyStore;
+  /** Which services the user chose (a service only a workspace names gets no key until confirmed). */
+  readonly trust: ServiceTrust;
   readonly keyContext: ApiKeyContext;
   readonly clients: ClientProvider;
   readonly doctor: ConnectionDoctor;
@@ -63,7 +67,8 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
 
   const settings = store.add(new Settings(logger.forComponent('config')));
-  const keyStore = store.add(new ApiKeyStore(context.secrets, settings, redactor, logger.forComponent('auth')));
+  const trust = store.add(new ServiceTrust(context.globalState, () => settings.baseUrlLevels(), logger.forComponent('auth')));
+  const keyStore = store.add(new ApiKeyStore(context.secrets, settings, redactor, logger.forComponent('auth'), trust));
   const keyContext = store.add(new ApiKeyContext(keyStore, logger.forComponent('auth')));
   const clients = store.add(new ClientProvider(settings, keyStore, logger.forComponent('api'), `Promptreel/${version} VSCode/${vscode.version}`, redactor));
   const doctor = new ConnectionDoctor({
@@ -76,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
 
   store.add(new GeneralCommands(context.extension.id, output));
   store.add(new ApiKeyCommands(keyStore, settings, logger.forComponent('auth')));
-  store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor')));
+  store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor'), () => confirmService(keyStore, 'Test Connection')));
   store.add(new SelectChatModelCommand(settings, keyStore, clients, logger.forComponent('models')));
   const video = store.add(new VideoFeature({ globalState: context.globalState, settings, keyStore, clients, logger }));
   const statusBar = store.add(new ChatModelStatusBar(settings, video));
@@ -101,7 +106,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   logger.forComponent('main').info(`Promptreel ${version} activated in VS Code ${vscode.version}.`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { logger, settings, keyStore, keyContext, clients, doctor, statusBar, logUri: context.logUri, secrets: context.secrets, video, globalState: context.globalState, chat, workspaceState: context.workspaceState, editorStream, languageModels, participant };
+  return { logger, settings, keyStore, trust, keyContext, clients, doctor, statusBar, logUri: context.logUri, secrets: context.secrets, video, globalState: context.globalState, chat, workspaceState: context.workspaceState, editorStream, languageModels, participant };
 }
 
 export function deactivate(): void {}

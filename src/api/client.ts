@@ -17,6 +17,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 import { Transport } from './transport';
 import { downloadVideo, type DownloadOptions, type DownloadResult } from './video/download';
 import { normalizeVideoTask } from './video/normalize';
+import { validateVideoCreateRequest } from './video/request';
 import type { VideoCreateRequest, VideoTask } from './video/task';
 import './zodLocale';
 
@@ -93,9 +94,10 @@ export class PromptreelClient {
 
   /** Sent exactly once: a retry could create (and charge) a second task. */
   async createVideoTask(request: VideoCreateRequest, signal?: AbortSignal): Promise<VideoTask> {
+    const body = videoBody(validateVideoCreateRequest(request));
     let raw: unknown;
     try {
-      raw = await this.transport.json({ method: 'POST', path: 'videos', auth: true, body: videoBody(request), signal, what: 'Creating the video task' });
+      raw = await this.transport.json({ method: 'POST', path: 'videos', auth: true, body, signal, what: 'Creating the video task' });
     } catch (error) {
       if (isApiError(error) && error.mayHaveReachedServer && (error.kind === 'network' || error.kind === 'timeout')) {
         throw error.with({

@@ -6,6 +6,7 @@ import { describeError, type ComponentLogger } from '../common/logger';
 import { offerActions } from '../common/offerActions';
 import type { Settings } from '../config/settings';
 import { API_KEY_ENV, type ApiKeyStore } from './apiKeyStore';
+import { confirmService } from './confirmService';
 
 /** What Set API Key returns (never the key itself). */
 export interface SetApiKeyResult {
@@ -33,9 +34,19 @@ export class ApiKeyCommands extends Disposable {
 
   async setApiKey(): Promise<SetApiKeyResult | undefined> {
     const needsBaseUrl = !this.store.scope;
+    // Reached from "Set API Key" while a key exists but waits for the service to be confirmed: confirming is enough.
+    const needsConfirmationOnly = (await this.store.awaitingConfirmation()) !== undefined;
     if (needsBaseUrl && !(await this.askBaseUrl())) return undefined;
     const baseUrl = this.store.scope;
     if (!baseUrl) return undefined;
+    // A key typed for a service a workspace named is still a key sent there: the user confirms the service first.
+    if (!(await confirmService(this.store, 'Set API Key'))) return undefined;
+    if (needsConfirmationOnly) {
+      const held = await this.store.get();
+      const which = held?.source === 'environment' ? `the key from ${API_KEY_ENV}` : 'the key stored for it';
+      offerActions('info', `${baseUrl} confirmed: Promptreel now sends ${which} there.`, [{ title: 'Test Connection', command: CommandIds.testConnection }]);
+      return { baseUrl };
+    }
 
     const key = await vscode.window.showInputBox({
       title: needsBaseUrl ? 'Promptreel: API Key (2/2)' : 'Promptreel: Set API Key',

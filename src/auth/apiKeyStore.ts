@@ -4,6 +4,7 @@ import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import type { SecretRedactor } from '../common/redactor';
 import type { Settings } from '../config/settings';
+import type { ServiceTrust } from './serviceTrust';
 
 export const API_KEY_ENV = 'PROMPTREEL_API_KEY';
 const SECRET_PREFIX = 'promptreel.apiKey:';
@@ -18,7 +19,9 @@ export interface ApiKeyInfo {
 /**
  * The one door to the API key. Keys live in SecretStorage under a name scoped to the normalized base URL (a key
  * made for one service is never sent to another); `PROMPTREEL_API_KEY` is the fallback when none is stored.
- * Every key read or written is registered with the redactor before anyone can log it.
+ * No key is handed out for a service that only a workspace's settings name until the user confirmed it
+ * (`ServiceTrust`): requests in the background then go without one. Every key read or written is registered
+ * with the redactor before anyone can log it.
  */
 export class ApiKeyStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
@@ -35,9 +38,11 @@ export class ApiKeyStore extends Disposable {
     private readonly settings: Settings,
     private readonly redactor: SecretRedactor,
     private readonly log: ComponentLogger,
+    private readonly trust: ServiceTrust,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     super();
+    this._register(trust.onDidChange(() => this.changed.fire()));
     this._register(
       secrets.onDidChange((event) => {
         this.cache.delete(event.key);
@@ -58,7 +63,37 @@ export class ApiKeyStore extends Disposable {
     return scopeOf(this.settings.baseUrl);
   }
 
+  /** The key for the current service, or undefined when there is none or the user has not chosen the service. */
   async get(): Promise<ApiKeyInfo | undefined> {
+    const scope = this.scope;
+    if (scope && !this.trust.isChosen(scope)) return undefined;
+    return this.find();
+  }
+
+  /**
+   * A service named only by a workspace's settings, with a key the user has for it that is held back until the
+   * user confirms the service (undefined otherwise). Never the key itself.
+   */
+  async awaitingConfirmation(): Promise<{ scope: string; source: ApiKeySource } | undefined> {
+    const scope = this.scope;
+    if (!scope || this.trust.isChosen(scope)) return undefined;
+    const found = await this.find();
+    return found ? { scope, source: found.source } : undefined;
+  }
+
+  /** True when the current service is the user's (their settings, or confirmed once). */
+  isServiceChosen(): boolean {
+    const scope = this.scope;
+    return !scope || this.trust.isChosen(scope);
+  }
+
+  /** The user confirmed the current service: its keys may be sent there from now on, in every window. */
+  async confirmService(): Promise<void> {
+    const scope = this.scope;
+    if (scope) await this.trust.confirm(scope);
+  }
+
+  private async find(): Promise<ApiKeyInfo | undefined> {
     const name = this.secretName();
     const stored = name ? await this.read(name) : undefined;
     if (stored) {

@@ -1,10 +1,12 @@
 import { CommandIds } from '../commands/commandIds';
 import { offerActions } from '../common/offerActions';
 import type { ApiKeyStore } from './apiKeyStore';
+import { confirmService } from './confirmService';
 
 /**
  * For every command that needs the service: true when a base URL and a key are there; otherwise it offers the
- * way out (Set API Key, Open Settings) in a warning instead of failing, and returns false.
+ * way out (Set API Key, Open Settings) in a warning instead of failing, and returns false. A service named only by
+ * the workspace's settings is confirmed first (once per origin).
  */
 export async function ensureApiKey(store: ApiKeyStore, purpose: string): Promise<boolean> {
   if (!store.scope) {
@@ -14,6 +16,7 @@ export async function ensureApiKey(store: ApiKeyStore, purpose: string): Promise
     ]);
     return false;
   }
+  if (!(await confirmService(store, purpose))) return false;
   if (await store.get()) return true;
   offerActions('warning', `${purpose} needs an API key for ${store.scope}.`, [{ title: 'Set API Key', command: CommandIds.setApiKey }]);
   return false;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { videoSecondsSchema, videoSeedSchema } from '../api/video/request';
 
 // Plain data: the shape and defaults of the `promptreel.*` settings. package.json declares the same defaults
 // (a host test compares them), and every value read is checked here, so a hand-edited settings.json can never
@@ -38,7 +39,7 @@ export const SETTING_SCHEMAS = {
   'editor.rewriteMode': z.enum(['inline', 'diff']),
   'models.capabilities': z.record(z.string(), capabilitiesSchema),
   'video.model': z.string(),
-  'video.seconds': z.pipe(z.union([z.string().check(z.regex(/^\d+$/)), z.int().check(z.gte(1))]), z.transform(String)),
+  'video.seconds': videoSecondsSchema,
   'video.resolution': z.string().check(z.minLength(1)),
   'video.ratio': z.string().check(z.minLength(1)),
   'video.generateAudio': z.boolean(),
@@ -49,7 +50,7 @@ export const SETTING_SCHEMAS = {
   'video.historySize': z.int().check(z.gte(1), z.lte(1000)),
   'video.staleAfterHours': z.number().check(z.gte(1), z.lte(720)),
   'video.autoDownload': z.boolean(),
-  'video.seed': z.nullable(z.int().check(z.gte(0), z.lte(4294967295))),
+  'video.seed': z.nullable(videoSeedSchema),
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SCHEMAS;

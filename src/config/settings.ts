@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { normalizeBaseUrl } from '../api';
+import type { BaseUrlLevels } from '../auth/core/serviceChoice';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { SETTING_DEFAULTS, parseSetting, type ModelCapabilities, type SettingKey, type SettingValue } from './schema';
@@ -69,6 +70,17 @@ export class Settings extends Disposable {
 
   get baseUrl(): string {
     return this.get('baseUrl').trim();
+  }
+
+  /** Each level of promptreel.baseUrl: who set the address the key would go to. */
+  baseUrlLevels(): BaseUrlLevels {
+    const inspected = vscode.workspace.getConfiguration(SECTION).inspect<string>('baseUrl');
+    return {
+      defaultValue: inspected?.defaultValue,
+      globalValue: inspected?.globalValue,
+      workspaceValue: inspected?.workspaceValue,
+      workspaceFolderValue: inspected?.workspaceFolderValue,
+    };
   }
 
   /** The normalized base URL of the user (global) setting, whatever a workspace says; undefined when unset or invalid. */

@@ -16,12 +16,18 @@ const ACTIONS: Record<DoctorAction, MessageAction> = {
 
 /** `Promptreel: Test Connection`: runs the doctor with progress, shows one message with actions, returns the result. */
 export class TestConnectionCommand extends Disposable {
-  constructor(private readonly doctor: ConnectionDoctor, private readonly log: ComponentLogger) {
+  constructor(
+    private readonly doctor: ConnectionDoctor,
+    private readonly log: ComponentLogger,
+    /** Asks about a service only a workspace names before the key goes there (declined: the doctor finds no key). */
+    private readonly confirmService: () => Promise<boolean> = () => Promise.resolve(true),
+  ) {
     super();
     this._register(vscode.commands.registerCommand(CommandIds.testConnection, () => this.run()));
   }
 
   async run(): Promise<DoctorResult> {
+    await this.confirmService();
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Promptreel: Test Connection', cancellable: true },
       async (progress, token) => {

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_VIDEO_SECONDS, MAX_VIDEO_SEED, videoSecondsSchema, videoSeedSchema } from '../api/video/request';
 import type { VideoSettings } from '../config/settings';
 import type { StoredCreateRequest } from './videoTaskRecord';
 
@@ -18,8 +19,8 @@ export interface VideoOptions {
 
 export const RESOLUTIONS = ['480p', '720p', '1080p'] as const;
 export const RATIOS = ['adaptive', '16:9', '9:16', '4:3', '3:4', '1:1', '21:9'] as const;
-export const MAX_SECONDS = 60;
-export const MAX_SEED = 4_294_967_295;
+export const MAX_SECONDS = MAX_VIDEO_SECONDS;
+export const MAX_SEED = MAX_VIDEO_SEED;
 
 export function defaultOptions(settings: VideoSettings): VideoOptions {
   return {
@@ -53,11 +54,8 @@ export function toCreateRequest(prompt: string, options: VideoOptions): StoredCr
 
 /** Null when valid, else the message for the input box. */
 export function secondsProblem(value: string): string | null {
-  const trimmed = value.trim();
-  if (!/^\d+$/.test(trimmed)) return 'Enter a whole number of seconds, e.g. 5.';
-  const seconds = Number(trimmed);
-  if (seconds < 1 || seconds > MAX_SECONDS) return `Enter between 1 and ${MAX_SECONDS} seconds.`;
-  return null;
+  if (!/^\d+$/.test(value.trim())) return 'Enter a whole number of seconds, e.g. 5.';
+  return videoSecondsSchema.safeParse(value).success ? null : `Enter between 1 and ${MAX_SECONDS} seconds.`;
 }
 
 /** Empty means "no seed". */
@@ -75,12 +73,12 @@ export function seedProblem(value: string): string | null {
 export const generateArgsSchema = z.strictObject({
   prompt: z.optional(z.string().check(z.trim(), z.minLength(1))),
   model: z.optional(z.string().check(z.trim(), z.minLength(1))),
-  seconds: z.optional(z.pipe(z.union([z.string().check(z.regex(/^\d+$/)), z.int().check(z.gte(1))]), z.transform(String))),
+  seconds: z.optional(videoSecondsSchema),
   resolution: z.optional(z.string().check(z.minLength(1))),
   ratio: z.optional(z.string().check(z.minLength(1))),
   generateAudio: z.optional(z.boolean()),
   watermark: z.optional(z.boolean()),
-  seed: z.optional(z.nullable(z.int().check(z.gte(0), z.lte(MAX_SEED)))),
+  seed: z.optional(z.nullable(videoSeedSchema)),
   moderator: z.optional(z.boolean()),
   review: z.optional(z.boolean()),
 });

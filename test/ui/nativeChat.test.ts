@@ -122,10 +122,7 @@ describe('native VS Code AI: Promptreel in VS Code\'s own Chat', () => {
     await context.workbench.fillInput('sample.ts', { submit: false });
     await context.workbench.pickItem('sample.ts');
     await page.locator('.monaco-editor .view-lines', { hasText: 'export function add' }).first().waitFor({ state: 'visible', timeout: 20_000 });
-    await page.keyboard.press('Control+G');
-    await context.workbench.fillInput(':2');
-    await page.locator('.statusbar-item', { hasText: 'Ln 2, Col 1' }).first().waitFor({ state: 'visible', timeout: 10_000 });
-    for (let line = 0; line < 3; line++) await page.keyboard.press('Shift+ArrowDown');
+    await selectLines2To4(page, context.workbench);
 
     await ask(context.workbench, '@promptreel /explain');
     const response = lastResponse(page);
@@ -203,3 +200,23 @@ describe('native VS Code AI: Promptreel in VS Code\'s own Chat', () => {
     }
   });
 });
+
+/**
+ * Selects lines 2–4 of the active editor with Go to Line and Shift+Down, and waits until the status bar shows the
+ * selection: keys pressed while the Go to Line box is still closing reach the box, not the editor, so it retries.
+ */
+async function selectLines2To4(page: Page, workbench: Workbench): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+G');
+    await workbench.fillInput(':2');
+    await page.locator('.statusbar-item', { hasText: 'Ln 2, Col 1' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+    for (let line = 0; line < 3; line++) await page.keyboard.press('Shift+ArrowDown');
+    try {
+      await page.locator('.statusbar-item', { hasText: /Ln 5, Col 1 \(\d+ selected\)/ }).first().waitFor({ state: 'visible', timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}

@@ -5,7 +5,7 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { sampleBytes } from '../service';
 import { notificationMessage } from './support/notifications';
 import { quickInputBox, quickInputRow, runCommand } from './support/palette';
-import { expandView, openViewContainer, treeRow, viewPane, webviewFrame } from './support/views';
+import { expandView, openViewContainer, runContextMenuItem, treeRow, viewPane, webviewFrame } from './support/views';
 import { useWorkbench } from './support/workbench';
 
 const PROMPT = 'A paper boat drifting down a rainy street at dusk';
@@ -166,8 +166,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     const { page, service } = context.workbench;
     const posts = () => service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length;
     const before = posts();
-    await taskRow(page).click({ button: 'right' });
-    await page.getByRole('menuitem', { name: 'Regenerate' }).click();
+    await runContextMenuItem(taskRow(page), 'Regenerate');
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.getByText('Generate this video again?').waitFor({ state: 'visible', timeout: 15_000 });
     await dialog.getByText('uses your quota like any other').waitFor({ state: 'visible' });

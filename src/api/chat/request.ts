@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ApiError } from '../errors';
+import { invalidRequest } from '../invalidRequest';
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const imagePart = z.object({
@@ -70,15 +70,7 @@ export type ChatTool = z.infer<typeof toolSchema>;
 export function validateChatRequest(request: ChatRequest): z.infer<typeof chatRequestSchema> {
   const result = chatRequestSchema.safeParse(request);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const param = issue?.path.map(String).join('.') || undefined;
-  const detail = issue ? `${param ?? 'request'}: ${issue.message}` : 'invalid request';
-  throw new ApiError({
-    kind: 'invalid-request',
-    param,
-    message: `Invalid chat request — ${detail}.`,
-    hint: param ? `Fix the value of "${param}" (${boundsHint(param)}).` : 'Fix the request.',
-  });
+  throw invalidRequest('chat request', result.error.issues, (param) => (param ? `Fix the value of "${param}" (${boundsHint(param)}).` : 'Fix the request.'));
 }
 
 function boundsHint(param: string): string {

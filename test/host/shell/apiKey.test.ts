@@ -72,7 +72,7 @@ describe('shell: API key', () => {
   });
 
   it('reads SecretStorage once for repeated requests, and again once the key changed', async () => {
-    const { secrets, settings, logger } = await testApi();
+    const { secrets, settings, logger, trust } = await testApi();
     await setSetting('baseUrl', BASE);
     let reads = 0;
     const counting: vscode.SecretStorage = {
@@ -84,7 +84,7 @@ describe('shell: API key', () => {
       delete: (key) => secrets.delete(key),
       onDidChange: secrets.onDidChange,
     };
-    const store = new ApiKeyStore(counting, settings, new SecretRedactor(), logger.forComponent('test'));
+    const store = new ApiKeyStore(counting, settings, new SecretRedactor(), logger.forComponent('test'), trust);
     let changes = 0;
     const listener = store.onDidChange(() => changes++);
     try {

@@ -25,3 +25,21 @@ export function useConnectedService(connect: (service: LocalService) => Promise<
   });
   return context;
 }
+
+/** A second local service for one describe block ("another host"), started once and stopped after the block. */
+export function useSecondService(): { readonly service: LocalService } {
+  let started: LocalService | undefined;
+  before(async () => {
+    started = await startLocalService();
+  });
+  afterEach(() => started?.reset());
+  after(async () => {
+    await started?.stop();
+  });
+  return {
+    get service(): LocalService {
+      if (!started) throw new Error('the second local service is not started');
+      return started;
+    },
+  };
+}

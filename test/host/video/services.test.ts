@@ -3,23 +3,14 @@ import * as vscode from 'vscode';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
 import { TASKS_KEY } from '../../../src/video/taskStore';
 import type { DownloadOutcome } from '../../../src/video/videoDownloader';
-import { startLocalService, type LocalService } from '../../service';
 import { connectVideo, disconnectVideo, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
-import { useConnectedService } from '../support/connectedService';
+import { useConnectedService, useSecondService } from '../support/connectedService';
 
 const PROMPT = 'A kite over a windy beach';
 
 describe('video: each task belongs to the service that made it', () => {
   const ctx = useConnectedService(connectVideo, disconnectVideo);
-  let other: LocalService;
-
-  before(async () => {
-    other = await startLocalService();
-  });
-
-  after(async () => {
-    await other.stop();
-  });
+  const second = useSecondService();
 
   it('issue 11.1: after a base URL change, a pending task is neither asked about on the new service nor failed; it resumes when switched back', async () => {
     const api = await connectVideo(ctx.service);
@@ -30,11 +21,11 @@ describe('video: each task belongs to the service that made it', () => {
     assert.strictEqual(runtime(api).store.get(id)?.service, ctx.service.baseUrl);
 
     // Another service (as a workspace setting or a change of the user setting would do), with a key of its own.
-    await setSetting('baseUrl', other.baseUrl);
-    await api.keyStore.store(other.demoKey);
+    await setSetting('baseUrl', second.service.baseUrl);
+    await api.keyStore.store(second.service.demoKey);
     await runtime(api).poller.pollNow();
     await new Promise((resolve) => setTimeout(resolve, 2_500)); // more than one poll interval
-    assert.strictEqual(other.requests.filter((request) => request.path.startsWith('/v1/videos')).length, 0, 'never asked on the other service');
+    assert.strictEqual(second.service.requests.filter((request) => request.path.startsWith('/v1/videos')).length, 0, 'never asked on the other service');
     const kept = runtime(api).store.get(id);
     assert.ok(kept && (kept.state === 'queued' || kept.state === 'running'), `still pending: ${kept?.state}`);
     const item = runtime(api).tree.getTreeItem(id);
@@ -54,7 +45,7 @@ describe('video: each task belongs to the service that made it', () => {
     assert.ok(download?.kind === 'failed', JSON.stringify(download));
     assert.match(download.shown.message, /downloaded only from its own service/);
     assert.deepStrictEqual(download.shown.actions, ['Open Settings']);
-    assert.strictEqual(ctx.service.cdnRequests.length + other.cdnRequests.length, 0, 'nothing fetched');
+    assert.strictEqual(ctx.service.cdnRequests.length + second.service.cdnRequests.length, 0, 'nothing fetched');
     await runtime(api).store.update(id, (task) => ({ ...task, state: 'running', rawStatus: 'in_progress' }));
 
     // Back on its own service: followed to its end.

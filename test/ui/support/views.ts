@@ -53,3 +53,25 @@ export function webviewFrame(page: Page, { nth = 0 } = {}): FrameLocator {
     .locator('#active-frame')
     .contentFrame();
 }
+
+/**
+ * Right-clicks a row and runs a context-menu item. A click that lands while the menu is still opening is lost (the
+ * menu stays open with the item highlighted): then the item is chosen again, by click and, failing that, Enter.
+ */
+export async function runContextMenuItem(row: Locator, item: string, { attempts = 3 } = {}): Promise<void> {
+  const page = row.page();
+  await row.click({ button: 'right' });
+  const entry = page.getByRole('menuitem', { name: item });
+  await entry.waitFor({ state: 'visible', timeout: 10_000 });
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    await entry.hover();
+    await (attempt < attempts ? entry.click() : page.keyboard.press('Enter'));
+    try {
+      await entry.waitFor({ state: 'hidden', timeout: 2_000 });
+      return;
+    } catch {
+      // still open: the click was swallowed
+    }
+  }
+  throw new Error(`the context menu item "${item}" could not be chosen`);
+}

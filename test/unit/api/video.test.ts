@@ -40,6 +40,33 @@ describe('video tasks against the local service', () => {
     assert.deepEqual(v1Requests(ctx.service, 'POST', '/v1/videos')[0].body, { model: 'promptreel-video', prompt: 'p' });
   });
 
+  for (const [name, bad, param] of [
+    ['seconds "0"', { seconds: '0' }, 'seconds'],
+    ['seconds 999999', { seconds: 999999 }, 'seconds'],
+    ['seconds "61"', { seconds: '61' }, 'seconds'],
+    ['seconds "5s"', { seconds: '5s' }, 'seconds'],
+    ['a seed past 2^32 - 1', { metadata: { seed: 2 ** 32 } }, 'metadata.seed'],
+    ['an empty prompt', { prompt: '   ' }, 'prompt'],
+  ] as const) {
+    it(`issue 11.14: ${name} is refused before anything is sent (and charged)`, async () => {
+      const client = clientFor(ctx.service);
+      await assert.rejects(client.createVideoTask({ ...request, ...bad }), (error: unknown) => {
+        assert.ok(error instanceof ApiError);
+        assert.equal(error.kind, 'invalid-request');
+        assert.equal(error.param, param);
+        assert.match(error.message, /Nothing was sent/);
+        return true;
+      });
+      assert.equal(v1Requests(ctx.service, 'POST', '/v1/videos').length, 0);
+    });
+  }
+
+  it('issue 11.14: the bounds themselves are accepted: 1 and 60 seconds, " 7 " trimmed', async () => {
+    const client = clientFor(ctx.service);
+    for (const seconds of ['1', 60, ' 7 ']) await client.createVideoTask({ ...request, seconds });
+    assert.deepEqual(v1Requests(ctx.service, 'POST', '/v1/videos').map((posted) => (posted.body as { seconds: string }).seconds), ['1', '60', '7']);
+  });
+
   for (const createShape of ['openai', 'task-id-only', 'data-envelope'] as const) {
     it(`reads the id of a ${createShape} create response and follows the task to completion`, async () => {
       ctx.service.setScenario({ video: { createShape } });

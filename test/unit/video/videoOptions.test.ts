@@ -43,6 +43,7 @@ describe('video options', () => {
     assert.equal(options.watermark, true);
     assert.equal(generateArgsSchema.safeParse({ prompt: 'x', unknown: 1 }).success, false, 'unknown fields are refused');
     assert.equal(generateArgsSchema.safeParse({ seconds: '5s' }).success, false);
+    for (const seconds of ['0', 0, '999999', 61]) assert.equal(generateArgsSchema.safeParse({ seconds }).success, false, `issue 11.14: ${seconds}`);
     const request = toCreateRequest('p', { ...options, seed: 9 });
     assert.deepEqual(optionsFromRequest(request, defaultOptions(SETTINGS)), { ...options, seed: 9 });
   });
