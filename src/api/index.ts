@@ -16,3 +16,5 @@ export { validateVideoCreateRequest, videoSecondsSchema, videoSeedSchema, MAX_VI
 export { normalizeVideoTask, stateFromStatus, parseProgress } from './video/normalize';
 export type { VideoTask, VideoState, VideoCreateRequest } from './video/task';
 export type { DownloadProgress, DownloadOptions, DownloadResult } from './video/download';
+export { removeStaleDownloads, reserveFile } from './video/download';
+export { SaveError } from './video/savedFile';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 
 // Where a downloaded video goes. Task ids and prompts come from the service and the user: whatever they contain
@@ -18,10 +19,15 @@ function safePart(text: string, max: number): string {
     .replace(/[-_]+$/g, '');
 }
 
-/** `<prompt-slug>-<task-id>.mp4`, e.g. `a-paper-boat-on-a-rainy-street-task_abc123.mp4`. */
+/**
+ * `<prompt-slug>-<task-id>.mp4`, e.g. `a-paper-boat-on-a-rainy-street-task_abc123.mp4`. When making the id safe
+ * loses something (non-ASCII ids all become `task`, long ids are cut), a short hash of the raw id keeps names of
+ * different tasks apart: `video-task-3f9a1c2b.mp4`.
+ */
 export function videoFileName(prompt: string | undefined, taskId: string): string {
   const slug = safePart(prompt ?? '', MAX_SLUG).toLowerCase() || 'video';
-  const id = safePart(taskId, MAX_ID) || 'task';
+  const safe = safePart(taskId, MAX_ID);
+  const id = safe === taskId ? safe : `${safe || 'task'}-${createHash('sha256').update(taskId).digest('hex').slice(0, 8)}`;
   return `${slug}-${id}.mp4`;
 }
 
@@ -38,17 +44,6 @@ export function fileInFolder(folder: string, name: string): string {
     throw new Error(`refusing the file name "${name}": it is not a plain file name`);
   }
   return target;
-}
-
-/** `name.mp4`, else `name-2.mp4`, `name-3.mp4`… whichever does not exist yet. */
-export async function uniqueFile(folder: string, name: string, exists: (file: string) => Promise<boolean>): Promise<string> {
-  const extension = path.extname(name);
-  const stem = name.slice(0, name.length - extension.length);
-  for (let counter = 1; counter < 10_000; counter++) {
-    const candidate = fileInFolder(folder, counter === 1 ? name : `${stem}-${counter}${extension}`);
-    if (!(await exists(candidate))) return candidate;
-  }
-  throw new Error(`no free file name for ${name} in ${folder}`);
 }
 
 export type DownloadFolder = { folder: string } | { problem: string };

@@ -1,15 +1,14 @@
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isApiError } from '../api';
+import { isApiError, removeStaleDownloads, SaveError } from '../api';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { ensureApiKey } from '../auth/ensureApiKey';
 import type { ClientProvider } from '../client/clientProvider';
 import { CommandIds } from '../commands/commandIds';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
-import { resolveDownloadFolder, uniqueFile, videoFileName } from './fileNaming';
+import { fileInFolder, resolveDownloadFolder, videoFileName } from './fileNaming';
 import { showActions, type ShownMessage } from './messageActions';
 import type { VideoTaskStore } from './taskStore';
 import { VideoCommandIds } from './videoCommandIds';
@@ -19,6 +18,9 @@ export type DownloadOutcome =
   | { kind: 'cancelled' }
   | { kind: 'failed'; shown: ShownMessage };
 
+/** A temporary download file nobody wrote to for this long belongs to a window that stopped. */
+const STALE_PART_AFTER_MS = 10 * 60 * 1000;
+
 export interface DownloadRequest {
   /** Automatic download on completion: no save dialog, nothing shown when there is nowhere to save. */
   automatic?: boolean;
@@ -27,8 +29,6 @@ export interface DownloadRequest {
   /** Cancels like the notification's Cancel button. */
   signal?: AbortSignal;
 }
-
-const exists = async (file: string) => fs.existsSync(file);
 
 /** Download to Workspace: a safe, unique file in the download folder, streamed with a cancellable progress notification. */
 export class VideoDownloader {
@@ -67,8 +67,9 @@ export class VideoDownloader {
     const client = this.clients.get();
     if (!client) return { kind: 'cancelled' };
     const name = videoFileName(task.prompt, task.id);
-    const destination = request.destination ?? (await this.destinationFor(name, request.automatic === true));
-    if (typeof destination !== 'string') return destination;
+    const target = request.destination !== undefined ? { file: request.destination, replaceExisting: false } : await this.destinationFor(name, request.automatic === true);
+    if ('kind' in target) return target;
+    const destination = target.file;
 
     const controller = new AbortController();
     if (request.signal?.aborted) controller.abort();
@@ -83,6 +84,7 @@ export class VideoDownloader {
           let lastReport = 0;
           return client.downloadVideo({ id: task.id, ...(task.videoUrl ? { videoUrl: task.videoUrl } : {}) }, destination, {
             signal: controller.signal,
+            replaceExisting: target.replaceExisting,
             onProgress: ({ received, total }) => {
               const now = Date.now();
               if (now - lastReport < 100 && received !== total) return;
@@ -110,19 +112,43 @@ export class VideoDownloader {
         return { kind: 'cancelled' };
       }
       this.log.warn(`Downloading ${task.id} failed: ${describeError(error)}`);
-      const hint = isApiError(error) ? ` ${error.hint}` : '';
+      const hint = isApiError(error) || error instanceof SaveError ? ` ${error.hint}` : '';
+      const folderSetting = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.downloadFolder') };
       return {
         kind: 'failed',
         shown: showActions('error', `Downloading the video failed: ${describeError(error)}${hint}`, [
           { title: 'Retry', run: () => this.download(task.id) },
+          ...(error instanceof SaveError ? [folderSetting] : []),
           { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
         ]),
       };
     }
   }
 
-  /** A free path in the download folder of the first workspace folder, or where the user says (no workspace). */
-  private async destinationFor(name: string, automatic: boolean): Promise<string | DownloadOutcome> {
+  /**
+   * Removes the temporary files (and empty reserved names) a window that stopped mid-download left in the
+   * download folder; a download running in another window keeps writing its file, so only untouched ones go.
+   */
+  async removeStaleDownloads(now = Date.now()): Promise<string[]> {
+    const folder = this.workspaceDownloadFolder();
+    if (!folder) return [];
+    const removed = await removeStaleDownloads(folder, STALE_PART_AFTER_MS, now);
+    if (removed.length > 0) this.log.info(`Removed what an interrupted download left in ${folder}: ${removed.join(', ')}.`);
+    return removed;
+  }
+
+  private workspaceDownloadFolder(): string | undefined {
+    const root = this.workspaceFolders()?.find((folder) => folder.uri.scheme === 'file');
+    if (!root) return undefined;
+    const resolved = resolveDownloadFolder(this.settings.video.downloadFolder, root.uri.fsPath);
+    return 'folder' in resolved ? resolved.folder : undefined;
+  }
+
+  /**
+   * The file in the download folder of the first workspace folder (the download reserves it, or the next free
+   * `-2`, `-3` name), or the one the user picks in a save dialog (which asked before replacing a file).
+   */
+  private async destinationFor(name: string, automatic: boolean): Promise<{ file: string; replaceExisting: boolean } | DownloadOutcome> {
     const root = this.workspaceFolders()?.find((folder) => folder.uri.scheme === 'file');
     if (root) {
       const resolved = resolveDownloadFolder(this.settings.video.downloadFolder, root.uri.fsPath);
@@ -134,7 +160,7 @@ export class VideoDownloader {
           ]),
         };
       }
-      return uniqueFile(resolved.folder, name, exists);
+      return { file: fileInFolder(resolved.folder, name), replaceExisting: false };
     }
     if (automatic) return { kind: 'cancelled' };
     const picked = await vscode.window.showSaveDialog({
@@ -143,7 +169,7 @@ export class VideoDownloader {
       defaultUri: vscode.Uri.file(path.join(os.homedir(), name)),
       filters: { 'MP4 video': ['mp4'] },
     });
-    return picked ? picked.fsPath : { kind: 'cancelled' };
+    return picked ? { file: picked.fsPath, replaceExisting: true } : { kind: 'cancelled' };
   }
 }
 

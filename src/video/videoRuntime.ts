@@ -18,6 +18,9 @@ import { VideoNotifications } from './videoNotifications';
 import { VideoPlayer } from './videoPlayer';
 import { VideoPoller, type VideoTaskSource } from './videoPoller';
 
+/** How long after start-up the download folder is checked for what interrupted downloads left. */
+const STALE_CLEANUP_DELAY_MS = 3_000;
+
 export interface VideoRuntimeDeps {
   globalState: StateMemento;
   settings: Settings;
@@ -116,6 +119,9 @@ export class VideoRuntime extends Disposable {
     this._register(this.poller.onDidChangePause(() => this.updateView()));
     this.updateView();
     void this.adoptUnscopedTasks();
+    // Off the activation path: a moment later, what an interrupted download left behind is cleared.
+    const cleanup = setTimeout(() => void this.downloader.removeStaleDownloads().catch((error: unknown) => log.warn(`Clearing interrupted downloads: ${String(error)}`)), STALE_CLEANUP_DELAY_MS);
+    this._register(toDisposable(() => clearTimeout(cleanup)));
   }
 
   /**

@@ -97,6 +97,19 @@ export interface ServeOptions {
   contentLength: boolean;
   bytesPerSecond: number | null;
   signal: AbortSignal;
+  /** Close the connection after this many body bytes (the headers promised more). */
+  cutAfterBytes?: number | null;
+}
+
+/** A 200 that is not the video: what a login wall, a gateway error or a mislabelled bucket object sends. */
+export function sendNotAVideo(response: http.ServerResponse, answer: 'html-page' | 'json-error' | 'html-as-octet-stream'): void {
+  const html = '<!DOCTYPE html><html><head><title>Sign in - Object Storage</title></head><body><form>Sign in to continue</form></body></html>';
+  const [type, body] =
+    answer === 'json-error'
+      ? ['application/json', JSON.stringify({ error: { message: 'video not ready', type: 'invalid_request_error', code: 'not_ready' } })]
+      : [answer === 'html-page' ? 'text/html; charset=utf-8' : 'application/octet-stream', html];
+  response.writeHead(200, { 'content-type': type, 'content-length': String(Buffer.byteLength(body)) });
+  response.end(body);
 }
 
 /** Sends a byte source (200, or 206/416 for Range), streamed with backpressure and an optional throttle. */
@@ -124,8 +137,13 @@ export async function serveBytes(
   }
   // Throttled: about 20 slices a second; otherwise 64 KB writes as fast as the socket drains.
   const sliceSize = options.bytesPerSecond ? Math.max(1, Math.min(patternPeriod, Math.floor(options.bytesPerSecond / 20))) : patternPeriod;
+  const cut = options.cutAfterBytes ?? null;
   for (let offset = start; offset < end; ) {
-    const length = Math.min(sliceSize, end - offset);
+    if (cut !== null && offset >= start + cut) {
+      response.destroy();
+      return;
+    }
+    const length = Math.min(sliceSize, end - offset, cut !== null ? start + cut - offset : Number.POSITIVE_INFINITY);
     if (!(await writeWithBackpressure(response, source.slice(offset, length), options.signal))) return;
     offset += length;
     if (options.bytesPerSecond && offset < end && !(await pause((length / options.bytesPerSecond) * 1000, options.signal))) return;

@@ -1,5 +1,5 @@
 import type * as http from 'node:http';
-import { byteSourceFor, serveBytes } from './bytes';
+import { byteSourceFor, sendNotAVideo, serveBytes } from './bytes';
 import { newRequestId } from './ids';
 import { closeSignal, pathOf, recordRequest, sendText } from './httpHelpers';
 import type { ServiceState } from './serviceState';
@@ -58,10 +58,15 @@ async function handle(
     sendXmlError(response, 404, 'NoSuchKey', 'The specified key does not exist.');
     return;
   }
+  if (cdn.answer !== 'video') {
+    sendNotAVideo(response, cdn.answer);
+    return;
+  }
   await serveBytes(request, response, byteSourceFor(cdn), {
     contentLength: cdn.contentLength,
     bytesPerSecond: cdn.bytesPerSecond,
     signal,
+    cutAfterBytes: cdn.cutAfterBytes,
   });
 }
 

@@ -60,6 +60,15 @@ const cdnSchema = z.strictObject({
   bytesPerSecond: z.number().positive().nullable(),
   sizeBytes: z.number().int().min(0).nullable(),
   contentLength: z.boolean(),
+  /**
+   * What a 200 carries: the video, or what a misconfigured bucket, a login wall or a gateway sends instead (an HTML
+   * page, a JSON error, an HTML page labelled application/octet-stream).
+   */
+  answer: z.enum(['video', 'html-page', 'json-error', 'html-as-octet-stream']),
+  /** The same `answer` from `/v1/videos/<id>/content` too (else that always sends the video). */
+  answerAtContent: z.boolean(),
+  /** Sends this many bytes of the video (Content-Length still says the whole size), then closes the connection. */
+  cutAfterBytes: z.number().int().min(0).nullable(),
 });
 
 const chatSchema = z.strictObject({
@@ -150,7 +159,7 @@ export function defaultScenario(): Scenario {
       answerDelayMs: 0,
       proxyStatusAfterCreate: null,
     },
-    cdn: { redirects: 0, expired: false, bytesPerSecond: null, sizeBytes: null, contentLength: true },
+    cdn: { redirects: 0, expired: false, bytesPerSecond: null, sizeBytes: null, contentLength: true, answer: 'video', answerAtContent: false, cutAfterBytes: null },
     chat: {
       reply: null,
       chunkChars: 8,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { byteSourceFor, serveBytes } from './bytes';
+import { byteSourceFor, sendNotAVideo, serveBytes } from './bytes';
 import { sendFault, sendTaskError, sendUnknownTask } from './errors';
 import { pause, sendJson } from './httpHelpers';
 import type { RouteContext } from './routeContext';
@@ -85,6 +85,10 @@ export async function videoContent(context: RouteContext): Promise<void> {
   if (phase.kind !== 'completed') {
     const status = statusText(phase, scenario.video);
     sendTaskError(response, 404, 'task_not_completed', `the task is not completed (status: ${status})`);
+    return;
+  }
+  if (scenario.cdn.answerAtContent && scenario.cdn.answer !== 'video') {
+    sendNotAVideo(response, scenario.cdn.answer);
     return;
   }
   await serveBytes(request, response, byteSourceFor(scenario.cdn), {

@@ -160,11 +160,25 @@ describe('video: download and playback', () => {
     const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', hostileId);
     assert.ok(outcome?.kind === 'saved', JSON.stringify(outcome));
     assert.strictEqual(path.dirname(outcome.path), videosFolder());
-    assert.match(path.basename(outcome.path), /^video-escape-evil\.mp4$/);
+    assert.match(path.basename(outcome.path), /^video-escape-evil-[0-9a-f]{8}\.mp4$/, 'the sanitized id, with a hash of the raw one');
     assert.ok(fs.readFileSync(outcome.path).equals(sampleBytes()));
     const after = filesBelow(path.dirname(workspaceRoot()));
     const added = after.filter((file) => !before.includes(file));
     assert.deepStrictEqual(added, [path.relative(path.dirname(workspaceRoot()), outcome.path)], 'the only new file is inside videos/');
+  });
+
+  it('issue 11.10: at start-up, what a window that stopped mid-download left in the folder is removed', async () => {
+    const api = await connectVideo(service);
+    fs.mkdirSync(videosFolder(), { recursive: true });
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    const stale = path.join(videosFolder(), '.a-kite-task_dead.mp4.0a1b2c3d.part');
+    fs.writeFileSync(path.join(videosFolder(), 'a-kite-task_dead.mp4'), '');
+    fs.writeFileSync(stale, 'half a video');
+    fs.utimesSync(stale, hourAgo, hourAgo);
+    fs.writeFileSync(path.join(videosFolder(), 'a-finished-video.mp4'), 'kept');
+    api.video.reload();
+    await waitFor(() => !fs.existsSync(stale), { what: 'the stale .part file to be removed', timeoutMs: 15_000 });
+    assert.deepStrictEqual(filesBelow(videosFolder()), ['a-finished-video.mp4']);
   });
 
   it('refuses a download folder setting that points outside the workspace', async () => {

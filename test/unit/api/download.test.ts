@@ -1,11 +1,15 @@
 import * as assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { request as undiciRequest } from 'undici';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiError } from '../../../src/api/errors';
 import type { PromptreelClient } from '../../../src/api/client';
 import type { VideoTask } from '../../../src/api/video/task';
+import { removeStaleDownloads, writeBody } from '../../../src/api/video/download';
+import { SaveError } from '../../../src/api/video/savedFile';
+import { videoFileName } from '../../../src/video/fileNaming';
 import { startLocalService } from '../../service';
 import { clientFor, useLocalService } from './support';
 
@@ -158,5 +162,111 @@ describe('video download against the local service and CDN', () => {
     const destination = path.join(folder, 'none.mp4');
     await assert.rejects(client.downloadVideo(task, destination), (error: unknown) => error instanceof ApiError && error.status === 404);
     assert.equal(existsSync(destination), false);
+  });
+
+  describe('issue 11.9: a 200 that is not a video is never saved as one', () => {
+    for (const answer of ['html-page', 'json-error', 'html-as-octet-stream'] as const) {
+      it(`issue 11.9: the address answering ${answer} falls back to /content, which sends the video`, async () => {
+        ctx.service.setScenario({ cdn: { answer } });
+        const client = clientFor(ctx.service);
+        const task = await completedTask(client);
+        const result = await client.downloadVideo(task, path.join(folder, 'clip.mp4'));
+        assert.equal(result.source, 'content');
+        assert.deepEqual(await readFile(result.path), fixture);
+        assert.deepEqual(await readdir(folder), ['clip.mp4']);
+      });
+    }
+
+    it('issue 11.9: when /content is not a video either, the error quotes what came and nothing is saved', async () => {
+      ctx.service.setScenario({ cdn: { answer: 'html-as-octet-stream', answerAtContent: true } });
+      const client = clientFor(ctx.service);
+      const task = await completedTask(client);
+      await assert.rejects(client.downloadVideo(task, path.join(folder, 'clip.mp4')), (error: unknown) => {
+        assert.ok(error instanceof ApiError);
+        assert.equal(error.code, 'not_a_video');
+        assert.match(error.message, /application\/octet-stream, starting "<!DOCTYPE html><html><head><title>Sign in - Object Storage/);
+        assert.match(error.message, /not a video: nothing was saved/);
+        return true;
+      });
+      assert.deepEqual(await readdir(folder), []);
+    });
+  });
+
+  describe('issue 11.10: a cut transfer and a full disk say what happened', () => {
+    it('issue 11.10: a body cut short says how much of it arrived, not "could not reach"', async () => {
+      ctx.service.setScenario({ cdn: { cutAfterBytes: 20_000 } });
+      const client = clientFor(ctx.service);
+      const task = await completedTask(client);
+      await assert.rejects(client.downloadVideo(task, path.join(folder, 'cut.mp4')), (error: unknown) => {
+        assert.ok(error instanceof ApiError);
+        assert.match(error.message, /^The video host sent 19\.5 KB of 51\.5 KB, then the connection closed: nothing was saved\.$/);
+        assert.doesNotMatch(`${error.message} ${error.hint}`, /could not reach|network/i);
+        return true;
+      });
+      assert.deepEqual(await readdir(folder), []);
+    });
+
+    it('issue 11.10: a full disk (a real ENOSPC from /dev/full) says so, with the folder', async function () {
+      if (!existsSync('/dev/full')) this.skip();
+      const client = clientFor(ctx.service);
+      const task = await completedTask(client);
+      assert.ok(task.videoUrl);
+      const response = await undiciRequest(task.videoUrl);
+      await assert.rejects(writeBody(response.body as unknown as import('node:stream').Readable, '/dev/full', undefined, 'video/mp4', {}), (error: unknown) => {
+        assert.ok(error instanceof SaveError, String(error));
+        assert.equal(error.code, 'ENOSPC');
+        assert.match(error.message, /^The disk is full at \/dev: the video could not be saved/);
+        assert.match(error.hint, /Free some space/);
+        return true;
+      });
+    });
+
+    it('issue 11.10: what an interrupted download left is removed, what is still being written is kept', async () => {
+      const now = Date.now();
+      const old = new Date(now - 60 * 60 * 1000);
+      await writeFile(path.join(folder, 'dead.mp4'), '');
+      await writeFile(path.join(folder, '.dead.mp4.0a1b2c3d.part'), 'half a video');
+      await utimes(path.join(folder, '.dead.mp4.0a1b2c3d.part'), old, old);
+      await writeFile(path.join(folder, 'kept.mp4'), 'a finished video');
+      await writeFile(path.join(folder, '.kept.mp4.0a1b2c3e.part'), 'an old part');
+      await utimes(path.join(folder, '.kept.mp4.0a1b2c3e.part'), old, old);
+      await writeFile(path.join(folder, 'live.mp4'), '');
+      await writeFile(path.join(folder, '.live.mp4.0a1b2c3f.part'), 'being written');
+      const removed = await removeStaleDownloads(folder, 10 * 60 * 1000, now);
+      assert.deepEqual(removed.sort(), ['.dead.mp4.0a1b2c3d.part', '.kept.mp4.0a1b2c3e.part', 'dead.mp4']);
+      assert.deepEqual((await readdir(folder)).sort(), ['.live.mp4.0a1b2c3f.part', 'kept.mp4', 'live.mp4']);
+      assert.equal((await stat(path.join(folder, 'kept.mp4'))).size, 'a finished video'.length, 'a finished file is never removed');
+    });
+  });
+
+  describe('issue 11.11: no video overwrites another file', () => {
+    it('issue 11.11: task ids that sanitize alike get different names', () => {
+      const first = videoFileName('A clip', '任务一');
+      const second = videoFileName('A clip', '任务二');
+      assert.notEqual(first, second);
+      assert.match(first, /^a-clip-task-[0-9a-f]{8}\.mp4$/);
+      assert.equal(videoFileName('A clip', 'task_abc'), 'a-clip-task_abc.mp4', 'a safe id stays as it is');
+    });
+
+    it('issue 11.11: an existing file under the name is kept, and the video gets the next free name', async () => {
+      const client = clientFor(ctx.service);
+      const task = await completedTask(client);
+      const destination = path.join(folder, 'clip.mp4');
+      await writeFile(destination, 'somebody else\'s file');
+      const result = await client.downloadVideo(task, destination);
+      assert.equal(result.path, path.join(folder, 'clip-2.mp4'));
+      assert.equal(await readFile(destination, 'utf8'), 'somebody else\'s file');
+      assert.deepEqual(await readFile(result.path), fixture);
+    });
+
+    it('issue 11.11: two downloads racing for one name each get their own file', async () => {
+      ctx.service.setScenario({ cdn: { bytesPerSecond: 2_000_000 } });
+      const client = clientFor(ctx.service);
+      const [one, two] = [await completedTask(client), await completedTask(client)];
+      const destination = path.join(folder, 'same.mp4');
+      const results = await Promise.all([client.downloadVideo(one, destination), client.downloadVideo(two, destination)]);
+      assert.deepEqual(results.map((result) => path.basename(result.path)).sort(), ['same-2.mp4', 'same.mp4']);
+      for (const result of results) assert.deepEqual(await readFile(result.path), fixture);
+    });
   });
 });
