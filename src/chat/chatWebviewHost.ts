@@ -247,8 +247,6 @@ export class ChatWebviewHost extends Disposable {
       case 'runCommand':
         await vscode.commands.executeCommand(HOST_COMMAND_IDS[message.command]);
         return;
-      case 'openLink':
-        await this.openLink(message.href);
         return;
     }
   }
@@ -289,19 +287,6 @@ export class ChatWebviewHost extends Disposable {
     if (image) this.addImage(image);
   }
 
-  private async openLink(href: string): Promise<void> {
-    let uri: vscode.Uri;
-    try {
-      uri = vscode.Uri.parse(href, true);
-    } catch {
-      return;
-    }
-    if (!['http', 'https', 'mailto'].includes(uri.scheme)) {
-      this.services.log.warn(`Refused to open a link with the scheme "${uri.scheme}" from a chat reply.`);
-      return;
-    }
-    await vscode.env.openExternal(uri);
-  }
 
   private onStoreChange(conversationId: string | undefined, listChanged: boolean): void {
     const store = this.services.controller.store;

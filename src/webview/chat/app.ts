@@ -4,6 +4,7 @@ import { byId, el } from './dom';
 import { FrameScheduler } from './frameScheduler';
 import { Header } from './header';
 import { buildLayout } from './layout';
+import { codeActionOf } from './markdown';
 import { AssistantMessageView, UserMessageView, type MessageHost } from './messageViews';
 import type { HostChannel } from './vscodeApi';
 
@@ -235,23 +236,18 @@ export class ChatApp {
 
   private onMessagesClick(event: MouseEvent): void {
     const target = event.target instanceof Element ? event.target : null;
-    const action = target?.closest<HTMLElement>('[data-code-action]');
-    if (action) {
-      const code = action.closest('.code-block')?.querySelector('code');
-      const kind = action.dataset.codeAction;
-      if (code && (kind === 'copy' || kind === 'insert' || kind === 'replace' || kind === 'newFile')) {
-        this.channel.post({ type: 'codeAction', action: kind, code: code.textContent ?? '', ...(code.dataset.lang ? { language: code.dataset.lang } : {}) });
-        if (kind === 'copy') this.flash(action, 'Copied');
-      }
+    // Only the toolbars the page made act, on their own block's text: nothing in a reply can pose as one.
+    const codeAction = target ? codeActionOf(target) : undefined;
+    if (codeAction) {
+      this.channel.post({ type: 'codeAction', ...codeAction });
+      const button = target?.closest<HTMLElement>('button.code-action');
+      if (codeAction.action === 'copy' && button) this.flash(button, 'Copied');
       return;
     }
-    const link = target?.closest('a');
-    if (link) {
-      // Links never navigate the webview: the host opens http(s) and mailto links outside, and nothing else.
-      event.preventDefault();
-      const href = link.getAttribute('href');
-      if (href) this.channel.post({ type: 'openLink', href });
-    }
+    // A link is opened by VS Code itself: its webview host takes every click on a link (http, https and mailto go
+    // out, after its own prompt for untrusted domains; command links only where allowed), whatever this page does.
+    // Opening it here too gave two tabs or two prompts. The page only keeps the click from navigating itself.
+    if (target?.closest('a')) event.preventDefault();
   }
 
   private flash(control: HTMLElement, text: string): void {

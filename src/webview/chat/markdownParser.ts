@@ -4,6 +4,12 @@ import { escapeHtml, highlightCode } from './highlight';
 // Markdown → HTML strings with `marked` (no DOM here, so Node tests can run it). The HTML is not safe yet:
 // markdown.ts sanitizes it before it reaches the page.
 
+/**
+ * Marks the `<pre>` of fenced code blocks, the only ones that get a toolbar. Random per page load: a reply's own HTML
+ * cannot guess it, so it cannot dress its markup up as a code block whose buttons do something else.
+ */
+export const CODE_BLOCK_MARK = globalThis.crypto.randomUUID();
+
 const marked = new Marked({
   gfm: true,
   breaks: false,
@@ -11,7 +17,7 @@ const marked = new Marked({
     code({ text, lang }) {
       const { html, language } = highlightCode(text, lang);
       const fence = (lang ?? '').trim().split(/\s+/)[0];
-      return `<pre><code class="hljs${language ? ` language-${language}` : ''}" data-lang="${escapeHtml(fence)}">${html}</code></pre>\n`;
+      return `<pre data-block="${CODE_BLOCK_MARK}"><code class="hljs${language ? ` language-${language}` : ''}" data-lang="${escapeHtml(fence)}">${html}</code></pre>\n`;
     },
     // Images would load from anywhere; the page's CSP blocks them anyway, so show a link instead of a broken picture.
     image({ href, text }) {
