@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import * as path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
@@ -177,6 +178,7 @@ export async function writeBody(body: Readable, file: string, total: number | un
   let headBytes = 0;
   let checked = false;
   const onProgress = options.onProgress;
+  const output = createWriteStream(file, { highWaterMark: WRITE_BUFFER_BYTES });
   try {
     // Progress and the check of the first bytes run in a listener beside the pipe rather than in a Transform: one
     // stream less for every chunk to cross (a 256 MB local download: from about 55% to 60–75% of curl's speed).
@@ -197,11 +199,14 @@ export async function writeBody(body: Readable, file: string, total: number | un
         // A progress listener's failure is not the download's.
       }
     });
-    await pipeline(body, createWriteStream(file, { highWaterMark: WRITE_BUFFER_BYTES }), { signal: options.signal });
+    await pipeline(body, output, { signal: options.signal });
     if (!checked && !looksLikeVideo(Buffer.concat(head), contentType)) throw notAVideo(describeStart(Buffer.concat(head).toString('utf8'), contentType));
     if (total !== undefined && received !== total) throw cutShort(received, total);
     return received;
   } catch (error) {
+    // A file still being opened when the body failed is created after the failure: wait until it is closed, so
+    // that whoever removes it afterwards removes it for good.
+    if (!output.closed) await once(output, 'close').catch(() => undefined);
     if (options.signal?.aborted) throw abortedError(options.signal.reason);
     if (isApiError(error) || error instanceof SaveError) throw error;
     if (isLocalFileError(error)) throw saveError(error, path.dirname(file), received);
