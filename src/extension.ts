@@ -4,7 +4,7 @@ import { ApiKeyContext } from './auth/apiKeyContext';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { ServiceTrust } from './auth/serviceTrust';
 import { confirmService } from './auth/confirmService';
-import { ClientProvider } from './client/clientProvider';
+import { ClientProvider } from './connection/clientProvider';
 import { GeneralCommands } from './commands/generalCommands';
 import { SelectChatModelCommand } from './commands/selectChatModel';
 import { ChatFeature } from './chat/chatFeature';
@@ -17,7 +17,8 @@ import { TestConnectionCommand } from './doctor/testConnectionCommand';
 import { EditorStreamCommands } from './editorStream/editorStreamCommands';
 import { RewriteProposals } from './editorStream/rewriteProposals';
 import { ManageModelsCommand } from './languageModels/manageModelsCommand';
-import { ModelCatalog } from './languageModels/modelCatalog';
+import { ChatModelChoice } from './connection/chatModelChoice';
+import { ModelCatalog } from './connection/modelCatalog';
 import { PromptreelChatProvider } from './languageModels/promptreelChatProvider';
 import { AnswerHandler } from './participant/answerHandler';
 import { PromptreelParticipant } from './participant/promptreelParticipant';
@@ -71,6 +72,8 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   const keyStore = store.add(new ApiKeyStore(context.secrets, settings, redactor, logger.forComponent('auth'), trust));
   const keyContext = store.add(new ApiKeyContext(keyStore, logger.forComponent('auth')));
   const clients = store.add(new ClientProvider(settings, keyStore, logger.forComponent('api'), `Promptreel/${version} VSCode/${vscode.version}`, redactor));
+  const modelCatalog = store.add(new ModelCatalog(settings, keyStore, clients, logger.forComponent('models')));
+  const chatModel = store.add(new ChatModelChoice(settings, modelCatalog));
   const doctor = new ConnectionDoctor({
     baseUrlInput: () => settings.baseUrl,
     apiKey: () => keyStore.get(),
@@ -82,22 +85,21 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   store.add(new GeneralCommands(context.extension.id, output));
   store.add(new ApiKeyCommands(keyStore, settings, logger.forComponent('auth')));
   store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor'), () => confirmService(keyStore, 'Test Connection')));
-  store.add(new SelectChatModelCommand(settings, keyStore, clients, logger.forComponent('models')));
-  const video = store.add(new VideoFeature({ globalState: context.globalState, settings, keyStore, clients, logger }));
-  const statusBar = store.add(new ChatModelStatusBar(settings, video));
-  const chat = store.add(new ChatFeature(context.workspaceState, context.extensionUri, settings, keyStore, clients, logger));
+  store.add(new SelectChatModelCommand(settings, keyStore, modelCatalog, logger.forComponent('models')));
+  const video = store.add(new VideoFeature({ globalState: context.globalState, settings, keyStore, clients, catalog: modelCatalog, chatModel, logger }));
+  const statusBar = store.add(new ChatModelStatusBar(chatModel, video));
+  const chat = store.add(new ChatFeature(context.workspaceState, context.extensionUri, settings, keyStore, clients, { catalog: modelCatalog, chatModel }, logger));
   const rewriteProposals = store.add(new RewriteProposals(logger.forComponent('editor')));
   const editorStream = {
-    commands: store.add(new EditorStreamCommands(settings, keyStore, clients, context.globalState, rewriteProposals, logger.forComponent('editor'))),
+    commands: store.add(new EditorStreamCommands(settings, keyStore, clients, chatModel, context.globalState, rewriteProposals, logger.forComponent('editor'))),
     proposals: rewriteProposals,
   };
-  const modelCatalog = store.add(new ModelCatalog(settings, keyStore, clients, logger.forComponent('lm')));
   const languageModels = {
     provider: store.add(new PromptreelChatProvider(settings, keyStore, clients, modelCatalog, logger.forComponent('lm'))),
     catalog: modelCatalog,
     manage: store.add(new ManageModelsCommand(modelCatalog)),
   };
-  const answers = new AnswerHandler(settings, keyStore, clients, logger.forComponent('participant'));
+  const answers = new AnswerHandler(settings, keyStore, clients, chatModel, logger.forComponent('participant'));
   const participantVideoTasks = new ParticipantVideoTasksAdapter(video, settings);
   const participant = store.add(
     new PromptreelParticipant(context.extensionUri, answers, new VideoCommand(participantVideoTasks, answers, logger.forComponent('participant')), logger.forComponent('participant')),

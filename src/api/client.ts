@@ -12,7 +12,7 @@ import { createDispatcher } from './dispatcher';
 import { ApiError, isApiError } from './errors';
 import { headerValue } from './httpErrors';
 import { silentLogger, type ApiLogger } from './logger';
-import { isVideoModel, parseModelList, type ModelInfo } from './models';
+import { parseModelList, type ModelInfo } from './models';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 import { Transport } from './transport';
 import { downloadVideo, type DownloadOptions, type DownloadResult } from './video/download';
@@ -58,11 +58,6 @@ export class PromptreelClient {
     const models = parseModelList(raw);
     if (!models) throw invalidResponse('Listing models', 'the model list has an unexpected shape');
     return models;
-  }
-
-  /** Chat-capable models: video-only ones (by `supported_endpoint_types`) are left out. */
-  async listChatModels(signal?: AbortSignal): Promise<ModelInfo[]> {
-    return (await this.listModels(signal)).filter((model) => !isVideoModel(model));
   }
 
   async createChatCompletion(request: ChatRequest, signal?: AbortSignal): Promise<ChatCompletion> {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { normalizeBaseUrl } from '../api';
-import { CommandIds } from '../commands/commandIds';
+import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { offerActions } from '../common/offerActions';

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import { normalizeBaseUrl } from '../api';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
@@ -24,7 +25,7 @@ export interface ApiKeyInfo {
  * with the redactor before anyone can log it.
  */
 export class ApiKeyStore extends Disposable {
-  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  private readonly changed = this._register(new Emitter<void>());
   /** Fires when the key for the current base URL may have changed (this window, another window, or a new base URL). */
   readonly onDidChange = this.changed.event;
   /**

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CommandIds } from '../commands/commandIds';
+import { CommandIds } from '../common/commandIds';
 import { API_KEY_ENV, type ApiKeyStore } from './apiKeyStore';
 import { originOf } from './core/serviceChoice';
 

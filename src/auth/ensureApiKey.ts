@@ -1,4 +1,4 @@
-import { CommandIds } from '../commands/commandIds';
+import { CommandIds } from '../common/commandIds';
 import { offerActions } from '../common/offerActions';
 import type { ApiKeyStore } from './apiKeyStore';
 import { confirmService } from './confirmService';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { originOf, serviceChoice, type BaseUrlLevels, type ServiceChoice } from './core/serviceChoice';
@@ -17,7 +17,7 @@ export interface TrustMemento {
  * origin. Nothing here asks: asking is for commands the user started (see `confirmService`).
  */
 export class ServiceTrust extends Disposable {
-  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  private readonly changed = this._register(new Emitter<void>());
   readonly onDidChange = this.changed.event;
 
   constructor(

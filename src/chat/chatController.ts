@@ -1,6 +1,6 @@
-import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import { ApiError, type ChatTool } from '../api';
-import type { ClientProvider } from '../client/clientProvider';
+import type { ClientProvider } from '../connection/clientProvider';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { ModelCapabilities } from '../config/schema';
@@ -63,15 +63,15 @@ export class ChatController extends Disposable {
   private readonly running = new Map<string, Running>();
   /** Conversations whose reply waits for the model list (no model chosen yet): busy too. */
   private readonly choosingModel = new Set<string>();
-  private readonly streamed = this._register(new vscode.EventEmitter<StreamDelta>());
+  private readonly streamed = this._register(new Emitter<StreamDelta>());
   /** Text and reasoning that arrived, coalesced (about one event per frame and request). */
   readonly onDidStream = this.streamed.event;
-  private readonly toolCallsChanged = this._register(new vscode.EventEmitter<ToolCallsUpdate>());
+  private readonly toolCallsChanged = this._register(new Emitter<ToolCallsUpdate>());
   readonly onDidChangeToolCalls = this.toolCallsChanged.event;
-  private readonly finished = this._register(new vscode.EventEmitter<ReplyFinished>());
+  private readonly finished = this._register(new Emitter<ReplyFinished>());
   /** A reply ended (completed, stopped, cut off or failed); the message carries the outcome. */
   readonly onDidFinish = this.finished.event;
-  private readonly busyChanged = this._register(new vscode.EventEmitter<string>());
+  private readonly busyChanged = this._register(new Emitter<string>());
   readonly onDidChangeBusy = this.busyChanged.event;
 
   constructor(

@@ -1,6 +1,8 @@
 import type * as vscode from 'vscode';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
-import type { ClientProvider } from '../client/clientProvider';
+import type { ChatModelChoice } from '../connection/chatModelChoice';
+import type { ClientProvider } from '../connection/clientProvider';
+import type { ModelCatalog } from '../connection/modelCatalog';
 import { Disposable } from '../common/lifecycle';
 import type { Logger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -26,12 +28,20 @@ export class ChatFeature extends Disposable {
   readonly codeBlocks: CodeBlockActions;
   readonly conversations: ConversationActions;
 
-  constructor(workspaceState: vscode.Memento, extensionUri: vscode.Uri, settings: Settings, keyStore: ApiKeyStore, clients: ClientProvider, logger: Logger) {
+  constructor(
+    workspaceState: vscode.Memento,
+    extensionUri: vscode.Uri,
+    settings: Settings,
+    keyStore: ApiKeyStore,
+    clients: ClientProvider,
+    connection: { catalog: ModelCatalog; chatModel: ChatModelChoice },
+    logger: Logger,
+  ) {
     super();
     const log = logger.forComponent('chat');
     this.store = this._register(new ConversationStore(workspaceState, { warn: (message) => log.warn(message) }));
-    this.models = this._register(new ChatModelList(settings, keyStore, clients, log));
-    this.controller = this._register(new ChatController(this.store, settings, clients, log, () => this.models.firstModel()));
+    this.models = this._register(new ChatModelList(settings, keyStore, clients, connection.catalog, log));
+    this.controller = this._register(new ChatController(this.store, settings, clients, log, () => connection.chatModel.resolve()));
     this.codeBlocks = this._register(new CodeBlockActions(log));
     this.conversations = new ConversationActions(this.controller, log);
     const services = { controller: this.controller, models: this.models, keyStore, settings, codeBlocks: this.codeBlocks, conversations: this.conversations, extensionUri, log };

@@ -1,7 +1,7 @@
-import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
-import { chatModelsOf } from '../client/chatModels';
-import type { ClientProvider } from '../client/clientProvider';
+import type { ClientProvider } from '../connection/clientProvider';
+import type { ModelCatalog } from '../connection/modelCatalog';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -12,7 +12,7 @@ import type { ModelsView } from './protocol';
  * key, the address or the proxy changes. When the list cannot be loaded, the `promptreel.chat.model` setting is offered.
  */
 export class ChatModelList extends Disposable {
-  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  private readonly changed = this._register(new Emitter<void>());
   readonly onDidChange = this.changed.event;
   private ids: string[] = [];
   private loading = false;
@@ -26,6 +26,7 @@ export class ChatModelList extends Disposable {
     private readonly settings: Settings,
     private readonly keyStore: ApiKeyStore,
     private readonly clients: ClientProvider,
+    private readonly catalog: ModelCatalog,
     private readonly log: ComponentLogger,
   ) {
     super();
@@ -39,14 +40,6 @@ export class ChatModelList extends Disposable {
     const configured = this.settings.chat.model;
     const ids = configured && !this.ids.includes(configured) ? [configured, ...this.ids] : [...this.ids];
     return { ids, loading: this.loading, stale: this.stale, ...(this.error ? { error: this.error } : {}) };
-  }
-
-  /** The first chat model the service lists (loading the list if needed): the choice when none was made. */
-  async firstModel(): Promise<string | undefined> {
-    // A load already on its way (the chat view asks when it opens) is awaited, not restarted.
-    if (this.loading) await this.inFlight;
-    if (!this.loaded) await this.refresh();
-    return this.ids[0];
   }
 
   /** Loads the list once (later calls reuse it until something changes). */
@@ -67,12 +60,11 @@ export class ChatModelList extends Disposable {
     this.loading = true;
     this.changed.fire();
     try {
-      const client = this.clients.get();
-      if (!client) throw new Error('the address of the service is not set');
+      if (!this.clients.get()) throw new Error('the address of the service is not set');
       if (!(await this.keyStore.get())) throw new Error('no API key is set');
-      const models = await client.listChatModels(abort.signal);
+      const models = await this.catalog.chatModels(abort.signal);
       if (generation !== this.generation) return;
-      this.ids = chatModelsOf(models, this.settings.video.model).map((model) => model.id);
+      this.ids = models.map((model) => model.id);
       this.error = undefined;
     } catch (error) {
       if (generation !== this.generation) return;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import { Disposable, MutableDisposable } from '../common/lifecycle';
 import { ChatWebviewHost, type ChatServices } from './chatWebviewHost';
 
@@ -8,7 +9,7 @@ export const CHAT_VIEW_ID = 'promptreel.chat';
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
   private readonly current = this._register(new MutableDisposable<ChatWebviewHost>());
   private view: vscode.WebviewView | undefined;
-  private readonly resolved = this._register(new vscode.EventEmitter<ChatWebviewHost>());
+  private readonly resolved = this._register(new Emitter<ChatWebviewHost>());
   readonly onDidResolve = this.resolved.event;
 
   constructor(private readonly services: ChatServices) {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
-import { CommandIds } from '../commands/commandIds';
+import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -57,13 +58,13 @@ export class ChatWebviewHost extends Disposable {
   private activeId: string | undefined;
   private draft: Draft = { images: [] };
   private focusWhenReady = false;
-  private readonly titleChanged = this._register(new vscode.EventEmitter<string>());
+  private readonly titleChanged = this._register(new Emitter<string>());
   /** The title of the conversation shown changed (panels show it in their tab). */
   readonly onDidChangeTitle = this.titleChanged.event;
-  private readonly posted = this._register(new vscode.EventEmitter<HostToWebview>());
+  private readonly posted = this._register(new Emitter<HostToWebview>());
   /** Every message sent to the webview (tests read what the webview was told). */
   readonly onDidPost = this.posted.event;
-  private readonly handled = this._register(new vscode.EventEmitter<WebviewToHost>());
+  private readonly handled = this._register(new Emitter<WebviewToHost>());
   /** Every valid message received from the webview, after it was handled. */
   readonly onDidHandle = this.handled.event;
   private lastTitle: string | undefined;

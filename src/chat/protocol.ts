@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { ChatSampling } from '../config/chatSampling';
 import {
   conversationOptionsSchema,
   quickActionSchema,
@@ -64,14 +65,7 @@ export interface CapabilitiesView {
 }
 
 /** The `promptreel.chat.*` values an unset option falls back to. */
-export interface DefaultsView {
-  model: string;
-  temperature: number;
-  topP: number;
-  frequencyPenalty: number;
-  presencePenalty: number;
-  maxTokens: number | null;
-}
+export type DefaultsView = ChatSampling;
 
 export interface DraftView {
   context?: SelectionContext;

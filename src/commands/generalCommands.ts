@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
-import { CommandIds } from './commandIds';
+import { CommandIds } from '../common/commandIds';
 
 /** `Open Settings` (all Promptreel settings, or one given by id) and `Show Logs`. */
 export class GeneralCommands extends Disposable {

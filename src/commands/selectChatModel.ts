@@ -2,12 +2,11 @@ import * as vscode from 'vscode';
 import type { ModelInfo } from '../api';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { ensureApiKey } from '../auth/ensureApiKey';
-import { chatModelsOf } from '../client/chatModels';
-import type { ClientProvider } from '../client/clientProvider';
+import type { ModelCatalog } from '../connection/modelCatalog';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
-import { CommandIds } from './commandIds';
+import { CommandIds } from '../common/commandIds';
 
 interface ModelItem extends vscode.QuickPickItem {
   modelId: string;
@@ -18,7 +17,7 @@ export class SelectChatModelCommand extends Disposable {
   constructor(
     private readonly settings: Settings,
     private readonly keyStore: ApiKeyStore,
-    private readonly clients: ClientProvider,
+    private readonly catalog: ModelCatalog,
     private readonly log: ComponentLogger,
   ) {
     super();
@@ -48,9 +47,9 @@ export class SelectChatModelCommand extends Disposable {
       };
       disposables.push(pick.onDidChangeValue(refreshItems));
 
-      void this.loadModels(loading.signal).then(
+      void this.catalog.chatModels(loading.signal).then(
         (models) => {
-          listed = chatModelsOf(models, this.settings.video.model).map((model) => itemFor(model.id, current, model));
+          listed = models.map((model) => itemFor(model.id, current, model));
           if (current && !listed.some((item) => item.modelId === current)) listed.unshift({ ...itemFor(current, current), detail: 'Not listed by the service for this key' });
           pick.placeholder = listed.length ? 'Pick the model for chat' : 'The service lists no chat model: type a model id';
           refreshItems();
@@ -84,11 +83,6 @@ export class SelectChatModelCommand extends Disposable {
     }
   }
 
-  private async loadModels(signal: AbortSignal): Promise<ModelInfo[]> {
-    const client = this.clients.get();
-    if (!client) throw new Error('the base URL is not set');
-    return client.listModels(signal);
-  }
 }
 
 function itemFor(id: string, current: string, model?: ModelInfo): ModelItem {

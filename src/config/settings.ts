@@ -1,20 +1,15 @@
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import { normalizeBaseUrl } from '../api';
 import type { BaseUrlLevels } from '../auth/core/serviceChoice';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { SETTING_DEFAULTS, parseSetting, type ModelCapabilities, type SettingKey, type SettingValue } from './schema';
+import type { ChatSampling } from './chatSampling';
 
 export const SECTION = 'promptreel';
 
-export interface ChatSettings {
-  model: string;
-  temperature: number;
-  topP: number;
-  frequencyPenalty: number;
-  presencePenalty: number;
-  maxTokens: number | null;
-}
+export type ChatSettings = ChatSampling;
 
 export interface VideoSettings {
   model: string;
@@ -41,7 +36,7 @@ export interface SettingsChange {
 
 /** The one typed door to the `promptreel.*` settings. */
 export class Settings extends Disposable {
-  private readonly changed = this._register(new vscode.EventEmitter<SettingsChange>());
+  private readonly changed = this._register(new Emitter<SettingsChange>());
   readonly onDidChange = this.changed.event;
   private readonly warned = new Set<string>();
 

@@ -1,6 +1,6 @@
 import { describeBaseUrlInput, withoutCredentials, type ModelInfo, type PromptreelClient } from '../api';
 import type { ApiKeyInfo } from '../auth/apiKeyStore';
-import { chatModelsOf } from '../client/chatModels';
+import { chatModelsOf } from '../connection/chatModels';
 import { describeError } from '../common/logger';
 import type { DoctorAction, DoctorResult, DoctorStep, DoctorStepName } from './doctorResult';
 import { explainFailure } from './explainFailure';

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { InsertionTracker, type TextChange } from './insertionTracker';
@@ -17,7 +18,7 @@ const MAX_ATTEMPTS = 8;
  * the insertion stops and keeps what it wrote.
  */
 export class DocumentInsertion extends Disposable implements StreamSink {
-  private readonly stopped = this._register(new vscode.EventEmitter<SinkStopReason>());
+  private readonly stopped = this._register(new Emitter<SinkStopReason>());
   readonly onDidStop = this.stopped.event;
   readonly document: vscode.TextDocument;
   private readonly tracker: InsertionTracker;

@@ -3,8 +3,9 @@ import * as z from 'zod/mini';
 import type { ChatRequest, PromptreelClient } from '../api';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { ensureApiKey } from '../auth/ensureApiKey';
-import type { ClientProvider } from '../client/clientProvider';
-import { CommandIds } from '../commands/commandIds';
+import type { ChatModelChoice } from '../connection/chatModelChoice';
+import type { ClientProvider } from '../connection/clientProvider';
+import { CommandIds } from '../common/commandIds';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -75,6 +76,7 @@ export class EditorStreamCommands extends Disposable {
     private readonly settings: Settings,
     private readonly keyStore: ApiKeyStore,
     private readonly clients: ClientProvider,
+    private readonly chatModel: ChatModelChoice,
     private readonly state: vscode.Memento,
     private readonly proposals: RewriteProposals,
     private readonly log: ComponentLogger,
@@ -204,11 +206,11 @@ export class EditorStreamCommands extends Disposable {
     if (!client) {
       return this.reporter.skip('no-client', this.reporter.notify('warning', `${what}: the base URL in the settings is not valid.`, [{ title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.baseUrl'] }]));
     }
-    const chat = this.settings.chat;
-    if (!chat.model) {
-      return this.reporter.skip('no-model', this.reporter.notify('warning', `${what} needs a chat model: pick one first.`, [{ title: 'Select Chat Model', command: CommandIds.selectChatModel }]));
+    const model = await this.chatModel.resolve();
+    if (!model) {
+      return this.reporter.skip('no-model', this.reporter.notify('warning', `${what} needs a chat model, and the service lists none: pick one first.`, [{ title: 'Select Chat Model', command: CommandIds.selectChatModel }]));
     }
-    return { editor, client, options: { ...chat } };
+    return { editor, client, options: { ...this.settings.chat, model } };
   }
 
   private async askInstruction(): Promise<string | undefined> {

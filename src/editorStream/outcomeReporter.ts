@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api';
-import { CommandIds } from '../commands/commandIds';
+import { CommandIds } from '../common/commandIds';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { offerActions, type MessageAction, type MessageSeverity } from '../common/offerActions';
 import { explainStreamFailure, type FailureAction } from './streamFailure';

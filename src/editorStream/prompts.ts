@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatRequest } from '../api';
 import type { ModelCapabilities } from '../config/schema';
+import type { ChatSampling } from '../config/chatSampling';
 
 /** Text sent around the cursor or the selection: enough context for a model, small enough to stay cheap. */
 export const CONTEXT_BEFORE_CHARS = 6000;
@@ -26,14 +27,7 @@ export interface RewriteInput extends SourceInfo {
 }
 
 /** The model and the sampling values of `promptreel.chat.*`, reduced to what the model accepts. */
-export interface RequestOptions {
-  model: string;
-  temperature: number;
-  topP: number;
-  frequencyPenalty: number;
-  presencePenalty: number;
-  maxTokens: number | null;
-}
+export type RequestOptions = ChatSampling;
 
 export const CURSOR_MARKER = '<CURSOR>';
 

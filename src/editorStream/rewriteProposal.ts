@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import { InsertionTracker } from './insertionTracker';
 import type { SinkStopReason, StreamSink } from './streamSink';
@@ -13,7 +14,7 @@ export type ProposalState = 'streaming' | 'ready' | 'accepted' | 'rejected';
  * Streamed text only changes that virtual document; `accept` applies the replacement to the original in one edit.
  */
 export class RewriteProposal extends Disposable implements StreamSink {
-  private readonly stopped = this._register(new vscode.EventEmitter<SinkStopReason>());
+  private readonly stopped = this._register(new Emitter<SinkStopReason>());
   readonly onDidStop = this.stopped.event;
   private readonly tracker: InsertionTracker;
   private proposed = '';

@@ -1,5 +1,6 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import * as z from 'zod/mini';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
@@ -24,7 +25,7 @@ const idArgument = z.union([z.string().check(z.minLength(1)), z.pipe(z.object({ 
  * diff's title bar, the notification, or the palette). Closing the diff rejects the proposal.
  */
 export class RewriteProposals extends Disposable implements vscode.TextDocumentContentProvider {
-  private readonly changedEmitter = this._register(new vscode.EventEmitter<vscode.Uri>());
+  private readonly changedEmitter = this._register(new Emitter<vscode.Uri>());
   readonly onDidChange = this.changedEmitter.event;
   private readonly proposals = new Map<string, RewriteProposal>();
   private nextId = 1;

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { isApiError, type ChatRequest } from '../api';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
-import type { ClientProvider } from '../client/clientProvider';
-import { CommandIds } from '../commands/commandIds';
+import type { ChatModelChoice } from '../connection/chatModelChoice';
+import type { ClientProvider } from '../connection/clientProvider';
+import { CommandIds } from '../common/commandIds';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { abortOn } from '../languageModels/abortOn';
@@ -38,15 +39,16 @@ export class AnswerHandler {
     private readonly settings: Settings,
     private readonly keyStore: ApiKeyStore,
     private readonly clients: ClientProvider,
+    private readonly chatModel: ChatModelChoice,
     private readonly log: ComponentLogger,
   ) {}
 
   async answer(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, kind: 'answer' | 'explain'): Promise<ParticipantResult> {
     const client = await this.readyClient(stream);
     if (!client) return { metadata: { kind: 'setup' } };
-    const model = this.modelFor(request);
+    const model = await this.modelFor(request);
     if (!model) {
-      stream.markdown('Choose the model `@promptreel` answers with first (it is saved in `promptreel.chat.model`).');
+      stream.markdown('The service lists no chat model for this key: choose the model `@promptreel` answers with (it is saved in `promptreel.chat.model`).');
       stream.button(ACTION_COMMANDS.selectChatModel);
       return { metadata: { kind: 'setup' } };
     }
@@ -127,10 +129,10 @@ export class AnswerHandler {
     return client;
   }
 
-  /** The model picked in the chat's model picker when it is one of ours, else `promptreel.chat.model`. */
-  modelFor(request: vscode.ChatRequest): string | undefined {
+  /** The model picked in the chat's model picker when it is one of ours, else the chat model in use (setting, or first listed). */
+  async modelFor(request: vscode.ChatRequest): Promise<string | undefined> {
     if (request.model?.vendor === LANGUAGE_MODEL_VENDOR) return request.model.id;
-    return this.settings.chat.model || undefined;
+    return this.chatModel.resolve();
   }
 
   /** Buttons that fix the problem, and the error VS Code shows under the answer. */

@@ -1,17 +1,22 @@
 import * as vscode from 'vscode';
-import { CommandIds } from '../commands/commandIds';
+import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
-import type { Settings } from '../config/settings';
+import type { ChatModelChoice, ChatModelInUse } from '../connection/chatModelChoice';
 import type { RunningVideoTasks } from './runningVideoTasks';
 
 /** The status bar text: the chat model, then the number of running video tasks when there are any. */
-export function statusBarText(chatModel: string, runningVideoTasks: number): string {
-  const model = `$(comment-discussion) ${chatModel || 'Select chat model'}`;
+export function statusBarText(chatModel: ChatModelInUse, runningVideoTasks: number): string {
+  const model = `$(comment-discussion) ${chatModel.model ?? 'Select chat model'}`;
   return runningVideoTasks > 0 ? `${model} $(loading~spin) ${runningVideoTasks}` : model;
 }
 
-export function statusBarTooltip(chatModel: string, runningVideoTasks: number): string {
-  const model = chatModel ? `Promptreel chat model: ${chatModel}` : 'Promptreel: no chat model selected';
+export function statusBarTooltip(chatModel: ChatModelInUse, runningVideoTasks: number): string {
+  const model =
+    chatModel.source === 'setting'
+      ? `Promptreel chat model: ${chatModel.model}`
+      : chatModel.source === 'first-listed'
+        ? `Promptreel chat model: ${chatModel.model} (the first the service lists; none is selected)`
+        : 'Promptreel: no chat model selected';
   const tasks = runningVideoTasks > 0 ? `\n${runningVideoTasks} video task${runningVideoTasks === 1 ? '' : 's'} running` : '';
   return `${model}${tasks}\nClick to select the chat model.`;
 }
@@ -20,16 +25,12 @@ export function statusBarTooltip(chatModel: string, runningVideoTasks: number): 
 export class ChatModelStatusBar extends Disposable {
   private readonly item: vscode.StatusBarItem;
 
-  constructor(private readonly settings: Settings, private readonly videoTasks: RunningVideoTasks) {
+  constructor(private readonly chatModel: ChatModelChoice, private readonly videoTasks: RunningVideoTasks) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('promptreel.chatModel', vscode.StatusBarAlignment.Right, 100));
     this.item.name = 'Promptreel Chat Model';
     this.item.command = CommandIds.selectChatModel;
-    this._register(
-      settings.onDidChange((change) => {
-        if (change.affects('chat.model')) this.update();
-      }),
-    );
+    this._register(chatModel.onDidChange(() => this.update()));
     this._register(videoTasks.onDidChangeRunningCount(() => this.update()));
     this.update();
     this.item.show();
@@ -48,7 +49,7 @@ export class ChatModelStatusBar extends Disposable {
   }
 
   private update(): void {
-    const model = this.settings.chat.model;
+    const model = this.chatModel.inUse();
     const running = this.videoTasks.runningCount;
     this.item.text = statusBarText(model, running);
     this.item.tooltip = statusBarTooltip(model, running);

@@ -1,6 +1,6 @@
 import { Disposable } from '../common/lifecycle';
 import type { ApiLogger } from '../api';
-import { Emitter, type Event } from './emitter';
+import { Emitter, type Event } from '../common/emitter';
 import { isFinished, isPollable } from './taskModel';
 import { parseTaskList, type VideoTaskRecord } from './videoTaskRecord';
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import { isPending } from './taskModel';
 import type { VideoTaskStore } from './taskStore';
@@ -6,7 +7,7 @@ import { buildTreeItem } from './taskTreeItem';
 
 /** The Video Tasks view: one item per task id of the store, built fresh from the record. */
 export class VideoTaskTreeProvider extends Disposable implements vscode.TreeDataProvider<string> {
-  private readonly changed = this._register(new vscode.EventEmitter<string | string[] | undefined>());
+  private readonly changed = this._register(new Emitter<string | string[] | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
   constructor(

@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import { isApiError, type ModelInfo } from '../api';
+import { isApiError } from '../api';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { ensureApiKey } from '../auth/ensureApiKey';
-import type { ClientProvider } from '../client/clientProvider';
-import { CommandIds } from '../commands/commandIds';
+import type { ChatModelChoice } from '../connection/chatModelChoice';
+import type { ClientProvider } from '../connection/clientProvider';
+import type { ModelCatalog } from '../connection/modelCatalog';
+import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -31,6 +33,8 @@ export interface VideoCommandDeps {
   settings: Settings;
   keyStore: ApiKeyStore;
   clients: ClientProvider;
+  catalog: ModelCatalog;
+  chatModel: ChatModelChoice;
   store: VideoTaskStore;
   poller: VideoPoller;
   creator: VideoCreator;
@@ -83,13 +87,7 @@ export class VideoCommands extends Disposable {
   }
 
   private async reviewAndCreate(prompt: string, options: VideoOptions, source?: TaskSource): Promise<CreateOutcome | undefined> {
-    let models: Promise<ModelInfo[]> | undefined;
-    const listModels = () => {
-      const client = this.deps.clients.get();
-      models ??= client ? client.listModels() : Promise.reject(new Error('the base URL is not set'));
-      return models;
-    };
-    const reviewed = await reviewOptions(prompt, options, listModels);
+    const reviewed = await reviewOptions(prompt, options, () => this.deps.catalog.allModels());
     if (!reviewed) return undefined;
     return this.deps.creator.create(toCreateRequest(reviewed.prompt, reviewed.options), source);
   }
@@ -104,9 +102,9 @@ export class VideoCommands extends Disposable {
       return undefined;
     }
     if (!(await ensureApiKey(this.deps.keyStore, 'Generating an explainer video'))) return { kind: 'not-ready' };
-    const chatModel = this.deps.settings.chat.model;
+    const chatModel = await this.deps.chatModel.resolve();
     if (!chatModel) {
-      showActions('warning', 'The explainer prompt is written by your chat model: select one first.', [
+      showActions('warning', 'The explainer prompt is written by your chat model, and the service lists none: select one first.', [
         { title: 'Select Chat Model', run: () => vscode.commands.executeCommand(CommandIds.selectChatModel) },
       ]);
       return undefined;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable, MutableDisposable } from '../common/lifecycle';
 import type { RunningVideoTasks } from '../statusBar/runningVideoTasks';
-import { Emitter, type Event } from './emitter';
+import { Emitter, type Event } from '../common/emitter';
 import { PLAYER_VIEW_TYPE } from './videoPlayer';
 import { VideoRuntime, type VideoRuntimeDeps } from './videoRuntime';
 

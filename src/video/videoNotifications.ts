@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CommandIds } from '../commands/commandIds';
+import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import type { Settings } from '../config/settings';
 import { showActions, type ShownMessage } from './messageActions';

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import * as z from 'zod/mini';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
@@ -23,7 +24,7 @@ interface OpenPlayer {
  */
 export class VideoPlayer extends Disposable {
   private readonly panels = new Map<string, OpenPlayer>();
-  private readonly reported = this._register(new vscode.EventEmitter<{ file: string; report: PlaybackReport }>());
+  private readonly reported = this._register(new Emitter<{ file: string; report: PlaybackReport }>());
   readonly onDidReportPlayback = this.reported.event;
 
   constructor(private readonly log: ComponentLogger) {

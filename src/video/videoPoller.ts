@@ -1,6 +1,6 @@
 import { isApiError, type ApiError, type ApiLogger, type VideoTask } from '../api';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
-import { Emitter, type Event } from './emitter';
+import { Emitter, type Event } from '../common/emitter';
 import type { PollLease } from './pollLease';
 import { offlineProbeDelay, pollDelay } from './pollSchedule';
 import type { Scheduler } from './scheduler';
@@ -157,7 +157,7 @@ export class VideoPoller extends Disposable {
     try {
       await this.cycle();
     } catch (error) {
-      this.options.log.error(`[video] the poll cycle failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log.error(`the poll cycle failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       this.ticking = false;
       this.schedule();
@@ -204,7 +204,7 @@ export class VideoPoller extends Disposable {
     }
     if (this.disposed) return;
     if (this.pausedFor === 'offline') {
-      this.options.log.info('[video] the service answers again: polling resumes.');
+      this.options.log.info('the service answers again: polling resumes.');
       this.failedProbes = 0;
       this.setPause(undefined);
     }
@@ -227,9 +227,9 @@ export class VideoPoller extends Disposable {
       return { ...record, nextPollAt: now + this.delayFor(record, now) };
     });
     if (!stored) return; // removed from the list meanwhile
-    this.options.log.debug(`[video] ${id}: ${answer.status}${answer.progress !== undefined ? ` ${answer.progress}%` : ''}`);
+    this.options.log.debug(`${id}: ${answer.status}${answer.progress !== undefined ? ` ${answer.progress}%` : ''}`);
     if (finished) {
-      this.options.log.info(`[video] ${id} ${finished.state}${finished.task.error ? `: ${finished.task.error}` : ''}`);
+      this.options.log.info(`${id} ${finished.state}${finished.task.error ? `: ${finished.task.error}` : ''}`);
       this.finished.fire(finished);
     }
   }
@@ -239,13 +239,13 @@ export class VideoPoller extends Disposable {
     const apiError = isApiError(error) ? error : undefined;
     const message = error instanceof Error ? error.message : String(error);
     if (apiError && (apiError.kind === 'network' || apiError.kind === 'timeout')) {
-      if (this.pausedFor !== 'offline') this.options.log.warn(`[video] the service cannot be reached (${message}): polling pauses until it answers again.`);
+      if (this.pausedFor !== 'offline') this.options.log.warn(`the service cannot be reached (${message}): polling pauses until it answers again.`);
       else this.failedProbes++;
       this.setPause('offline');
       return;
     }
     if (apiError && (apiError.kind === 'no-key' || apiError.status === 401)) {
-      this.options.log.warn(`[video] polling paused: ${message}`);
+      this.options.log.warn(`polling paused: ${message}`);
       this.setPause('auth');
       return;
     }
@@ -255,9 +255,9 @@ export class VideoPoller extends Disposable {
     }
     if (apiError?.retryAfterMs !== undefined) {
       this.notBefore = Math.max(this.notBefore, now + apiError.retryAfterMs);
-      this.options.log.warn(`[video] the service asks to wait ${Math.ceil(apiError.retryAfterMs / 1000)} s (HTTP ${apiError.status ?? '?'}).`);
+      this.options.log.warn(`the service asks to wait ${Math.ceil(apiError.retryAfterMs / 1000)} s (HTTP ${apiError.status ?? '?'}).`);
     } else {
-      this.options.log.warn(`[video] polling ${id} failed: ${message}`);
+      this.options.log.warn(`polling ${id} failed: ${message}`);
     }
     await this.options.store.update(id, (current) => {
       const errors = (current.consecutiveErrors ?? 0) + 1;
@@ -267,7 +267,7 @@ export class VideoPoller extends Disposable {
   }
 
   private async markUnknown(id: string, error: ApiError, now: number): Promise<void> {
-    this.options.log.warn(`[video] the service does not know ${id}: ${error.message}`);
+    this.options.log.warn(`the service does not know ${id}: ${error.message}`);
     let finished: TaskFinished | undefined;
     await this.options.store.update(id, (current) => {
       const record: VideoTaskRecord = {
@@ -288,7 +288,7 @@ export class VideoPoller extends Disposable {
 
   private async markStale(now: number, staleAfterHours: number): Promise<void> {
     for (const task of this.followedTasks().filter((candidate) => isPastStaleLimit(candidate, now, staleAfterHours))) {
-      this.options.log.info(`[video] ${task.id} is still ${task.rawStatus} after ${staleAfterHours} h: marked stale, no longer polled.`);
+      this.options.log.info(`${task.id} is still ${task.rawStatus} after ${staleAfterHours} h: marked stale, no longer polled.`);
       await this.options.store.update(task.id, (current) => {
         const record: VideoTaskRecord = { ...current, state: 'stale', updatedAt: now };
         delete record.nextPollAt;

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
-import type { ClientProvider } from '../client/clientProvider';
+import type { ChatModelChoice } from '../connection/chatModelChoice';
+import type { ClientProvider } from '../connection/clientProvider';
+import type { ModelCatalog } from '../connection/modelCatalog';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger, Logger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -26,6 +28,10 @@ export interface VideoRuntimeDeps {
   settings: Settings;
   keyStore: ApiKeyStore;
   clients: ClientProvider;
+  /** The one model list (the video model pickers offer its models). */
+  catalog: ModelCatalog;
+  /** The chat model the explainer writes its prompt with. */
+  chatModel: ChatModelChoice;
   logger: Logger;
 }
 
@@ -83,6 +89,8 @@ export class VideoRuntime extends Disposable {
         settings,
         keyStore,
         clients,
+        catalog: deps.catalog,
+        chatModel: deps.chatModel,
         store: this.store,
         poller: this.poller,
         creator: this.creator,

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { IDisposable } from '../../common/lifecycle';
 import { createConversation, randomId, rename, type IdFactory } from './conversation';
-import { Emitter } from './emitter';
+import { Emitter } from '../../common/emitter';
 import { conversationSchema, type Conversation, type ConversationOptions } from './model';
 
 /** Where conversations are kept: `vscode.Memento` (workspaceState) fits, and so does a Map in a unit test. */

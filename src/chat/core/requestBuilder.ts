@@ -3,16 +3,10 @@ import { ApiError } from '../../api/errors';
 import type { ModelCapabilities } from '../../config/schema';
 import { userPromptText } from './contextPrompt';
 import type { AssistantMessage, Conversation, UserMessage } from './model';
+import type { ChatSampling } from '../../config/chatSampling';
 
 /** The `promptreel.chat.*` settings a conversation falls back to. */
-export interface ChatDefaults {
-  model: string;
-  temperature: number;
-  topP: number;
-  frequencyPenalty: number;
-  presencePenalty: number;
-  maxTokens: number | null;
-}
+export type ChatDefaults = ChatSampling;
 
 export interface RequestInput {
   conversation: Conversation;

@@ -178,8 +178,17 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
     }
   });
 
-  it('without a chat model: offers Select Chat Model', async () => {
+  it('without a chat model set, writes with the first chat model the service lists', async () => {
     await setSetting('chat.model', undefined);
+    await openEditor(SUM, IN_BODY);
+    assert.strictEqual((await completeAtCursor()).status, 'completed');
+    assert.strictEqual((chatRequests(ctx.service).at(-1)?.body as { model?: string }).model, 'promptreel-chat');
+  });
+
+  it('without a chat model, when the service lists none: offers Select Chat Model', async () => {
+    await setSetting('chat.model', undefined);
+    ctx.service.setScenario({ models: [{ id: 'promptreel-video', owned_by: 'promptreel', supported_endpoint_types: ['openai-video'] }] });
+    (await testApi()).languageModels.catalog.invalidate('the test changed the model list');
     const messages = recordMessages();
     try {
       await openEditor(SUM, IN_BODY);
@@ -189,6 +198,8 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
       assert.ok(messages.messages.some((message) => message.items.includes('Select Chat Model')));
     } finally {
       messages.restore();
+      ctx.service.reset();
+      (await testApi()).languageModels.catalog.invalidate('the test is over');
     }
   });
 

@@ -138,7 +138,7 @@ describe('participant: @promptreel answers', () => {
     assert.deepStrictEqual(participant.provideFollowups(result), []);
   });
 
-  it('offers Set API Key without a key, and Select Chat Model without a model', async () => {
+  it('offers Set API Key without a key; without a model it uses the first listed, and Select Chat Model when none is', async () => {
     const { participant, keyStore } = await testApi();
     await keyStore.clear();
     const noKey = new RecordingStream();
@@ -148,10 +148,22 @@ describe('participant: @promptreel answers', () => {
 
     await keyStore.store(service.demoKey);
     await setSetting('chat.model', undefined);
+    // No model chosen: the first chat model the service lists, as everywhere else.
+    const firstListed = new RecordingStream();
+    const answered = await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, firstListed, noToken());
+    assert.strictEqual(answered.metadata.model, 'promptreel-chat');
+    assert.strictEqual(lastChatBody(service).model, 'promptreel-chat');
+
+    // None listed either: Select Chat Model.
+    service.setScenario({ models: [{ id: 'promptreel-video', owned_by: 'promptreel', supported_endpoint_types: ['openai-video'] }] });
+    (await testApi()).languageModels.catalog.invalidate('the test changed the model list');
+    const before = chatRequests(service).length;
     const noModel = new RecordingStream();
     await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, noModel, noToken());
     assert.deepStrictEqual(noModel.buttons.map((button) => button.command), ['promptreel.selectChatModel']);
-    assert.strictEqual(chatRequests(service).length, 0);
+    assert.strictEqual(chatRequests(service).length, before);
+    service.reset();
+    (await testApi()).languageModels.catalog.invalidate('the test is over');
   });
 
   it('reports a refused request with the server message and the buttons that fix it', async () => {

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { SETTING_DEFAULTS, SETTING_KEYS } from '../../../src/config/schema';
-import { CommandIds } from '../../../src/commands/commandIds';
+import { CommandIds } from '../../../src/common/commandIds';
 import { EXTENSION_ID, packageJson, testApi } from './shellTestSupport';
 
 interface ContributedCommand {

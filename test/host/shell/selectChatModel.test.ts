@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { chatModelsOf } from '../../../src/client/chatModels';
+import { chatModelsOf } from '../../../src/connection/chatModels';
 import { startLocalService, type LocalService } from '../../service';
 import { waitFor } from '../support/waitFor';
 import { setSetting, testApi } from './shellTestSupport';
@@ -28,8 +28,10 @@ describe('shell: Select Chat Model', () => {
     await service.stop();
   });
 
-  /** Runs the command, waits until the pick has the service's models, then drives the real quick pick. */
+  /** Runs the command on a fresh model list, waits until the pick has the service's models, then drives the real quick pick. */
   async function pickWith(...keys: string[]): Promise<string | undefined> {
+    // The list is shared and kept per service and key: the test reads it again, as a new key would.
+    (await testApi()).languageModels.catalog.invalidate('a new pick in the test');
     const picked = vscode.commands.executeCommand<string | undefined>('promptreel.selectChatModel');
     await waitFor(() => service.requests.some((request) => request.path === '/v1/models'), { what: 'the model list request' });
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -4,6 +4,7 @@ import type { CreateOutcome } from '../../../src/video/videoCreator';
 import type { VideoTaskRecord } from '../../../src/video/videoTaskRecord';
 import { connectVideo, disconnectVideo, pollUntil, recordMessages, runtime, scriptQuickInputs, setSetting, videoPosts, waitFor } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
+import { testApi } from '../shell/shellTestSupport';
 
 const PROMPT = 'A paper boat drifting down a rainy street at dusk';
 
@@ -162,11 +163,15 @@ describe('video: creating tasks', () => {
       const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'src', 'sample.ts'));
       const editor = await vscode.window.showTextDocument(document);
       editor.selection = new vscode.Selection(0, 0, 0, 4);
+      // No model set, and the service lists no chat model to fall back on.
       await setSetting('chat.model', undefined);
+      ctx.service.setScenario({ models: [{ id: 'promptreel-video', owned_by: 'promptreel', supported_endpoint_types: ['openai-video'] }] });
+      (await testApi()).languageModels.catalog.invalidate('the test changed the model list');
       assert.strictEqual(await vscode.commands.executeCommand('promptreel.generateExplainerVideo'), undefined);
     } finally {
       messages.restore();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      (await testApi()).languageModels.catalog.invalidate('the test is over');
     }
     assert.match(messages.shown[0].message, /Select the code/);
     assert.deepStrictEqual(messages.shown[1].items, ['Select Chat Model']);

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import { PromptreelClient } from '../../../src/api/client';
+import { isVideoModel } from '../../../src/api/models';
 import { MemoryLogger, clientFor, testDispatcher, useLocalService, v1Requests, waitUntil } from './support';
 
 describe('HTTP layer against the local service', () => {
@@ -10,7 +11,7 @@ describe('HTTP layer against the local service', () => {
     const client = clientFor(ctx.service);
     const models = await client.listModels();
     assert.ok(models.length >= 3);
-    const chat = await client.listChatModels();
+    const chat = models.filter((model) => !isVideoModel(model));
     assert.ok(chat.every((model) => !model.endpointTypes?.every((type) => type.includes('video'))));
     assert.ok(chat.some((model) => model.id === 'promptreel-chat'));
     assert.ok(!chat.some((model) => model.id === 'promptreel-video'));

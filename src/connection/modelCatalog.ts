@@ -1,9 +1,9 @@
-import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import { abortedError } from '../api/errors';
 import type { ModelInfo } from '../api';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
-import { chatModelsOf } from '../client/chatModels';
-import type { ClientProvider } from '../client/clientProvider';
+import { chatModelsOf } from './chatModels';
+import type { ClientProvider } from './clientProvider';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -11,17 +11,20 @@ import type { Settings } from '../config/settings';
 interface CachedList {
   scope: string;
   models: Promise<ModelInfo[]>;
+  /** The list once it has arrived. */
+  settled?: ModelInfo[];
   /** Stops the shared request when the list is dropped (its callers may all have gone). */
   controller: AbortController;
 }
 
 /**
- * The models of `/v1/models`, listed once per service and key and shared by every caller. Fires when what
- * VS Code should show may differ: a new key, base URL or proxy (the list is dropped), or new capability or video
- * model settings (the list stays; the views of it change).
+ * The one model list of the extension: `/v1/models`, listed once per service and key and shared by every caller
+ * (the chat panel, Select Chat Model, the `vscode.lm` provider, the participant, video pickers). Fires when what
+ * callers show may differ: a list arrived, a new key, base URL or proxy (the list is dropped), or new capability or
+ * video model settings (the list stays; the views of it change).
  */
 export class ModelCatalog extends Disposable {
-  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  private readonly changed = this._register(new Emitter<void>());
   readonly onDidChange = this.changed.event;
   private cached: CachedList | undefined;
 
@@ -59,7 +62,11 @@ export class ModelCatalog extends Disposable {
       const entry: CachedList = { scope, models, controller };
       this.cached = entry;
       models.then(
-        (listed) => this.log.info(`Listed ${listed.length} model(s) at ${scope}.`),
+        (listed) => {
+          entry.settled = listed;
+          this.log.info(`Listed ${listed.length} model(s) at ${scope}.`);
+          if (this.cached === entry) this.changed.fire();
+        },
         // A failed list is not kept: the next caller asks again.
         () => {
           if (this.cached === entry) this.cached = undefined;
@@ -67,6 +74,12 @@ export class ModelCatalog extends Disposable {
       );
     }
     return untilAborted(this.cached.models, signal);
+  }
+
+  /** The chat models of a list already read, without asking the service (undefined before a list has arrived). */
+  knownChatModels(): ModelInfo[] | undefined {
+    const settled = this.cached?.scope === this.keyStore.scope ? this.cached?.settled : undefined;
+    return settled ? chatModelsOf(settled, this.settings.video.model) : undefined;
   }
 
   /** Drops the list and tells VS Code to ask again. */

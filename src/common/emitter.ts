@@ -1,9 +1,9 @@
-import { toDisposable, type IDisposable } from '../common/lifecycle';
+import { toDisposable, type IDisposable } from './lifecycle';
 
-/** Shaped like `vscode.Event`, so the plain-Node parts of the video feature can fire events the UI listens to. */
+/** Shaped like `vscode.Event`, so plain-Node code (the `core` of each feature, the stores) fires events the UI listens to. */
 export type Event<T> = (listener: (event: T) => unknown, thisArgs?: unknown, disposables?: IDisposable[]) => IDisposable;
 
-/** A minimal event emitter without `vscode` (the task store and the poller run in plain Node under unit tests). */
+/** A minimal event emitter without `vscode`: the one emitter of code that runs in plain Node under unit tests. */
 export class Emitter<T> implements IDisposable {
   private listeners: ((event: T) => unknown)[] = [];
 

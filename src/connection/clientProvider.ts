@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
 import type { Dispatcher } from 'undici';
 import { PromptreelClient, createDispatcher, type RetryPolicy } from '../api';
 import { Disposable, toDisposable } from '../common/lifecycle';
@@ -13,7 +14,7 @@ import { PROXY_SETTINGS, readProxyConfig } from './proxyConfig';
  * change. The key is read per request, so a new key needs no rebuild.
  */
 export class ClientProvider extends Disposable {
-  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  private readonly changed = this._register(new Emitter<void>());
   /** The client to use changed (new base URL or proxy settings): drop any cached one. */
   readonly onDidChange = this.changed.event;
   private dispatcher: Dispatcher | undefined;
