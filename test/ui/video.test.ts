@@ -93,7 +93,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     assert.notStrictEqual(colours.icon, colours.text, JSON.stringify(colours));
     await row.filter({ hasText: /promptreel-video · \d+% · \d+s/ }).waitFor({ state: 'visible', timeout: 30_000 });
     // The status bar counts the running task next to the chat model.
-    await page.locator('.statusbar-item', { hasText: 'Select chat model' }).locator('.codicon-loading').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.locator('.statusbar-item').filter({ has: page.locator('.codicon-comment-discussion') }).locator('.codicon-loading').first().waitFor({ state: 'visible', timeout: 15_000 });
     await context.workbench.screenshot('video-running');
   });
 
