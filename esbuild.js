@@ -99,10 +99,10 @@ function buildOptions({ production, plugins = [] }) {
     },
     { ...host, entryPoints: ['src/api/undici/slim.ts'], outfile: 'dist/undici.js', plugins },
   ];
-  if (fs.existsSync(path.join(__dirname, 'src/webview/chat/main.ts'))) {
+  if (fs.existsSync(path.join(__dirname, 'src/webview/chatPanel/main.ts'))) {
     entries.push({
       ...common,
-      entryPoints: ['src/webview/chat/main.ts'],
+      entryPoints: ['src/webview/chatPanel/main.ts'],
       outfile: 'dist/webview/chat.js',
       format: 'iife',
       platform: 'browser',

@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { PromptreelClient, normalizeVideoTask, silentLogger, type VideoTask } from '../../src/api';
-import { PollLease } from '../../src/video/pollLease';
-import { realScheduler, type Scheduler } from '../../src/video/scheduler';
-import { newRecord } from '../../src/video/taskModel';
-import { TASKS_KEY, VideoTaskStore, type StateMemento } from '../../src/video/taskStore';
-import { VideoPoller, type VideoTaskSource } from '../../src/video/videoPoller';
+import { PollLease } from '../../src/video/core/pollLease';
+import { systemClock, type Clock } from '../../src/common/clock';
+import { newRecord } from '../../src/video/core/taskModel';
+import { TASKS_KEY, VideoTaskStore } from '../../src/video/core/taskStore';
+import { MemoryStorage } from '../../test/fakes/memoryStorage';
+import { VideoPoller, type VideoTaskSource } from '../../src/video/core/videoPoller';
 import type { ResultRow } from '../report/row';
 import { median, quantile } from '../report/stats';
 import { ServiceControl } from '../support/control';
@@ -13,19 +14,6 @@ import type { BenchContext, BenchPart } from './part';
 const PART = '4 poller';
 const TASKS = 500;
 const INTERVAL_SECONDS = 2; // the smallest promptreel.video.pollIntervalSeconds allows
-
-/** globalState in memory (the store and the lease only need get/update). */
-class MemoryMemento implements StateMemento {
-  private readonly values = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.values.get(key) as T | undefined;
-  }
-  update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, value);
-    return Promise.resolve();
-  }
-}
 
 /**
  * Part 4: the extension's real VideoPoller (plain Node: it has no `vscode` import), with the real client, store and
@@ -47,7 +35,7 @@ export const pollerPart: BenchPart = {
       if (!task) throw new Error('the local service made a task normalizeVideoTask does not read');
       records.push(newRecord(task, { service: service.baseUrl, now }));
     }
-    const memento = new MemoryMemento();
+    const memento = new MemoryStorage();
     await memento.update(TASKS_KEY, records);
     const store = new VideoTaskStore(memento, () => 1000, silentLogger);
     const client = new PromptreelClient({ baseUrl: service.baseUrl, apiKey: () => service.key, retry: { retries: 0 } });
@@ -60,11 +48,11 @@ export const pollerPart: BenchPart = {
     };
     let timersSet = 0;
     const ticks: number[] = [];
-    const scheduler: Scheduler = {
-      now: realScheduler.now,
+    const clock: Clock = {
+      now: systemClock.now,
       setTimeout: (callback, delayMs) => {
         timersSet++;
-        return realScheduler.setTimeout(() => {
+        return systemClock.setTimeout(() => {
           ticks.push(performance.now());
           callback();
         }, delayMs);
@@ -75,7 +63,7 @@ export const pollerPart: BenchPart = {
       store,
       source: () => source,
       service: () => service.baseUrl,
-      scheduler,
+      clock,
       lease: new PollLease(memento, 'bench'),
       settings: () => ({ pollIntervalSeconds: INTERVAL_SECONDS, staleAfterHours: 24 }),
       viewVisible: () => true,

@@ -11,7 +11,7 @@ import { notAStream, wholeAnswerEvents } from './chat/wholeAnswer';
 import { createDispatcher } from './dispatcher';
 import { ApiError, isApiError } from './errors';
 import { headerValue } from './httpErrors';
-import { silentLogger, type ApiLogger } from './logger';
+import { silentLogger, type ApiLogger } from './apiLogger';
 import { parseModelList, type ModelInfo } from './models';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 import { Transport } from './transport';

@@ -4,7 +4,7 @@ export { normalizeBaseUrl, apiUrl, describeBaseUrlInput, withoutCredentials } fr
 export { redactSecrets, redactApiError } from './redaction';
 export { createDispatcher, proxySettings, DEFAULT_TIMEOUTS, type DispatcherOptions } from './dispatcher';
 export { hintForStatus, parseRetryAfter } from './httpErrors';
-export { silentLogger, type ApiLogger } from './logger';
+export { silentLogger, type ApiLogger } from './apiLogger';
 export { isVideoModel, type ModelInfo } from './models';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry';
 export type { ChatStreamEvent, ChatCompletion, ToolCall, Usage } from './chat/events';

@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { type ApiError } from './errors';
 
 /** Shapes of credentials that are hidden even when nobody registered them. */
 const SECRET_PATTERNS: readonly [RegExp, string][] = [

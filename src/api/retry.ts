@@ -1,4 +1,4 @@
-import { ApiError, abortedError } from './errors';
+import { type ApiError, abortedError } from './errors';
 
 export interface RetryPolicy {
   /** Attempts after the first one. */

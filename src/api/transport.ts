@@ -5,7 +5,7 @@ import { ApiError, abortedError, isApiError } from './errors';
 import { errorFromNetwork, errorFromResponse, headerValue, type Headers } from './httpErrors';
 import { redactApiError, redactSecrets } from './redaction';
 import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from './retry';
-import type { ApiLogger } from './logger';
+import type { ApiLogger } from './apiLogger';
 import { undici } from './undici/load';
 
 export interface TransportOptions {

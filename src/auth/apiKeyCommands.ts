@@ -3,7 +3,7 @@ import { normalizeBaseUrl } from '../api';
 import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
-import { offerActions } from '../common/offerActions';
+import { showMessage } from '../workbench/showMessage';
 import type { Settings } from '../config/settings';
 import { API_KEY_ENV, type ApiKeyStore } from './apiKeyStore';
 import { confirmService } from './confirmService';
@@ -44,7 +44,7 @@ export class ApiKeyCommands extends Disposable {
     if (needsConfirmationOnly) {
       const held = await this.store.get();
       const which = held?.source === 'environment' ? `the key from ${API_KEY_ENV}` : 'the key stored for it';
-      offerActions('info', `${baseUrl} confirmed: Promptreel now sends ${which} there.`, [{ title: 'Test Connection', command: CommandIds.testConnection }]);
+      showMessage('info', `${baseUrl} confirmed: Promptreel now sends ${which} there.`, [{ title: 'Test Connection', command: CommandIds.testConnection }]);
       return { baseUrl };
     }
 
@@ -63,12 +63,12 @@ export class ApiKeyCommands extends Disposable {
       await this.store.store(key);
     } catch (error) {
       this.log.error(`Could not store the API key: ${describeError(error)}`);
-      offerActions('error', `Promptreel could not store the API key: ${describeError(error)}`, [
+      showMessage('error', `Promptreel could not store the API key: ${describeError(error)}`, [
         { title: 'Show Logs', command: CommandIds.showLogs },
       ]);
       return undefined;
     }
-    offerActions('info', `API key saved for ${baseUrl}.`, [{ title: 'Test Connection', command: CommandIds.testConnection }]);
+    showMessage('info', `API key saved for ${baseUrl}.`, [{ title: 'Test Connection', command: CommandIds.testConnection }]);
     return { baseUrl };
   }
 
@@ -79,7 +79,7 @@ export class ApiKeyCommands extends Disposable {
     const environmentKeyRemains = remaining?.source === 'environment';
     const where = baseUrl ?? 'the current base URL';
     const envNote = environmentKeyRemains ? ` The key from the ${API_KEY_ENV} environment variable is still used.` : '';
-    offerActions('info', cleared ? `API key for ${where} removed.${envNote}` : `No API key is stored for ${where}.${envNote}`);
+    showMessage('info', cleared ? `API key for ${where} removed.${envNote}` : `No API key is stored for ${where}.${envNote}`);
     return { baseUrl, cleared, environmentKeyRemains };
   }
 

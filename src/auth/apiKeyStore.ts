@@ -1,11 +1,11 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
 import { normalizeBaseUrl } from '../api';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import type { SecretRedactor } from '../common/redactor';
 import type { Settings } from '../config/settings';
-import type { ServiceTrust } from './serviceTrust';
+import type { ServiceTrust } from './core/serviceTrust';
 
 export const API_KEY_ENV = 'PROMPTREEL_API_KEY';
 const SECRET_PREFIX = 'promptreel.apiKey:';

@@ -1,5 +1,5 @@
 import { CommandIds } from '../common/commandIds';
-import { offerActions } from '../common/offerActions';
+import { showMessage } from '../workbench/showMessage';
 import type { ApiKeyStore } from './apiKeyStore';
 import { confirmService } from './confirmService';
 
@@ -10,7 +10,7 @@ import { confirmService } from './confirmService';
  */
 export async function ensureApiKey(store: ApiKeyStore, purpose: string): Promise<boolean> {
   if (!store.scope) {
-    offerActions('warning', `${purpose} needs the address of your service: set promptreel.baseUrl first.`, [
+    showMessage('warning', `${purpose} needs the address of your service: set promptreel.baseUrl first.`, [
       { title: 'Set API Key', command: CommandIds.setApiKey },
       { title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.baseUrl'] },
     ]);
@@ -18,6 +18,6 @@ export async function ensureApiKey(store: ApiKeyStore, purpose: string): Promise
   }
   if (!(await confirmService(store, purpose))) return false;
   if (await store.get()) return true;
-  offerActions('warning', `${purpose} needs an API key for ${store.scope}.`, [{ title: 'Set API Key', command: CommandIds.setApiKey }]);
+  showMessage('warning', `${purpose} needs an API key for ${store.scope}.`, [{ title: 'Set API Key', command: CommandIds.setApiKey }]);
   return false;
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ModelInfo } from '../api';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { ensureApiKey } from '../auth/ensureApiKey';
-import type { ModelCatalog } from '../connection/modelCatalog';
+import type { ModelCatalog } from '../connection/core/modelCatalog';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';

@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
-import { offerActions, type MessageAction } from '../common/offerActions';
-import type { ConnectionDoctor } from './connectionDoctor';
-import type { DoctorAction, DoctorResult } from './doctorResult';
+import { showMessage, type MessageAction } from '../workbench/showMessage';
+import type { ConnectionDoctor } from './core/connectionDoctor';
+import type { DoctorAction, DoctorResult } from './core/doctorResult';
 
 const ACTIONS: Record<DoctorAction, MessageAction> = {
   setApiKey: { title: 'Set API Key', command: CommandIds.setApiKey },
@@ -43,10 +43,10 @@ export class TestConnectionCommand extends Disposable {
     for (const step of result.steps) this.log.info(`${step.ok ? 'ok  ' : 'FAIL'} ${step.name}: ${step.detail}`);
     if (result.ok) {
       this.log.info(result.message);
-      offerActions('info', result.message);
+      showMessage('info', result.message);
     } else {
       this.log.warn(result.message);
-      offerActions('error', result.message, result.actions.map((action) => ACTIONS[action]));
+      showMessage('error', result.message, result.actions.map((action) => ACTIONS[action]));
     }
     return result;
   }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
-import { InsertionTracker, type TextChange } from './insertionTracker';
+import { InsertionTracker, type TextChange } from './core/insertionTracker';
 import type { SinkStopReason, StreamSink } from './streamSink';
 
 /** Edits refused because the document changed under them are retried with the new position this many times. */

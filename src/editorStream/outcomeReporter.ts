@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api';
 import { CommandIds } from '../common/commandIds';
 import { describeError, type ComponentLogger } from '../common/logger';
-import { offerActions, type MessageAction, type MessageSeverity } from '../common/offerActions';
-import { explainStreamFailure, type FailureAction } from './streamFailure';
-import type { StreamRunOutcome, StreamStatus, StreamTiming } from './streamRunner';
+import { showMessage, type MessageAction, type MessageSeverity } from '../workbench/showMessage';
+import { explainStreamFailure, type FailureAction } from './core/streamFailure';
+import type { StreamRunOutcome, StreamStatus, StreamTiming } from './core/streamRunner';
 
 /** What a command did; returned to its caller (tests, benchmarks) and logged. */
 export interface EditorStreamResult {
@@ -104,7 +104,7 @@ export class OutcomeReporter {
 
   /** Shows a message with buttons (not awaited) and returns what was shown. */
   notify(severity: MessageSeverity, message: string, actions: MessageAction[]): NonNullable<EditorStreamResult['notice']> {
-    offerActions(severity, message, actions);
+    showMessage(severity, message, actions);
     return { severity, message, actions: actions.map((action) => action.title) };
   }
 

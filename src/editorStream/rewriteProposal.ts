@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
-import { InsertionTracker } from './insertionTracker';
+import { InsertionTracker } from './core/insertionTracker';
 import type { SinkStopReason, StreamSink } from './streamSink';
 
 export const REWRITE_SCHEME = 'promptreel-rewrite';

@@ -4,7 +4,7 @@ import { Emitter } from '../common/emitter';
 import * as z from 'zod/mini';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
-import { offerActions } from '../common/offerActions';
+import { showMessage } from '../workbench/showMessage';
 import { EditorStreamCommandIds } from './editorStreamCommandIds';
 import { REWRITE_SCHEME, RewriteProposal } from './rewriteProposal';
 
@@ -76,7 +76,7 @@ export class RewriteProposals extends Disposable implements vscode.TextDocumentC
 
   /** The notification that asks for a decision once the proposal is complete (not awaited). */
   offerDecision(proposal: RewriteProposal, message: string, severity: 'info' | 'error' = 'info'): void {
-    offerActions(severity, message, [
+    showMessage(severity, message, [
       { title: 'Accept', command: EditorStreamCommandIds.acceptRewrite, args: [proposal.id] },
       { title: 'Reject', command: EditorStreamCommandIds.rejectRewrite, args: [proposal.id] },
     ]);
@@ -86,7 +86,7 @@ export class RewriteProposals extends Disposable implements vscode.TextDocumentC
     const proposal = this.find(arg);
     if (!proposal) return { decision: 'none', reason: 'no-proposal' };
     if (proposal.state === 'streaming') {
-      offerActions('info', 'The rewrite is still arriving: accept it when it is complete, or stop it first.', [
+      showMessage('info', 'The rewrite is still arriving: accept it when it is complete, or stop it first.', [
         { title: 'Stop', command: EditorStreamCommandIds.cancelEditorStream },
       ]);
       return { id: proposal.id, decision: 'none', reason: 'still-streaming' };
@@ -94,13 +94,13 @@ export class RewriteProposals extends Disposable implements vscode.TextDocumentC
     if (proposal.stopReason) {
       const reason = proposal.stopReason === 'edited' ? 'selection-edited' : 'document-closed';
       const why = reason === 'selection-edited' ? 'the selected text was edited meanwhile' : 'the document was closed';
-      offerActions('warning', `The rewrite cannot be applied: ${why}. Run Rewrite Selection again.`);
+      showMessage('warning', `The rewrite cannot be applied: ${why}. Run Rewrite Selection again.`);
       this.drop(proposal, why);
       return { id: proposal.id, decision: 'none', reason };
     }
     const range = await proposal.apply();
     if (!range) {
-      offerActions('error', 'The rewrite could not be applied to the document.', [{ title: 'Show Logs', command: 'promptreel.showLogs' }]);
+      showMessage('error', 'The rewrite could not be applied to the document.', [{ title: 'Show Logs', command: 'promptreel.showLogs' }]);
       return { id: proposal.id, decision: 'none', reason: 'edit-failed' };
     }
     this.log.info(`Accepted rewrite ${proposal.id} (${proposal.text.length} characters).`);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
-import type { ModelCatalog } from '../connection/modelCatalog';
+import type { ModelCatalog } from '../connection/core/modelCatalog';
 
 export const MANAGE_LANGUAGE_MODELS_COMMAND = 'promptreel.manageLanguageModels';
 

@@ -6,16 +6,16 @@ import type { ClientProvider } from '../connection/clientProvider';
 import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
-import { offerActions } from '../common/offerActions';
+import { showMessage } from '../workbench/showMessage';
 import type { Settings } from '../config/settings';
 import { abortOn } from './abortOn';
 import { needsNewKey, toLanguageModelError } from './languageModelErrors';
-import { toChatMessages, toChatTools } from './messages';
-import type { ModelCatalog } from '../connection/modelCatalog';
-import { modelInformation, resolveCapabilities } from './modelInformation';
-import { samplingParameters } from './requestParameters';
-import { responseParts, type ResponseSummary } from './responseParts';
-import { estimateMessageTokens, estimateTextTokens } from './tokenEstimate';
+import { toChatMessages, toChatTools } from './core/messages';
+import type { ModelCatalog } from '../connection/core/modelCatalog';
+import { modelInformation, resolveCapabilities } from './core/modelInformation';
+import { samplingParameters } from './core/requestParameters';
+import { responseParts, type ResponseSummary } from './core/responseParts';
+import { estimateMessageTokens, estimateTextTokens } from './core/tokenEstimate';
 import { toPlainMessage, toPlainTools } from './vscodeParts';
 
 /** The vendor of `languageModelChatProviders` in package.json. */
@@ -52,7 +52,7 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
       if (cancel.signal.aborted) return [];
       this.log.warn(`Could not list the models for VS Code: ${describeError(error)}`);
       if (!options.silent) {
-        offerActions('error', `Promptreel could not list the models of ${scope}: ${describeError(error)}`, [
+        showMessage('error', `Promptreel could not list the models of ${scope}: ${describeError(error)}`, [
           { title: 'Test Connection', command: CommandIds.testConnection },
           { title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.baseUrl'] },
           { title: 'Show Logs', command: CommandIds.showLogs },
@@ -73,7 +73,7 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
   ): Promise<void> {
     const client = this.clients.get();
     if (!client) {
-      offerActions('warning', 'Promptreel models need the address of your service: set promptreel.baseUrl first.', [
+      showMessage('warning', 'Promptreel models need the address of your service: set promptreel.baseUrl first.', [
         { title: 'Set API Key', command: CommandIds.setApiKey },
         { title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.baseUrl'] },
       ]);
@@ -104,7 +104,7 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
       this.log.warn(`${model.id}: the request failed: ${describeError(error)}`);
       if (needsNewKey(error)) {
         const problem = isApiError(error) && error.kind === 'no-key' ? `there is no API key for ${this.keyStore.scope ?? 'the service'}` : describeError(error);
-        offerActions('warning', `Promptreel could not answer with ${model.id}: ${problem}`, [{ title: 'Set API Key', command: CommandIds.setApiKey }]);
+        showMessage('warning', `Promptreel could not answer with ${model.id}: ${problem}`, [{ title: 'Set API Key', command: CommandIds.setApiKey }]);
       }
       throw toLanguageModelError(error, model.id, this.keyStore.scope);
     } finally {

@@ -1,21 +1,21 @@
 import * as vscode from 'vscode';
 import { isApiError, type ChatRequest } from '../api';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
-import type { ChatModelChoice } from '../connection/chatModelChoice';
+import type { ChatModelChoice } from '../connection/core/chatModelChoice';
 import type { ClientProvider } from '../connection/clientProvider';
 import { CommandIds } from '../common/commandIds';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { abortOn } from '../languageModels/abortOn';
-import { resolveCapabilities } from '../languageModels/modelInformation';
+import { resolveCapabilities } from '../languageModels/core/modelInformation';
 import { LANGUAGE_MODEL_VENDOR } from '../languageModels/promptreelChatProvider';
-import { samplingParameters } from '../languageModels/requestParameters';
+import { samplingParameters } from '../languageModels/core/requestParameters';
 import { pastTurns } from './chatHistory';
 import { editorSelection, referencedContext } from './contextCollector';
-import { explainRequest, questionWithContext, SYSTEM_PROMPT, withoutDuplicates, type ContextItem } from './contextFormat';
-import { buildConversation } from './conversation';
-import type { ResultMetadata } from './followups';
-import { failureText, recoveryActions, type RecoveryAction } from './recovery';
+import { explainRequest, questionWithContext, SYSTEM_PROMPT, withoutDuplicates, type ContextItem } from './core/contextFormat';
+import { buildConversation } from './core/participantMessages';
+import type { ResultMetadata } from './core/followups';
+import { failureText, recoveryActions, type RecoveryAction } from './core/recovery';
 import type { PromptreelClient } from '../api';
 import { VideoCommandIds } from '../video/videoCommandIds';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { PastTurn } from './conversation';
+import type { PastTurn } from './core/participantMessages';
 
 /** VS Code's history of this participant's chat as plain turns: prompts, and the Markdown of the answers. */
 export function pastTurns(history: vscode.ChatContext['history']): PastTurn[] {

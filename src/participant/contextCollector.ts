@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ComponentLogger } from '../common/logger';
 import { describeError } from '../common/logger';
-import type { ContextItem } from './contextFormat';
+import type { ContextItem } from './core/contextFormat';
 
 /** Files bigger than this are not read whole as a reference (a range of them still is). */
 const MAX_REFERENCE_BYTES = 512 * 1024;

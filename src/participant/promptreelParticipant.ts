@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { AnswerHandler, ParticipantResult } from './answerHandler';
-import { EXPLAIN_COMMAND, followupsFor, PARTICIPANT_ID, VIDEO_COMMAND } from './followups';
+import { EXPLAIN_COMMAND, followupsFor, PARTICIPANT_ID, VIDEO_COMMAND } from './core/followups';
 
 /** Handles one slash command of `@promptreel`. */
 export interface CommandHandler {

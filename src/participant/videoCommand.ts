@@ -1,8 +1,8 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { AnswerHandler, ParticipantResult } from './answerHandler';
 import type { CommandHandler } from './promptreelParticipant';
-import { videoRecoveryActions } from './recovery';
+import { videoRecoveryActions } from './core/recovery';
 import type { ParticipantVideoTask, ParticipantVideoTasks } from './videoTasksPort';
 
 /**

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
-import type { ChatModelChoice, ChatModelInUse } from '../connection/chatModelChoice';
+import type { ChatModelChoice, ChatModelInUse } from '../connection/core/chatModelChoice';
 import type { RunningVideoTasks } from './runningVideoTasks';
 
 /** The status bar text: the chat model, then the number of running video tasks when there are any. */

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 
 /** How many video tasks are queued or running; the video feature (src/video/videoFeature.ts) implements it, the status bar shows it. */
 export interface RunningVideoTasks {

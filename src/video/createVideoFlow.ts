@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { isVideoModel, type ModelInfo } from '../api';
-import { shortenPrompt } from './taskModel';
-import { MAX_SECONDS, RATIOS, RESOLUTIONS, seedProblem, secondsProblem, type VideoOptions } from './videoOptions';
+import { shortenPrompt } from './core/taskModel';
+import { MAX_SECONDS, RATIOS, RESOLUTIONS, seedProblem, secondsProblem, type VideoOptions } from './core/videoOptions';
 
 // The quick inputs of Generate Video: the prompt, then one review step listing every option with its value
 // (the configured defaults). Enter generates; picking an option changes it and comes back to the review.

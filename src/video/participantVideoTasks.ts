@@ -3,8 +3,8 @@ import type { Settings } from '../config/settings';
 import type { ParticipantVideoTask, ParticipantVideoTasks } from '../participant/videoTasksPort';
 import { VideoCommandIds } from './videoCommandIds';
 import type { VideoFeature } from './videoFeature';
-import { defaultOptions, toCreateRequest } from './videoOptions';
-import type { VideoTaskRecord } from './videoTaskRecord';
+import { defaultOptions, toCreateRequest } from './core/videoOptions';
+import type { VideoTaskRecord } from './core/videoTaskRecord';
 
 /** `@promptreel /video` creates and follows tasks through the video feature (same list, same poller). */
 export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { contextValue, describeTask, displayState, elapsedOf, formatElapsed, isFollowedHere, taskLabel, type DisplayState } from './taskModel';
+import { contextValue, describeTask, displayState, elapsedOf, formatElapsed, isFollowedHere, taskLabel, type DisplayState } from './core/taskModel';
 import { VideoCommandIds } from './videoCommandIds';
-import type { VideoTaskRecord } from './videoTaskRecord';
+import type { VideoTaskRecord } from './core/videoTaskRecord';
 
 const ICONS: Record<DisplayState, vscode.ThemeIcon> = {
   queued: new vscode.ThemeIcon('clock', new vscode.ThemeColor('charts.yellow')),

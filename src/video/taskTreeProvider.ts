@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
-import { isPending } from './taskModel';
-import type { VideoTaskStore } from './taskStore';
+import { isPending } from './core/taskModel';
+import type { VideoTaskStore } from './core/taskStore';
 import { buildTreeItem } from './taskTreeItem';
 
 /** The Video Tasks view: one item per task id of the store, built fresh from the record. */

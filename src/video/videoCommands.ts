@@ -3,26 +3,26 @@ import * as z from 'zod/mini';
 import { isApiError } from '../api';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { ensureApiKey } from '../auth/ensureApiKey';
-import type { ChatModelChoice } from '../connection/chatModelChoice';
+import type { ChatModelChoice } from '../connection/core/chatModelChoice';
 import type { ClientProvider } from '../connection/clientProvider';
-import type { ModelCatalog } from '../connection/modelCatalog';
+import type { ModelCatalog } from '../connection/core/modelCatalog';
 import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { askPrompt, reviewOptions } from './createVideoFlow';
-import { writeExplainerPrompt } from './explainerPrompt';
-import { showActions } from './messageActions';
-import { isFinished } from './taskModel';
-import type { VideoTaskStore } from './taskStore';
+import { writeExplainerPrompt } from './core/explainerPrompt';
+import { showMessage } from '../workbench/showMessage';
+import { isFinished } from './core/taskModel';
+import type { VideoTaskStore } from './core/taskStore';
 import { isDownloaded } from './taskTreeItem';
 import { VideoCommandIds } from './videoCommandIds';
 import type { CreateOutcome, VideoCreator } from './videoCreator';
 import type { DownloadOutcome, VideoDownloader } from './videoDownloader';
-import { defaultOptions, generateArgsSchema, optionsFromRequest, toCreateRequest, withOverrides, type GenerateArgs, type VideoOptions } from './videoOptions';
+import { defaultOptions, generateArgsSchema, optionsFromRequest, toCreateRequest, withOverrides, type GenerateArgs, type VideoOptions } from './core/videoOptions';
 import type { VideoPlayer } from './videoPlayer';
-import type { VideoPoller } from './videoPoller';
-import type { TaskSource, VideoTaskRecord } from './videoTaskRecord';
+import type { VideoPoller } from './core/videoPoller';
+import type { TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
 
 /** A tree element (the task id), or `{id}` from code. */
 const REGENERATE = 'Generate Again';
@@ -74,7 +74,7 @@ export class VideoCommands extends Disposable {
     const parsed = generateArgsSchema.safeParse(rawArgs ?? {});
     if (!parsed.success) {
       this.deps.log.warn(`Generate Video was called with arguments that do not fit: ${parsed.error.message}`);
-      showActions('error', 'Generate Video was called with invalid arguments.', []);
+      showMessage('error', 'Generate Video was called with invalid arguments.', []);
       return undefined;
     }
     const args: GenerateArgs = parsed.data;
@@ -98,13 +98,13 @@ export class VideoCommands extends Disposable {
     const selection = editor?.selection;
     const code = editor && selection && !selection.isEmpty ? editor.document.getText(selection) : '';
     if (!editor || !selection || !code.trim()) {
-      showActions('info', 'Select the code to explain in an editor first, then run Generate Explainer Video from Selection.');
+      showMessage('info', 'Select the code to explain in an editor first, then run Generate Explainer Video from Selection.');
       return undefined;
     }
     if (!(await ensureApiKey(this.deps.keyStore, 'Generating an explainer video'))) return { kind: 'not-ready' };
     const chatModel = await this.deps.chatModel.resolve();
     if (!chatModel) {
-      showActions('warning', 'The explainer prompt is written by your chat model, and the service lists none: select one first.', [
+      showMessage('warning', 'The explainer prompt is written by your chat model, and the service lists none: select one first.', [
         { title: 'Select Chat Model', run: () => vscode.commands.executeCommand(CommandIds.selectChatModel) },
       ]);
       return undefined;
@@ -127,7 +127,7 @@ export class VideoCommands extends Disposable {
     } catch (error) {
       if (isApiError(error) && error.kind === 'aborted') return undefined;
       this.deps.log.warn(`Writing the explainer prompt failed: ${describeError(error)}`);
-      showActions('error', `The chat model could not write the video prompt: ${describeError(error)}${isApiError(error) ? ` ${error.hint}` : ''}`, [
+      showMessage('error', `The chat model could not write the video prompt: ${describeError(error)}${isApiError(error) ? ` ${error.hint}` : ''}`, [
         { title: 'Retry', run: () => vscode.commands.executeCommand(VideoCommandIds.generateExplainer) },
         { title: 'Select Chat Model', run: () => vscode.commands.executeCommand(CommandIds.selectChatModel) },
         { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
@@ -211,14 +211,14 @@ export class VideoCommands extends Disposable {
 
   private async reveal(task: VideoTaskRecord): Promise<boolean> {
     if (!task.downloadedPath || !isDownloaded(task)) {
-      showActions('info', 'This video is not downloaded (or its file was moved).', [
+      showMessage('info', 'This video is not downloaded (or its file was moved).', [
         { title: 'Download', run: () => this.deps.downloader.download(task.id) },
       ]);
       return false;
     }
     const uri = vscode.Uri.file(task.downloadedPath);
     if (!vscode.workspace.getWorkspaceFolder(uri)) {
-      showActions('info', `The video is saved outside the workspace: ${task.downloadedPath}`);
+      showMessage('info', `The video is saved outside the workspace: ${task.downloadedPath}`);
       return false;
     }
     await vscode.commands.executeCommand('revealInExplorer', uri);
@@ -227,7 +227,7 @@ export class VideoCommands extends Disposable {
 
   private async copy(text: string | undefined, what: string): Promise<boolean> {
     if (!text) {
-      showActions('info', `This task's ${what} is not known (it was tracked by id).`);
+      showMessage('info', `This task's ${what} is not known (it was tracked by id).`);
       return false;
     }
     await vscode.env.clipboard.writeText(text);
@@ -248,7 +248,7 @@ export class VideoCommands extends Disposable {
       return this.deps.creator.create(task.request, task.source);
     }
     if (!task.prompt) {
-      showActions('info', 'This task was tracked by id: its prompt and settings are not known, so it cannot be regenerated.');
+      showMessage('info', 'This task was tracked by id: its prompt and settings are not known, so it cannot be regenerated.');
       return undefined;
     }
     const defaults = defaultOptions(this.deps.settings.video);
@@ -264,7 +264,7 @@ export class VideoCommands extends Disposable {
       editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
       return true;
     } catch (error) {
-      showActions('warning', `The source of this video cannot be opened: ${describeError(error)}`);
+      showMessage('warning', `The source of this video cannot be opened: ${describeError(error)}`);
       return false;
     }
   }
@@ -274,7 +274,7 @@ export class VideoCommands extends Disposable {
     const id = parsed.success ? parsed.data : this.deps.selected();
     const task = id ? this.deps.store.get(id) : undefined;
     if (!task) {
-      showActions('info', id ? `The video task ${id} is no longer in the list.` : 'Select a video task in the Video Tasks view first.');
+      showMessage('info', id ? `The video task ${id} is no longer in the list.` : 'Select a video task in the Video Tasks view first.');
       return undefined;
     }
     return run(task);

@@ -7,11 +7,11 @@ import type { ClientProvider } from '../connection/clientProvider';
 import { CommandIds } from '../common/commandIds';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
-import { showActions, type ActionButton, type ShownMessage } from './messageActions';
-import { newRecord, shortenPrompt } from './taskModel';
-import type { VideoTaskStore } from './taskStore';
+import { showMessage, type MessageAction, type ShownMessage } from '../workbench/showMessage';
+import { newRecord, shortenPrompt } from './core/taskModel';
+import type { VideoTaskStore } from './core/taskStore';
 import { VideoCommandIds } from './videoCommandIds';
-import type { StoredCreateRequest, TaskSource, VideoTaskRecord } from './videoTaskRecord';
+import type { StoredCreateRequest, TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
 
 /** What a create came to: the task, or the message the user was shown (and whether a task may exist anyway). */
 export type CreateOutcome =
@@ -93,16 +93,16 @@ export class VideoCreator {
   }
 
   private failed(error: unknown, request: StoredCreateRequest, source: TaskSource | undefined): CreateOutcome {
-    const retry: ActionButton = { title: 'Retry', run: () => this.create(request, source) };
-    const showLogs: ActionButton = { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) };
+    const retry: MessageAction = { title: 'Retry', run: () => this.create(request, source) };
+    const showLogs: MessageAction = { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) };
     if (!isApiError(error)) {
       this.log.error(`Creating the video task failed: ${describeError(error)}`);
-      return { kind: 'failed', mayExist: false, shown: showActions('error', `Creating the video failed: ${describeError(error)}`, [showLogs]) };
+      return { kind: 'failed', mayExist: false, shown: showMessage('error', `Creating the video failed: ${describeError(error)}`, [showLogs]) };
     }
     this.log.warn(`Creating the video task failed: ${error.message}`);
     if (mayHaveCreated(error)) {
       // No Retry here: a second request could make (and charge) a second task.
-      const shown = showActions(
+      const shown = showMessage(
         'warning',
         `The answer to the video request was lost (${lostBecause(error)}). The task may exist on the service, and may be charged: it was not sent again, and it is listed under Video Tasks as "answer lost". Track it by its id from the service's console before you make another.`,
         [
@@ -115,22 +115,22 @@ export class VideoCreator {
     return { kind: 'failed', mayExist: false, shown: this.explain(error, retry, showLogs) };
   }
 
-  private explain(error: ApiError, retry: ActionButton, showLogs: ActionButton): ShownMessage {
-    const setKey: ActionButton = { title: 'Set API Key', run: () => vscode.commands.executeCommand(CommandIds.setApiKey) };
-    const modelSetting: ActionButton = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.model') };
-    const baseUrlSetting: ActionButton = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.baseUrl') };
+  private explain(error: ApiError, retry: MessageAction, showLogs: MessageAction): ShownMessage {
+    const setKey: MessageAction = { title: 'Set API Key', run: () => vscode.commands.executeCommand(CommandIds.setApiKey) };
+    const modelSetting: MessageAction = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.model') };
+    const baseUrlSetting: MessageAction = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.baseUrl') };
     const said = error.serverMessage ? ` The service said: "${error.serverMessage}".` : '';
-    if (error.kind === 'no-key') return showActions('warning', 'Generating a video needs an API key.', [setKey]);
+    if (error.kind === 'no-key') return showMessage('warning', 'Generating a video needs an API key.', [setKey]);
     if (error.kind === 'network' || error.kind === 'timeout') {
-      return showActions('error', `Could not reach the service to create the video: ${error.message} ${error.hint}`, [retry, baseUrlSetting, showLogs]);
+      return showMessage('error', `Could not reach the service to create the video: ${error.message} ${error.hint}`, [retry, baseUrlSetting, showLogs]);
     }
-    if (error.kind !== 'http') return showActions('error', `Creating the video failed: ${error.message} ${error.hint}`, [retry, showLogs]);
+    if (error.kind !== 'http') return showMessage('error', `Creating the video failed: ${error.message} ${error.hint}`, [retry, showLogs]);
     const status = error.status ?? 0;
     const headline = `Creating the video failed (HTTP ${status}).${said} ${error.hint}`;
-    if (error.code === 'model_not_found') return showActions('error', headline, [modelSetting, showLogs]);
-    if (status === 401) return showActions('error', headline, [setKey, showLogs]);
-    if (status === 400 || status === 402 || status === 403) return showActions('error', headline, [modelSetting, showLogs, retry]);
-    if (status === 404) return showActions('error', headline, [baseUrlSetting, showLogs]);
-    return showActions('error', headline, [retry, showLogs]);
+    if (error.code === 'model_not_found') return showMessage('error', headline, [modelSetting, showLogs]);
+    if (status === 401) return showMessage('error', headline, [setKey, showLogs]);
+    if (status === 400 || status === 402 || status === 403) return showMessage('error', headline, [modelSetting, showLogs, retry]);
+    if (status === 404) return showMessage('error', headline, [baseUrlSetting, showLogs]);
+    return showMessage('error', headline, [retry, showLogs]);
   }
 }

@@ -8,9 +8,9 @@ import type { ClientProvider } from '../connection/clientProvider';
 import { CommandIds } from '../common/commandIds';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
-import { fileInFolder, resolveDownloadFolder, videoFileName } from './fileNaming';
-import { showActions, type ShownMessage } from './messageActions';
-import type { VideoTaskStore } from './taskStore';
+import { fileInFolder, resolveDownloadFolder, videoFileName } from './core/fileNaming';
+import { showMessage, type ShownMessage } from '../workbench/showMessage';
+import type { VideoTaskStore } from './core/taskStore';
 import { VideoCommandIds } from './videoCommandIds';
 
 export type DownloadOutcome =
@@ -55,13 +55,13 @@ export class VideoDownloader {
   private async run(id: string, request: DownloadRequest): Promise<DownloadOutcome> {
     const task = this.store.get(id);
     if (!task || task.state !== 'completed') {
-      return { kind: 'failed', shown: showActions('warning', 'Only a completed video can be downloaded.') };
+      return { kind: 'failed', shown: showMessage('warning', 'Only a completed video can be downloaded.') };
     }
     if (task.service !== this.keyStore.scope) {
       // Its address may have expired, and the fallback asks its own service with that service's key.
       const openSettings = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.baseUrl') };
       const message = `This video was made on ${task.service ?? 'another service'}, and this window is set to ${this.keyStore.scope ?? 'no service'}: it is downloaded only from its own service. Set promptreel.baseUrl to ${task.service ?? 'its service'} to download it.`;
-      return { kind: 'failed', shown: showActions('warning', message, [openSettings]) };
+      return { kind: 'failed', shown: showMessage('warning', message, [openSettings]) };
     }
     if (!(await ensureApiKey(this.keyStore, 'Downloading a video'))) return { kind: 'cancelled' };
     const client = this.clients.get();
@@ -101,7 +101,7 @@ export class VideoDownloader {
       );
       await this.store.update(task.id, (current) => ({ ...current, downloadedPath: result.path, updatedAt: Date.now() }));
       this.log.info(`Saved ${task.id} to ${result.path} (${result.bytes} bytes, from ${result.source === 'url' ? 'its address' : '/content'}).`);
-      showActions('info', `Saved ${displayPath(result.path)} (${formatBytes(result.bytes)}).`, [
+      showMessage('info', `Saved ${displayPath(result.path)} (${formatBytes(result.bytes)}).`, [
         { title: 'Open Video', run: () => vscode.commands.executeCommand(VideoCommandIds.open, task.id) },
         { title: 'Reveal in Explorer', run: () => vscode.commands.executeCommand(VideoCommandIds.reveal, task.id) },
       ]);
@@ -116,7 +116,7 @@ export class VideoDownloader {
       const folderSetting = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.downloadFolder') };
       return {
         kind: 'failed',
-        shown: showActions('error', `Downloading the video failed: ${describeError(error)}${hint}`, [
+        shown: showMessage('error', `Downloading the video failed: ${describeError(error)}${hint}`, [
           { title: 'Retry', run: () => this.download(task.id) },
           ...(error instanceof SaveError ? [folderSetting] : []),
           { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
@@ -155,7 +155,7 @@ export class VideoDownloader {
       if ('problem' in resolved) {
         return {
           kind: 'failed',
-          shown: showActions('error', `${resolved.problem} Videos are saved inside the workspace (or to an absolute path you set).`, [
+          shown: showMessage('error', `${resolved.problem} Videos are saved inside the workspace (or to an absolute path you set).`, [
             { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.downloadFolder') },
           ]),
         };

@@ -2,11 +2,11 @@ import * as vscode from 'vscode';
 import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import type { Settings } from '../config/settings';
-import { showActions, type ShownMessage } from './messageActions';
-import { shortenPrompt } from './taskModel';
+import { showMessage, type ShownMessage } from '../workbench/showMessage';
+import { shortenPrompt } from './core/taskModel';
 import { VideoCommandIds } from './videoCommandIds';
 import type { VideoDownloader } from './videoDownloader';
-import type { PollerPause, TaskFinished, VideoPoller } from './videoPoller';
+import type { PollerPause, TaskFinished, VideoPoller } from './core/videoPoller';
 
 /**
  * Tells the user when a task ends (only the polling window hears of it, so one notification per task across
@@ -31,7 +31,7 @@ export class VideoNotifications extends Disposable {
     if (state === 'failed') {
       const reason = task.error ?? 'the service gave no reason';
       this.record(
-        showActions('error', `The video ${name} failed: ${reason}`, [
+        showMessage('error', `The video ${name} failed: ${reason}`, [
           ...(task.request ? [{ title: 'Regenerate', run: () => vscode.commands.executeCommand(VideoCommandIds.regenerate, task.id) }] : []),
           { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
         ]),
@@ -44,7 +44,7 @@ export class VideoNotifications extends Disposable {
       if (outcome.kind !== 'cancelled') return;
     }
     this.record(
-      showActions('info', `The video ${name} is ready.`, [
+      showMessage('info', `The video ${name} is ready.`, [
         { title: 'Download', run: () => vscode.commands.executeCommand(VideoCommandIds.download, task.id) },
         { title: 'Open', run: () => vscode.commands.executeCommand(VideoCommandIds.open, task.id) },
       ]),
@@ -54,7 +54,7 @@ export class VideoNotifications extends Disposable {
   private paused(pause: PollerPause): void {
     if (pause !== 'auth') return;
     this.record(
-      showActions('warning', 'Checking the video tasks is paused: the service refused the API key.', [
+      showMessage('warning', 'Checking the video tasks is paused: the service refused the API key.', [
         { title: 'Set API Key', run: () => vscode.commands.executeCommand(CommandIds.setApiKey) },
         { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
       ]),

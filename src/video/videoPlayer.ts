@@ -5,7 +5,8 @@ import { Emitter } from '../common/emitter';
 import * as z from 'zod/mini';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
-import { nonce, playerHtml, playerMessageSchema, type PlaybackReport, type PlayerCommand } from './playerHtml';
+import { newNonce } from '../common/webviewPage';
+import { playerHtml, playerMessageSchema, type PlaybackReport, type PlayerCommand } from './core/playerPage';
 
 export const PLAYER_VIEW_TYPE = 'promptreel.videoPlayer';
 
@@ -63,7 +64,7 @@ export class VideoPlayer extends Disposable {
     const open: OpenPlayer = { panel };
     this.panels.set(file, open);
     const webview = panel.webview;
-    webview.html = playerHtml({ videoSrc: webview.asWebviewUri(vscode.Uri.file(file)).toString(), cspSource: webview.cspSource, title, nonce: nonce(), file });
+    webview.html = playerHtml({ videoSrc: webview.asWebviewUri(vscode.Uri.file(file)).toString(), cspSource: webview.cspSource, title, nonce: newNonce(), file });
     const subscriptions = [
       webview.onDidReceiveMessage((raw: unknown) => {
         const message = playerMessageSchema.safeParse(raw);

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
-import type { ChatModelChoice } from '../connection/chatModelChoice';
+import type { ChatModelChoice } from '../connection/core/chatModelChoice';
 import type { ClientProvider } from '../connection/clientProvider';
-import type { ModelCatalog } from '../connection/modelCatalog';
+import type { ModelCatalog } from '../connection/core/modelCatalog';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger, Logger } from '../common/logger';
 import type { Settings } from '../config/settings';
-import { LEASE_KEY, PollLease } from './pollLease';
-import { realScheduler } from './scheduler';
-import { isPending } from './taskModel';
-import { VideoTaskStore, type StateMemento } from './taskStore';
+import { LEASE_KEY, PollLease } from './core/pollLease';
+import { systemClock } from '../common/clock';
+import { isPending } from './core/taskModel';
+import type { StateStorage } from '../common/stateStorage';
+import { VideoTaskStore } from './core/taskStore';
 import { VideoTaskTreeProvider } from './taskTreeProvider';
 import { VideoCommands } from './videoCommands';
 import { VIDEO_TASKS_VIEW } from './videoCommandIds';
@@ -18,13 +19,13 @@ import { VideoCreator } from './videoCreator';
 import { VideoDownloader } from './videoDownloader';
 import { VideoNotifications } from './videoNotifications';
 import { VideoPlayer } from './videoPlayer';
-import { VideoPoller, type VideoTaskSource } from './videoPoller';
+import { VideoPoller, type VideoTaskSource } from './core/videoPoller';
 
 /** How long after start-up the download folder is checked for what interrupted downloads left. */
 const STALE_CLEANUP_DELAY_MS = 3_000;
 
 export interface VideoRuntimeDeps {
-  globalState: StateMemento;
+  globalState: StateStorage;
   settings: Settings;
   keyStore: ApiKeyStore;
   clients: ClientProvider;
@@ -72,7 +73,7 @@ export class VideoRuntime extends Disposable {
         store: this.store,
         source: () => this.pollSource(),
         service: () => keyStore.scope,
-        scheduler: realScheduler,
+        clock: systemClock,
         lease: new PollLease(deps.globalState, `${vscode.env.sessionId}:${randomUUID()}`, undefined, () => `${LEASE_KEY}:${keyStore.scope ?? ''}`),
         settings: () => settings.video,
         viewVisible: () => this.view.visible,

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors';
 import { hintForStatus } from '../httpErrors';
 import { extractRequestId } from '../errorBodies';
-import type { ApiLogger } from '../logger';
+import type { ApiLogger } from '../apiLogger';
 import { ChunkTemplate } from './chunkTemplate';
 import type { ChatStreamEvent, ToolCall } from './events';
 import { chunkSchema, toUsage, type ChatChunk } from './schemas';

@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { ApiError, abortedError, isApiError } from '../errors';
 import { redactApiError } from '../redaction';
-import type { ApiLogger } from '../logger';
+import type { ApiLogger } from '../apiLogger';
 import { ChatStreamDecoder } from './decoder';
 import type { ChatStreamEvent } from './events';
 import { ReadableChunks } from './readableChunks';

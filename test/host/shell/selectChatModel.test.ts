@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { chatModelsOf } from '../../../src/connection/chatModels';
+import { chatModelsOf } from '../../../src/connection/core/chatModels';
 import { startLocalService, type LocalService } from '../../service';
 import { waitFor } from '../support/waitFor';
 import { setSetting, testApi } from './shellTestSupport';

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { DoctorResult } from '../../../src/doctor/doctorResult';
+import type { DoctorResult } from '../../../src/doctor/core/doctorResult';
 import { startLocalService, type LocalService } from '../../service';
 import { setSetting, testApi } from './shellTestSupport';
 

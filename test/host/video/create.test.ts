@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
-import type { VideoTaskRecord } from '../../../src/video/videoTaskRecord';
+import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import { connectVideo, disconnectVideo, pollUntil, recordMessages, runtime, scriptQuickInputs, setSetting, videoPosts, waitFor } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
 import { testApi } from '../shell/shellTestSupport';

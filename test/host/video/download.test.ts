@@ -8,7 +8,7 @@ import type { PromptreelTestApi } from '../../../src/extension';
 import type { OpenOutcome } from '../../../src/video/videoCommands';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
 import { VideoDownloader, type DownloadOutcome } from '../../../src/video/videoDownloader';
-import type { VideoTaskRecord } from '../../../src/video/videoTaskRecord';
+import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import { sampleBytes, startLocalService, type LocalService } from '../../service';
 import { connectVideo, disconnectVideo, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
 

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
-import type { VideoTaskRecord } from '../../../src/video/videoTaskRecord';
+import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import type { VideoScenario } from '../../service';
 import { connectVideo, disconnectVideo, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
-import { TASKS_KEY } from '../../../src/video/taskStore';
+import { TASKS_KEY } from '../../../src/video/core/taskStore';
 import type { DownloadOutcome } from '../../../src/video/videoDownloader';
 import { connectVideo, disconnectVideo, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
 import { useConnectedService, useSecondService } from '../support/connectedService';

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { VideoRuntime } from '../../../src/video/videoRuntime';
-import type { VideoTaskRecord } from '../../../src/video/videoTaskRecord';
+import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import type { LocalService } from '../../service';
 import { setSetting, testApi } from '../shell/shellTestSupport';
 import { waitFor } from '../support/waitFor';

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import type { Readable } from 'node:stream';
 import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { request as undiciRequest } from 'undici';
@@ -9,7 +10,7 @@ import type { PromptreelClient } from '../../../src/api/client';
 import type { VideoTask } from '../../../src/api/video/task';
 import { removeStaleDownloads, writeBody } from '../../../src/api/video/download';
 import { SaveError } from '../../../src/api/video/savedFile';
-import { videoFileName } from '../../../src/video/fileNaming';
+import { videoFileName } from '../../../src/video/core/fileNaming';
 import { startLocalService } from '../../service';
 import { clientFor, useLocalService } from './support';
 
@@ -212,7 +213,7 @@ describe('video download against the local service and CDN', () => {
       const task = await completedTask(client);
       assert.ok(task.videoUrl);
       const response = await undiciRequest(task.videoUrl);
-      await assert.rejects(writeBody(response.body as unknown as import('node:stream').Readable, '/dev/full', undefined, 'video/mp4', {}), (error: unknown) => {
+      await assert.rejects(writeBody(response.body as unknown as Readable, '/dev/full', undefined, 'video/mp4', {}), (error: unknown) => {
         assert.ok(error instanceof SaveError, String(error));
         assert.equal(error.code, 'ENOSPC');
         assert.match(error.message, /^The disk is full at \/dev: the video could not be saved/);

@@ -1,7 +1,7 @@
 import { startLocalService, type LocalService } from '../../service';
 import { PromptreelClient, type ClientOptions } from '../../../src/api/client';
 import { createDispatcher } from '../../../src/api/dispatcher';
-import type { ApiLogger } from '../../../src/api/logger';
+import type { ApiLogger } from '../../../src/api/apiLogger';
 import type { Dispatcher } from 'undici';
 
 const dispatchers = new Set<Dispatcher>();

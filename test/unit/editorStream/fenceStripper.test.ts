@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { FenceStripper } from '../../../src/editorStream/fenceStripper';
+import { FenceStripper } from '../../../src/editorStream/core/fenceStripper';
 
 /** Runs the stripper over the parts; also returns what had been passed on before the stream ended. */
 function strip(parts: string[]): { text: string; beforeFlush: string } {

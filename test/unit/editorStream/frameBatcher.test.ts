@@ -1,52 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { FrameBatcher, type Clock } from '../../../src/editorStream/frameBatcher';
-
-/** A clock that only moves when told to; due timers run in time order. */
-class FakeClock implements Clock {
-  private time = 0;
-  private nextId = 1;
-  /** How many timers were set in all. */
-  timersSet = 0;
-  private readonly timers = new Map<number, { at: number; callback: () => void }>();
-
-  now(): number {
-    return this.time;
-  }
-
-  setTimeout(callback: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.timersSet++;
-    this.timers.set(id, { at: this.time + ms, callback });
-    return id;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-
-  get pendingTimers(): number {
-    return this.timers.size;
-  }
-
-  /** Moves time forward, running every timer that falls due (and letting promise callbacks settle in between). */
-  async advance(ms: number): Promise<void> {
-    const until = this.time + ms;
-    for (;;) {
-      await settle();
-      const due = [...this.timers.entries()].filter(([, timer]) => timer.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.time = Math.max(this.time, due[1].at);
-      due[1].callback();
-    }
-    this.time = until;
-    await settle();
-  }
-}
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
-}
+import { FrameBatcher } from '../../../src/editorStream/core/frameBatcher';
+import { FakeClock, settle } from '../../fakes/fakeClock';
 
 function recorder(clock: FakeClock, applyMs = 0) {
   const applied: { text: string; at: number }[] = [];
@@ -59,7 +13,7 @@ function recorder(clock: FakeClock, applyMs = 0) {
 
 describe('FrameBatcher', () => {
   it('applies the first text on the next tick, then at most once per frame however many chunks arrive', async () => {
-    const clock = new FakeClock();
+    const clock = new FakeClock(0);
     const { applied, apply } = recorder(clock);
     const batcher = new FrameBatcher(apply, clock, 16);
 
@@ -80,7 +34,7 @@ describe('FrameBatcher', () => {
   });
 
   it('spaces applies by a frame during a steady stream', async () => {
-    const clock = new FakeClock();
+    const clock = new FakeClock(0);
     const { applied, apply } = recorder(clock);
     const batcher = new FrameBatcher(apply, clock, 16);
     for (let t = 0; t < 200; t++) {
@@ -94,7 +48,7 @@ describe('FrameBatcher', () => {
   });
 
   it('never runs two applies at once: a slow apply makes the next batch bigger, not earlier', async () => {
-    const clock = new FakeClock();
+    const clock = new FakeClock(0);
     let running = 0;
     let maxRunning = 0;
     const texts: string[] = [];
@@ -121,7 +75,7 @@ describe('FrameBatcher', () => {
   });
 
   it('after an apply came back, sends what arrived meanwhile at once, without waiting for a timer', async () => {
-    const clock = new FakeClock();
+    const clock = new FakeClock(0);
     const texts: { text: string; at: number }[] = [];
     const releases: (() => void)[] = [];
     const batcher = new FrameBatcher(
@@ -146,7 +100,7 @@ describe('FrameBatcher', () => {
   });
 
   it('an apply that came back within the frame: the next one still waits for the frame to pass', async () => {
-    const clock = new FakeClock();
+    const clock = new FakeClock(0);
     const { applied, apply } = recorder(clock, 5);
     const batcher = new FrameBatcher(apply, clock, 16);
     batcher.push('a');
@@ -159,7 +113,7 @@ describe('FrameBatcher', () => {
   });
 
   it('close waits for the apply in flight, then hands back what is pending without applying it', async () => {
-    const clock = new FakeClock();
+    const clock = new FakeClock(0);
     const { applied, apply } = recorder(clock, 5);
     const batcher = new FrameBatcher(apply, clock, 16);
     batcher.push('a');
@@ -185,7 +139,7 @@ describe('FrameBatcher', () => {
   });
 
   it('close with nothing in flight resolves at once, not held for the rest of the frame', async () => {
-    const clock = new FakeClock();
+    const clock = new FakeClock(0);
     const { applied, apply } = recorder(clock);
     const batcher = new FrameBatcher(apply, clock, 16);
     batcher.push('a');
@@ -199,7 +153,7 @@ describe('FrameBatcher', () => {
   });
 
   it('stop drops what is pending and applies nothing more', async () => {
-    const clock = new FakeClock();
+    const clock = new FakeClock(0);
     const { applied, apply } = recorder(clock);
     const batcher = new FrameBatcher(apply, clock, 16);
     batcher.push('a');
@@ -216,7 +170,7 @@ describe('FrameBatcher', () => {
   });
 
   it('reports a failed apply from close, and hands back nothing', async () => {
-    const clock = new FakeClock();
+    const clock = new FakeClock(0);
     let calls = 0;
     const batcher = new FrameBatcher(
       async () => {
@@ -234,7 +188,7 @@ describe('FrameBatcher', () => {
   });
 
   it('ignores empty text', async () => {
-    const clock = new FakeClock();
+    const clock = new FakeClock(0);
     const { applied, apply } = recorder(clock);
     const batcher = new FrameBatcher(apply, clock, 16);
     batcher.push('');

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { InsertionTracker, moveRange, type OffsetRange, type TextChange } from '../../../src/editorStream/insertionTracker';
+import { InsertionTracker, moveRange, type OffsetRange, type TextChange } from '../../../src/editorStream/core/insertionTracker';
 
 const range = (start: number, end: number): OffsetRange => ({ start, end });
 const change = (offset: number, length: number, text: string): TextChange => ({ offset, length, text });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { validateChatRequest } from '../../../src/api';
-import { CURSOR_MARKER, clipAfter, clipBefore, completionRequest, rewriteRequest, type RequestOptions } from '../../../src/editorStream/prompts';
+import { CURSOR_MARKER, clipAfter, clipBefore, completionRequest, rewriteRequest, type RequestOptions } from '../../../src/editorStream/core/prompts';
 
 const options: RequestOptions = { model: 'promptreel-chat', temperature: 0.2, topP: 0.9, frequencyPenalty: 0, presencePenalty: 0.5, maxTokens: null };
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
-import { explainStreamFailure } from '../../../src/editorStream/streamFailure';
+import { explainStreamFailure } from '../../../src/editorStream/core/streamFailure';
 
 const http = (status: number, extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) =>
   new ApiError({ kind: 'http', status, message: `HTTP ${status}`, hint: `hint for ${status}.`, ...extra });

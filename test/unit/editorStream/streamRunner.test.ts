@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import type { ChatRequest, ChatStreamEvent } from '../../../src/api';
-import { runStream } from '../../../src/editorStream/streamRunner';
+import { runStream } from '../../../src/editorStream/core/streamRunner';
 import type { SinkStopReason, StreamSink } from '../../../src/editorStream/streamSink';
 import { clientFor, useLocalService } from '../api/support';
 

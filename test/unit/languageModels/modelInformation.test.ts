@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { DEFAULT_CAPABILITIES, modelInformation, resolveCapabilities } from '../../../src/languageModels/modelInformation';
+import { DEFAULT_CAPABILITIES, modelInformation, resolveCapabilities } from '../../../src/languageModels/core/modelInformation';
 
 describe('language models: model information for VS Code', () => {
   it('uses the declared capabilities', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { isApiError, type ChatStreamEvent } from '../../../src/api';
-import { ToolArgumentsError } from '../../../src/languageModels/messages';
-import { responseParts, type ResponsePart, type ResponseSummary } from '../../../src/languageModels/responseParts';
+import { ToolArgumentsError } from '../../../src/languageModels/core/messages';
+import { responseParts, type ResponsePart, type ResponseSummary } from '../../../src/languageModels/core/responseParts';
 import { clientFor, collect, useLocalService } from '../api/support';
 
 async function* events(...list: ChatStreamEvent[]): AsyncGenerator<ChatStreamEvent> {

@@ -1,84 +1,10 @@
 import { ApiError } from '../../../src/api/errors';
 import type { VideoTask } from '../../../src/api/video/task';
-import { toDisposable, type IDisposable } from '../../../src/common/lifecycle';
-import type { Scheduler } from '../../../src/video/scheduler';
-import type { StateMemento } from '../../../src/video/taskStore';
-import type { VideoTaskSource } from '../../../src/video/videoPoller';
+import type { VideoTaskSource } from '../../../src/video/core/videoPoller';
+import type { FakeClock } from '../../fakes/fakeClock';
 
-/** globalState as VS Code's Memento behaves: the value changes at once, persisting is asynchronous. */
-export class FakeMemento implements StateMemento {
-  readonly values = new Map<string, unknown>();
-  writes = 0;
-
-  get<T>(key: string): T | undefined {
-    const value = this.values.get(key);
-    return value === undefined ? undefined : (structuredClone(value) as T);
-  }
-
-  update(key: string, value: unknown): Promise<void> {
-    this.writes++;
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, structuredClone(value));
-    return Promise.resolve();
-  }
-}
-
-interface Timer {
-  at: number;
-  seq: number;
-  callback: () => void;
-}
-
-/** A clock that only moves when told to; timers fire in order, with the promises they start settled in between. */
-export class FakeClock implements Scheduler {
-  private time: number;
-  private timers: Timer[] = [];
-  private seq = 0;
-
-  constructor(start = Date.UTC(2025, 0, 1)) {
-    this.time = start;
-  }
-
-  now(): number {
-    return this.time;
-  }
-
-  setTimeout(callback: () => void, delayMs: number): IDisposable {
-    const timer: Timer = { at: this.time + Math.max(0, delayMs), seq: this.seq++, callback };
-    this.timers.push(timer);
-    return toDisposable(() => {
-      this.timers = this.timers.filter((candidate) => candidate !== timer);
-    });
-  }
-
-  get pendingTimers(): number {
-    return this.timers.length;
-  }
-
-  /** When the next timer fires, if any. */
-  get nextTimerAt(): number | undefined {
-    return this.timers.length ? Math.min(...this.timers.map((timer) => timer.at)) : undefined;
-  }
-
-  async advance(ms: number): Promise<void> {
-    const target = this.time + ms;
-    await settle();
-    for (;;) {
-      const next = [...this.timers].sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
-      if (!next || next.at > target) break;
-      this.timers = this.timers.filter((timer) => timer !== next);
-      this.time = next.at;
-      next.callback();
-      await settle();
-    }
-    this.time = target;
-  }
-}
-
-/** Lets every promise chain started so far run to its end (the fake source answers without real I/O). */
-export async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-}
+export { FakeClock, settle } from '../../fakes/fakeClock';
+export { MemoryStorage } from '../../fakes/memoryStorage';
 
 export type Answer = VideoTask | ApiError | ((id: string) => VideoTask | ApiError);
 

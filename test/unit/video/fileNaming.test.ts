@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { fileInFolder, isInside, resolveDownloadFolder, videoFileName } from '../../../src/video/fileNaming';
+import { fileInFolder, isInside, resolveDownloadFolder, videoFileName } from '../../../src/video/core/fileNaming';
 
 
 describe('video file naming', () => {

@@ -1,16 +1,16 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
-import { PollLease } from '../../../src/video/pollLease';
-import { VideoTaskStore } from '../../../src/video/taskStore';
-import { VideoPoller, type TaskFinished } from '../../../src/video/videoPoller';
-import type { VideoTaskRecord } from '../../../src/video/videoTaskRecord';
-import { completed, failedTask, FakeClock, FakeMemento, FakeSource, pending, settle, silentLog } from './fakes';
+import { PollLease } from '../../../src/video/core/pollLease';
+import { VideoTaskStore } from '../../../src/video/core/taskStore';
+import { VideoPoller, type TaskFinished } from '../../../src/video/core/videoPoller';
+import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
+import { completed, failedTask, FakeClock, MemoryStorage, FakeSource, pending, settle, silentLog } from './fakes';
 
 const BASE_MS = 5_000;
 
 interface Setup {
   clock: FakeClock;
-  memento: FakeMemento;
+  memento: MemoryStorage;
   store: VideoTaskStore;
   source: FakeSource;
   poller: VideoPoller;
@@ -21,9 +21,9 @@ interface Setup {
 
 const setups: { dispose(): void }[] = [];
 
-function setup(options: { memento?: FakeMemento; clock?: FakeClock; owner?: string; concurrency?: number; service?: () => string | undefined } = {}): Setup {
+function setup(options: { memento?: MemoryStorage; clock?: FakeClock; owner?: string; concurrency?: number; service?: () => string | undefined } = {}): Setup {
   const clock = options.clock ?? new FakeClock();
-  const memento = options.memento ?? new FakeMemento();
+  const memento = options.memento ?? new MemoryStorage();
   const store = new VideoTaskStore(memento, () => 50, silentLog);
   const source = new FakeSource(clock);
   const view = { visible: true };
@@ -32,7 +32,7 @@ function setup(options: { memento?: FakeMemento; clock?: FakeClock; owner?: stri
     store,
     source: () => source,
     service: options.service ?? (() => undefined),
-    scheduler: clock,
+    clock,
     lease: new PollLease(memento, options.owner ?? 'window-a'),
     settings: () => settings,
     viewVisible: () => view.visible,
@@ -290,7 +290,7 @@ describe('video poller (fake clock)', () => {
 
   it('lets only one window poll (a lease in globalState), and another take over when it closes', async () => {
     const clock = new FakeClock();
-    const memento = new FakeMemento();
+    const memento = new MemoryStorage();
     const first = setup({ memento, clock, owner: 'window-1' });
     const second = setup({ memento, clock, owner: 'window-2' });
     await first.store.add(record('a', clock));
@@ -309,7 +309,7 @@ describe('video poller (fake clock)', () => {
 
   it('aborts its requests when disposed, and a new poller over the same state finishes the task', async () => {
     const clock = new FakeClock();
-    const memento = new FakeMemento();
+    const memento = new MemoryStorage();
     const first = setup({ memento, clock });
     await first.store.add(record('a', clock));
     first.source.gate = new Promise(() => undefined);

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { normalizeVideoTask } from '../../../src/api/video/normalize';
-import { applyAnswer, contextValue, describeTask, displayState, formatElapsed, isPastStaleLimit, newRecord, shortenPrompt, stateOf, taskLabel } from '../../../src/video/taskModel';
-import { bounded, TASKS_KEY, VideoTaskStore } from '../../../src/video/taskStore';
-import { parseTaskList, type VideoTaskRecord } from '../../../src/video/videoTaskRecord';
-import { completed, FakeMemento, failedTask, pending, silentLog } from './fakes';
+import { applyAnswer, contextValue, describeTask, displayState, formatElapsed, isPastStaleLimit, newRecord, shortenPrompt, stateOf, taskLabel } from '../../../src/video/core/taskModel';
+import { bounded, TASKS_KEY, VideoTaskStore } from '../../../src/video/core/taskStore';
+import { parseTaskList, type VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
+import { completed, MemoryStorage, failedTask, pending, silentLog } from './fakes';
 
 const NOW = Date.UTC(2025, 0, 1, 12);
 
@@ -93,7 +93,7 @@ describe('video task model', () => {
 
 describe('video task store', () => {
   it('persists newest first in globalState and reads it back in a new store (a reload)', async () => {
-    const memento = new FakeMemento();
+    const memento = new MemoryStorage();
     const store = new VideoTaskStore(memento, () => 50, silentLog);
     let changes = 0;
     store.onDidChange(() => changes++);
@@ -111,7 +111,7 @@ describe('video task store', () => {
   });
 
   it('sees what another window wrote, and never writes back a stale copy', async () => {
-    const memento = new FakeMemento();
+    const memento = new MemoryStorage();
     const here = new VideoTaskStore(memento, () => 50, silentLog);
     const there = new VideoTaskStore(memento, () => 50, silentLog);
     await there.add(record({ id: 'from-there' }));
@@ -124,7 +124,7 @@ describe('video task store', () => {
   });
 
   it('ignores the late echo of its own earlier write, which VS Code\'s globalState hands back for a moment', async () => {
-    const memento = new FakeMemento();
+    const memento = new MemoryStorage();
     const store = new VideoTaskStore(memento, () => 50, silentLog);
     await store.add(record({ id: 'lost-entry', state: 'unconfirmed' }));
     const withEntry = memento.get<unknown>(TASKS_KEY);
@@ -140,7 +140,7 @@ describe('video task store', () => {
   });
 
   it('keeps at most historySize tasks, dropping the oldest finished ones first', async () => {
-    const memento = new FakeMemento();
+    const memento = new MemoryStorage();
     let size = 3;
     const store = new VideoTaskStore(memento, () => size, silentLog);
     await store.add(record({ id: 'pending-old', createdAt: NOW - 10 }));
@@ -155,7 +155,7 @@ describe('video task store', () => {
   });
 
   it('drops stored entries that do not fit the schema', () => {
-    const memento = new FakeMemento();
+    const memento = new MemoryStorage();
     memento.values.set(TASKS_KEY, [record({ id: 'ok' }), { id: 3 }, 'junk', record({ id: 'ok' })]);
     const store = new VideoTaskStore(memento, () => 50, silentLog);
     assert.deepEqual(store.tasks.map((task) => task.id), ['ok']);

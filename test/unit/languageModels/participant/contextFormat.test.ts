@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { explainRequest, fenced, formatContext, MAX_CONTEXT_CHARS, questionWithContext, withoutDuplicates } from '../../../../src/participant/contextFormat';
+import { explainRequest, fenced, formatContext, MAX_CONTEXT_CHARS, questionWithContext, withoutDuplicates } from '../../../../src/participant/core/contextFormat';
 
 describe('participant: context text', () => {
   it('fences code under its label, with the language', () => {

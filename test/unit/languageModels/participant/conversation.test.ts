@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { buildConversation, MAX_HISTORY_TURNS, type PastTurn } from '../../../../src/participant/conversation';
+import { buildConversation, MAX_HISTORY_TURNS, type PastTurn } from '../../../../src/participant/core/participantMessages';
 
 describe('participant: conversation', () => {
   it('sends the instructions, the earlier turns and the new question', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
-import { followupsFor } from '../../../../src/participant/followups';
-import { failureText, recoveryActions, videoRecoveryActions } from '../../../../src/participant/recovery';
+import { followupsFor } from '../../../../src/participant/core/followups';
+import { failureText, recoveryActions, videoRecoveryActions } from '../../../../src/participant/core/recovery';
 import { ApiError } from '../../../../src/api';
 
 describe('participant: follow-ups', () => {

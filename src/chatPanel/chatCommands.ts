@@ -1,0 +1,97 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../common/lifecycle';
+import { ChatCommandIds } from './chatCommandIds';
+import type { ChatController } from './core/chatController';
+import type { ChatPanels } from './chatPanels';
+import type { ChatViewProvider } from './chatViewProvider';
+import type { ConversationActions } from './conversationActions';
+
+interface ConversationItem extends vscode.QuickPickItem {
+  conversationId: string;
+}
+
+const RENAME_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
+const DELETE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete' };
+
+/** New Chat, Open Chat in Editor, Show Chat History (switch, rename, delete) and Export Chat to Markdown. */
+export class ChatCommands extends Disposable {
+  constructor(
+    private readonly controller: ChatController,
+    private readonly view: ChatViewProvider,
+    private readonly panels: ChatPanels,
+    private readonly conversations: ConversationActions,
+  ) {
+    super();
+    this._register(vscode.commands.registerCommand(ChatCommandIds.newChat, () => this.newChat()));
+    this._register(vscode.commands.registerCommand(ChatCommandIds.openChatInEditor, () => this.openInEditor()));
+    this._register(vscode.commands.registerCommand(ChatCommandIds.showChatHistory, () => this.showHistory()));
+    this._register(vscode.commands.registerCommand(ChatCommandIds.exportChat, () => this.exportChat()));
+  }
+
+  async newChat(): Promise<string> {
+    const host = await this.view.reveal();
+    return host.newConversation();
+  }
+
+  /** Opens the conversation of the Chat view (or the newest one) in an editor panel. */
+  async openInEditor(): Promise<string> {
+    const id = this.view.host?.conversationId ?? this.controller.store.mostRecent()?.id;
+    return this.panels.show(id).conversationId;
+  }
+
+  async showHistory(): Promise<string | undefined> {
+    const pick = vscode.window.createQuickPick<ConversationItem>();
+    pick.title = 'Promptreel: Chat History';
+    pick.placeholder = 'Pick a chat to open it';
+    pick.matchOnDetail = true;
+    const refresh = () => {
+      pick.items = this.controller.store.list().map((summary) => ({
+        conversationId: summary.id,
+        label: summary.title,
+        description: `${summary.messageCount} message${summary.messageCount === 1 ? '' : 's'}${this.controller.isBusy(summary.id) ? ' · answering' : ''}`,
+        detail: new Date(summary.updatedAt).toLocaleString(),
+        buttons: [RENAME_BUTTON, DELETE_BUTTON],
+      }));
+    };
+    refresh();
+    const disposables: vscode.Disposable[] = [pick];
+    // Rename and delete open their own input box or dialog, which hides the pick for a moment.
+    let acting = false;
+    try {
+      const chosen = await new Promise<string | undefined>((resolve) => {
+        disposables.push(
+          pick.onDidTriggerItemButton(async ({ item, button }) => {
+            acting = true;
+            pick.busy = true;
+            if (button === RENAME_BUTTON) await this.conversations.rename(item.conversationId);
+            else await this.conversations.delete(item.conversationId);
+            pick.busy = false;
+            acting = false;
+            refresh();
+            pick.show();
+          }),
+          pick.onDidAccept(() => resolve(pick.selectedItems[0]?.conversationId)),
+          pick.onDidHide(() => {
+            if (!acting) resolve(undefined);
+          }),
+        );
+        pick.show();
+      });
+      if (!chosen) return undefined;
+      const host = await this.view.reveal();
+      host.showConversation(chosen);
+      return chosen;
+    } finally {
+      for (const disposable of disposables) disposable.dispose();
+    }
+  }
+
+  async exportChat(): Promise<vscode.TextDocument | undefined> {
+    const id = this.view.host?.conversationId ?? this.controller.store.mostRecent()?.id;
+    if (!id) {
+      void vscode.window.showInformationMessage('There is no chat to export yet.');
+      return undefined;
+    }
+    return this.conversations.exportToMarkdown(id);
+  }
+}

@@ -1,0 +1,53 @@
+import type * as vscode from 'vscode';
+import type { ApiKeyStore } from '../auth/apiKeyStore';
+import type { ChatModelChoice } from '../connection/core/chatModelChoice';
+import type { ClientProvider } from '../connection/clientProvider';
+import type { ModelCatalog } from '../connection/core/modelCatalog';
+import { Disposable } from '../common/lifecycle';
+import type { Logger } from '../common/logger';
+import type { Settings } from '../config/settings';
+import { AskAboutSelection } from './askAboutSelection';
+import { ChatCommands } from './chatCommands';
+import { ChatController } from './core/chatController';
+import { ChatModelList } from './chatModelList';
+import { ChatPanels } from './chatPanels';
+import { ChatViewProvider } from './chatViewProvider';
+import { CodeBlockActions } from './codeBlockActions';
+import { ConversationActions } from './conversationActions';
+import { ConversationStore } from './core/conversationStore';
+
+/** The chat panel's objects, wired together; `src/extension.ts` builds one and tests reach its parts. */
+export class ChatFeature extends Disposable {
+  readonly store: ConversationStore;
+  readonly controller: ChatController;
+  readonly models: ChatModelList;
+  readonly view: ChatViewProvider;
+  readonly panels: ChatPanels;
+  readonly ask: AskAboutSelection;
+  readonly commands: ChatCommands;
+  readonly codeBlocks: CodeBlockActions;
+  readonly conversations: ConversationActions;
+
+  constructor(
+    workspaceState: vscode.Memento,
+    extensionUri: vscode.Uri,
+    settings: Settings,
+    keyStore: ApiKeyStore,
+    clients: ClientProvider,
+    connection: { catalog: ModelCatalog; chatModel: ChatModelChoice },
+    logger: Logger,
+  ) {
+    super();
+    const log = logger.forComponent('chat');
+    this.store = this._register(new ConversationStore(workspaceState, { warn: (message) => log.warn(message) }));
+    this.models = this._register(new ChatModelList(settings, keyStore, clients, connection.catalog, log));
+    this.controller = this._register(new ChatController(this.store, settings, clients, log, () => connection.chatModel.resolve()));
+    this.codeBlocks = this._register(new CodeBlockActions(log));
+    this.conversations = new ConversationActions(this.controller, log);
+    const services = { controller: this.controller, models: this.models, keyStore, settings, codeBlocks: this.codeBlocks, conversations: this.conversations, extensionUri, log };
+    this.view = this._register(new ChatViewProvider(services));
+    this.panels = this._register(new ChatPanels(services, log));
+    this.ask = this._register(new AskAboutSelection(this.view, this.controller, log));
+    this.commands = this._register(new ChatCommands(this.controller, this.view, this.panels, this.conversations));
+  }
+}

@@ -1,0 +1,417 @@
+import * as vscode from 'vscode';
+import { Emitter } from '../common/emitter';
+import type { ApiKeyStore } from '../auth/apiKeyStore';
+import { CommandIds } from '../common/commandIds';
+import { Disposable } from '../common/lifecycle';
+import { describeError, type ComponentLogger } from '../common/logger';
+import type { Settings } from '../config/settings';
+import type { ChatController } from './core/chatController';
+import { chatHtml, chatWebviewOptions } from './chatHtml';
+import type { ChatModelList } from './chatModelList';
+import type { CodeBlockActions } from './codeBlockActions';
+import type { ConversationActions } from './conversationActions';
+import { usageTotals } from './core/conversation';
+import { quickActionPrompt } from './core/contextPrompt';
+import type { Conversation, ConversationOptions, ImageAttachment, SelectionContext } from './core/model';
+import { pickImage } from './imagePicker';
+import {
+  webviewToHostSchema,
+  type CapabilitiesView,
+  type ConversationView,
+  type DefaultsView,
+  type DraftView,
+  type HostCommand,
+  type HostToWebview,
+  type OptionsPatch,
+  type WebviewToHost,
+} from './core/protocol';
+
+export interface ChatServices {
+  readonly controller: ChatController;
+  readonly models: ChatModelList;
+  readonly keyStore: ApiKeyStore;
+  readonly settings: Settings;
+  readonly codeBlocks: CodeBlockActions;
+  readonly conversations: ConversationActions;
+  readonly extensionUri: vscode.Uri;
+  readonly log: ComponentLogger;
+}
+
+const HOST_COMMAND_IDS: Record<HostCommand, string> = {
+  setApiKey: CommandIds.setApiKey,
+  openSettings: CommandIds.openSettings,
+  showLogs: CommandIds.showLogs,
+  selectModel: CommandIds.selectChatModel,
+  testConnection: CommandIds.testConnection,
+};
+
+interface Draft {
+  context?: SelectionContext;
+  images: ImageAttachment[];
+}
+
+/**
+ * Binds one chat webview (the side bar view or an editor panel) to the controller: answers `ready` with a
+ * snapshot, forwards the active conversation's stream, and turns validated intents into actions.
+ */
+export class ChatWebviewHost extends Disposable {
+  private activeId: string | undefined;
+  private draft: Draft = { images: [] };
+  private focusWhenReady = false;
+  private readonly titleChanged = this._register(new Emitter<string>());
+  /** The title of the conversation shown changed (panels show it in their tab). */
+  readonly onDidChangeTitle = this.titleChanged.event;
+  private readonly posted = this._register(new Emitter<HostToWebview>());
+  /** Every message sent to the webview (tests read what the webview was told). */
+  readonly onDidPost = this.posted.event;
+  private readonly handled = this._register(new Emitter<WebviewToHost>());
+  /** Every valid message received from the webview, after it was handled. */
+  readonly onDidHandle = this.handled.event;
+  private lastTitle: string | undefined;
+  private isReady = false;
+
+  constructor(
+    private readonly webview: vscode.Webview,
+    private readonly services: ChatServices,
+    initialConversationId?: string,
+  ) {
+    super();
+    const { controller, models, keyStore, settings } = services;
+    if (initialConversationId && controller.store.get(initialConversationId)) this.activeId = initialConversationId;
+    webview.options = chatWebviewOptions(services.extensionUri);
+    webview.html = chatHtml(webview, services.extensionUri);
+
+    this._register(webview.onDidReceiveMessage((raw: unknown) => void this.handleMessage(raw)));
+    this._register(controller.store.onDidChange((change) => this.onStoreChange(change.conversationId, change.listChanged)));
+    this._register(
+      controller.onDidStream((delta) => {
+        if (delta.conversationId === this.activeId) this.post({ type: 'delta', ...delta });
+      }),
+    );
+    this._register(
+      controller.onDidChangeToolCalls((update) => {
+        if (update.conversationId === this.activeId) this.post({ type: 'toolCalls', ...update });
+      }),
+    );
+    this._register(
+      controller.onDidFinish(({ conversationId, requestId, message }) => {
+        const conversation = controller.store.get(conversationId);
+        if (conversationId !== this.activeId || !conversation) return;
+        const usage = usageTotals(conversation);
+        this.post(message.status === 'done' ? { type: 'done', requestId, conversationId, message, usage } : { type: 'error', requestId, conversationId, message, usage });
+      }),
+    );
+    this._register(controller.onDidChangeBusy(() => this.postConversations()));
+    this._register(keyStore.onDidChange(() => void this.postKeyState()));
+    this._register(models.onDidChange(() => this.postModels()));
+    this._register(
+      settings.onDidChange((change) => {
+        if (change.affects('chat') || change.affects('models')) {
+          this.postModels();
+          this.postConversation();
+        }
+      }),
+    );
+  }
+
+  /** The conversation this webview shows (one is created when there is none). */
+  get conversationId(): string {
+    return this.activeConversation().id;
+  }
+
+  get ready(): boolean {
+    return this.isReady;
+  }
+
+  get draftContext(): SelectionContext | undefined {
+    return this.draft.context;
+  }
+
+  get draftImages(): readonly ImageAttachment[] {
+    return this.draft.images;
+  }
+
+  showConversation(conversationId: string): boolean {
+    if (!this.services.controller.store.get(conversationId)) return false;
+    this.activeId = conversationId;
+    void this.postSnapshot();
+    return true;
+  }
+
+  /** Shows an empty conversation (an existing empty one is reused rather than piling up "New chat" entries). */
+  newConversation(): string {
+    const store = this.services.controller.store;
+    const empty = store.list().find((summary) => summary.messageCount === 0);
+    this.activeId = (empty ? store.get(empty.id) : undefined)?.id ?? store.create(this.inheritedOptions()).id;
+    void this.postSnapshot();
+    this.post({ type: 'focusComposer' });
+    return this.activeId;
+  }
+
+  /** Puts a selection next to the prompt box ("Ask About Selection"); the user then types or picks a quick action. */
+  setContext(context: SelectionContext, { focus = true }: { focus?: boolean } = {}): void {
+    this.draft.context = context;
+    this.focusWhenReady = focus;
+    this.postDraft(focus);
+  }
+
+  addImage(image: ImageAttachment): void {
+    this.draft.images.push(image);
+    this.postDraft(false);
+  }
+
+  /** Validates and handles one message from the webview; invalid ones are logged and dropped. */
+  async handleMessage(raw: unknown): Promise<void> {
+    const parsed = webviewToHostSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.services.log.warn(`Dropped an invalid message from the chat webview: ${parsed.error.issues[0]?.message ?? 'unknown'} at ${parsed.error.issues[0]?.path.join('.') ?? ''}`);
+      return;
+    }
+    try {
+      await this.handle(parsed.data);
+    } catch (error) {
+      this.services.log.error(`Handling "${parsed.data.type}" from the chat webview failed: ${describeError(error)}`);
+      void vscode.window.showErrorMessage(`Promptreel chat: ${describeError(error)}`);
+    }
+    this.handled.fire(parsed.data);
+  }
+
+  private async handle(message: WebviewToHost): Promise<void> {
+    const { controller, conversations, codeBlocks, models } = this.services;
+    switch (message.type) {
+      case 'ready':
+        this.isReady = true;
+        if (message.conversationId && controller.store.get(message.conversationId)) this.activeId = message.conversationId;
+        models.ensureLoaded();
+        await this.postSnapshot();
+        if (this.focusWhenReady) this.postDraft(true);
+        return;
+      case 'send':
+        this.sendTurn(message.conversationId, message.text);
+        return;
+      case 'quickAction': {
+        const prompt = quickActionPrompt(message.action, this.draft.context);
+        this.sendTurn(message.conversationId, message.text.trim() ? `${prompt}\n\n${message.text.trim()}` : prompt);
+        return;
+      }
+      case 'stop':
+        controller.stop(message.conversationId);
+        return;
+      case 'newConversation':
+        this.newConversation();
+        return;
+      case 'selectConversation':
+        this.showConversation(message.conversationId);
+        return;
+      case 'renameConversation':
+        await conversations.rename(message.conversationId);
+        return;
+      case 'deleteConversation':
+        await conversations.delete(message.conversationId);
+        return;
+      case 'exportConversation':
+        await conversations.exportToMarkdown(message.conversationId);
+        return;
+      case 'regenerate':
+      case 'retry':
+        void controller.regenerate(message.conversationId);
+        return;
+      case 'editMessage':
+        void controller.editAndResend(message.conversationId, message.messageId, message.text);
+        return;
+      case 'setOptions':
+        this.applyOptions(message.conversationId, message.options);
+        return;
+      case 'refreshModels':
+        await models.refresh();
+        return;
+      case 'loadModels':
+        models.ensureLoaded();
+        return;
+      case 'attachImage':
+        await this.attachImage();
+        return;
+      case 'removeImage':
+        this.draft.images.splice(message.index, 1);
+        this.postDraft(false);
+        return;
+      case 'clearContext':
+        delete this.draft.context;
+        this.postDraft(false);
+        return;
+      case 'codeAction':
+        if (message.action === 'copy') await codeBlocks.copy(message.code);
+        else if (message.action === 'insert') await codeBlocks.insertAtCursor(message.code);
+        else if (message.action === 'replace') await codeBlocks.replaceSelection(message.code);
+        else await codeBlocks.newFile(message.code, message.language);
+        return;
+      case 'runCommand':
+        await vscode.commands.executeCommand(HOST_COMMAND_IDS[message.command]);
+        return;
+        return;
+    }
+  }
+
+  private sendTurn(conversationId: string, text: string): void {
+    const { controller } = this.services;
+    if (!controller.store.get(conversationId) || controller.isBusy(conversationId)) return;
+    const trimmed = text.trim();
+    if (!trimmed && !this.draft.context && this.draft.images.length === 0) return;
+    const { context, images } = this.draft;
+    this.draft = { images: [] };
+    this.postDraft(false);
+    this.activeId = conversationId;
+    void controller.send(conversationId, { text: trimmed, ...(context ? { context } : {}), ...(images.length ? { images } : {}) });
+  }
+
+  private applyOptions(conversationId: string, patch: OptionsPatch): void {
+    const conversation = this.services.controller.store.get(conversationId);
+    if (!conversation) return;
+    const options: Record<string, unknown> = { ...conversation.options };
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === null || value === '' || value === undefined) delete options[key];
+      else options[key] = value;
+    }
+    conversation.options = options as ConversationOptions;
+    this.services.controller.store.changed(conversationId, { persist: 'now' });
+  }
+
+  private async attachImage(): Promise<void> {
+    const capabilities = this.capabilities(this.activeConversation());
+    if (!capabilities.vision) {
+      void vscode.window.showInformationMessage(`${capabilities.model || 'This model'} is not declared to accept images: set "vision": true for it in promptreel.models.capabilities.`, 'Open Settings').then((choice) => {
+        if (choice) void vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.models.capabilities');
+      });
+      return;
+    }
+    const image = await pickImage();
+    if (image) this.addImage(image);
+  }
+
+
+  private onStoreChange(conversationId: string | undefined, listChanged: boolean): void {
+    const store = this.services.controller.store;
+    if (this.activeId && !store.get(this.activeId)) {
+      // The conversation shown was deleted: show the newest one left, or a new one.
+      this.activeId = store.mostRecent()?.id;
+      void this.postSnapshot();
+      return;
+    }
+    if (listChanged) this.postConversations();
+    if (conversationId && conversationId === this.activeId) this.postConversation();
+  }
+
+  private activeConversation(): Conversation {
+    const store = this.services.controller.store;
+    const current = this.activeId ? store.get(this.activeId) : undefined;
+    if (current) return current;
+    const conversation = store.mostRecent() ?? store.create(this.inheritedOptions());
+    this.activeId = conversation.id;
+    return conversation;
+  }
+
+  /** A new conversation keeps the model picked in the one shown (other options start from the settings). */
+  private inheritedOptions(): ConversationOptions {
+    const model = this.activeId ? this.services.controller.store.get(this.activeId)?.options.model : undefined;
+    return model ? { model } : {};
+  }
+
+  private conversationView(conversation: Conversation): ConversationView {
+    return {
+      id: conversation.id,
+      title: conversation.title,
+      options: conversation.options,
+      messages: conversation.messages.map((message) =>
+        message.role === 'user' ? { ...message, images: (message.images ?? []).map(({ name, mimeType, size }) => ({ name, mimeType, size })) } : message,
+      ),
+      usage: usageTotals(conversation),
+      busy: this.services.controller.isBusy(conversation.id),
+    };
+  }
+
+  private capabilities(conversation: Conversation): CapabilitiesView {
+    const { controller } = this.services;
+    const declared = controller.capabilitiesOf(conversation);
+    return {
+      model: controller.modelOf(conversation),
+      vision: declared.vision === true,
+      tools: declared.tools === true,
+      jsonMode: declared.jsonMode !== false,
+      developerRole: declared.developerRole === true,
+      sampling: declared.sampling !== false,
+      ...(declared.maxOutputTokens ? { maxOutputTokens: declared.maxOutputTokens } : {}),
+      toolCount: controller.tools().length,
+    };
+  }
+
+  private defaults(): DefaultsView {
+    return { ...this.services.controller.defaults() };
+  }
+
+  private draftView(): DraftView {
+    return {
+      ...(this.draft.context ? { context: this.draft.context } : {}),
+      images: this.draft.images.map(({ name, mimeType, size }) => ({ name, mimeType, size })),
+    };
+  }
+
+  private summaries() {
+    const { controller } = this.services;
+    return controller.store.list().map((summary) => ({ ...summary, busy: controller.isBusy(summary.id) }));
+  }
+
+  private async postSnapshot(): Promise<void> {
+    const conversation = this.activeConversation();
+    this.updateTitle(conversation.title);
+    if (!this.isReady) return;
+    const hasKey = (await this.services.keyStore.get()) !== undefined;
+    this.post({
+      type: 'snapshot',
+      snapshot: {
+        hasKey,
+        conversations: this.summaries(),
+        conversation: this.conversationView(conversation),
+        models: this.services.models.view,
+        capabilities: this.capabilities(conversation),
+        defaults: this.defaults(),
+        draft: this.draftView(),
+      },
+    });
+  }
+
+  private postConversation(): void {
+    if (!this.isReady) return;
+    const conversation = this.activeConversation();
+    this.post({ type: 'conversation', conversation: this.conversationView(conversation), capabilities: this.capabilities(conversation) });
+    this.updateTitle(conversation.title);
+  }
+
+  private postConversations(): void {
+    if (this.isReady) this.post({ type: 'conversations', conversations: this.summaries() });
+  }
+
+  private postModels(): void {
+    if (this.isReady) this.post({ type: 'models', models: this.services.models.view, capabilities: this.capabilities(this.activeConversation()), defaults: this.defaults() });
+  }
+
+  private postDraft(focus: boolean): void {
+    if (this.isReady) this.post({ type: 'draft', draft: this.draftView(), focus });
+    if (focus && this.isReady) this.focusWhenReady = false;
+  }
+
+  private async postKeyState(): Promise<void> {
+    const hasKey = (await this.services.keyStore.get()) !== undefined;
+    if (this.isReady) this.post({ type: 'keyState', hasKey });
+  }
+
+  private updateTitle(title: string): void {
+    if (title === this.lastTitle) return;
+    this.lastTitle = title;
+    this.titleChanged.fire(title);
+  }
+
+  private post(message: HostToWebview): void {
+    this.posted.fire(message);
+    void this.webview.postMessage(message).then(undefined, (error: unknown) => this.services.log.debug(`Could not post to the chat webview: ${describeError(error)}`));
+  }
+}

@@ -1,0 +1,229 @@
+import { Emitter } from '../../common/emitter';
+import { ApiError, type ChatTool } from '../../api';
+import type { ClientProvider } from '../../connection/clientProvider';
+import { Disposable, toDisposable } from '../../common/lifecycle';
+import { describeError, type ComponentLogger } from '../../common/logger';
+import type { ModelCapabilities } from '../../config/schema';
+import type { Settings } from '../../config/settings';
+import {
+  addUserMessage,
+  applyStreamEvent,
+  completeAssistantMessage,
+  dropRepliesAfterLastUser,
+  editUserMessage,
+  failAssistantMessage,
+  randomId,
+  startAssistantMessage,
+  type UserInput,
+} from './conversation';
+import type { ConversationStore } from './conversationStore';
+import { describeReplyFailure } from './errorInfo';
+import type { AssistantMessage, Conversation, ToolCallRecord } from './model';
+import { buildChatRequest, modelOf, type ChatDefaults } from './requestBuilder';
+import { toChatTools } from './tools';
+
+export interface StreamDelta {
+  conversationId: string;
+  messageId: string;
+  requestId: string;
+  text: string;
+  /** Where `text` starts in the message's text. */
+  textOffset: number;
+  reasoning: string;
+  reasoningOffset: number;
+}
+
+export interface ToolCallsUpdate {
+  conversationId: string;
+  messageId: string;
+  requestId: string;
+  calls: ToolCallRecord[];
+}
+
+export interface ReplyFinished {
+  conversationId: string;
+  requestId: string;
+  message: AssistantMessage;
+}
+
+interface Running {
+  requestId: string;
+  messageId: string;
+  abort: AbortController;
+}
+
+/** Deltas are handed to the views at most this often; the webview then paints at its own frame rate. */
+const DELTA_INTERVAL_MS = 16;
+
+/**
+ * Runs the chat: adds turns to conversations, streams replies from the service into them, and tells the views
+ * what arrived. One request at a time per conversation; Stop aborts it (the socket closes).
+ */
+export class ChatController extends Disposable {
+  private readonly running = new Map<string, Running>();
+  /** Conversations whose reply waits for the model list (no model chosen yet): busy too. */
+  private readonly choosingModel = new Set<string>();
+  private readonly streamed = this._register(new Emitter<StreamDelta>());
+  /** Text and reasoning that arrived, coalesced (about one event per frame and request). */
+  readonly onDidStream = this.streamed.event;
+  private readonly toolCallsChanged = this._register(new Emitter<ToolCallsUpdate>());
+  readonly onDidChangeToolCalls = this.toolCallsChanged.event;
+  private readonly finished = this._register(new Emitter<ReplyFinished>());
+  /** A reply ended (completed, stopped, cut off or failed); the message carries the outcome. */
+  readonly onDidFinish = this.finished.event;
+  private readonly busyChanged = this._register(new Emitter<string>());
+  readonly onDidChangeBusy = this.busyChanged.event;
+
+  constructor(
+    readonly store: ConversationStore,
+    private readonly settings: Settings,
+    private readonly clients: ClientProvider,
+    private readonly log: ComponentLogger,
+    /** The model to use when neither the chat nor the settings name one (the first the service lists). */
+    private readonly firstListedModel: () => Promise<string | undefined> = async () => undefined,
+  ) {
+    super();
+    this._register(toDisposable(() => this.stopAll()));
+  }
+
+  defaults(): ChatDefaults {
+    return this.settings.chat;
+  }
+
+  modelOf(conversation: Conversation): string {
+    return modelOf(conversation, this.defaults());
+  }
+
+  capabilitiesOf(conversation: Conversation): ModelCapabilities {
+    return this.settings.capabilities(this.modelOf(conversation)) ?? {};
+  }
+
+  tools(): ChatTool[] {
+    return toChatTools(this.settings.get('chat.tools'));
+  }
+
+  isBusy(conversationId: string): boolean {
+    return this.running.has(conversationId) || this.choosingModel.has(conversationId);
+  }
+
+  /** Adds the user's turn and streams the reply. Resolves with the reply once it ended (undefined when busy or unknown). */
+  async send(conversationId: string, input: UserInput): Promise<AssistantMessage | undefined> {
+    const conversation = this.store.get(conversationId);
+    if (!conversation || this.isBusy(conversationId)) return undefined;
+    addUserMessage(conversation, input);
+    return this.reply(conversation);
+  }
+
+  /** Answers the last user message again (regenerate, or retry after a failure). */
+  async regenerate(conversationId: string): Promise<AssistantMessage | undefined> {
+    const conversation = this.store.get(conversationId);
+    if (!conversation || this.isBusy(conversationId) || !dropRepliesAfterLastUser(conversation)) return undefined;
+    return this.reply(conversation);
+  }
+
+  /** Replaces a user message, drops the turns after it, and sends again: the model sees the edited text. */
+  async editAndResend(conversationId: string, messageId: string, text: string): Promise<AssistantMessage | undefined> {
+    const conversation = this.store.get(conversationId);
+    if (!conversation || this.isBusy(conversationId) || !editUserMessage(conversation, messageId, text)) return undefined;
+    return this.reply(conversation);
+  }
+
+  /** Stops the reply in progress; what arrived is kept. */
+  stop(conversationId: string): boolean {
+    const running = this.running.get(conversationId);
+    if (!running) return false;
+    this.log.info(`Stopping the reply ${running.requestId}.`);
+    running.abort.abort();
+    return true;
+  }
+
+  stopAll(): void {
+    for (const id of [...this.running.keys()]) this.stop(id);
+  }
+
+  /** No model chosen in the chat or the settings: the chat takes the first one the service lists, and keeps it. */
+  private async chooseFirstListedModel(conversation: Conversation): Promise<void> {
+    this.choosingModel.add(conversation.id);
+    this.busyChanged.fire(conversation.id);
+    try {
+      const first = await this.firstListedModel().catch(() => undefined);
+      if (!first || this.modelOf(conversation)) return;
+      conversation.options.model = first;
+      this.log.info(`No chat model was chosen: this chat uses ${first}, the first one the service lists.`);
+    } finally {
+      this.choosingModel.delete(conversation.id);
+    }
+  }
+
+  /** Streams the answer to the conversation's last user message (the caller changed the conversation just before). */
+  private async reply(conversation: Conversation): Promise<AssistantMessage> {
+    if (!this.modelOf(conversation)) await this.chooseFirstListedModel(conversation);
+    const model = this.modelOf(conversation);
+    const message = startAssistantMessage(conversation, model);
+    const requestId = randomId();
+    const running: Running = { requestId, messageId: message.id, abort: new AbortController() };
+    this.running.set(conversation.id, running);
+    this.busyChanged.fire(conversation.id);
+    this.store.changed(conversation.id, { listChanged: true, persist: 'now' });
+
+    const pending = { text: '', reasoning: '', toolCalls: false };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (pending.text || pending.reasoning) {
+        this.streamed.fire({
+          conversationId: conversation.id,
+          messageId: message.id,
+          requestId,
+          text: pending.text,
+          textOffset: message.text.length - pending.text.length,
+          reasoning: pending.reasoning,
+          reasoningOffset: message.reasoning.length - pending.reasoning.length,
+        });
+        pending.text = '';
+        pending.reasoning = '';
+      }
+      if (pending.toolCalls) {
+        pending.toolCalls = false;
+        this.toolCallsChanged.fire({ conversationId: conversation.id, messageId: message.id, requestId, calls: message.toolCalls.map((call) => ({ ...call })) });
+      }
+    };
+
+    try {
+      const client = this.clients.get();
+      if (!client) {
+        throw new ApiError({ kind: 'no-key', message: 'The address of the service is not set.', hint: 'Set promptreel.baseUrl (Promptreel: Set API Key asks for it).' });
+      }
+      const request = buildChatRequest({ conversation, defaults: this.defaults(), capabilities: this.capabilitiesOf(conversation), tools: this.tools() });
+      this.log.info(`Request ${requestId}: ${model}, ${request.messages.length} message(s)${request.tools ? `, ${request.tools.length} tool(s)` : ''}.`);
+      for await (const event of client.streamChatCompletion(request, running.abort.signal)) {
+        const delta = applyStreamEvent(message, event);
+        pending.text += delta.text;
+        pending.reasoning += delta.reasoning;
+        pending.toolCalls ||= delta.toolCallsChanged;
+        if ((pending.text || pending.reasoning || pending.toolCalls) && !timer) timer = setTimeout(flush, DELTA_INTERVAL_MS);
+        this.store.persistSoon();
+      }
+      flush();
+      completeAssistantMessage(message);
+      const usage = message.usage ? `, ${message.usage.totalTokens} tokens` : '';
+      this.log.info(`Reply ${requestId} complete: ${message.text.length} characters, finish reason ${message.finishReason ?? 'none'}${usage}.`);
+    } catch (error) {
+      flush();
+      // A stop that raced with another failure is still a stop.
+      const failure = running.abort.signal.aborted ? { status: 'stopped' as const } : describeReplyFailure(error);
+      failAssistantMessage(message, failure.status, failure.error);
+      if (failure.status === 'stopped') this.log.info(`Reply ${requestId} stopped after ${message.text.length} characters.`);
+      else this.log.warn(`Reply ${requestId} ${failure.status}: ${describeError(error)}`);
+    } finally {
+      if (timer) clearTimeout(timer);
+      this.running.delete(conversation.id);
+      conversation.updatedAt = Date.now();
+      this.store.changed(conversation.id, { listChanged: true, persist: 'now' });
+      this.finished.fire({ conversationId: conversation.id, requestId, message });
+      this.busyChanged.fire(conversation.id);
+    }
+    return message;
+  }
+}

@@ -1,0 +1,158 @@
+import * as z from 'zod/mini';
+import type { ChatSampling } from '../../config/chatSampling';
+import {
+  conversationOptionsSchema,
+  quickActionSchema,
+  type AssistantMessage,
+  type ConversationOptions,
+  type SelectionContext,
+  type ToolCallRecord,
+  type UsageTotals,
+  type UserMessage,
+} from './model';
+
+// The messages between the chat webview and the host. Shared by both bundles: the webview imports only its
+// types (so zod stays out of the webview bundle); the host parses every incoming message with the schemas below.
+// The host owns the conversations; the webview renders them and sends intents. It never sees the API key.
+
+/** An image as the webview sees it: its name, never its bytes. */
+export interface ImageView {
+  name: string;
+  mimeType: string;
+  size: number;
+}
+
+export type UserMessageView = Omit<UserMessage, 'images'> & { images: ImageView[] };
+export type MessageView = UserMessageView | AssistantMessage;
+
+export interface ConversationView {
+  id: string;
+  title: string;
+  options: ConversationOptions;
+  messages: MessageView[];
+  usage: UsageTotals;
+  busy: boolean;
+}
+
+export interface ConversationSummaryView {
+  id: string;
+  title: string;
+  updatedAt: number;
+  messageCount: number;
+  busy: boolean;
+}
+
+export interface ModelsView {
+  ids: string[];
+  loading: boolean;
+  /** Out of date (the key or the address changed): the webview asks for it when the user opens the picker. */
+  stale: boolean;
+  /** Why the list could not be loaded (the setting's model is offered instead). */
+  error?: string;
+}
+
+/** What the conversation's model is declared to accept (`promptreel.models.capabilities`). */
+export interface CapabilitiesView {
+  model: string;
+  vision: boolean;
+  tools: boolean;
+  /** False only when declared unsupported. */
+  jsonMode: boolean;
+  developerRole: boolean;
+  sampling: boolean;
+  maxOutputTokens?: number;
+  toolCount: number;
+}
+
+/** The `promptreel.chat.*` values an unset option falls back to. */
+export type DefaultsView = ChatSampling;
+
+export interface DraftView {
+  context?: SelectionContext;
+  images: ImageView[];
+}
+
+export interface Snapshot {
+  hasKey: boolean;
+  conversations: ConversationSummaryView[];
+  conversation: ConversationView;
+  models: ModelsView;
+  capabilities: CapabilitiesView;
+  defaults: DefaultsView;
+  draft: DraftView;
+}
+
+export type HostToWebview =
+  | { type: 'snapshot'; snapshot: Snapshot }
+  | { type: 'conversations'; conversations: ConversationSummaryView[] }
+  | { type: 'conversation'; conversation: ConversationView; capabilities: CapabilitiesView }
+  /** Offsets say where the delta starts in the message, so the webview can skip what a full update already carried. */
+  | { type: 'delta'; requestId: string; conversationId: string; messageId: string; text: string; textOffset: number; reasoning: string; reasoningOffset: number }
+  | { type: 'toolCalls'; requestId: string; conversationId: string; messageId: string; calls: ToolCallRecord[] }
+  | { type: 'done'; requestId: string; conversationId: string; message: AssistantMessage; usage: UsageTotals }
+  | { type: 'error'; requestId: string; conversationId: string; message: AssistantMessage; usage: UsageTotals }
+  | { type: 'keyState'; hasKey: boolean }
+  | { type: 'models'; models: ModelsView; capabilities: CapabilitiesView; defaults: DefaultsView }
+  | { type: 'draft'; draft: DraftView; focus: boolean }
+  | { type: 'focusComposer' };
+
+/** Commands the webview may ask the host to run (buttons of the no-key state and of error messages). */
+export const HOST_COMMANDS = ['setApiKey', 'openSettings', 'showLogs', 'selectModel', 'testConnection'] as const;
+
+const id = z.string().check(z.minLength(1), z.maxLength(200));
+const text = z.string().check(z.maxLength(200_000));
+
+/** Option changes from the options form; `null` clears a value (the setting applies again). Bounds are the documented ones. */
+export const optionsPatchSchema = z.strictObject({
+  model: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
+  systemPrompt: z.optional(z.nullable(z.string().check(z.maxLength(50_000)))),
+  temperature: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(2)))),
+  topP: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(1)))),
+  frequencyPenalty: z.optional(z.nullable(z.number().check(z.gte(-2), z.lte(2)))),
+  presencePenalty: z.optional(z.nullable(z.number().check(z.gte(-2), z.lte(2)))),
+  maxTokens: z.optional(z.nullable(z.int().check(z.gte(1), z.lte(10_000_000)))),
+  jsonMode: z.optional(z.nullable(z.boolean())),
+});
+export type OptionsPatch = z.infer<typeof optionsPatchSchema>;
+
+export const webviewToHostSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('ready'), conversationId: z.optional(id) }),
+  z.strictObject({ type: z.literal('send'), conversationId: id, text }),
+  z.strictObject({ type: z.literal('stop'), conversationId: id }),
+  z.strictObject({ type: z.literal('newConversation') }),
+  z.strictObject({ type: z.literal('selectConversation'), conversationId: id }),
+  z.strictObject({ type: z.literal('renameConversation'), conversationId: id }),
+  z.strictObject({ type: z.literal('deleteConversation'), conversationId: id }),
+  z.strictObject({ type: z.literal('exportConversation'), conversationId: id }),
+  z.strictObject({ type: z.literal('regenerate'), conversationId: id }),
+  z.strictObject({ type: z.literal('retry'), conversationId: id }),
+  z.strictObject({ type: z.literal('editMessage'), conversationId: id, messageId: id, text: text.check(z.refine((value) => value.trim().length > 0, 'empty')) }),
+  z.strictObject({ type: z.literal('setOptions'), conversationId: id, options: optionsPatchSchema }),
+  z.strictObject({ type: z.literal('refreshModels') }),
+  z.strictObject({ type: z.literal('loadModels') }),
+  z.strictObject({ type: z.literal('attachImage') }),
+  z.strictObject({ type: z.literal('removeImage'), index: z.int().check(z.gte(0)) }),
+  z.strictObject({ type: z.literal('clearContext') }),
+  z.strictObject({ type: z.literal('quickAction'), conversationId: id, action: quickActionSchema, text: z.string().check(z.maxLength(50_000)) }),
+  z.strictObject({
+    type: z.literal('codeAction'),
+    action: z.enum(['copy', 'insert', 'replace', 'newFile']),
+    code: text,
+    language: z.optional(z.string().check(z.maxLength(100))),
+  }),
+  z.strictObject({ type: z.literal('runCommand'), command: z.enum(HOST_COMMANDS) }),
+]);
+
+export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
+export type HostCommand = (typeof HOST_COMMANDS)[number];
+export type CodeActionKind = Extract<WebviewToHost, { type: 'codeAction' }>['action'];
+
+/** What the webview keeps in `setState` (and what a restored panel hands back): never conversation content. */
+export const webviewStateSchema = z.object({
+  conversationId: z.optional(z.string()),
+  draft: z.optional(z.string()),
+  scrollTop: z.optional(z.number()),
+});
+export type WebviewState = z.infer<typeof webviewStateSchema>;
+
+export { conversationOptionsSchema };

@@ -1,0 +1,122 @@
+import { describeBaseUrlInput, withoutCredentials, type ModelInfo, type PromptreelClient } from '../../api';
+import type { ApiKeyInfo } from '../../auth/apiKeyStore';
+import { chatModelsOf } from '../../connection/core/chatModels';
+import { describeError } from '../../common/logger';
+import type { DoctorAction, DoctorResult, DoctorStep, DoctorStepName } from './doctorResult';
+import { explainFailure } from './explainFailure';
+
+export type DoctorClient = Pick<PromptreelClient, 'baseUrl' | 'listModels' | 'createChatCompletion'>;
+
+export interface DoctorDependencies {
+  /** The base URL as the user typed it. */
+  baseUrlInput(): string;
+  apiKey(): Promise<ApiKeyInfo | undefined>;
+  /** A client for this base URL that reports failures at once (no retries): the doctor reports, the user retries. */
+  createClient(baseUrl: string): DoctorClient;
+  chatModel(): string;
+  videoModel(): string;
+  now?(): number;
+}
+
+export interface DoctorRunOptions {
+  signal?: AbortSignal;
+  /** Called as each check starts, for a progress message. */
+  onStep?(name: DoctorStepName, title: string): void;
+}
+
+const STEP_TITLES: Record<DoctorStepName, string> = {
+  'base-url': 'Checking the base URL…',
+  'api-key': 'Looking for the API key…',
+  models: 'Listing the models…',
+  chat: 'Sending a one-token test message…',
+};
+
+/** Test Connection: base URL, key, `GET /v1/models`, then a one-token chat completion; each failure explained. */
+export class ConnectionDoctor {
+  constructor(private readonly deps: DoctorDependencies) {}
+
+  async run(options: DoctorRunOptions = {}): Promise<DoctorResult> {
+    const steps: DoctorStep[] = [];
+    const now = () => this.deps.now?.() ?? Date.now();
+    const start = (name: DoctorStepName) => options.onStep?.(name, STEP_TITLES[name]);
+    const fail = (name: DoctorStepName, detail: string, message: string, actions: DoctorAction[], extra: Partial<DoctorResult> = {}): DoctorResult => {
+      steps.push({ name, ok: false, detail });
+      return { ok: false, steps, message, actions, ...extra };
+    };
+
+    // 1. Base URL
+    start('base-url');
+    const input = this.deps.baseUrlInput().trim();
+    if (!input) {
+      return fail('base-url', 'promptreel.baseUrl is empty.', 'Promptreel does not know the address of your service yet: set promptreel.baseUrl (for example https://api.example.com).', ['openSettings', 'setApiKey']);
+    }
+    let baseUrl: string;
+    let notes: string[];
+    try {
+      ({ normalized: baseUrl, notes } = describeBaseUrlInput(input));
+    } catch (error) {
+      return fail('base-url', describeError(error), `The base URL "${withoutCredentials(input)}" is not usable: ${describeError(error)} Fix promptreel.baseUrl.`, ['openSettings']);
+    }
+    const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '') || undefined;
+    steps.push({ name: 'base-url', ok: true, detail: [`Using ${baseUrl}/v1.`, ...notes, ...(basePath ? [`The base URL has the path "${basePath}".`] : [])].join(' ') });
+    const context = { baseUrl, basePath };
+
+    // 2. API key
+    start('api-key');
+    const key = await this.deps.apiKey();
+    if (!key) {
+      return fail('api-key', 'No key stored and PROMPTREEL_API_KEY is not set.', `No API key for ${baseUrl}: set one with "Promptreel: Set API Key" (or the PROMPTREEL_API_KEY environment variable).`, ['setApiKey'], { baseUrl });
+    }
+    steps.push({ name: 'api-key', ok: true, detail: key.source === 'environment' ? 'From the PROMPTREEL_API_KEY environment variable.' : "From VS Code's secret storage." });
+
+    let client: DoctorClient;
+    try {
+      client = this.deps.createClient(baseUrl);
+    } catch (error) {
+      return fail('models', describeError(error), `Promptreel could not prepare the connection: ${describeError(error)}`, ['openSettings', 'showLogs'], { baseUrl });
+    }
+
+    // 3. Models
+    start('models');
+    let models: ModelInfo[];
+    let started = now();
+    try {
+      models = await client.listModels(options.signal);
+    } catch (error) {
+      const explained = explainFailure(error, { ...context, step: 'models', url: `${baseUrl}/v1/models` });
+      return fail('models', describeError(error), explained.message, explained.actions, { baseUrl, ...statusOf(explained) });
+    }
+    steps.push({ name: 'models', ok: true, detail: `${plural(models.length, 'model')}: ${models.map((model) => model.id).join(', ') || 'none'}.`, durationMs: now() - started });
+
+    // 4. One-token chat completion
+    const configured = this.deps.chatModel().trim();
+    const chatModel = configured || chatModelsOf(models, this.deps.videoModel().trim())[0]?.id;
+    if (!chatModel) {
+      return fail('chat', 'No chat model configured and none listed.', `Connected to ${baseUrl}, but there is no chat model to test: the service lists none this key may use. Set promptreel.chat.model.`, ['openSettings', 'showLogs'], { baseUrl, modelCount: models.length });
+    }
+    const listed = models.length === 0 || models.some((model) => model.id === chatModel);
+    start('chat');
+    started = now();
+    try {
+      await client.createChatCompletion({ model: chatModel, messages: [{ role: 'user', content: 'Reply with OK.' }], max_tokens: 1 }, options.signal);
+    } catch (error) {
+      const explained = explainFailure(error, { ...context, step: 'chat', url: `${baseUrl}/v1/chat/completions`, chatModel });
+      const notListed = listed ? '' : ` (${chatModel} is not among the models this key may use.)`;
+      return fail('chat', describeError(error), explained.message + notListed, explained.actions, { baseUrl, modelCount: models.length, chatModel, ...statusOf(explained) });
+    }
+    const elapsed = now() - started;
+    steps.push({ name: 'chat', ok: true, detail: `${chatModel} answered in ${elapsed} ms.`, durationMs: elapsed });
+
+    const extra = [...notes, ...(listed ? [] : [`Note: ${chatModel} is not in the model list of this key.`])];
+    const message = [`Connected to ${baseUrl} — ${plural(models.length, 'model')}; chat model ${chatModel} answered in ${elapsed} ms.`, ...extra].join(' ');
+    return { ok: true, baseUrl, steps, message, actions: [], modelCount: models.length, chatModel };
+  }
+}
+
+function statusOf(explained: { status?: number; code?: string }): Partial<DoctorResult> {
+  return { ...(explained.status ? { status: explained.status } : {}), ...(explained.code ? { code: explained.code } : {}) };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

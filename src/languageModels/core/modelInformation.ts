@@ -1,0 +1,68 @@
+import type { ModelInfo } from '../../api';
+import type { ModelCapabilities } from '../../config/schema';
+
+export interface ResolvedCapabilities {
+  contextWindow: number;
+  maxOutputTokens: number;
+  tools: boolean;
+  vision: boolean;
+  developerRole: boolean;
+  sampling: boolean;
+}
+
+/** What Promptreel assumes about a model the user has not described in `promptreel.models.capabilities`. */
+export const DEFAULT_CAPABILITIES: Readonly<ResolvedCapabilities> = {
+  contextWindow: 128_000,
+  maxOutputTokens: 4_096,
+  // Most OpenAI-compatible chat models accept `tools`; a model that does not says so with a 400 we show.
+  tools: true,
+  vision: false,
+  developerRole: false,
+  sampling: true,
+};
+
+export function resolveCapabilities(declared: ModelCapabilities | undefined): ResolvedCapabilities {
+  return {
+    contextWindow: declared?.contextWindow ?? DEFAULT_CAPABILITIES.contextWindow,
+    maxOutputTokens: declared?.maxOutputTokens ?? DEFAULT_CAPABILITIES.maxOutputTokens,
+    tools: declared?.tools ?? DEFAULT_CAPABILITIES.tools,
+    vision: declared?.vision ?? DEFAULT_CAPABILITIES.vision,
+    developerRole: declared?.developerRole ?? DEFAULT_CAPABILITIES.developerRole,
+    sampling: declared?.sampling ?? DEFAULT_CAPABILITIES.sampling,
+  };
+}
+
+/** The shape of `vscode.LanguageModelChatInformation`, kept free of `vscode` so it can be unit-tested in Node. */
+export interface ModelInformation {
+  readonly id: string;
+  readonly name: string;
+  readonly family: string;
+  readonly version: string;
+  readonly tooltip: string;
+  readonly detail: string;
+  readonly maxInputTokens: number;
+  readonly maxOutputTokens: number;
+  readonly capabilities: { readonly imageInput: boolean; readonly toolCalling: boolean };
+}
+
+/**
+ * One listed model as VS Code sees it. The context window holds prompt and reply, so the input may use what the
+ * reply does not reserve (never less than a quarter of the window, for a setting with a huge max output).
+ */
+export function modelInformation(model: ModelInfo, declared: ModelCapabilities | undefined, serviceUrl: string): ModelInformation {
+  const capabilities = resolveCapabilities(declared);
+  const maxOutputTokens = Math.min(capabilities.maxOutputTokens, capabilities.contextWindow);
+  const maxInputTokens = Math.max(Math.floor(capabilities.contextWindow / 4), capabilities.contextWindow - maxOutputTokens, 1);
+  const owner = model.ownedBy ? ` (${model.ownedBy})` : '';
+  return {
+    id: model.id,
+    name: model.id,
+    family: model.id,
+    version: model.created ? String(model.created) : model.id,
+    detail: 'Promptreel',
+    tooltip: `${model.id}${owner} on ${serviceUrl}${declared ? '' : ' — capabilities assumed: describe them in promptreel.models.capabilities'}`,
+    maxInputTokens,
+    maxOutputTokens,
+    capabilities: { imageInput: capabilities.vision, toolCalling: capabilities.tools },
+  };
+}

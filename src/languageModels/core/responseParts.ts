@@ -1,0 +1,36 @@
+import type { ChatStreamEvent } from '../../api';
+import { parseToolInput } from './messages';
+
+export type ResponsePart = { kind: 'text'; text: string } | { kind: 'tool-call'; callId: string; name: string; input: Record<string, unknown> };
+
+export interface ResponseSummary {
+  finishReason?: string;
+  reasoningChars: number;
+}
+
+/**
+ * Chat stream events to the parts VS Code wants: text as it arrives, each tool call once complete (the decoder
+ * assembles the fragments and hands them over with the finish reason). Reasoning is not part of the answer.
+ */
+export async function* responseParts(events: AsyncIterable<ChatStreamEvent>, summary: ResponseSummary = { reasoningChars: 0 }): AsyncGenerator<ResponsePart> {
+  for await (const event of events) {
+    switch (event.type) {
+      case 'text':
+        if (event.text) yield { kind: 'text', text: event.text };
+        break;
+      case 'reasoning':
+        summary.reasoningChars += event.text.length;
+        break;
+      case 'tool-calls':
+        for (const [index, call] of event.calls.entries()) {
+          yield { kind: 'tool-call', callId: call.id || `call_${index}`, name: call.name, input: parseToolInput(call.name, call.arguments) };
+        }
+        break;
+      case 'finish':
+        summary.finishReason = event.reason;
+        break;
+      default:
+        break;
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import * as z from 'zod/mini';
+import { MAX_VIDEO_SECONDS, MAX_VIDEO_SEED, videoSecondsSchema, videoSeedSchema } from '../../api/video/request';
+import type { VideoSettings } from '../../config/settings';
+import type { StoredCreateRequest } from './videoTaskRecord';
+
+/** What the user can change for one video before it is created; starts from the settings. */
+export interface VideoOptions {
+  model: string;
+  seconds: string;
+  resolution: string;
+  ratio: string;
+  generateAudio: boolean;
+  watermark: boolean;
+  /** Undefined: no seed is sent. */
+  seed: number | undefined;
+  /** Content review (`moderator`). */
+  moderator: boolean;
+}
+
+export const RESOLUTIONS = ['480p', '720p', '1080p'] as const;
+export const RATIOS = ['adaptive', '16:9', '9:16', '4:3', '3:4', '1:1', '21:9'] as const;
+export const MAX_SECONDS = MAX_VIDEO_SECONDS;
+export const MAX_SEED = MAX_VIDEO_SEED;
+
+export function defaultOptions(settings: VideoSettings): VideoOptions {
+  return {
+    model: settings.model,
+    seconds: settings.seconds,
+    resolution: settings.resolution,
+    ratio: settings.ratio,
+    generateAudio: settings.generateAudio,
+    watermark: settings.watermark,
+    seed: settings.seed ?? undefined,
+    moderator: settings.moderator,
+  };
+}
+
+/** The documented body: `seconds` as a string, `moderator`, and the rest under `metadata`. */
+export function toCreateRequest(prompt: string, options: VideoOptions): StoredCreateRequest {
+  return {
+    model: options.model,
+    prompt,
+    seconds: options.seconds,
+    moderator: options.moderator,
+    metadata: {
+      resolution: options.resolution,
+      ratio: options.ratio,
+      generate_audio: options.generateAudio,
+      watermark: options.watermark,
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    },
+  };
+}
+
+/** Null when valid, else the message for the input box. */
+export function secondsProblem(value: string): string | null {
+  if (!/^\d+$/.test(value.trim())) return 'Enter a whole number of seconds, e.g. 5.';
+  return videoSecondsSchema.safeParse(value).success ? null : `Enter between 1 and ${MAX_SECONDS} seconds.`;
+}
+
+/** Empty means "no seed". */
+export function seedProblem(value: string): string | null {
+  const trimmed = value.trim();
+  if (trimmed === '') return null;
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) > MAX_SEED) return `Enter a whole number from 0 to ${MAX_SEED}, or leave it empty for none.`;
+  return null;
+}
+
+/**
+ * Arguments of `promptreel.generateVideo` when another part of Promptreel (or a test) calls it. With a prompt the
+ * task is created at once with the settings plus these overrides; `review: true` shows the review step first.
+ */
+export const generateArgsSchema = z.strictObject({
+  prompt: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  model: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  seconds: z.optional(videoSecondsSchema),
+  resolution: z.optional(z.string().check(z.minLength(1))),
+  ratio: z.optional(z.string().check(z.minLength(1))),
+  generateAudio: z.optional(z.boolean()),
+  watermark: z.optional(z.boolean()),
+  seed: z.optional(z.nullable(videoSeedSchema)),
+  moderator: z.optional(z.boolean()),
+  review: z.optional(z.boolean()),
+});
+export type GenerateArgs = z.infer<typeof generateArgsSchema>;
+
+export function withOverrides(options: VideoOptions, args: GenerateArgs): VideoOptions {
+  return {
+    model: args.model ?? options.model,
+    seconds: args.seconds ?? options.seconds,
+    resolution: args.resolution ?? options.resolution,
+    ratio: args.ratio ?? options.ratio,
+    generateAudio: args.generateAudio ?? options.generateAudio,
+    watermark: args.watermark ?? options.watermark,
+    seed: args.seed === null ? undefined : (args.seed ?? options.seed),
+    moderator: args.moderator ?? options.moderator,
+  };
+}
+
+/** The options a stored request was made with (Regenerate). */
+export function optionsFromRequest(request: StoredCreateRequest, fallback: VideoOptions): VideoOptions {
+  const metadata = request.metadata ?? {};
+  return {
+    model: request.model,
+    seconds: request.seconds ?? fallback.seconds,
+    resolution: metadata.resolution ?? fallback.resolution,
+    ratio: metadata.ratio ?? fallback.ratio,
+    generateAudio: metadata.generate_audio ?? fallback.generateAudio,
+    watermark: metadata.watermark ?? fallback.watermark,
+    seed: metadata.seed,
+    moderator: request.moderator ?? fallback.moderator,
+  };
+}

@@ -1,0 +1,332 @@
+import { isApiError, type ApiError, type ApiLogger, type VideoTask } from '../../api';
+import { Disposable, MutableDisposable, toDisposable } from '../../common/lifecycle';
+import { Emitter, type Event } from '../../common/emitter';
+import type { PollLease } from './pollLease';
+import { offlineProbeDelay, pollDelay } from './pollSchedule';
+import type { Clock } from '../../common/clock';
+import { applyAnswer, isFollowedHere, isPastStaleLimit, isPollable } from './taskModel';
+import type { VideoTaskStore } from './taskStore';
+import type { VideoTaskRecord } from './videoTaskRecord';
+
+/** What the poller asks (a PromptreelClient in the extension, a fake in unit tests). */
+export interface VideoTaskSource {
+  getVideoTask(id: string, signal?: AbortSignal): Promise<VideoTask>;
+}
+
+export interface PollerSettings {
+  pollIntervalSeconds: number;
+  staleAfterHours: number;
+}
+
+export interface PollerOptions {
+  store: VideoTaskStore;
+  /** The client for the current settings; undefined while there is no base URL (nothing is polled). */
+  source: () => VideoTaskSource | undefined;
+  /**
+   * The service `source` talks to (the normalized base URL): only tasks made there are polled, so a task is never
+   * asked about (and failed as unknown) on another service, nor with another service's key.
+   */
+  service: () => string | undefined;
+  clock: Clock;
+  lease: PollLease;
+  settings: () => PollerSettings;
+  /** The Video Tasks view is visible: poll faster. */
+  viewVisible: () => boolean;
+  log: ApiLogger;
+  /** Requests in flight at most. */
+  concurrency?: number;
+}
+
+/** A task became final while this window was polling. */
+export interface TaskFinished {
+  task: VideoTaskRecord;
+  state: 'completed' | 'failed';
+}
+
+export type PollerPause = 'offline' | 'auth' | undefined;
+
+const DEFAULT_CONCURRENCY = 3;
+/** How often a window that does not hold the lease looks whether the holder is gone. */
+const FOLLOWER_DELAY_MS = 10_000;
+
+/**
+ * The one poller. One timer, set only while some task is queued or running: each tick asks the service about
+ * every task that is due (one request per task, at most `concurrency` at a time), then sets the timer for the
+ * next due task. Per-task delays back off with the task's age and its failed polls; a `Retry-After` holds every
+ * request back; a network failure pauses polling (one probe at a time) until the service answers again; a refused
+ * key pauses it until `resume()`. Tasks pending past the stale limit are marked stale and left alone.
+ */
+export class VideoPoller extends Disposable {
+  private readonly timer = this._register(new MutableDisposable());
+  private readonly inFlight = new Set<AbortController>();
+  private readonly finished = this._register(new Emitter<TaskFinished>());
+  readonly onDidFinishTask: Event<TaskFinished> = this.finished.event;
+  private readonly pauseChanged = this._register(new Emitter<PollerPause>());
+  /** Polling paused (offline, key refused) or resumed (undefined). */
+  readonly onDidChangePause: Event<PollerPause> = this.pauseChanged.event;
+  private ticking = false;
+  private disposed = false;
+  private pausedFor: PollerPause;
+  private failedProbes = 0;
+  /** No request before this time (a `Retry-After`). */
+  private notBefore = 0;
+  private readonly concurrency: number;
+
+  constructor(private readonly options: PollerOptions) {
+    super();
+    this.concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+    this._register(options.store.onDidChange(() => this.schedule()));
+    this._register(
+      toDisposable(() => {
+        this.disposed = true;
+        for (const controller of this.inFlight) controller.abort();
+        this.inFlight.clear();
+        options.lease.release();
+      }),
+    );
+    this.schedule();
+  }
+
+  /** Why polling is paused, if it is. */
+  get pause(): PollerPause {
+    return this.pausedFor;
+  }
+
+  /** A timer is set (false when nothing is pending, or while paused for the key). */
+  get isScheduled(): boolean {
+    return this.timer.value !== undefined;
+  }
+
+  get requestsInFlight(): number {
+    return this.inFlight.size;
+  }
+
+  /** Polls these tasks (default: every pending one) as soon as possible, stale ones included. */
+  async pollNow(ids?: readonly string[]): Promise<void> {
+    const now = this.options.clock.now();
+    const wanted = (task: VideoTaskRecord) => (ids ? ids.includes(task.id) : true);
+    for (const task of this.followedTasks().filter(wanted)) {
+      if (task.state === 'stale' && ids) {
+        await this.pollStale(task);
+      } else if (isPollable(task)) {
+        await this.options.store.update(task.id, (current) => ({ ...current, nextPollAt: now }));
+      }
+    }
+    this.schedule();
+  }
+
+  /** After the key changed: polling starts again. */
+  resume(): void {
+    if (this.pausedFor === 'auth') this.setPause(undefined);
+    this.schedule();
+  }
+
+  /** Sets the one timer for the next due task, or none when nothing is pending. */
+  schedule(): void {
+    if (this.disposed || this.ticking) return;
+    const { clock, lease } = this.options;
+    const pollable = this.followedTasks().filter(isPollable);
+    if (pollable.length === 0) {
+      this.timer.clear();
+      lease.release();
+      return;
+    }
+    if (this.pausedFor === 'auth') {
+      this.timer.clear();
+      return;
+    }
+    const now = clock.now();
+    const baseMs = this.options.settings().pollIntervalSeconds * 1000;
+    let delay: number;
+    if (lease.heldByOther(now)) {
+      delay = Math.max(FOLLOWER_DELAY_MS, baseMs);
+    } else if (this.pausedFor === 'offline') {
+      delay = offlineProbeDelay(baseMs, this.failedProbes);
+    } else {
+      const nextDue = Math.min(...pollable.map((task) => task.nextPollAt ?? now));
+      // The holder renews its lease well before it expires, even when no task is due for a while.
+      delay = Math.min(Math.max(nextDue - now, this.notBefore - now, 0), lease.ttlMs / 3);
+    }
+    this.timer.value = clock.setTimeout(() => void this.tick(), delay);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.disposed || this.ticking) return;
+    this.timer.clear();
+    this.ticking = true;
+    try {
+      await this.cycle();
+    } catch (error) {
+      this.options.log.error(`the poll cycle failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.ticking = false;
+      this.schedule();
+    }
+  }
+
+  private async cycle(): Promise<void> {
+    const { store, clock, lease, settings } = this.options;
+    store.reload();
+    const now = clock.now();
+    await this.markStale(now, settings().staleAfterHours);
+    const pollable = this.followedTasks().filter(isPollable);
+    if (pollable.length === 0 || !lease.tryAcquire(now) || now < this.notBefore) return;
+    const source = this.options.source();
+    if (!source) return;
+    let due = pollable.filter((task) => (task.nextPollAt ?? 0) <= now).sort((a, b) => (a.nextPollAt ?? 0) - (b.nextPollAt ?? 0));
+    // Offline: one probe; when it gets an answer, the others follow at once.
+    if (this.pausedFor === 'offline') due = due.length > 0 ? due.slice(0, 1) : pollable.slice(0, 1);
+    await this.runBounded(due, (task) => this.pollOne(task.id, source));
+  }
+
+  private async runBounded(tasks: VideoTaskRecord[], poll: (task: VideoTaskRecord) => Promise<void>): Promise<void> {
+    const queue = [...tasks];
+    const worker = async () => {
+      for (let task = queue.shift(); task; task = queue.shift()) {
+        if (this.disposed || this.pausedFor === 'auth' || this.options.clock.now() < this.notBefore) return;
+        await poll(task);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
+  }
+
+  private async pollOne(id: string, source: VideoTaskSource): Promise<void> {
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    let answer: VideoTask;
+    try {
+      answer = await source.getVideoTask(id, controller.signal);
+    } catch (error) {
+      if (!controller.signal.aborted && !this.disposed) await this.failed(id, error);
+      return;
+    } finally {
+      this.inFlight.delete(controller);
+    }
+    if (this.disposed) return;
+    if (this.pausedFor === 'offline') {
+      this.options.log.info('the service answers again: polling resumes.');
+      this.failedProbes = 0;
+      this.setPause(undefined);
+    }
+    await this.answered(id, answer);
+  }
+
+  private async answered(id: string, answer: VideoTask): Promise<void> {
+    const now = this.options.clock.now();
+    let finished: TaskFinished | undefined;
+    const stored = await this.options.store.update(id, (current) => {
+      const { record, transition } = applyAnswer(current, answer, now);
+      if (transition) finished = { task: record, state: transition };
+      if (!isPollable(record)) return record;
+      // A task tracked by id may turn out to be older than the limit as soon as the service says when it began.
+      if (isPastStaleLimit(record, now, this.options.settings().staleAfterHours)) {
+        const stale: VideoTaskRecord = { ...record, state: 'stale' };
+        delete stale.nextPollAt;
+        return stale;
+      }
+      return { ...record, nextPollAt: now + this.delayFor(record, now) };
+    });
+    if (!stored) return; // removed from the list meanwhile
+    this.options.log.debug(`${id}: ${answer.status}${answer.progress !== undefined ? ` ${answer.progress}%` : ''}`);
+    if (finished) {
+      this.options.log.info(`${id} ${finished.state}${finished.task.error ? `: ${finished.task.error}` : ''}`);
+      this.finished.fire(finished);
+    }
+  }
+
+  private async failed(id: string, error: unknown): Promise<void> {
+    const now = this.options.clock.now();
+    const apiError = isApiError(error) ? error : undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    if (apiError && (apiError.kind === 'network' || apiError.kind === 'timeout')) {
+      if (this.pausedFor !== 'offline') this.options.log.warn(`the service cannot be reached (${message}): polling pauses until it answers again.`);
+      else this.failedProbes++;
+      this.setPause('offline');
+      return;
+    }
+    if (apiError && (apiError.kind === 'no-key' || apiError.status === 401)) {
+      this.options.log.warn(`polling paused: ${message}`);
+      this.setPause('auth');
+      return;
+    }
+    if (apiError && isUnknownTask(apiError)) {
+      await this.markUnknown(id, apiError, now);
+      return;
+    }
+    if (apiError?.retryAfterMs !== undefined) {
+      this.notBefore = Math.max(this.notBefore, now + apiError.retryAfterMs);
+      this.options.log.warn(`the service asks to wait ${Math.ceil(apiError.retryAfterMs / 1000)} s (HTTP ${apiError.status ?? '?'}).`);
+    } else {
+      this.options.log.warn(`polling ${id} failed: ${message}`);
+    }
+    await this.options.store.update(id, (current) => {
+      const errors = (current.consecutiveErrors ?? 0) + 1;
+      const backedOff = now + this.delayFor({ ...current, consecutiveErrors: errors }, now);
+      return { ...current, consecutiveErrors: errors, lastPollError: message, lastPolledAt: now, nextPollAt: Math.max(backedOff, this.notBefore) };
+    });
+  }
+
+  private async markUnknown(id: string, error: ApiError, now: number): Promise<void> {
+    this.options.log.warn(`the service does not know ${id}: ${error.message}`);
+    let finished: TaskFinished | undefined;
+    await this.options.store.update(id, (current) => {
+      const record: VideoTaskRecord = {
+        ...current,
+        state: 'failed',
+        rawStatus: error.code ?? `HTTP ${error.status ?? '?'}`,
+        error: `The service does not know this task (HTTP ${error.status ?? '?'}${error.code ? `, ${error.code}` : ''}): ${error.serverMessage ?? error.hint}`,
+        updatedAt: now,
+        lastPolledAt: now,
+        finishedAt: now,
+      };
+      delete record.nextPollAt;
+      finished = { task: record, state: 'failed' };
+      return record;
+    });
+    if (finished) this.finished.fire(finished);
+  }
+
+  private async markStale(now: number, staleAfterHours: number): Promise<void> {
+    for (const task of this.followedTasks().filter((candidate) => isPastStaleLimit(candidate, now, staleAfterHours))) {
+      this.options.log.info(`${task.id} is still ${task.rawStatus} after ${staleAfterHours} h: marked stale, no longer polled.`);
+      await this.options.store.update(task.id, (current) => {
+        const record: VideoTaskRecord = { ...current, state: 'stale', updatedAt: now };
+        delete record.nextPollAt;
+        return record;
+      });
+    }
+  }
+
+  /** Refresh of a stale task: one request, whatever the schedule; it stays stale unless it became final. */
+  private async pollStale(task: VideoTaskRecord): Promise<void> {
+    const source = this.options.source();
+    if (!source) return;
+    await this.pollOne(task.id, source);
+  }
+
+  /** The tasks of the service this window is set to; the others are left alone. */
+  private followedTasks(): VideoTaskRecord[] {
+    const service = this.options.service();
+    return this.options.store.tasks.filter((task) => isFollowedHere(task, service));
+  }
+
+  private delayFor(record: VideoTaskRecord, now: number): number {
+    return pollDelay({
+      baseMs: this.options.settings().pollIntervalSeconds * 1000,
+      viewVisible: this.options.viewVisible(),
+      ageMs: now - record.createdAt,
+      consecutiveErrors: record.consecutiveErrors ?? 0,
+    });
+  }
+
+  private setPause(pause: PollerPause): void {
+    if (this.pausedFor === pause) return;
+    this.pausedFor = pause;
+    this.pauseChanged.fire(pause);
+  }
+}
+
+/** Decided on the code: a bare 404 is more often a wrong base URL, which must not fail every task in the list. */
+function isUnknownTask(error: ApiError): boolean {
+  return error.kind === 'http' && error.code === 'task_not_exist';
+}

@@ -1,0 +1,140 @@
+import type { QuickAction } from '../../chatPanel/core/model';
+import type { CapabilitiesView, DraftView, WebviewToHost } from '../../chatPanel/core/protocol';
+import { button, byId, el } from './dom';
+
+const QUICK_ACTIONS: { action: QuickAction; label: string }[] = [
+  { action: 'explain', label: 'Explain' },
+  { action: 'findBugs', label: 'Find Bugs' },
+  { action: 'writeTests', label: 'Write Tests' },
+  { action: 'document', label: 'Document' },
+];
+
+export interface ComposerHost {
+  post(message: WebviewToHost): void;
+  conversationId(): string;
+  saveDraft(text: string): void;
+}
+
+/**
+ * The prompt box: Enter sends, Shift+Enter adds a line, Escape stops a reply. Above it, the selection being asked
+ * about (with the quick actions) and the attached images.
+ */
+export class Composer {
+  private readonly input = byId<HTMLTextAreaElement>('prompt');
+  private readonly send = byId<HTMLButtonElement>('send');
+  private readonly stop = byId<HTMLButtonElement>('stop');
+  private readonly attach = byId<HTMLButtonElement>('attach-image');
+  private readonly context = byId<HTMLElement>('draft-context');
+  private readonly images = byId<HTMLElement>('draft-images');
+  private busy = false;
+  private draft: DraftView = { images: [] };
+
+  constructor(private readonly host: ComposerHost, initialText: string) {
+    this.input.value = initialText;
+    this.input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        this.submit();
+      }
+    });
+    this.input.addEventListener('input', () => {
+      this.host.saveDraft(this.input.value);
+      this.updateButtons();
+    });
+    this.send.addEventListener('click', () => this.submit());
+    this.stop.addEventListener('click', () => this.requestStop());
+    this.attach.addEventListener('click', () => this.host.post({ type: 'attachImage' }));
+    this.updateButtons();
+  }
+
+  focus(): void {
+    this.input.focus();
+  }
+
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.updateButtons();
+  }
+
+  setCapabilities(capabilities: CapabilitiesView): void {
+    this.attach.hidden = !capabilities.vision;
+  }
+
+  setDraft(draft: DraftView): void {
+    this.draft = draft;
+    this.renderContext();
+    this.images.replaceChildren(
+      ...draft.images.map((image, index) => {
+        const remove = button('×', { className: 'chip-remove', ariaLabel: `Remove the image ${image.name}` });
+        remove.addEventListener('click', () => this.host.post({ type: 'removeImage', index }));
+        return el('span', { className: 'chip' }, [el('span', { text: `Image: ${image.name} (${Math.max(1, Math.round(image.size / 1024))} KB)` }), remove]);
+      }),
+    );
+    this.images.hidden = draft.images.length === 0;
+    this.updateButtons();
+  }
+
+  /** Stops the reply in progress (the Stop button and Escape). */
+  requestStop(): boolean {
+    if (!this.busy) return false;
+    this.host.post({ type: 'stop', conversationId: this.host.conversationId() });
+    return true;
+  }
+
+  private submit(): void {
+    const text = this.input.value;
+    if (this.busy || (!text.trim() && !this.draft.context && this.draft.images.length === 0)) return;
+    this.host.post({ type: 'send', conversationId: this.host.conversationId(), text });
+    this.clear();
+  }
+
+  private quickAction(action: QuickAction): void {
+    if (this.busy) return;
+    this.host.post({ type: 'quickAction', conversationId: this.host.conversationId(), action, text: this.input.value });
+    this.clear();
+  }
+
+  private clear(): void {
+    this.input.value = '';
+    this.host.saveDraft('');
+    this.updateButtons();
+  }
+
+  private renderContext(): void {
+    const context = this.draft.context;
+    this.context.hidden = !context;
+    if (!context) {
+      this.context.replaceChildren();
+      return;
+    }
+    const lines = context.startLine === context.endLine ? `line ${context.startLine}` : `lines ${context.startLine}-${context.endLine}`;
+    const problems = context.diagnostics.length ? ` · ${context.diagnostics.length} problem${context.diagnostics.length === 1 ? '' : 's'}` : '';
+    const remove = button('×', { className: 'chip-remove', ariaLabel: 'Remove the selection from the message' });
+    remove.addEventListener('click', () => this.host.post({ type: 'clearContext' }));
+    const actions = el(
+      'div',
+      { className: 'quick-actions', attrs: { role: 'group', 'aria-label': 'Quick actions on the selection' } },
+      QUICK_ACTIONS.map(({ action, label }) => {
+        const control = button(label, { dataset: { quickAction: action } });
+        control.disabled = this.busy;
+        control.addEventListener('click', () => this.quickAction(action));
+        return control;
+      }),
+    );
+    this.context.replaceChildren(
+      el('div', { className: 'context-chip' }, [
+        el('span', { className: 'context-label', text: `${context.relativePath}, ${lines} (${context.languageId})${problems}` }),
+        remove,
+      ]),
+      ...context.diagnostics.slice(0, 3).map((d) => el('p', { className: `context-diagnostic ${d.severity}`, text: `Line ${d.line}: ${d.message}` })),
+      actions,
+    );
+  }
+
+  private updateButtons(): void {
+    this.send.hidden = this.busy;
+    this.stop.hidden = !this.busy;
+    this.send.disabled = !this.input.value.trim() && !this.draft.context && this.draft.images.length === 0;
+    for (const control of Array.from(this.context.querySelectorAll<HTMLButtonElement>('[data-quick-action]'))) control.disabled = this.busy;
+  }
+}

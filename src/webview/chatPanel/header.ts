@@ -1,0 +1,183 @@
+import type { ConversationOptions } from '../../chatPanel/core/model';
+import type {
+  CapabilitiesView,
+  ConversationSummaryView,
+  ConversationView,
+  DefaultsView,
+  ModelsView,
+  OptionsPatch,
+  WebviewToHost,
+} from '../../chatPanel/core/protocol';
+import { byId, el, formatTokens } from './dom';
+
+export interface HeaderHost {
+  post(message: WebviewToHost): void;
+  conversationId(): string;
+}
+
+type NumberOption = 'temperature' | 'topP' | 'frequencyPenalty' | 'presencePenalty' | 'maxTokens';
+
+interface NumberField {
+  option: NumberOption;
+  input: HTMLInputElement;
+  min: number;
+  max: number;
+  integer: boolean;
+  error: HTMLElement;
+}
+
+/** The conversation bar (pick, new, rename, delete, export), the model picker and the per-conversation options. */
+export class Header {
+  private readonly conversations = byId<HTMLSelectElement>('conversation-picker');
+  private readonly model = byId<HTMLSelectElement>('model-picker');
+  private readonly modelsNote = byId<HTMLElement>('models-note');
+  private readonly usage = byId<HTMLElement>('conversation-usage');
+  private readonly systemPrompt = byId<HTMLTextAreaElement>('option-system');
+  private readonly systemLabel = byId<HTMLElement>('option-system-label');
+  private readonly jsonMode = byId<HTMLInputElement>('option-json');
+  private readonly samplingNote = byId<HTMLElement>('sampling-note');
+  private readonly numbers: NumberField[];
+  private models: ModelsView = { ids: [], loading: false, stale: false };
+  private capabilities: CapabilitiesView | undefined;
+  private defaults: DefaultsView | undefined;
+  private options: ConversationOptions = {};
+
+  constructor(private readonly host: HeaderHost) {
+    this.numbers = [
+      this.numberField('temperature', 'option-temperature', 0, 2, false),
+      this.numberField('topP', 'option-top-p', 0, 1, false),
+      this.numberField('frequencyPenalty', 'option-frequency-penalty', -2, 2, false),
+      this.numberField('presencePenalty', 'option-presence-penalty', -2, 2, false),
+      this.numberField('maxTokens', 'option-max-tokens', 1, 10_000_000, true),
+    ];
+    this.conversations.addEventListener('change', () => this.host.post({ type: 'selectConversation', conversationId: this.conversations.value }));
+    this.model.addEventListener('change', () => this.setOptions({ model: this.model.value || null }));
+    byId('new-conversation').addEventListener('click', () => this.host.post({ type: 'newConversation' }));
+    byId('rename-conversation').addEventListener('click', () => this.host.post({ type: 'renameConversation', conversationId: this.host.conversationId() }));
+    byId('delete-conversation').addEventListener('click', () => this.host.post({ type: 'deleteConversation', conversationId: this.host.conversationId() }));
+    byId('export-conversation').addEventListener('click', () => this.host.post({ type: 'exportConversation', conversationId: this.host.conversationId() }));
+    byId('refresh-models').addEventListener('click', () => this.host.post({ type: 'refreshModels' }));
+    // The list is loaded lazily: when the user looks at the picker and it is out of date.
+    const loadIfStale = () => {
+      if (this.models.stale) this.host.post({ type: 'loadModels' });
+    };
+    byId('options').addEventListener('toggle', loadIfStale);
+    this.model.addEventListener('focus', loadIfStale);
+    byId('reset-options').addEventListener('click', () =>
+      this.setOptions({ systemPrompt: null, temperature: null, topP: null, frequencyPenalty: null, presencePenalty: null, maxTokens: null, jsonMode: null }),
+    );
+    this.systemPrompt.addEventListener('change', () => this.setOptions({ systemPrompt: this.systemPrompt.value.trim() ? this.systemPrompt.value : null }));
+    this.jsonMode.addEventListener('change', () => this.setOptions({ jsonMode: this.jsonMode.checked ? true : null }));
+  }
+
+  focusModelPicker(): void {
+    const options = this.model.closest('details');
+    if (options) options.open = true;
+    this.model.focus();
+  }
+
+  setConversations(list: ConversationSummaryView[], activeId: string): void {
+    this.conversations.replaceChildren(
+      ...list.map((summary) => el('option', { text: `${summary.title}${summary.busy ? ' (answering…)' : ''}`, attrs: { value: summary.id } })),
+    );
+    this.conversations.value = activeId;
+  }
+
+  setConversation(conversation: ConversationView): void {
+    this.options = conversation.options;
+    const usage = conversation.usage;
+    this.usage.textContent = usage.totalTokens
+      ? `This chat: ${formatTokens(usage.totalTokens)} tokens (${formatTokens(usage.promptTokens)} prompt, ${formatTokens(usage.completionTokens)} completion)`
+      : '';
+    this.usage.hidden = !usage.totalTokens;
+    if (document.activeElement !== this.systemPrompt) this.systemPrompt.value = conversation.options.systemPrompt ?? '';
+    this.jsonMode.checked = conversation.options.jsonMode === true;
+    for (const field of this.numbers) {
+      if (document.activeElement === field.input) continue;
+      const value = conversation.options[field.option];
+      field.input.value = value === undefined ? '' : String(value);
+      this.showFieldError(field, undefined);
+    }
+    this.renderModels();
+  }
+
+  setModels(models: ModelsView, capabilities: CapabilitiesView, defaults: DefaultsView): void {
+    this.models = models;
+    this.capabilities = capabilities;
+    this.defaults = defaults;
+    this.renderModels();
+    this.systemLabel.textContent = capabilities.developerRole ? 'Developer message' : 'System message';
+    this.jsonMode.disabled = !capabilities.jsonMode;
+    this.jsonMode.title = capabilities.jsonMode ? 'Ask for a JSON object (response_format)' : `${capabilities.model} is declared without JSON mode`;
+    this.samplingNote.hidden = capabilities.sampling;
+    for (const field of this.numbers) {
+      const isSampling = field.option !== 'maxTokens';
+      field.input.disabled = isSampling && !capabilities.sampling;
+      field.input.placeholder = this.placeholder(field.option);
+      if (field.option === 'maxTokens') {
+        field.max = capabilities.maxOutputTokens ?? 10_000_000;
+        field.input.max = String(field.max);
+      }
+    }
+  }
+
+  private renderModels(): void {
+    const fallback = this.defaults?.model ?? '';
+    const chosen = this.options.model ?? '';
+    const ids = [...this.models.ids];
+    if (chosen && !ids.includes(chosen)) ids.unshift(chosen);
+    this.model.replaceChildren(
+      el('option', { text: fallback ? `Default (${fallback})` : 'Default (no model set)', attrs: { value: '' } }),
+      ...ids.map((id) => el('option', { text: id, attrs: { value: id } })),
+    );
+    this.model.value = chosen;
+    this.modelsNote.textContent = this.models.loading ? 'Loading models…' : this.models.error ? `Model list unavailable: ${this.models.error}` : '';
+    this.modelsNote.hidden = !this.modelsNote.textContent;
+  }
+
+  private placeholder(option: NumberOption): string {
+    const defaults = this.defaults;
+    if (!defaults) return '';
+    const value = option === 'maxTokens' ? (defaults.maxTokens ?? this.capabilities?.maxOutputTokens) : defaults[option];
+    return value === undefined || value === null ? 'model default' : `${value} (setting)`;
+  }
+
+  private numberField(option: NumberOption, id: string, min: number, max: number, integer: boolean): NumberField {
+    const input = byId<HTMLInputElement>(id);
+    const error = el('span', { className: 'field-error', hidden: true, attrs: { id: `${id}-error`, role: 'alert' } });
+    input.insertAdjacentElement('afterend', error);
+    input.setAttribute('aria-describedby', error.id);
+    const field: NumberField = { option, input, min, max, integer, error };
+    input.addEventListener('change', () => this.commitNumber(field));
+    return field;
+  }
+
+  private commitNumber(field: NumberField): void {
+    const raw = field.input.value.trim();
+    if (raw === '') {
+      this.showFieldError(field, undefined);
+      this.setOptions({ [field.option]: null });
+      return;
+    }
+    const value = Number(raw);
+    const problem = !Number.isFinite(value)
+      ? 'Enter a number.'
+      : field.integer && !Number.isInteger(value)
+        ? 'Enter a whole number.'
+        : value < field.min || value > field.max
+          ? `Enter a value from ${field.min} to ${field.max}.`
+          : undefined;
+    this.showFieldError(field, problem);
+    if (!problem) this.setOptions({ [field.option]: value });
+  }
+
+  private showFieldError(field: NumberField, problem: string | undefined): void {
+    field.error.textContent = problem ?? '';
+    field.error.hidden = !problem;
+    field.input.setAttribute('aria-invalid', String(!!problem));
+  }
+
+  private setOptions(options: OptionsPatch): void {
+    this.host.post({ type: 'setOptions', conversationId: this.host.conversationId(), options });
+  }
+}

@@ -1,0 +1,313 @@
+import type { AssistantMessage, ChatErrorAction, ToolCallRecord } from '../../chatPanel/core/model';
+import type { UserMessageView as UserMessageData, WebviewToHost } from '../../chatPanel/core/protocol';
+import { button, el, formatTokens } from './dom';
+import type { FrameScheduler, JobPriority } from './frameScheduler';
+import { MarkdownStream } from './markdownStream';
+
+export interface MessageHost {
+  post(message: WebviewToHost): void;
+  conversationId(): string;
+  /** Something grew: keep the list scrolled to the bottom if it was there. */
+  rendered(): void;
+  focusModelPicker(): void;
+  /** Where rendering work is queued (one per page). */
+  readonly scheduler: FrameScheduler;
+}
+
+export interface MessagePlace {
+  /** The last reply of the conversation (it gets Regenerate). */
+  isLast: boolean;
+  /** A reply is streaming in this conversation (actions are disabled meanwhile). */
+  busy: boolean;
+  /**
+   * `now`: render the text at once (the messages at the bottom, a reply that just finished). `later`: when a frame
+   * has time left (messages far up a long conversation shown at once), so the bottom shows without waiting for them.
+   */
+  priority?: JobPriority;
+}
+
+const STATUS_LABELS: Record<AssistantMessage['status'], string> = {
+  streaming: 'Answering…',
+  done: '',
+  stopped: 'Stopped',
+  'cut-off': 'Cut off',
+  error: 'Failed',
+};
+
+const ACTION_LABELS: Record<ChatErrorAction, string> = {
+  setApiKey: 'Set API Key',
+  openSettings: 'Open Settings',
+  retry: 'Retry',
+  showLogs: 'Show Logs',
+  selectModel: 'Choose Model',
+};
+
+/** One reply: reasoning (collapsed), the markdown answer (streamed), tool calls, the outcome, usage and actions. */
+export class AssistantMessageView {
+  readonly element: HTMLElement;
+  private readonly markdown: MarkdownStream;
+  private readonly reasoning: HTMLDetailsElement;
+  private readonly reasoningText: HTMLElement;
+  private readonly toolCalls: HTMLElement;
+  private readonly status: HTMLElement;
+  private readonly failure: HTMLElement;
+  private readonly usage: HTMLElement;
+  private readonly actions: HTMLElement;
+  private reasoningLength = 0;
+  private current: AssistantMessage;
+  private place: MessagePlace = { isLast: false, busy: false };
+  private toolCallsKey = '';
+  private outcomeKey = '';
+  private actionsKey = '';
+
+  constructor(message: AssistantMessage, private readonly host: MessageHost) {
+    this.current = { ...message, text: '', reasoning: '' };
+    const body = el('div', { className: 'message-body markdown' });
+    this.markdown = new MarkdownStream(body, host.scheduler, () => host.rendered());
+    this.reasoningText = el('div', { className: 'reasoning-text' });
+    this.reasoning = el('details', { className: 'reasoning', hidden: true }, [el('summary', { text: 'Reasoning' }), this.reasoningText]);
+    this.toolCalls = el('div', { className: 'tool-calls', hidden: true, attrs: { 'aria-label': 'Tool calls' } });
+    this.status = el('span', { className: 'message-status' });
+    this.failure = el('div', { className: 'message-error', hidden: true, attrs: { role: 'alert' } });
+    this.usage = el('div', { className: 'message-usage', hidden: true });
+    this.actions = el('div', { className: 'message-actions' });
+    const header = el('header', { className: 'message-header' }, [
+      el('span', { className: 'message-role', text: 'Assistant' }),
+      el('span', { className: 'message-model', text: message.model }),
+      this.status,
+    ]);
+    this.element = el('article', { className: 'message assistant', dataset: { messageId: message.id }, attrs: { 'aria-label': 'Assistant reply' } }, [
+      header,
+      this.reasoning,
+      body,
+      this.toolCalls,
+      this.failure,
+      this.usage,
+      this.actions,
+    ]);
+  }
+
+  get messageId(): string {
+    return this.current.id;
+  }
+
+  /** Brings the view in line with the host's copy of the message (the authority on the text). */
+  update(message: AssistantMessage, place: MessagePlace): void {
+    const priority = place.priority ?? 'now';
+    this.setReasoning(message.reasoning);
+    this.markdown.set(message.text, priority);
+    if (message.status !== 'streaming' && priority === 'now') this.markdown.flush();
+    this.setToolCalls(message.toolCalls);
+    this.current = { ...message };
+    this.place = place;
+    this.renderOutcome();
+    this.renderActions();
+  }
+
+  /** A streamed delta; offsets make it idempotent when a full update already carried part of it. */
+  appendDelta(text: string, textOffset: number, reasoning: string, reasoningOffset: number): void {
+    if (text) this.markdown.append(text.slice(Math.max(0, this.markdown.text.length - textOffset)));
+    if (reasoning) this.appendReasoning(reasoning.slice(Math.max(0, this.reasoningLength - reasoningOffset)));
+  }
+
+  setToolCalls(calls: ToolCallRecord[]): void {
+    const key = JSON.stringify(calls);
+    if (key === this.toolCallsKey) return;
+    this.toolCallsKey = key;
+    this.toolCalls.hidden = calls.length === 0;
+    this.toolCalls.replaceChildren(
+      ...calls.map((call) =>
+        el('div', { className: 'tool-call' }, [
+          el('div', { className: 'tool-call-title' }, [el('span', { text: 'Tool call ' }), el('code', { className: 'tool-call-name', text: call.name || '…' })]),
+          el('pre', { className: 'tool-call-arguments', text: prettyJson(call.arguments) }),
+        ]),
+      ),
+    );
+    this.host.rendered();
+  }
+
+  dispose(): void {
+    this.markdown.dispose();
+  }
+
+  private setReasoning(reasoning: string): void {
+    if (reasoning.length === this.reasoningLength) return;
+    if (reasoning.length > this.reasoningLength && this.reasoningText.textContent === reasoning.slice(0, this.reasoningLength)) {
+      this.appendReasoning(reasoning.slice(this.reasoningLength));
+      return;
+    }
+    this.reasoningText.textContent = reasoning;
+    this.reasoningLength = reasoning.length;
+    this.reasoning.hidden = reasoning.length === 0;
+  }
+
+  private appendReasoning(text: string): void {
+    if (!text) return;
+    this.reasoningText.append(text);
+    this.reasoningLength += text.length;
+    this.reasoning.hidden = false;
+  }
+
+  /** The status, the error (with its buttons) and the usage: redone only when the message's outcome changed. */
+  private renderOutcome(): void {
+    const message = this.current;
+    const key = JSON.stringify([message.status, message.error, message.usage, message.finishReason]);
+    if (key === this.outcomeKey) return;
+    this.outcomeKey = key;
+    this.actionsKey = '';
+    this.element.dataset.status = message.status;
+    this.element.setAttribute('aria-busy', String(message.status === 'streaming'));
+    this.status.textContent = STATUS_LABELS[message.status] + (message.status === 'done' && message.finishReason === 'length' ? 'Stopped at max_tokens' : '');
+
+    this.failure.hidden = !message.error;
+    this.failure.replaceChildren();
+    if (message.error) {
+      this.failure.append(el('p', { className: 'message-error-text', text: message.error.message }));
+      const buttons = el('div', { className: 'message-error-actions' });
+      for (const action of message.error.actions) {
+        const control = button(ACTION_LABELS[action], { className: action === message.error.actions[0] ? 'primary' : 'secondary', dataset: { errorAction: action } });
+        control.addEventListener('click', () => this.runErrorAction(action));
+        buttons.append(control);
+      }
+      this.failure.append(buttons);
+    }
+
+    this.usage.hidden = !message.usage;
+    if (message.usage) {
+      this.usage.textContent = `Tokens: ${formatTokens(message.usage.promptTokens)} prompt · ${formatTokens(message.usage.completionTokens)} completion · ${formatTokens(message.usage.totalTokens)} total`;
+    }
+    this.host.rendered();
+  }
+
+  /**
+   * What depends on the message's place: Regenerate on the last reply, Retry disabled while a reply streams. A reply
+   * starting elsewhere in the conversation changes nothing here for the others.
+   */
+  private renderActions(): void {
+    const message = this.current;
+    const regenerate = this.place.isLast && message.status !== 'streaming' && !this.place.busy;
+    const key = `${regenerate}:${this.place.busy}`;
+    if (key === this.actionsKey) return;
+    this.actionsKey = key;
+    for (const control of this.failure.querySelectorAll<HTMLButtonElement>('[data-error-action="retry"]')) control.disabled = this.place.busy;
+    if (regenerate === (this.actions.childElementCount > 0)) return;
+    this.actions.replaceChildren();
+    if (regenerate) {
+      const control = button('Regenerate', { ariaLabel: 'Regenerate the last reply', dataset: { messageAction: 'regenerate' } });
+      control.addEventListener('click', () => this.host.post({ type: 'regenerate', conversationId: this.host.conversationId() }));
+      this.actions.append(control);
+    }
+    this.host.rendered();
+  }
+
+  private runErrorAction(action: ChatErrorAction): void {
+    switch (action) {
+      case 'retry':
+        this.host.post({ type: 'retry', conversationId: this.host.conversationId() });
+        return;
+      case 'selectModel':
+        this.host.focusModelPicker();
+        return;
+      default:
+        this.host.post({ type: 'runCommand', command: action });
+    }
+  }
+}
+
+/** One user turn: its context (file and lines), attached images, and the text, with Edit & Resend. */
+export class UserMessageView {
+  readonly element: HTMLElement;
+  private key = '';
+  private message: UserMessageData;
+  private busy = false;
+  private edit: HTMLButtonElement | undefined;
+
+  constructor(message: UserMessageData, private readonly host: MessageHost) {
+    this.message = message;
+    this.element = el('article', { className: 'message user', dataset: { messageId: message.id }, attrs: { 'aria-label': 'Your message' } });
+  }
+
+  get messageId(): string {
+    return this.message.id;
+  }
+
+  update(message: UserMessageData, place: MessagePlace): void {
+    this.busy = place.busy;
+    // A reply starting or ending only enables or disables Edit: the message is not built again for that.
+    if (this.edit) this.edit.disabled = place.busy;
+    const key = JSON.stringify([message.text, message.context?.relativePath, message.context?.startLine, message.images.length]);
+    if (key === this.key) return;
+    this.key = key;
+    this.message = message;
+    this.render();
+  }
+
+  dispose(): void {}
+
+  private render(): void {
+    const message = this.message;
+    const edit = button('Edit', { ariaLabel: 'Edit this message and send it again', dataset: { messageAction: 'edit' } });
+    edit.disabled = this.busy;
+    this.edit = edit;
+    edit.addEventListener('click', () => this.startEditing());
+    const children: (Node | false)[] = [el('header', { className: 'message-header' }, [el('span', { className: 'message-role', text: 'You' }), edit])];
+    if (message.context) {
+      const context = message.context;
+      const lines = context.startLine === context.endLine ? `line ${context.startLine}` : `lines ${context.startLine}-${context.endLine}`;
+      const problems = context.diagnostics.length ? ` · ${context.diagnostics.length} problem${context.diagnostics.length === 1 ? '' : 's'}` : '';
+      children.push(
+        el('details', { className: 'message-context' }, [
+          el('summary', { text: `${context.relativePath}, ${lines} (${context.languageId})${problems}` }),
+          el('pre', { className: 'context-code', text: context.code }),
+          ...context.diagnostics.map((d) => el('p', { className: `context-diagnostic ${d.severity}`, text: `Line ${d.line}, ${d.severity}: ${d.message}` })),
+        ]),
+      );
+    }
+    if (message.images.length) {
+      children.push(el('div', { className: 'message-images' }, message.images.map((image) => el('span', { className: 'chip', text: `Image: ${image.name}` }))));
+    }
+    children.push(el('div', { className: 'message-body plain', text: message.text }));
+    this.element.replaceChildren(...children.filter((child): child is Node => child !== false));
+  }
+
+  private startEditing(): void {
+    const body = this.element.querySelector('.message-body');
+    if (!body) return;
+    const input = el('textarea', { className: 'edit-input', attrs: { 'aria-label': 'Edited message', rows: '3' } });
+    input.value = this.message.text;
+    const save = button('Save & Resend', { className: 'primary', ariaLabel: 'Send the edited message; later turns are dropped' });
+    const cancel = button('Cancel');
+    const form = el('div', { className: 'edit-form' }, [input, el('div', { className: 'edit-actions' }, [save, cancel])]);
+    const finish = () => {
+      this.key = '';
+      this.render();
+    };
+    const submit = () => {
+      const text = input.value.trim();
+      if (!text) return;
+      this.host.post({ type: 'editMessage', conversationId: this.host.conversationId(), messageId: this.message.id, text });
+    };
+    save.addEventListener('click', submit);
+    cancel.addEventListener('click', finish);
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        submit();
+      } else if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        finish();
+      }
+    });
+    body.replaceWith(form);
+    input.focus();
+  }
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,77 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { AssistantMessage, Conversation } from '../../../src/chatPanel/core/model';
+import type { ChatWebviewHost } from '../../../src/chatPanel/chatWebviewHost';
+import type { HostToWebview } from '../../../src/chatPanel/core/protocol';
+import type { PromptreelTestApi } from '../../../src/extension';
+import type { LocalService, RecordedRequest } from '../../service';
+import { setSetting, testApi } from '../shell/shellTestSupport';
+import { waitFor } from '../support/waitFor';
+
+export { setSetting, testApi, waitFor };
+
+const CHAT_SETTINGS = ['baseUrl', 'chat.model', 'chat.temperature', 'chat.maxTokens', 'chat.tools', 'models.capabilities'];
+
+/** Points the extension at the local service with its demo key and the chat model; returns the test API. */
+export async function connectChat(service: LocalService): Promise<PromptreelTestApi> {
+  const api = await testApi();
+  await setSetting('baseUrl', service.baseUrl);
+  await api.keyStore.store(service.demoKey);
+  await setSetting('chat.model', 'promptreel-chat');
+  return api;
+}
+
+export async function disconnectChat(): Promise<void> {
+  const api = await testApi();
+  api.chat.controller.stopAll();
+  // Hide the Chat view: a visible one reloads its model list when the key or address changes (other suites count requests).
+  await vscode.commands.executeCommand('workbench.view.explorer');
+  await api.keyStore.clear();
+  for (const key of CHAT_SETTINGS) await setSetting(key, undefined);
+}
+
+/** A fresh conversation in the store (options as given). */
+export async function newConversation(options: Conversation['options'] = {}): Promise<Conversation> {
+  const api = await testApi();
+  return api.chat.store.create(options);
+}
+
+/** The chat completion requests the service received, newest last. */
+export function chatRequests(service: LocalService): RecordedRequest[] {
+  return service.requests.filter((request) => request.path === '/v1/chat/completions');
+}
+
+export interface SentBody {
+  model: string;
+  messages: { role: string; content: unknown }[];
+  temperature?: number;
+  tools?: { function: { name: string } }[];
+  response_format?: { type: string };
+  stream?: boolean;
+}
+
+export function lastChatBody(service: LocalService): SentBody {
+  const request = chatRequests(service).at(-1);
+  assert.ok(request, 'the service received a chat request');
+  return request.body as SentBody;
+}
+
+/** Records every message a webview host posts (what the webview was told). */
+export function recordPosts(host: ChatWebviewHost): { messages: HostToWebview[]; dispose(): void } {
+  const messages: HostToWebview[] = [];
+  const subscription = host.onDidPost((message) => messages.push(message));
+  return { messages, dispose: () => subscription.dispose() };
+}
+
+/** The Chat view's host once its real webview has said `ready`. */
+export async function readyViewHost(api: PromptreelTestApi): Promise<ChatWebviewHost> {
+  const host = await api.chat.view.reveal();
+  await waitFor(() => host.ready, { timeoutMs: 30_000, what: 'the chat webview to say ready' });
+  return host;
+}
+
+export function assistantAt(conversation: Conversation | undefined, index: number): AssistantMessage {
+  const message = conversation?.messages[index];
+  assert.ok(message && message.role === 'assistant', `message ${index} is a reply`);
+  return message;
+}

@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import { ApiError, type ApiErrorInit } from '../../../src/api/errors';
+import { describeReplyFailure } from '../../../src/chatPanel/core/errorInfo';
+
+function apiError(init: Partial<ApiErrorInit> & Pick<ApiErrorInit, 'kind'>): ApiError {
+  return new ApiError({ message: 'failed', hint: 'hint.', ...init });
+}
+
+describe('chat reply failures', () => {
+  it('a stop is not an error', () => {
+    assert.deepEqual(describeReplyFailure(apiError({ kind: 'aborted' })), { status: 'stopped' });
+  });
+
+  it('a 401 shows the server message and offers Set API Key', () => {
+    const failure = describeReplyFailure(apiError({ kind: 'http', status: 401, code: 'invalid_api_key', serverMessage: 'Invalid token (request id: 42)' }));
+    assert.equal(failure.status, 'error');
+    assert.match(failure.error?.message ?? '', /refused the API key \(HTTP 401\)\. The service said: "Invalid token \(request id: 42\)"/);
+    assert.deepEqual(failure.error?.actions, ['setApiKey', 'showLogs']);
+    assert.equal(failure.error?.status, 401);
+  });
+
+  it('an unsupported-parameter 400 names the parameter', () => {
+    const failure = describeReplyFailure(apiError({ kind: 'http', status: 400, param: 'temperature', serverMessage: 'Unsupported parameter: temperature' }));
+    assert.match(failure.error?.message ?? '', /refused the parameter "temperature"/);
+    assert.equal(failure.error?.param, 'temperature');
+    assert.deepEqual(failure.error?.actions, ['openSettings', 'retry']);
+  });
+
+  it('a cut-off stream keeps its text and offers Retry', () => {
+    const failure = describeReplyFailure(apiError({ kind: 'cut-off', message: 'The reply was cut off: the stream ended without [DONE].', receivedChars: 3 }));
+    assert.equal(failure.status, 'cut-off');
+    assert.equal(failure.error?.message, 'The reply was cut off: the stream ended without [DONE]. What arrived is kept.');
+    assert.deepEqual(failure.error?.actions, ['retry', 'showLogs']);
+  });
+
+  it('decides on status and code, not on the text', () => {
+    assert.deepEqual(describeReplyFailure(apiError({ kind: 'http', status: 503, code: 'model_not_found', serverMessage: '无可用渠道' })).error?.actions, ['selectModel', 'showLogs']);
+    assert.deepEqual(describeReplyFailure(apiError({ kind: 'http', status: 429 })).error?.actions, ['retry', 'showLogs']);
+    assert.deepEqual(describeReplyFailure(apiError({ kind: 'network' })).error?.actions, ['retry', 'openSettings', 'showLogs']);
+    assert.deepEqual(describeReplyFailure(apiError({ kind: 'no-key' })).error?.actions, ['setApiKey', 'openSettings']);
+    assert.deepEqual(describeReplyFailure(apiError({ kind: 'stream', status: 401, serverMessage: 'quota' })).error?.actions, ['setApiKey', 'showLogs']);
+  });
+
+  it('a local validation error names the parameter', () => {
+    const failure = describeReplyFailure(apiError({ kind: 'invalid-request', param: 'max_tokens', message: 'max_tokens is too high.', hint: 'Lower it.' }));
+    assert.equal(failure.error?.param, 'max_tokens');
+    assert.equal(failure.error?.message, 'max_tokens is too high. Lower it.');
+  });
+
+  it('reports anything else as an error with Retry and Show Logs', () => {
+    assert.deepEqual(describeReplyFailure(new Error('boom')), { status: 'error', error: { message: 'The reply failed: boom', actions: ['retry', 'showLogs'] } });
+  });
+});

@@ -1,0 +1,180 @@
+import * as assert from 'node:assert/strict';
+import { ApiError } from '../../../src/api/errors';
+import { addUserMessage, applyStreamEvent, completeAssistantMessage, createConversation, editUserMessage, failAssistantMessage, startAssistantMessage } from '../../../src/chatPanel/core/conversation';
+import type { Conversation, ConversationOptions, SelectionContext } from '../../../src/chatPanel/core/model';
+import { buildChatRequest, TOOL_NOT_RUN, type ChatDefaults } from '../../../src/chatPanel/core/requestBuilder';
+import { toChatTools } from '../../../src/chatPanel/core/tools';
+
+const defaults: ChatDefaults = { model: 'setting-model', temperature: 1, topP: 1, frequencyPenalty: 0, presencePenalty: 0, maxTokens: null };
+
+function conversationWith(text: string, options: ConversationOptions = {}): Conversation {
+  const conversation = createConversation(options);
+  addUserMessage(conversation, { text });
+  return conversation;
+}
+
+function refused(run: () => unknown, param: string): void {
+  assert.throws(run, (error: unknown) => error instanceof ApiError && error.kind === 'invalid-request' && error.param === param, `refuses ${param}`);
+}
+
+describe('chat request builder', () => {
+  it('sends the settings model and nothing the service would default anyway', () => {
+    const request = buildChatRequest({ conversation: conversationWith('hi'), defaults });
+    assert.deepEqual(request, { model: 'setting-model', messages: [{ role: 'user', content: 'hi' }] });
+  });
+
+  it('prefers the conversation model and options over the settings', () => {
+    const conversation = conversationWith('hi', { model: 'chosen', temperature: 0.2, topP: 0.9, frequencyPenalty: 0.5, presencePenalty: -0.5, maxTokens: 100 });
+    const request = buildChatRequest({ conversation, defaults: { ...defaults, temperature: 1.5, maxTokens: 50 } });
+    assert.equal(request.model, 'chosen');
+    assert.equal(request.temperature, 0.2);
+    assert.equal(request.top_p, 0.9);
+    assert.equal(request.frequency_penalty, 0.5);
+    assert.equal(request.presence_penalty, -0.5);
+    assert.equal(request.max_tokens, 100);
+  });
+
+  it('falls back to the settings, then to the declared maxOutputTokens', () => {
+    const request = buildChatRequest({ conversation: conversationWith('hi'), defaults: { ...defaults, temperature: 0.7 }, capabilities: { maxOutputTokens: 4096 } });
+    assert.equal(request.temperature, 0.7);
+    assert.equal(request.max_tokens, 4096);
+  });
+
+  it('needs a model', () => {
+    refused(() => buildChatRequest({ conversation: conversationWith('hi'), defaults: { ...defaults, model: ' ' } }), 'model');
+  });
+
+  it('checks the documented bounds before sending and names the parameter', () => {
+    refused(() => buildChatRequest({ conversation: conversationWith('hi', { temperature: 2.5 }), defaults }), 'temperature');
+    refused(() => buildChatRequest({ conversation: conversationWith('hi', { topP: 1.2 }), defaults }), 'top_p');
+    refused(() => buildChatRequest({ conversation: conversationWith('hi', { presencePenalty: -3 }), defaults }), 'presence_penalty');
+    refused(() => buildChatRequest({ conversation: conversationWith('hi', { maxTokens: 0 }), defaults }), 'max_tokens');
+  });
+
+  it('refuses max_tokens above what the model allows', () => {
+    const run = () => buildChatRequest({ conversation: conversationWith('hi', { maxTokens: 9000 }), defaults, capabilities: { maxOutputTokens: 8192 } });
+    refused(run, 'max_tokens');
+    assert.throws(run, /8192/);
+  });
+
+  it('sends the system message as developer only when the model is declared to accept it', () => {
+    const conversation = conversationWith('hi', { systemPrompt: '  Be brief.  ' });
+    assert.deepEqual(buildChatRequest({ conversation, defaults }).messages[0], { role: 'system', content: 'Be brief.' });
+    assert.deepEqual(buildChatRequest({ conversation, defaults, capabilities: { developerRole: false } }).messages[0], { role: 'system', content: 'Be brief.' });
+    assert.deepEqual(buildChatRequest({ conversation, defaults, capabilities: { developerRole: true } }).messages[0], { role: 'developer', content: 'Be brief.' });
+    assert.equal(buildChatRequest({ conversation: conversationWith('hi', { systemPrompt: '   ' }), defaults }).messages[0].role, 'user');
+  });
+
+  it('leaves sampling parameters out for a model declared without sampling', () => {
+    const conversation = conversationWith('hi', { temperature: 0.3, topP: 0.5, frequencyPenalty: 1, presencePenalty: 1 });
+    const request = buildChatRequest({ conversation, defaults, capabilities: { sampling: false } });
+    assert.equal(request.temperature, undefined);
+    assert.equal(request.top_p, undefined);
+    assert.equal(request.frequency_penalty, undefined);
+    assert.equal(request.presence_penalty, undefined);
+  });
+
+  it('asks for JSON when JSON mode is on, unless the model is declared without it', () => {
+    const conversation = conversationWith('give json', { jsonMode: true });
+    assert.deepEqual(buildChatRequest({ conversation, defaults }).response_format, { type: 'json_object' });
+    refused(() => buildChatRequest({ conversation, defaults, capabilities: { jsonMode: false } }), 'response_format');
+  });
+
+  it('sends the tools of the settings only to a model declared with tools', () => {
+    const tools = toChatTools([{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }, { name: 'noop' }]);
+    assert.deepEqual(tools[1], { type: 'function', function: { name: 'noop', parameters: { type: 'object', properties: {} } } });
+    const conversation = conversationWith('weather?');
+    assert.equal(buildChatRequest({ conversation, defaults, tools }).tools, undefined, 'capabilities unknown: no tools');
+    assert.equal(buildChatRequest({ conversation, defaults, tools, capabilities: { tools: false } }).tools, undefined);
+    assert.deepEqual(buildChatRequest({ conversation, defaults, tools, capabilities: { tools: true } }).tools, tools);
+  });
+
+  it('puts the selection context (file, language, lines, code, diagnostics) before the question', () => {
+    const context: SelectionContext = {
+      fileName: 'a.ts',
+      relativePath: 'src/a.ts',
+      languageId: 'typescript',
+      startLine: 3,
+      endLine: 5,
+      code: 'const x = `a`;\n```\nx;',
+      diagnostics: [{ severity: 'error', message: "Cannot find name 'y'.", line: 4, source: 'ts', code: '2304' }],
+    };
+    const conversation = createConversation();
+    addUserMessage(conversation, { text: 'Why?', context });
+    const content = buildChatRequest({ conversation, defaults }).messages[0].content;
+    assert.equal(typeof content, 'string');
+    const text = String(content);
+    assert.match(text, /^Code from src\/a\.ts, lines 3-5 \(typescript\):/);
+    assert.ok(text.includes('````typescript\nconst x = `a`;\n```\nx;\n````'), 'a fence longer than the one inside the code');
+    assert.match(text, /- line 4, error \(ts 2304\): Cannot find name 'y'\./);
+    assert.ok(text.endsWith('\n\nWhy?'));
+  });
+
+  it('replays the history: replies as assistant turns, failed empty replies left out, the streaming one never', () => {
+    const conversation = createConversation();
+    addUserMessage(conversation, { text: 'q1' });
+    const done = startAssistantMessage(conversation, 'm');
+    applyStreamEvent(done, { type: 'text', text: 'a1' });
+    completeAssistantMessage(done);
+    addUserMessage(conversation, { text: 'q2' });
+    failAssistantMessage(startAssistantMessage(conversation, 'm'), 'error', { message: '401', actions: ['setApiKey'] });
+    addUserMessage(conversation, { text: 'q3' });
+    const cut = startAssistantMessage(conversation, 'm');
+    applyStreamEvent(cut, { type: 'text', text: 'half' });
+    failAssistantMessage(cut, 'cut-off');
+    addUserMessage(conversation, { text: 'q4' });
+    startAssistantMessage(conversation, 'm');
+    const request = buildChatRequest({ conversation, defaults });
+    assert.deepEqual(
+      request.messages.map((message) => [message.role, message.content]),
+      [
+        ['user', 'q1'],
+        ['assistant', 'a1'],
+        ['user', 'q2'],
+        ['user', 'q3'],
+        ['assistant', 'half'],
+        ['user', 'q4'],
+      ],
+    );
+  });
+
+  it('answers earlier tool calls with a "not run" result, as the service requires', () => {
+    const conversation = createConversation();
+    addUserMessage(conversation, { text: 'weather in Oslo' });
+    const reply = startAssistantMessage(conversation, 'm', 1, () => 'r1');
+    applyStreamEvent(reply, { type: 'tool-calls', calls: [{ id: '', name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
+    completeAssistantMessage(reply);
+    addUserMessage(conversation, { text: 'thanks' });
+    const messages = buildChatRequest({ conversation, defaults }).messages;
+    assert.deepEqual(messages[1], {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_r1_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+    });
+    assert.deepEqual(messages[2], { role: 'tool', tool_call_id: 'call_r1_0', content: TOOL_NOT_RUN });
+    assert.deepEqual(messages[3], { role: 'user', content: 'thanks' });
+  });
+
+  it('sends images as image_url parts to a vision model, and refuses them otherwise', () => {
+    const image = { name: 'a.png', mimeType: 'image/png', size: 3, dataUrl: 'data:image/png;base64,iVBORw0K' };
+    const conversation = createConversation();
+    addUserMessage(conversation, { text: 'what is this?', images: [image] });
+    const request = buildChatRequest({ conversation, defaults, capabilities: { vision: true } });
+    assert.deepEqual(request.messages[0].content, [
+      { type: 'text', text: 'what is this?' },
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0K' } },
+    ]);
+    refused(() => buildChatRequest({ conversation, defaults }), 'messages');
+    addUserMessage(conversation, { text: 'next' });
+    const older = buildChatRequest({ conversation, defaults }).messages[0].content;
+    assert.match(String(older), /what is this\?\n\n\[1 image\(s\) left out/);
+  });
+
+  it('sends the edited text after an edit', () => {
+    const conversation = createConversation();
+    const first = addUserMessage(conversation, { text: 'original' });
+    completeAssistantMessage(startAssistantMessage(conversation, 'm'));
+    editUserMessage(conversation, first.id, 'edited');
+    assert.deepEqual(buildChatRequest({ conversation, defaults }).messages, [{ role: 'user', content: 'edited' }]);
+  });
+});
