@@ -5,6 +5,7 @@ import { ApiKeyStore } from './auth/apiKeyStore';
 import { ServiceTrust } from './auth/core/serviceTrust';
 import { confirmService } from './auth/confirmService';
 import { ClientProvider } from './connection/clientProvider';
+import { Connection } from './connection/connection';
 import { GeneralCommands } from './commands/generalCommands';
 import { SelectChatModelCommand } from './commands/selectChatModel';
 import { ChatFeature } from './chatPanel/chatFeature';
@@ -36,6 +37,8 @@ export interface PromptreelTestApi {
   readonly trust: ServiceTrust;
   readonly keyContext: ApiKeyContext;
   readonly clients: ClientProvider;
+  /** The service as the features see it: key, client, model catalog, chat model in use. */
+  readonly connection: Connection;
   readonly doctor: ConnectionDoctor;
   readonly statusBar: ChatModelStatusBar;
   /** Video tasks: the runtime (store, poller, view, commands, downloads, player); `reload()` rebuilds it from globalState. */
@@ -74,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   const clients = store.add(new ClientProvider(settings, keyStore, logger.forComponent('api'), `Promptreel/${version} VSCode/${vscode.version}`, redactor));
   const modelCatalog = store.add(new ModelCatalog(settings, keyStore, clients, logger.forComponent('models')));
   const chatModel = store.add(new ChatModelChoice(settings, modelCatalog));
+  const connection = store.add(new Connection(keyStore, clients, modelCatalog, chatModel));
   const doctor = new ConnectionDoctor({
     baseUrlInput: () => settings.baseUrl,
     apiKey: () => keyStore.get(),
@@ -85,21 +89,21 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   store.add(new GeneralCommands(context.extension.id, output));
   store.add(new ApiKeyCommands(keyStore, settings, logger.forComponent('auth')));
   store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor'), () => confirmService(keyStore, 'Test Connection')));
-  store.add(new SelectChatModelCommand(settings, keyStore, modelCatalog, logger.forComponent('models')));
-  const video = store.add(new VideoFeature({ globalState: context.globalState, settings, keyStore, clients, catalog: modelCatalog, chatModel, logger }));
+  store.add(new SelectChatModelCommand(settings, connection, logger.forComponent('models')));
+  const video = store.add(new VideoFeature({ globalState: context.globalState, settings, connection, logger }));
   const statusBar = store.add(new ChatModelStatusBar(chatModel, video));
-  const chat = store.add(new ChatFeature(context.workspaceState, context.extensionUri, settings, keyStore, clients, { catalog: modelCatalog, chatModel }, logger));
+  const chat = store.add(new ChatFeature(context.workspaceState, context.extensionUri, settings, connection, logger));
   const rewriteProposals = store.add(new RewriteProposals(logger.forComponent('editor')));
   const editorStream = {
-    commands: store.add(new EditorStreamCommands(settings, keyStore, clients, chatModel, context.globalState, rewriteProposals, logger.forComponent('editor'))),
+    commands: store.add(new EditorStreamCommands(settings, connection, context.globalState, rewriteProposals, logger.forComponent('editor'))),
     proposals: rewriteProposals,
   };
   const languageModels = {
-    provider: store.add(new PromptreelChatProvider(settings, keyStore, clients, modelCatalog, logger.forComponent('lm'))),
+    provider: store.add(new PromptreelChatProvider(settings, connection, logger.forComponent('lm'))),
     catalog: modelCatalog,
     manage: store.add(new ManageModelsCommand(modelCatalog)),
   };
-  const answers = new AnswerHandler(settings, keyStore, clients, chatModel, logger.forComponent('participant'));
+  const answers = new AnswerHandler(settings, connection, logger.forComponent('participant'));
   const participantVideoTasks = new ParticipantVideoTasksAdapter(video, settings);
   const participant = store.add(
     new PromptreelParticipant(context.extensionUri, answers, new VideoCommand(participantVideoTasks, answers, logger.forComponent('participant')), logger.forComponent('participant')),
@@ -108,7 +112,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   logger.forComponent('main').info(`Promptreel ${version} activated in VS Code ${vscode.version}.`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { logger, settings, keyStore, trust, keyContext, clients, doctor, statusBar, logUri: context.logUri, secrets: context.secrets, video, globalState: context.globalState, chat, workspaceState: context.workspaceState, editorStream, languageModels, participant };
+  return { logger, settings, keyStore, trust, keyContext, clients, connection, doctor, statusBar, logUri: context.logUri, secrets: context.secrets, video, globalState: context.globalState, chat, workspaceState: context.workspaceState, editorStream, languageModels, participant };
 }
 
 export function deactivate(): void {}

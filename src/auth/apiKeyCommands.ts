@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCommands } from '../workbench/registerCommands';
 import { normalizeBaseUrl } from '../api';
 import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
@@ -28,8 +29,7 @@ export class ApiKeyCommands extends Disposable {
     private readonly log: ComponentLogger,
   ) {
     super();
-    this._register(vscode.commands.registerCommand(CommandIds.setApiKey, () => this.setApiKey()));
-    this._register(vscode.commands.registerCommand(CommandIds.clearApiKey, () => this.clearApiKey()));
+    this._register(registerCommands({ [CommandIds.setApiKey]: () => this.setApiKey(), [CommandIds.clearApiKey]: () => this.clearApiKey() }));
   }
 
   async setApiKey(): Promise<SetApiKeyResult | undefined> {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showMessage } from '../workbench/showMessage';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { ChatCommandIds } from './chatCommandIds';
@@ -42,7 +43,7 @@ export class AskAboutSelection extends Disposable implements vscode.CodeActionPr
   async run(args?: unknown): Promise<AskResult | undefined> {
     const target = await this.target(args);
     if (!target) {
-      void vscode.window.showInformationMessage('Select some code in an editor to ask Promptreel about it.');
+      showMessage('info', 'Select some code in an editor to ask Promptreel about it.');
       return undefined;
     }
     const { document, range, action, diagnostic } = target;

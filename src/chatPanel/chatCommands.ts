@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { showMessage } from '../workbench/showMessage';
+import { registerCommands } from '../workbench/registerCommands';
 import { Disposable } from '../common/lifecycle';
 import { ChatCommandIds } from './chatCommandIds';
 import type { ChatController } from './core/chatController';
@@ -22,10 +24,14 @@ export class ChatCommands extends Disposable {
     private readonly conversations: ConversationActions,
   ) {
     super();
-    this._register(vscode.commands.registerCommand(ChatCommandIds.newChat, () => this.newChat()));
-    this._register(vscode.commands.registerCommand(ChatCommandIds.openChatInEditor, () => this.openInEditor()));
-    this._register(vscode.commands.registerCommand(ChatCommandIds.showChatHistory, () => this.showHistory()));
-    this._register(vscode.commands.registerCommand(ChatCommandIds.exportChat, () => this.exportChat()));
+    this._register(
+      registerCommands({
+        [ChatCommandIds.newChat]: () => this.newChat(),
+        [ChatCommandIds.openChatInEditor]: () => this.openInEditor(),
+        [ChatCommandIds.showChatHistory]: () => this.showHistory(),
+        [ChatCommandIds.exportChat]: () => this.exportChat(),
+      }),
+    );
   }
 
   async newChat(): Promise<string> {
@@ -89,7 +95,7 @@ export class ChatCommands extends Disposable {
   async exportChat(): Promise<vscode.TextDocument | undefined> {
     const id = this.view.host?.conversationId ?? this.controller.store.mostRecent()?.id;
     if (!id) {
-      void vscode.window.showInformationMessage('There is no chat to export yet.');
+      showMessage('info', 'There is no chat to export yet.');
       return undefined;
     }
     return this.conversations.exportToMarkdown(id);

@@ -1,8 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
-import type { ChatModelChoice } from '../connection/core/chatModelChoice';
-import type { ClientProvider } from '../connection/clientProvider';
-import type { ModelCatalog } from '../connection/core/modelCatalog';
+import type { Connection } from '../connection/connection';
 import { Disposable } from '../common/lifecycle';
 import type { Logger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -32,19 +29,17 @@ export class ChatFeature extends Disposable {
     workspaceState: vscode.Memento,
     extensionUri: vscode.Uri,
     settings: Settings,
-    keyStore: ApiKeyStore,
-    clients: ClientProvider,
-    connection: { catalog: ModelCatalog; chatModel: ChatModelChoice },
+    connection: Connection,
     logger: Logger,
   ) {
     super();
     const log = logger.forComponent('chat');
     this.store = this._register(new ConversationStore(workspaceState, { warn: (message) => log.warn(message) }));
-    this.models = this._register(new ChatModelList(settings, keyStore, clients, connection.catalog, log));
-    this.controller = this._register(new ChatController(this.store, settings, clients, log, () => connection.chatModel.resolve()));
+    this.models = this._register(new ChatModelList(settings, connection, log));
+    this.controller = this._register(new ChatController(this.store, settings, connection.clients, log, () => connection.chatModel.resolve()));
     this.codeBlocks = this._register(new CodeBlockActions(log));
     this.conversations = new ConversationActions(this.controller, log);
-    const services = { controller: this.controller, models: this.models, keyStore, settings, codeBlocks: this.codeBlocks, conversations: this.conversations, extensionUri, log };
+    const services = { controller: this.controller, models: this.models, connection, settings, codeBlocks: this.codeBlocks, conversations: this.conversations, extensionUri, log };
     this.view = this._register(new ChatViewProvider(services));
     this.panels = this._register(new ChatPanels(services, log));
     this.ask = this._register(new AskAboutSelection(this.view, this.controller, log));

@@ -1,7 +1,5 @@
 import { Emitter } from '../common/emitter';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
-import type { ClientProvider } from '../connection/clientProvider';
-import type { ModelCatalog } from '../connection/core/modelCatalog';
+import type { Connection } from '../connection/connection';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -24,14 +22,11 @@ export class ChatModelList extends Disposable {
 
   constructor(
     private readonly settings: Settings,
-    private readonly keyStore: ApiKeyStore,
-    private readonly clients: ClientProvider,
-    private readonly catalog: ModelCatalog,
+    private readonly connection: Connection,
     private readonly log: ComponentLogger,
   ) {
     super();
-    this._register(keyStore.onDidChange(() => this.invalidate()));
-    this._register(clients.onDidChange(() => this.invalidate()));
+    this._register(connection.onDidChange(() => this.invalidate()));
     this._register({ dispose: () => this.abort?.abort() });
   }
 
@@ -60,9 +55,9 @@ export class ChatModelList extends Disposable {
     this.loading = true;
     this.changed.fire();
     try {
-      if (!this.clients.get()) throw new Error('the address of the service is not set');
-      if (!(await this.keyStore.get())) throw new Error('no API key is set');
-      const models = await this.catalog.chatModels(abort.signal);
+      if (!this.connection.service) throw new Error('the address of the service is not set');
+      if (!(await this.connection.hasKey())) throw new Error('no API key is set');
+      const models = await this.connection.catalog.chatModels(abort.signal);
       if (generation !== this.generation) return;
       this.ids = models.map((model) => model.id);
       this.error = undefined;

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
-import { ChatWebviewHost, type ChatServices } from './chatWebviewHost';
+import { ChatWebviewHost } from './chatWebviewHost';
+import type { ChatServices } from './chatServices';
 import { chatWebviewOptions } from './chatHtml';
 import { webviewStateSchema } from './core/protocol';
 

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
 import { Disposable, MutableDisposable } from '../common/lifecycle';
-import { ChatWebviewHost, type ChatServices } from './chatWebviewHost';
+import { ChatWebviewHost } from './chatWebviewHost';
+import type { ChatServices } from './chatServices';
 
 export const CHAT_VIEW_ID = 'promptreel.chat';
 

@@ -1,54 +1,26 @@
-import * as vscode from 'vscode';
-import { Emitter } from '../common/emitter';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
+import type * as vscode from 'vscode';
+import { showMessage } from '../workbench/showMessage';
 import { CommandIds } from '../common/commandIds';
+import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
-import { describeError, type ComponentLogger } from '../common/logger';
-import type { Settings } from '../config/settings';
-import type { ChatController } from './core/chatController';
+import { describeError } from '../common/logger';
 import { chatHtml, chatWebviewOptions } from './chatHtml';
-import type { ChatModelList } from './chatModelList';
-import type { CodeBlockActions } from './codeBlockActions';
-import type { ConversationActions } from './conversationActions';
-import { usageTotals } from './core/conversation';
 import { quickActionPrompt } from './core/contextPrompt';
 import type { Conversation, ConversationOptions, ImageAttachment, SelectionContext } from './core/model';
-import { pickImage } from './imagePicker';
+import { pickImageFor } from './imagePicker';
+import type { ChatServices } from './chatServices';
+import { forwardReplies } from './replyForwarding';
+import { runServiceIntent } from './serviceIntents';
+import { capabilitiesView, conversationView, draftView, patchOptions, type Draft } from './core/webviewViews';
 import {
   webviewToHostSchema,
   type CapabilitiesView,
   type ConversationView,
   type DefaultsView,
-  type DraftView,
-  type HostCommand,
   type HostToWebview,
   type OptionsPatch,
   type WebviewToHost,
 } from './core/protocol';
-
-export interface ChatServices {
-  readonly controller: ChatController;
-  readonly models: ChatModelList;
-  readonly keyStore: ApiKeyStore;
-  readonly settings: Settings;
-  readonly codeBlocks: CodeBlockActions;
-  readonly conversations: ConversationActions;
-  readonly extensionUri: vscode.Uri;
-  readonly log: ComponentLogger;
-}
-
-const HOST_COMMAND_IDS: Record<HostCommand, string> = {
-  setApiKey: CommandIds.setApiKey,
-  openSettings: CommandIds.openSettings,
-  showLogs: CommandIds.showLogs,
-  selectModel: CommandIds.selectChatModel,
-  testConnection: CommandIds.testConnection,
-};
-
-interface Draft {
-  context?: SelectionContext;
-  images: ImageAttachment[];
-}
 
 /**
  * Binds one chat webview (the side bar view or an editor panel) to the controller: answers `ready` with a
@@ -58,17 +30,14 @@ export class ChatWebviewHost extends Disposable {
   private activeId: string | undefined;
   private draft: Draft = { images: [] };
   private focusWhenReady = false;
+  private lastTitle: string | undefined;
   private readonly titleChanged = this._register(new Emitter<string>());
   /** The title of the conversation shown changed (panels show it in their tab). */
   readonly onDidChangeTitle = this.titleChanged.event;
-  private readonly posted = this._register(new Emitter<HostToWebview>());
-  /** Every message sent to the webview (tests read what the webview was told). */
-  readonly onDidPost = this.posted.event;
-  private readonly handled = this._register(new Emitter<WebviewToHost>());
-  /** Every valid message received from the webview, after it was handled. */
-  readonly onDidHandle = this.handled.event;
-  private lastTitle: string | undefined;
   private isReady = false;
+  private readonly posted = this._register(new Emitter<HostToWebview>());
+  /** Every message sent to the webview (tests and the benchmark read what the webview was told). */
+  readonly onDidPost = this.posted.event;
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -76,33 +45,16 @@ export class ChatWebviewHost extends Disposable {
     initialConversationId?: string,
   ) {
     super();
-    const { controller, models, keyStore, settings } = services;
+    const { controller, models, connection, settings } = services;
     if (initialConversationId && controller.store.get(initialConversationId)) this.activeId = initialConversationId;
     webview.options = chatWebviewOptions(services.extensionUri);
     webview.html = chatHtml(webview, services.extensionUri);
 
     this._register(webview.onDidReceiveMessage((raw: unknown) => void this.handleMessage(raw)));
     this._register(controller.store.onDidChange((change) => this.onStoreChange(change.conversationId, change.listChanged)));
-    this._register(
-      controller.onDidStream((delta) => {
-        if (delta.conversationId === this.activeId) this.post({ type: 'delta', ...delta });
-      }),
-    );
-    this._register(
-      controller.onDidChangeToolCalls((update) => {
-        if (update.conversationId === this.activeId) this.post({ type: 'toolCalls', ...update });
-      }),
-    );
-    this._register(
-      controller.onDidFinish(({ conversationId, requestId, message }) => {
-        const conversation = controller.store.get(conversationId);
-        if (conversationId !== this.activeId || !conversation) return;
-        const usage = usageTotals(conversation);
-        this.post(message.status === 'done' ? { type: 'done', requestId, conversationId, message, usage } : { type: 'error', requestId, conversationId, message, usage });
-      }),
-    );
+    this._register(forwardReplies(controller, () => this.activeId, (message) => this.post(message)));
     this._register(controller.onDidChangeBusy(() => this.postConversations()));
-    this._register(keyStore.onDidChange(() => void this.postKeyState()));
+    this._register(connection.keyStore.onDidChange(() => void this.postKeyState()));
     this._register(models.onDidChange(() => this.postModels()));
     this._register(
       settings.onDidChange((change) => {
@@ -171,13 +123,12 @@ export class ChatWebviewHost extends Disposable {
       await this.handle(parsed.data);
     } catch (error) {
       this.services.log.error(`Handling "${parsed.data.type}" from the chat webview failed: ${describeError(error)}`);
-      void vscode.window.showErrorMessage(`Promptreel chat: ${describeError(error)}`);
+      showMessage('error', `Promptreel chat: ${describeError(error)}`, [{ title: 'Show Logs', command: CommandIds.showLogs }]);
     }
-    this.handled.fire(parsed.data);
   }
 
-  private async handle(message: WebviewToHost): Promise<void> {
-    const { controller, conversations, codeBlocks, models } = this.services;
+  private async handle(message: WebviewToHost): Promise<unknown> {
+    const { controller, models } = this.services;
     switch (message.type) {
       case 'ready':
         this.isReady = true;
@@ -187,68 +138,28 @@ export class ChatWebviewHost extends Disposable {
         if (this.focusWhenReady) this.postDraft(true);
         return;
       case 'send':
-        this.sendTurn(message.conversationId, message.text);
-        return;
+        return this.sendTurn(message.conversationId, message.text);
       case 'quickAction': {
         const prompt = quickActionPrompt(message.action, this.draft.context);
         this.sendTurn(message.conversationId, message.text.trim() ? `${prompt}\n\n${message.text.trim()}` : prompt);
         return;
       }
-      case 'stop':
-        controller.stop(message.conversationId);
-        return;
       case 'newConversation':
-        this.newConversation();
-        return;
+        return this.newConversation();
       case 'selectConversation':
-        this.showConversation(message.conversationId);
-        return;
-      case 'renameConversation':
-        await conversations.rename(message.conversationId);
-        return;
-      case 'deleteConversation':
-        await conversations.delete(message.conversationId);
-        return;
-      case 'exportConversation':
-        await conversations.exportToMarkdown(message.conversationId);
-        return;
-      case 'regenerate':
-      case 'retry':
-        void controller.regenerate(message.conversationId);
-        return;
-      case 'editMessage':
-        void controller.editAndResend(message.conversationId, message.messageId, message.text);
-        return;
+        return this.showConversation(message.conversationId);
       case 'setOptions':
-        this.applyOptions(message.conversationId, message.options);
-        return;
-      case 'refreshModels':
-        await models.refresh();
-        return;
-      case 'loadModels':
-        models.ensureLoaded();
-        return;
+        return this.applyOptions(message.conversationId, message.options);
       case 'attachImage':
-        await this.attachImage();
-        return;
+        return this.attachImage();
       case 'removeImage':
         this.draft.images.splice(message.index, 1);
-        this.postDraft(false);
-        return;
+        return this.postDraft(false);
       case 'clearContext':
         delete this.draft.context;
-        this.postDraft(false);
-        return;
-      case 'codeAction':
-        if (message.action === 'copy') await codeBlocks.copy(message.code);
-        else if (message.action === 'insert') await codeBlocks.insertAtCursor(message.code);
-        else if (message.action === 'replace') await codeBlocks.replaceSelection(message.code);
-        else await codeBlocks.newFile(message.code, message.language);
-        return;
-      case 'runCommand':
-        await vscode.commands.executeCommand(HOST_COMMAND_IDS[message.command]);
-        return;
-        return;
+        return this.postDraft(false);
+      default:
+        return runServiceIntent(message, this.services);
     }
   }
 
@@ -267,27 +178,14 @@ export class ChatWebviewHost extends Disposable {
   private applyOptions(conversationId: string, patch: OptionsPatch): void {
     const conversation = this.services.controller.store.get(conversationId);
     if (!conversation) return;
-    const options: Record<string, unknown> = { ...conversation.options };
-    for (const [key, value] of Object.entries(patch)) {
-      if (value === null || value === '' || value === undefined) delete options[key];
-      else options[key] = value;
-    }
-    conversation.options = options as ConversationOptions;
+    conversation.options = patchOptions(conversation.options, patch);
     this.services.controller.store.changed(conversationId, { persist: 'now' });
   }
 
   private async attachImage(): Promise<void> {
-    const capabilities = this.capabilities(this.activeConversation());
-    if (!capabilities.vision) {
-      void vscode.window.showInformationMessage(`${capabilities.model || 'This model'} is not declared to accept images: set "vision": true for it in promptreel.models.capabilities.`, 'Open Settings').then((choice) => {
-        if (choice) void vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.models.capabilities');
-      });
-      return;
-    }
-    const image = await pickImage();
+    const image = await pickImageFor(this.capabilities(this.activeConversation()));
     if (image) this.addImage(image);
   }
-
 
   private onStoreChange(conversationId: string | undefined, listChanged: boolean): void {
     const store = this.services.controller.store;
@@ -317,42 +215,16 @@ export class ChatWebviewHost extends Disposable {
   }
 
   private conversationView(conversation: Conversation): ConversationView {
-    return {
-      id: conversation.id,
-      title: conversation.title,
-      options: conversation.options,
-      messages: conversation.messages.map((message) =>
-        message.role === 'user' ? { ...message, images: (message.images ?? []).map(({ name, mimeType, size }) => ({ name, mimeType, size })) } : message,
-      ),
-      usage: usageTotals(conversation),
-      busy: this.services.controller.isBusy(conversation.id),
-    };
+    return conversationView(conversation, this.services.controller.isBusy(conversation.id));
   }
 
   private capabilities(conversation: Conversation): CapabilitiesView {
     const { controller } = this.services;
-    const declared = controller.capabilitiesOf(conversation);
-    return {
-      model: controller.modelOf(conversation),
-      vision: declared.vision === true,
-      tools: declared.tools === true,
-      jsonMode: declared.jsonMode !== false,
-      developerRole: declared.developerRole === true,
-      sampling: declared.sampling !== false,
-      ...(declared.maxOutputTokens ? { maxOutputTokens: declared.maxOutputTokens } : {}),
-      toolCount: controller.tools().length,
-    };
+    return capabilitiesView(controller.modelOf(conversation), controller.capabilitiesOf(conversation), controller.tools().length);
   }
 
   private defaults(): DefaultsView {
     return { ...this.services.controller.defaults() };
-  }
-
-  private draftView(): DraftView {
-    return {
-      ...(this.draft.context ? { context: this.draft.context } : {}),
-      images: this.draft.images.map(({ name, mimeType, size }) => ({ name, mimeType, size })),
-    };
   }
 
   private summaries() {
@@ -364,7 +236,7 @@ export class ChatWebviewHost extends Disposable {
     const conversation = this.activeConversation();
     this.updateTitle(conversation.title);
     if (!this.isReady) return;
-    const hasKey = (await this.services.keyStore.get()) !== undefined;
+    const hasKey = await this.services.connection.hasKey();
     this.post({
       type: 'snapshot',
       snapshot: {
@@ -374,7 +246,7 @@ export class ChatWebviewHost extends Disposable {
         models: this.services.models.view,
         capabilities: this.capabilities(conversation),
         defaults: this.defaults(),
-        draft: this.draftView(),
+        draft: draftView(this.draft),
       },
     });
   }
@@ -395,12 +267,12 @@ export class ChatWebviewHost extends Disposable {
   }
 
   private postDraft(focus: boolean): void {
-    if (this.isReady) this.post({ type: 'draft', draft: this.draftView(), focus });
+    if (this.isReady) this.post({ type: 'draft', draft: draftView(this.draft), focus });
     if (focus && this.isReady) this.focusWhenReady = false;
   }
 
   private async postKeyState(): Promise<void> {
-    const hasKey = (await this.services.keyStore.get()) !== undefined;
+    const hasKey = await this.services.connection.hasKey();
     if (this.isReady) this.post({ type: 'keyState', hasKey });
   }
 

@@ -2,12 +2,23 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { IMAGE_EXTENSIONS, MAX_IMAGE_BYTES, imageDataUrl, imageMimeType } from './core/images';
 import type { ImageAttachment } from './core/model';
+import type { CapabilitiesView } from './core/protocol';
+import { CommandIds } from '../common/commandIds';
+import { showMessage } from '../workbench/showMessage';
 
 interface ImageItem extends vscode.QuickPickItem {
   uri?: vscode.Uri;
 }
 
 const BROWSE = '$(folder-opened) Browse…';
+
+/** For a model that takes images: the image the user picks. For another, a message that says how to declare it. */
+export async function pickImageFor(capabilities: CapabilitiesView): Promise<ImageAttachment | undefined> {
+  if (capabilities.vision) return pickImage();
+  const message = `${capabilities.model || 'This model'} is not declared to accept images: set "vision": true for it in promptreel.models.capabilities.`;
+  showMessage('info', message, [{ title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.models.capabilities'] }]);
+  return undefined;
+}
 
 /** Lets the user pick an image file of the workspace (or browse for one) and reads it as a data URL. */
 export async function pickImage(): Promise<ImageAttachment | undefined> {
@@ -20,12 +31,12 @@ export async function readImage(uri: vscode.Uri): Promise<ImageAttachment | unde
   const name = path.basename(uri.path);
   const mimeType = imageMimeType(name);
   if (!mimeType) {
-    void vscode.window.showWarningMessage(`${name} is not an image Promptreel can attach (${IMAGE_EXTENSIONS.join(', ')}).`);
+    showMessage('warning', `${name} is not an image Promptreel can attach (${IMAGE_EXTENSIONS.join(', ')}).`);
     return undefined;
   }
   const stat = await vscode.workspace.fs.stat(uri);
   if (stat.size > MAX_IMAGE_BYTES) {
-    void vscode.window.showWarningMessage(`${name} is ${(stat.size / 1024 / 1024).toFixed(1)} MB: attach an image of at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`);
+    showMessage('warning', `${name} is ${(stat.size / 1024 / 1024).toFixed(1)} MB: attach an image of at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`);
     return undefined;
   }
   const bytes = await vscode.workspace.fs.readFile(uri);

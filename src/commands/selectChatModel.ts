@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../api';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
-import { ensureApiKey } from '../auth/ensureApiKey';
-import type { ModelCatalog } from '../connection/core/modelCatalog';
+import type { Connection } from '../connection/connection';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -16,8 +14,7 @@ interface ModelItem extends vscode.QuickPickItem {
 export class SelectChatModelCommand extends Disposable {
   constructor(
     private readonly settings: Settings,
-    private readonly keyStore: ApiKeyStore,
-    private readonly catalog: ModelCatalog,
+    private readonly connection: Connection,
     private readonly log: ComponentLogger,
   ) {
     super();
@@ -26,7 +23,7 @@ export class SelectChatModelCommand extends Disposable {
 
   /** Returns the model chosen, or undefined when the pick was dismissed. */
   async run(): Promise<string | undefined> {
-    if (!(await ensureApiKey(this.keyStore, 'Selecting the chat model'))) return undefined;
+    if (!(await this.connection.ensureReady('Selecting the chat model'))) return undefined;
     const current = this.settings.chat.model;
     const pick = vscode.window.createQuickPick<ModelItem>();
     const disposables: vscode.Disposable[] = [pick];
@@ -47,7 +44,7 @@ export class SelectChatModelCommand extends Disposable {
       };
       disposables.push(pick.onDidChangeValue(refreshItems));
 
-      void this.catalog.chatModels(loading.signal).then(
+      void this.connection.catalog.chatModels(loading.signal).then(
         (models) => {
           listed = models.map((model) => itemFor(model.id, current, model));
           if (current && !listed.some((item) => item.modelId === current)) listed.unshift({ ...itemFor(current, current), detail: 'Not listed by the service for this key' });

@@ -11,23 +11,11 @@ export const SECTION = 'promptreel';
 
 export type ChatSettings = ChatSampling;
 
-export interface VideoSettings {
-  model: string;
-  /** Always a string: gateways built on new-api refuse a JSON number. */
-  seconds: string;
-  resolution: string;
-  ratio: string;
-  generateAudio: boolean;
-  watermark: boolean;
-  moderator: boolean;
-  downloadFolder: string;
-  pollIntervalSeconds: number;
-  historySize: number;
-  staleAfterHours: number;
-  autoDownload: boolean;
-  /** `metadata.seed`; null: none (the service picks a random one). */
-  seed: number | null;
-}
+/** The settings of one group (`chat`, `video`), each under its name in the group: `video.seconds` is `seconds`. */
+export type SettingGroup<G extends string> = { [K in SettingKey as K extends `${G}.${infer Name}` ? Name : never]: SettingValue<K> };
+
+/** `promptreel.video.*`, as declared in schema.ts (`seconds` is always a string: new-api gateways refuse a number). */
+export type VideoSettings = SettingGroup<'video'>;
 
 /** A change of `promptreel.*` settings; `affects('chat.model')` narrows it to one key or group. */
 export interface SettingsChange {
@@ -89,33 +77,23 @@ export class Settings extends Disposable {
     }
   }
 
+  /** The chat model and sampling values (`chat.tools` is read on its own). */
   get chat(): ChatSettings {
-    return {
-      model: this.get('chat.model').trim(),
-      temperature: this.get('chat.temperature'),
-      topP: this.get('chat.topP'),
-      frequencyPenalty: this.get('chat.frequencyPenalty'),
-      presencePenalty: this.get('chat.presencePenalty'),
-      maxTokens: this.get('chat.maxTokens'),
-    };
+    const { model, temperature, topP, frequencyPenalty, presencePenalty, maxTokens } = this.group('chat');
+    return { model: model.trim(), temperature, topP, frequencyPenalty, presencePenalty, maxTokens };
   }
 
   get video(): VideoSettings {
-    return {
-      model: this.get('video.model').trim(),
-      seconds: this.get('video.seconds'),
-      resolution: this.get('video.resolution'),
-      ratio: this.get('video.ratio'),
-      generateAudio: this.get('video.generateAudio'),
-      watermark: this.get('video.watermark'),
-      moderator: this.get('video.moderator'),
-      downloadFolder: this.get('video.downloadFolder'),
-      pollIntervalSeconds: this.get('video.pollIntervalSeconds'),
-      historySize: this.get('video.historySize'),
-      staleAfterHours: this.get('video.staleAfterHours'),
-      autoDownload: this.get('video.autoDownload'),
-      seed: this.get('video.seed'),
-    };
+    const video = this.group('video');
+    return { ...video, model: video.model.trim() };
+  }
+
+  private group<G extends 'chat' | 'video'>(group: G): SettingGroup<G> {
+    const values: Record<string, unknown> = {};
+    for (const key of Object.keys(SETTING_DEFAULTS) as SettingKey[]) {
+      if (key.startsWith(`${group}.`)) values[key.slice(group.length + 1)] = this.get(key);
+    }
+    return values as SettingGroup<G>;
   }
 
   /** What the user declared about a model (settings), or nothing. */

@@ -1,9 +1,7 @@
 import * as vscode from 'vscode';
-import { Emitter } from '../common/emitter';
-import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
-import { InsertionTracker, type TextChange } from './core/insertionTracker';
-import type { SinkStopReason, StreamSink } from './streamSink';
+import type { TextChange } from './core/insertionTracker';
+import { TrackedRangeSink } from './trackedRangeSink';
 
 /** Edits refused because the document changed under them are retried with the new position this many times. */
 const MAX_ATTEMPTS = 8;
@@ -17,15 +15,10 @@ const MAX_ATTEMPTS = 8;
  * is then recomputed from the tracked range. Should the user edit the text being written, or close the document,
  * the insertion stops and keeps what it wrote.
  */
-export class DocumentInsertion extends Disposable implements StreamSink {
-  private readonly stopped = this._register(new Emitter<SinkStopReason>());
-  readonly onDidStop = this.stopped.event;
-  readonly document: vscode.TextDocument;
-  private readonly tracker: InsertionTracker;
+export class DocumentInsertion extends TrackedRangeSink {
   private readonly replacing: boolean;
   private written = '';
   private editCount = 0;
-  private reason: SinkStopReason | undefined;
 
   constructor(
     private editor: vscode.TextEditor,
@@ -33,22 +26,8 @@ export class DocumentInsertion extends Disposable implements StreamSink {
     private readonly highlight: vscode.TextEditorDecorationType,
     private readonly log: ComponentLogger,
   ) {
-    super();
-    this.document = editor.document;
+    super(editor.document, range);
     this.replacing = !range.isEmpty;
-    this.tracker = new InsertionTracker({ start: this.document.offsetAt(range.start), end: this.document.offsetAt(range.end) });
-    this._register(
-      vscode.workspace.onDidChangeTextDocument((event) => {
-        if (event.document !== this.document || this.reason) return;
-        this.tracker.accept(event.contentChanges.map((change) => ({ offset: change.rangeOffset, length: change.rangeLength, text: change.text })));
-        if (this.tracker.conflict) this.stop('edited');
-      }),
-    );
-    this._register(
-      vscode.workspace.onDidCloseTextDocument((document) => {
-        if (document === this.document) this.stop('closed');
-      }),
-    );
   }
 
   get text(): string {
@@ -57,16 +36,6 @@ export class DocumentInsertion extends Disposable implements StreamSink {
 
   get edits(): number {
     return this.editCount;
-  }
-
-  get stopReason(): SinkStopReason | undefined {
-    return this.reason;
-  }
-
-  /** The written text's place in the document now. */
-  get range(): vscode.Range {
-    const { start, end } = this.tracker.range;
-    return new vscode.Range(this.document.positionAt(start), this.document.positionAt(end));
   }
 
   async append(text: string): Promise<void> {
@@ -83,7 +52,7 @@ export class DocumentInsertion extends Disposable implements StreamSink {
     } catch (error) {
       failure = { error };
     }
-    if (!closed && this.editCount > 0 && this.reason !== 'closed') await this.closeUndoStep();
+    if (!closed && this.editCount > 0 && this.stopReason !== 'closed') await this.closeUndoStep();
     if (failure) throw failure.error;
   }
 
@@ -107,7 +76,7 @@ export class DocumentInsertion extends Disposable implements StreamSink {
     if (!text) return false;
     const normalized = text.replace(/\r\n|\r|\n/g, this.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      if (this.reason) return false;
+      if (this.stopReason) return false;
       const first = this.editCount === 0;
       const { start, end } = this.tracker.range;
       const change: TextChange = first && this.replacing ? { offset: start, length: end - start, text: normalized } : { offset: end, length: 0, text: normalized };
@@ -137,11 +106,8 @@ export class DocumentInsertion extends Disposable implements StreamSink {
     super.dispose();
   }
 
-  private stop(reason: SinkStopReason): void {
-    if (this.reason) return;
-    this.reason = reason;
+  protected override stopping(): void {
     this.clearHighlight();
-    this.stopped.fire(reason);
   }
 
   private async applyEdit(range: vscode.Range, text: string, undo: { undoStopBefore: boolean; undoStopAfter: boolean }): Promise<boolean> {

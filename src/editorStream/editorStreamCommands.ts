@@ -1,10 +1,8 @@
 import * as vscode from 'vscode';
+import { registerCommands } from '../workbench/registerCommands';
 import * as z from 'zod/mini';
 import type { ChatRequest, PromptreelClient } from '../api';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
-import { ensureApiKey } from '../auth/ensureApiKey';
-import type { ChatModelChoice } from '../connection/core/chatModelChoice';
-import type { ClientProvider } from '../connection/clientProvider';
+import type { Connection } from '../connection/connection';
 import { CommandIds } from '../common/commandIds';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
@@ -74,18 +72,20 @@ export class EditorStreamCommands extends Disposable {
 
   constructor(
     private readonly settings: Settings,
-    private readonly keyStore: ApiKeyStore,
-    private readonly clients: ClientProvider,
-    private readonly chatModel: ChatModelChoice,
+    private readonly connection: Connection,
     private readonly state: vscode.Memento,
     private readonly proposals: RewriteProposals,
     private readonly log: ComponentLogger,
   ) {
     super();
     this.reporter = new OutcomeReporter(log);
-    this._register(vscode.commands.registerCommand(EditorStreamCommandIds.completeAtCursor, () => this.completeAtCursor()));
-    this._register(vscode.commands.registerCommand(EditorStreamCommandIds.rewriteSelection, (args?: unknown) => this.rewriteSelection(args)));
-    this._register(vscode.commands.registerCommand(EditorStreamCommandIds.cancelEditorStream, () => this.cancel()));
+    this._register(
+      registerCommands({
+        [EditorStreamCommandIds.completeAtCursor]: () => this.completeAtCursor(),
+        [EditorStreamCommandIds.rewriteSelection]: (args?: unknown) => this.rewriteSelection(args),
+        [EditorStreamCommandIds.cancelEditorStream]: () => this.cancel(),
+      }),
+    );
     this._register(toDisposable(() => void vscode.commands.executeCommand('setContext', EDITOR_STREAMING_CONTEXT, false)));
   }
 
@@ -201,12 +201,9 @@ export class EditorStreamCommands extends Disposable {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return this.reporter.skip('no-editor', { severity: 'info', message: `${what} works in a text editor: open a file first.`, actions: [] });
     if (isReadOnly(editor.document)) return this.reporter.skip('read-only', this.reporter.notify('info', `${what}: this editor is read-only.`, []));
-    if (!(await ensureApiKey(this.keyStore, what))) return this.reporter.skip('no-key');
-    const client = this.clients.get();
-    if (!client) {
-      return this.reporter.skip('no-client', this.reporter.notify('warning', `${what}: the base URL in the settings is not valid.`, [{ title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.baseUrl'] }]));
-    }
-    const model = await this.chatModel.resolve();
+    const client = await this.connection.ensureReady(what);
+    if (!client) return this.reporter.skip('no-key');
+    const model = await this.connection.chatModel.resolve();
     if (!model) {
       return this.reporter.skip('no-model', this.reporter.notify('warning', `${what} needs a chat model, and the service lists none: pick one first.`, [{ title: 'Select Chat Model', command: CommandIds.selectChatModel }]));
     }

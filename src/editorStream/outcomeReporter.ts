@@ -9,7 +9,7 @@ import type { StreamRunOutcome, StreamStatus, StreamTiming } from './core/stream
 /** What a command did; returned to its caller (tests, benchmarks) and logged. */
 export interface EditorStreamResult {
   status: StreamStatus | 'skipped';
-  /** Why: for `skipped` (no-editor, read-only, no-selection, no-key, no-client, no-model, no-instruction) and `interrupted` (edited, closed). */
+  /** Why: for `skipped` (no-editor, read-only, no-selection, no-key (no address, key or confirmation), no-model, no-instruction) and `interrupted` (edited, closed). */
   reason?: string;
   mode?: 'insert' | 'inline' | 'diff';
   text: string;

@@ -1,8 +1,5 @@
 import * as vscode from 'vscode';
-import { Emitter } from '../common/emitter';
-import { Disposable } from '../common/lifecycle';
-import { InsertionTracker } from './core/insertionTracker';
-import type { SinkStopReason, StreamSink } from './streamSink';
+import { TrackedRangeSink } from './trackedRangeSink';
 
 export const REWRITE_SCHEME = 'promptreel-rewrite';
 
@@ -13,37 +10,27 @@ export type ProposalState = 'streaming' | 'ready' | 'accepted' | 'rejected';
  * current text of the original with the selection (tracked through the user's edits) replaced by the proposal.
  * Streamed text only changes that virtual document; `accept` applies the replacement to the original in one edit.
  */
-export class RewriteProposal extends Disposable implements StreamSink {
-  private readonly stopped = this._register(new Emitter<SinkStopReason>());
-  readonly onDidStop = this.stopped.event;
-  private readonly tracker: InsertionTracker;
+export class RewriteProposal extends TrackedRangeSink {
   private proposed = '';
   private updates = 0;
-  private reason: SinkStopReason | undefined;
   state: ProposalState = 'streaming';
 
   constructor(
     readonly id: string,
-    readonly document: vscode.TextDocument,
+    document: vscode.TextDocument,
     range: vscode.Range,
     readonly uri: vscode.Uri,
     private readonly changed: (uri: vscode.Uri) => void,
   ) {
-    super();
-    this.tracker = new InsertionTracker({ start: document.offsetAt(range.start), end: document.offsetAt(range.end) });
-    this._register(
-      vscode.workspace.onDidChangeTextDocument((event) => {
-        if (event.document !== this.document || event.contentChanges.length === 0 || this.decided) return;
-        this.tracker.accept(event.contentChanges.map((change) => ({ offset: change.rangeOffset, length: change.rangeLength, text: change.text })));
-        if (this.tracker.conflict) this.stop('edited');
-        this.changed(this.uri);
-      }),
-    );
-    this._register(
-      vscode.workspace.onDidCloseTextDocument((document) => {
-        if (document === this.document) this.stop('closed');
-      }),
-    );
+    super(document, range);
+  }
+
+  protected override get following(): boolean {
+    return !this.decided;
+  }
+
+  protected override documentChanged(): void {
+    this.changed(this.uri);
   }
 
   get text(): string {
@@ -54,16 +41,6 @@ export class RewriteProposal extends Disposable implements StreamSink {
     return this.updates;
   }
 
-  get stopReason(): SinkStopReason | undefined {
-    return this.reason;
-  }
-
-  /** The selected text's place in the original document now. */
-  get range(): vscode.Range {
-    const { start, end } = this.tracker.range;
-    return new vscode.Range(this.document.positionAt(start), this.document.positionAt(end));
-  }
-
   /** The whole text of the right side of the diff. */
   content(): string {
     const text = this.document.getText();
@@ -72,7 +49,7 @@ export class RewriteProposal extends Disposable implements StreamSink {
   }
 
   async append(text: string): Promise<void> {
-    if (!text || this.reason) return;
+    if (!text || this.stopReason) return;
     this.proposed += text.replace(/\r\n|\r|\n/g, this.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
     this.updates++;
     this.changed(this.uri);
@@ -108,11 +85,5 @@ export class RewriteProposal extends Disposable implements StreamSink {
 
   private get decided(): boolean {
     return this.state === 'accepted' || this.state === 'rejected';
-  }
-
-  private stop(reason: SinkStopReason): void {
-    if (this.reason) return;
-    this.reason = reason;
-    this.stopped.fire(reason);
   }
 }

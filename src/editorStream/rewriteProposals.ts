@@ -1,5 +1,6 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { registerCommands } from '../workbench/registerCommands';
 import { Emitter } from '../common/emitter';
 import * as z from 'zod/mini';
 import { Disposable } from '../common/lifecycle';
@@ -33,8 +34,12 @@ export class RewriteProposals extends Disposable implements vscode.TextDocumentC
   constructor(private readonly log: ComponentLogger) {
     super();
     this._register(vscode.workspace.registerTextDocumentContentProvider(REWRITE_SCHEME, this));
-    this._register(vscode.commands.registerCommand(EditorStreamCommandIds.acceptRewrite, (arg?: unknown) => this.accept(arg)));
-    this._register(vscode.commands.registerCommand(EditorStreamCommandIds.rejectRewrite, (arg?: unknown) => this.reject(arg)));
+    this._register(
+      registerCommands({
+        [EditorStreamCommandIds.acceptRewrite]: (arg?: unknown) => this.accept(arg),
+        [EditorStreamCommandIds.rejectRewrite]: (arg?: unknown) => this.reject(arg),
+      }),
+    );
     this._register(
       vscode.window.tabGroups.onDidChangeTabs((event) => {
         for (const tab of event.closed) {

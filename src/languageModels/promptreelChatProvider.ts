@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
 import { isApiError, type ChatRequest, type ChatTool } from '../api';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
-import { ensureApiKey } from '../auth/ensureApiKey';
-import type { ClientProvider } from '../connection/clientProvider';
+import type { Connection } from '../connection/connection';
 import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
@@ -11,7 +9,6 @@ import type { Settings } from '../config/settings';
 import { abortOn } from './abortOn';
 import { needsNewKey, toLanguageModelError } from './languageModelErrors';
 import { toChatMessages, toChatTools } from './core/messages';
-import type { ModelCatalog } from '../connection/core/modelCatalog';
 import { modelInformation, resolveCapabilities } from './core/modelInformation';
 import { samplingParameters } from './core/requestParameters';
 import { responseParts, type ResponseSummary } from './core/responseParts';
@@ -27,26 +24,24 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
 
   constructor(
     private readonly settings: Settings,
-    private readonly keyStore: ApiKeyStore,
-    private readonly clients: ClientProvider,
-    private readonly catalog: ModelCatalog,
+    private readonly connection: Connection,
     private readonly log: ComponentLogger,
   ) {
     super();
-    this.onDidChangeLanguageModelChatInformation = catalog.onDidChange;
+    this.onDidChangeLanguageModelChatInformation = connection.catalog.onDidChange;
     this._register(vscode.lm.registerLanguageModelChatProvider(LANGUAGE_MODEL_VENDOR, this));
   }
 
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<vscode.LanguageModelChatInformation[]> {
-    const scope = this.keyStore.scope;
-    if (!scope || !(await this.keyStore.get())) {
+    const scope = this.connection.service;
+    if (!scope || !(await this.connection.readyClient())) {
       // Asked silently (VS Code resolving models in the background): no prompts, just nothing to offer.
-      if (!options.silent) await ensureApiKey(this.keyStore, 'Using Promptreel models in VS Code Chat');
+      if (!options.silent) await this.connection.ensureReady('Using Promptreel models in VS Code Chat');
       return [];
     }
     const cancel = abortOn(token);
     try {
-      const models = await this.catalog.chatModels(cancel.signal);
+      const models = await this.connection.catalog.chatModels(cancel.signal);
       return models.map((model) => modelInformation(model, this.settings.capabilities(model.id), scope));
     } catch (error) {
       if (cancel.signal.aborted) return [];
@@ -71,7 +66,7 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const client = this.clients.get();
+    const client = this.connection.clients.get();
     if (!client) {
       showMessage('warning', 'Promptreel models need the address of your service: set promptreel.baseUrl first.', [
         { title: 'Set API Key', command: CommandIds.setApiKey },
@@ -103,10 +98,10 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
       }
       this.log.warn(`${model.id}: the request failed: ${describeError(error)}`);
       if (needsNewKey(error)) {
-        const problem = isApiError(error) && error.kind === 'no-key' ? `there is no API key for ${this.keyStore.scope ?? 'the service'}` : describeError(error);
+        const problem = isApiError(error) && error.kind === 'no-key' ? `there is no API key for ${this.connection.service ?? 'the service'}` : describeError(error);
         showMessage('warning', `Promptreel could not answer with ${model.id}: ${problem}`, [{ title: 'Set API Key', command: CommandIds.setApiKey }]);
       }
-      throw toLanguageModelError(error, model.id, this.keyStore.scope);
+      throw toLanguageModelError(error, model.id, this.connection.service);
     } finally {
       cancel.dispose();
     }

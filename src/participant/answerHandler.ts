@@ -1,8 +1,6 @@
 import * as vscode from 'vscode';
 import { isApiError, type ChatRequest } from '../api';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
-import type { ChatModelChoice } from '../connection/core/chatModelChoice';
-import type { ClientProvider } from '../connection/clientProvider';
+import type { Connection } from '../connection/connection';
 import { CommandIds } from '../common/commandIds';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -37,9 +35,7 @@ const ACTION_COMMANDS: Record<RecoveryAction, vscode.Command> = {
 export class AnswerHandler {
   constructor(
     private readonly settings: Settings,
-    private readonly keyStore: ApiKeyStore,
-    private readonly clients: ClientProvider,
-    private readonly chatModel: ChatModelChoice,
+    private readonly connection: Connection,
     private readonly log: ComponentLogger,
   ) {}
 
@@ -114,15 +110,15 @@ export class AnswerHandler {
 
   /** The client, or undefined after telling the user (with buttons) what is missing. */
   async readyClient(stream: vscode.ChatResponseStream): Promise<PromptreelClient | undefined> {
-    const client = this.clients.get();
-    if (!this.keyStore.scope || !client) {
+    const client = this.connection.clients.get();
+    if (!this.connection.service || !client) {
       stream.markdown('Promptreel needs the address of your service and an API key first.');
       stream.button(ACTION_COMMANDS.setApiKey);
       stream.button(ACTION_COMMANDS.openSettings);
       return undefined;
     }
-    if (!(await this.keyStore.get())) {
-      stream.markdown(`Promptreel needs an API key for ${this.keyStore.scope} first. It is kept in VS Code's secret storage.`);
+    if (!(await this.connection.hasKey())) {
+      stream.markdown(`Promptreel needs an API key for ${this.connection.service} first. It is kept in VS Code's secret storage.`);
       stream.button(ACTION_COMMANDS.setApiKey);
       return undefined;
     }
@@ -132,7 +128,7 @@ export class AnswerHandler {
   /** The model picked in the chat's model picker when it is one of ours, else the chat model in use (setting, or first listed). */
   async modelFor(request: vscode.ChatRequest): Promise<string | undefined> {
     if (request.model?.vendor === LANGUAGE_MODEL_VENDOR) return request.model.id;
-    return this.chatModel.resolve();
+    return this.connection.chatModel.resolve();
   }
 
   /** Buttons that fix the problem, and the error VS Code shows under the answer. */

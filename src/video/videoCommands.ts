@@ -1,11 +1,7 @@
 import * as vscode from 'vscode';
+import type { Connection } from '../connection/connection';
 import * as z from 'zod/mini';
 import { isApiError } from '../api';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
-import { ensureApiKey } from '../auth/ensureApiKey';
-import type { ChatModelChoice } from '../connection/core/chatModelChoice';
-import type { ClientProvider } from '../connection/clientProvider';
-import type { ModelCatalog } from '../connection/core/modelCatalog';
 import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
@@ -31,10 +27,7 @@ const taskArgSchema = z.union([z.string().check(z.minLength(1)), z.pipe(z.object
 
 export interface VideoCommandDeps {
   settings: Settings;
-  keyStore: ApiKeyStore;
-  clients: ClientProvider;
-  catalog: ModelCatalog;
-  chatModel: ChatModelChoice;
+  connection: Connection;
   store: VideoTaskStore;
   poller: VideoPoller;
   creator: VideoCreator;
@@ -78,7 +71,7 @@ export class VideoCommands extends Disposable {
       return undefined;
     }
     const args: GenerateArgs = parsed.data;
-    if (!(await ensureApiKey(this.deps.keyStore, 'Generating a video'))) return { kind: 'not-ready' };
+    if (!(await this.deps.connection.ensureReady('Generating a video'))) return { kind: 'not-ready' };
     const options = withOverrides(defaultOptions(this.deps.settings.video), args);
     if (args.prompt && !args.review && options.model) return this.deps.creator.create(toCreateRequest(args.prompt, options));
     const prompt = args.prompt ?? (await askPrompt());
@@ -87,7 +80,7 @@ export class VideoCommands extends Disposable {
   }
 
   private async reviewAndCreate(prompt: string, options: VideoOptions, source?: TaskSource): Promise<CreateOutcome | undefined> {
-    const reviewed = await reviewOptions(prompt, options, () => this.deps.catalog.allModels());
+    const reviewed = await reviewOptions(prompt, options, () => this.deps.connection.catalog.allModels());
     if (!reviewed) return undefined;
     return this.deps.creator.create(toCreateRequest(reviewed.prompt, reviewed.options), source);
   }
@@ -101,16 +94,15 @@ export class VideoCommands extends Disposable {
       showMessage('info', 'Select the code to explain in an editor first, then run Generate Explainer Video from Selection.');
       return undefined;
     }
-    if (!(await ensureApiKey(this.deps.keyStore, 'Generating an explainer video'))) return { kind: 'not-ready' };
-    const chatModel = await this.deps.chatModel.resolve();
+    const client = await this.deps.connection.ensureReady('Generating an explainer video');
+    if (!client) return { kind: 'not-ready' };
+    const chatModel = await this.deps.connection.chatModel.resolve();
     if (!chatModel) {
       showMessage('warning', 'The explainer prompt is written by your chat model, and the service lists none: select one first.', [
         { title: 'Select Chat Model', run: () => vscode.commands.executeCommand(CommandIds.selectChatModel) },
       ]);
       return undefined;
     }
-    const client = this.deps.clients.get();
-    if (!client) return { kind: 'not-ready' };
     const document = editor.document;
     const fileName = vscode.workspace.asRelativePath(document.uri, false);
     const lines = `${selection.start.line + 1}-${selection.end.line + 1}`;
@@ -170,9 +162,9 @@ export class VideoCommands extends Disposable {
     if (!id) return undefined;
     const existing = this.deps.store.get(id);
     if (!existing) {
-      if (!(await ensureApiKey(this.deps.keyStore, 'Tracking a video task'))) return undefined;
+      if (!(await this.deps.connection.ensureReady('Tracking a video task'))) return undefined;
       const now = Date.now();
-      const service = this.deps.keyStore.scope;
+      const service = this.deps.connection.service;
       if (!service) return undefined;
       await this.deps.store.add({ id, service, state: 'queued', rawStatus: 'unknown', createdAt: now, updatedAt: now, nextPollAt: now });
       this.deps.log.info(`Tracking video task ${id}.`);

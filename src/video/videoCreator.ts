@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
 import { ApiError, isApiError, lostBecause, mayHaveCreated } from '../api';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
-import { ensureApiKey } from '../auth/ensureApiKey';
-import type { ClientProvider } from '../connection/clientProvider';
 import { CommandIds } from '../common/commandIds';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -26,15 +24,14 @@ export type CreateOutcome =
 export class VideoCreator {
   constructor(
     private readonly settings: Settings,
-    private readonly keyStore: ApiKeyStore,
-    private readonly clients: ClientProvider,
+    private readonly connection: Connection,
     private readonly store: VideoTaskStore,
     private readonly reveal: (id: string) => void,
     private readonly log: ComponentLogger,
   ) {}
 
   async create(request: StoredCreateRequest, source?: TaskSource): Promise<CreateOutcome> {
-    if (!(await ensureApiKey(this.keyStore, 'Generating a video')) || !this.clients.get()) return { kind: 'not-ready' };
+    if (!(await this.connection.ensureReady('Generating a video'))) return { kind: 'not-ready' };
     try {
       const task = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Creating the video "${shortenPrompt(request.prompt, 40)}"…` },
@@ -52,7 +49,7 @@ export class VideoCreator {
    * answer, so a charged task always lands in the list. A lost answer leaves an "unconfirmed" entry there.
    */
   async createOrThrow(request: StoredCreateRequest, source?: TaskSource, signal?: AbortSignal): Promise<VideoTaskRecord> {
-    const client = this.clients.get();
+    const client = this.connection.clients.get();
     if (!client) throw new Error('promptreel.baseUrl is not set.');
     if (signal?.aborted) throw new ApiError({ kind: 'aborted', message: 'The request was cancelled.', hint: 'Cancelled before anything was sent.' });
     this.log.info(`Creating a video task with ${request.model} (${request.seconds ?? '?'} s, ${request.metadata?.resolution ?? '?'}).`);

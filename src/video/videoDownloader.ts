@@ -1,10 +1,8 @@
 import * as os from 'node:os';
+import type { Connection } from '../connection/connection';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isApiError, removeStaleDownloads, SaveError } from '../api';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
-import { ensureApiKey } from '../auth/ensureApiKey';
-import type { ClientProvider } from '../connection/clientProvider';
 import { CommandIds } from '../common/commandIds';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -36,8 +34,7 @@ export class VideoDownloader {
 
   constructor(
     private readonly settings: Settings,
-    private readonly keyStore: ApiKeyStore,
-    private readonly clients: ClientProvider,
+    private readonly connection: Connection,
     private readonly store: VideoTaskStore,
     private readonly log: ComponentLogger,
     private readonly workspaceFolders: () => readonly vscode.WorkspaceFolder[] | undefined = () => vscode.workspace.workspaceFolders,
@@ -57,14 +54,13 @@ export class VideoDownloader {
     if (!task || task.state !== 'completed') {
       return { kind: 'failed', shown: showMessage('warning', 'Only a completed video can be downloaded.') };
     }
-    if (task.service !== this.keyStore.scope) {
+    if (task.service !== this.connection.service) {
       // Its address may have expired, and the fallback asks its own service with that service's key.
       const openSettings = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.baseUrl') };
-      const message = `This video was made on ${task.service ?? 'another service'}, and this window is set to ${this.keyStore.scope ?? 'no service'}: it is downloaded only from its own service. Set promptreel.baseUrl to ${task.service ?? 'its service'} to download it.`;
+      const message = `This video was made on ${task.service ?? 'another service'}, and this window is set to ${this.connection.service ?? 'no service'}: it is downloaded only from its own service. Set promptreel.baseUrl to ${task.service ?? 'its service'} to download it.`;
       return { kind: 'failed', shown: showMessage('warning', message, [openSettings]) };
     }
-    if (!(await ensureApiKey(this.keyStore, 'Downloading a video'))) return { kind: 'cancelled' };
-    const client = this.clients.get();
+    const client = await this.connection.ensureReady('Downloading a video');
     if (!client) return { kind: 'cancelled' };
     const name = videoFileName(task.prompt, task.id);
     const target = request.destination !== undefined ? { file: request.destination, replaceExisting: false } : await this.destinationFor(name, request.automatic === true);

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
-import type { ChatModelChoice } from '../connection/core/chatModelChoice';
-import type { ClientProvider } from '../connection/clientProvider';
-import type { ModelCatalog } from '../connection/core/modelCatalog';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger, Logger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -27,12 +24,9 @@ const STALE_CLEANUP_DELAY_MS = 3_000;
 export interface VideoRuntimeDeps {
   globalState: StateStorage;
   settings: Settings;
-  keyStore: ApiKeyStore;
-  clients: ClientProvider;
-  /** The one model list (the video model pickers offer its models). */
-  catalog: ModelCatalog;
-  /** The chat model the explainer writes its prompt with. */
-  chatModel: ChatModelChoice;
+  /** The service: its key and client, the one model list (the video model pickers offer its models), the chat model
+   *  the explainer writes its prompt with. */
+  connection: Connection;
   logger: Logger;
 }
 
@@ -50,19 +44,18 @@ export class VideoRuntime extends Disposable {
   readonly notifications: VideoNotifications;
   readonly commands: VideoCommands;
   private readonly elapsedTicker = this._register(new MutableDisposable());
-  private readonly clients: ClientProvider;
+  private readonly connection: Connection;
   private readonly settings: Settings;
-  private readonly keyStore: ApiKeyStore;
   private readonly log: ComponentLogger;
   /** Dropped when the settings change the client (base URL, proxy). */
   private pollClient: VideoTaskSource | undefined;
 
   constructor(deps: VideoRuntimeDeps) {
     super();
-    const { settings, keyStore, clients, logger } = deps;
-    this.clients = clients;
+    const { settings, connection, logger } = deps;
+    const { keyStore, clients } = connection;
+    this.connection = connection;
     this.settings = settings;
-    this.keyStore = keyStore;
     const log = logger.forComponent('video');
     this.log = log;
     this.store = this._register(new VideoTaskStore(deps.globalState, () => settings.video.historySize, log));
@@ -81,17 +74,14 @@ export class VideoRuntime extends Disposable {
       }),
     );
     const reveal = (id: string) => void this.view.reveal(id, { select: false, focus: false }).then(undefined, () => undefined);
-    this.creator = new VideoCreator(settings, keyStore, clients, this.store, reveal, log);
-    this.downloader = new VideoDownloader(settings, keyStore, clients, this.store, log);
+    this.creator = new VideoCreator(settings, connection, this.store, reveal, log);
+    this.downloader = new VideoDownloader(settings, connection, this.store, log);
     this.player = this._register(new VideoPlayer(log));
     this.notifications = this._register(new VideoNotifications(this.poller, settings, this.downloader));
     this.commands = this._register(
       new VideoCommands({
         settings,
-        keyStore,
-        clients,
-        catalog: deps.catalog,
-        chatModel: deps.chatModel,
+        connection,
         store: this.store,
         poller: this.poller,
         creator: this.creator,
@@ -140,7 +130,7 @@ export class VideoRuntime extends Disposable {
    */
   private async adoptUnscopedTasks(): Promise<void> {
     if (!this.store.tasks.some((task) => task.service === undefined)) return;
-    const service = this.settings.userBaseUrlScope() ?? this.keyStore.scope;
+    const service = this.settings.userBaseUrlScope() ?? this.connection.service;
     if (!service) return;
     const adopted = await this.store.updateEach((task) => (task.service === undefined ? { ...task, service } : undefined));
     this.log.info(`${adopted} video task(s) recorded before tasks kept their service now belong to ${service}.`);
@@ -148,8 +138,8 @@ export class VideoRuntime extends Disposable {
 
   /** Polling has its own client without retries: the poller backs off and honours Retry-After by itself. */
   private pollSource(): VideoTaskSource | undefined {
-    if (!this.clients.get()) return undefined;
-    this.pollClient ??= this.clients.create({ retry: { retries: 0 } });
+    if (!this.connection.clients.get()) return undefined;
+    this.pollClient ??= this.connection.clients.create({ retry: { retries: 0 } });
     return this.pollClient;
   }
 

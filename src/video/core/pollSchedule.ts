@@ -30,3 +30,29 @@ export function pollDelay(input: PollDelayInput): number {
 export function offlineProbeDelay(baseMs: number, failedProbes: number): number {
   return Math.min(baseMs * 2 ** Math.min(failedProbes, 10), Math.max(baseMs, 60_000));
 }
+
+/** How often a window that does not hold the lease looks whether the holder is gone. */
+export const FOLLOWER_DELAY_MS = 10_000;
+
+export interface TimerInputs {
+  now: number;
+  baseMs: number;
+  /** Another window holds the poll lease: this one only watches for the holder to go. */
+  follower: boolean;
+  /** Offline: the probes that failed so far (undefined while online). */
+  offlineProbes: number | undefined;
+  /** When the first pending task is due. */
+  nextDue: number;
+  /** No request before this time (a `Retry-After`). */
+  notBefore: number;
+  leaseTtlMs: number;
+}
+
+/** When the poller's one timer fires next. */
+export function timerDelay(inputs: TimerInputs): number {
+  const { now, baseMs } = inputs;
+  if (inputs.follower) return Math.max(FOLLOWER_DELAY_MS, baseMs);
+  if (inputs.offlineProbes !== undefined) return offlineProbeDelay(baseMs, inputs.offlineProbes);
+  // The holder renews its lease well before it expires, even when no task is due for a while.
+  return Math.min(Math.max(inputs.nextDue - now, inputs.notBefore - now, 0), inputs.leaseTtlMs / 3);
+}

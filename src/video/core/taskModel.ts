@@ -1,4 +1,4 @@
-import type { VideoTask } from '../../api';
+import type { ApiError, VideoTask } from '../../api';
 import type { StoredCreateRequest, TaskSource, TaskState, VideoTaskRecord } from './videoTaskRecord';
 
 // Pure functions over task records: how a service answer changes a task, and how a task is described.
@@ -149,4 +149,31 @@ const KNOWN_PENDING = new Set([...QUEUED_STATUSES, 'in_progress', 'running', 'pr
 
 function isUnknownStatus(status: string): boolean {
   return !KNOWN_PENDING.has(status.trim().toLowerCase());
+}
+
+/** A pending task no longer polled: past the stale limit. `updatedAt` moves when the poller marks it, not on an answer. */
+export function asStale(record: VideoTaskRecord, updatedAt?: number): VideoTaskRecord {
+  const stale: VideoTaskRecord = { ...record, state: 'stale', ...(updatedAt !== undefined ? { updatedAt } : {}) };
+  delete stale.nextPollAt;
+  return stale;
+}
+
+/** Decided on the code: a bare 404 is more often a wrong base URL, which must not fail every task in the list. */
+export function isUnknownTask(error: ApiError): boolean {
+  return error.kind === 'http' && error.code === 'task_not_exist';
+}
+
+/** The service says it does not know the task: it failed, with the service's words. */
+export function asUnknownTask(record: VideoTaskRecord, error: ApiError, now: number): VideoTaskRecord {
+  const failed: VideoTaskRecord = {
+    ...record,
+    state: 'failed',
+    rawStatus: error.code ?? `HTTP ${error.status ?? '?'}`,
+    error: `The service does not know this task (HTTP ${error.status ?? '?'}${error.code ? `, ${error.code}` : ''}): ${error.serverMessage ?? error.hint}`,
+    updatedAt: now,
+    lastPolledAt: now,
+    finishedAt: now,
+  };
+  delete failed.nextPollAt;
+  return failed;
 }

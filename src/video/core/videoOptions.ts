@@ -3,18 +3,13 @@ import { MAX_VIDEO_SECONDS, MAX_VIDEO_SEED, videoSecondsSchema, videoSeedSchema 
 import type { VideoSettings } from '../../config/settings';
 import type { StoredCreateRequest } from './videoTaskRecord';
 
+/** The fields of one video that the settings give a default for. */
+type VideoDefaults = Pick<VideoSettings, 'model' | 'seconds' | 'resolution' | 'ratio' | 'generateAudio' | 'watermark' | 'moderator'>;
+
 /** What the user can change for one video before it is created; starts from the settings. */
-export interface VideoOptions {
-  model: string;
-  seconds: string;
-  resolution: string;
-  ratio: string;
-  generateAudio: boolean;
-  watermark: boolean;
+export interface VideoOptions extends VideoDefaults {
   /** Undefined: no seed is sent. */
   seed: number | undefined;
-  /** Content review (`moderator`). */
-  moderator: boolean;
 }
 
 export const RESOLUTIONS = ['480p', '720p', '1080p'] as const;
@@ -23,16 +18,8 @@ export const MAX_SECONDS = MAX_VIDEO_SECONDS;
 export const MAX_SEED = MAX_VIDEO_SEED;
 
 export function defaultOptions(settings: VideoSettings): VideoOptions {
-  return {
-    model: settings.model,
-    seconds: settings.seconds,
-    resolution: settings.resolution,
-    ratio: settings.ratio,
-    generateAudio: settings.generateAudio,
-    watermark: settings.watermark,
-    seed: settings.seed ?? undefined,
-    moderator: settings.moderator,
-  };
+  const { model, seconds, resolution, ratio, generateAudio, watermark, moderator } = settings;
+  return { model, seconds, resolution, ratio, generateAudio, watermark, moderator, seed: settings.seed ?? undefined };
 }
 
 /** The documented body: `seconds` as a string, `moderator`, and the rest under `metadata`. */

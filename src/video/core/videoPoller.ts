@@ -2,9 +2,10 @@ import { isApiError, type ApiError, type ApiLogger, type VideoTask } from '../..
 import { Disposable, MutableDisposable, toDisposable } from '../../common/lifecycle';
 import { Emitter, type Event } from '../../common/emitter';
 import type { PollLease } from './pollLease';
-import { offlineProbeDelay, pollDelay } from './pollSchedule';
+import { pollDelay, timerDelay } from './pollSchedule';
 import type { Clock } from '../../common/clock';
-import { applyAnswer, isFollowedHere, isPastStaleLimit, isPollable } from './taskModel';
+import { runBounded } from '../../common/runBounded';
+import { applyAnswer, asStale, asUnknownTask, isFollowedHere, isPastStaleLimit, isPollable, isUnknownTask } from './taskModel';
 import type { VideoTaskStore } from './taskStore';
 import type { VideoTaskRecord } from './videoTaskRecord';
 
@@ -46,8 +47,6 @@ export interface TaskFinished {
 export type PollerPause = 'offline' | 'auth' | undefined;
 
 const DEFAULT_CONCURRENCY = 3;
-/** How often a window that does not hold the lease looks whether the holder is gone. */
-const FOLLOWER_DELAY_MS = 10_000;
 
 /**
  * The one poller. One timer, set only while some task is queued or running: each tick asks the service about
@@ -136,17 +135,15 @@ export class VideoPoller extends Disposable {
       return;
     }
     const now = clock.now();
-    const baseMs = this.options.settings().pollIntervalSeconds * 1000;
-    let delay: number;
-    if (lease.heldByOther(now)) {
-      delay = Math.max(FOLLOWER_DELAY_MS, baseMs);
-    } else if (this.pausedFor === 'offline') {
-      delay = offlineProbeDelay(baseMs, this.failedProbes);
-    } else {
-      const nextDue = Math.min(...pollable.map((task) => task.nextPollAt ?? now));
-      // The holder renews its lease well before it expires, even when no task is due for a while.
-      delay = Math.min(Math.max(nextDue - now, this.notBefore - now, 0), lease.ttlMs / 3);
-    }
+    const delay = timerDelay({
+      now,
+      baseMs: this.options.settings().pollIntervalSeconds * 1000,
+      follower: lease.heldByOther(now),
+      offlineProbes: this.pausedFor === 'offline' ? this.failedProbes : undefined,
+      nextDue: Math.min(...pollable.map((task) => task.nextPollAt ?? now)),
+      notBefore: this.notBefore,
+      leaseTtlMs: lease.ttlMs,
+    });
     this.timer.value = clock.setTimeout(() => void this.tick(), delay);
   }
 
@@ -176,18 +173,8 @@ export class VideoPoller extends Disposable {
     let due = pollable.filter((task) => (task.nextPollAt ?? 0) <= now).sort((a, b) => (a.nextPollAt ?? 0) - (b.nextPollAt ?? 0));
     // Offline: one probe; when it gets an answer, the others follow at once.
     if (this.pausedFor === 'offline') due = due.length > 0 ? due.slice(0, 1) : pollable.slice(0, 1);
-    await this.runBounded(due, (task) => this.pollOne(task.id, source));
-  }
-
-  private async runBounded(tasks: VideoTaskRecord[], poll: (task: VideoTaskRecord) => Promise<void>): Promise<void> {
-    const queue = [...tasks];
-    const worker = async () => {
-      for (let task = queue.shift(); task; task = queue.shift()) {
-        if (this.disposed || this.pausedFor === 'auth' || this.options.clock.now() < this.notBefore) return;
-        await poll(task);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
+    const proceed = () => !this.disposed && this.pausedFor !== 'auth' && this.options.clock.now() >= this.notBefore;
+    await runBounded(due, this.concurrency, proceed, (task) => this.pollOne(task.id, source));
   }
 
   private async pollOne(id: string, source: VideoTaskSource): Promise<void> {
@@ -219,11 +206,7 @@ export class VideoPoller extends Disposable {
       if (transition) finished = { task: record, state: transition };
       if (!isPollable(record)) return record;
       // A task tracked by id may turn out to be older than the limit as soon as the service says when it began.
-      if (isPastStaleLimit(record, now, this.options.settings().staleAfterHours)) {
-        const stale: VideoTaskRecord = { ...record, state: 'stale' };
-        delete stale.nextPollAt;
-        return stale;
-      }
+      if (isPastStaleLimit(record, now, this.options.settings().staleAfterHours)) return asStale(record);
       return { ...record, nextPollAt: now + this.delayFor(record, now) };
     });
     if (!stored) return; // removed from the list meanwhile
@@ -270,16 +253,7 @@ export class VideoPoller extends Disposable {
     this.options.log.warn(`the service does not know ${id}: ${error.message}`);
     let finished: TaskFinished | undefined;
     await this.options.store.update(id, (current) => {
-      const record: VideoTaskRecord = {
-        ...current,
-        state: 'failed',
-        rawStatus: error.code ?? `HTTP ${error.status ?? '?'}`,
-        error: `The service does not know this task (HTTP ${error.status ?? '?'}${error.code ? `, ${error.code}` : ''}): ${error.serverMessage ?? error.hint}`,
-        updatedAt: now,
-        lastPolledAt: now,
-        finishedAt: now,
-      };
-      delete record.nextPollAt;
+      const record = asUnknownTask(current, error, now);
       finished = { task: record, state: 'failed' };
       return record;
     });
@@ -289,11 +263,7 @@ export class VideoPoller extends Disposable {
   private async markStale(now: number, staleAfterHours: number): Promise<void> {
     for (const task of this.followedTasks().filter((candidate) => isPastStaleLimit(candidate, now, staleAfterHours))) {
       this.options.log.info(`${task.id} is still ${task.rawStatus} after ${staleAfterHours} h: marked stale, no longer polled.`);
-      await this.options.store.update(task.id, (current) => {
-        const record: VideoTaskRecord = { ...current, state: 'stale', updatedAt: now };
-        delete record.nextPollAt;
-        return record;
-      });
+      await this.options.store.update(task.id, (current) => asStale(current, now));
     }
   }
 
@@ -324,9 +294,4 @@ export class VideoPoller extends Disposable {
     this.pausedFor = pause;
     this.pauseChanged.fire(pause);
   }
-}
-
-/** Decided on the code: a bare 404 is more often a wrong base URL, which must not fail every task in the list. */
-function isUnknownTask(error: ApiError): boolean {
-  return error.kind === 'http' && error.code === 'task_not_exist';
 }

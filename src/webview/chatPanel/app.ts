@@ -5,7 +5,8 @@ import { FrameScheduler } from './frameScheduler';
 import { Header } from './header';
 import { buildLayout } from './layout';
 import { codeActionOf } from './markdown';
-import { AssistantMessageView, UserMessageView, type MessageHost } from './messageViews';
+import { AssistantMessageView, type MessageHost } from './messageViews';
+import { UserMessageView } from './userMessageView';
 import type { HostChannel } from './vscodeApi';
 
 type MessageViewInstance = AssistantMessageView | UserMessageView;

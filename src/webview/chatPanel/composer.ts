@@ -21,9 +21,7 @@ export interface ComposerHost {
  */
 export class Composer {
   private readonly input = byId<HTMLTextAreaElement>('prompt');
-  private readonly send = byId<HTMLButtonElement>('send');
-  private readonly stop = byId<HTMLButtonElement>('stop');
-  private readonly attach = byId<HTMLButtonElement>('attach-image');
+  private readonly buttons = { send: byId<HTMLButtonElement>('send'), stop: byId<HTMLButtonElement>('stop'), attach: byId<HTMLButtonElement>('attach-image') };
   private readonly context = byId<HTMLElement>('draft-context');
   private readonly images = byId<HTMLElement>('draft-images');
   private busy = false;
@@ -41,9 +39,9 @@ export class Composer {
       this.host.saveDraft(this.input.value);
       this.updateButtons();
     });
-    this.send.addEventListener('click', () => this.submit());
-    this.stop.addEventListener('click', () => this.requestStop());
-    this.attach.addEventListener('click', () => this.host.post({ type: 'attachImage' }));
+    this.buttons.send.addEventListener('click', () => this.submit());
+    this.buttons.stop.addEventListener('click', () => this.requestStop());
+    this.buttons.attach.addEventListener('click', () => this.host.post({ type: 'attachImage' }));
     this.updateButtons();
   }
 
@@ -57,7 +55,7 @@ export class Composer {
   }
 
   setCapabilities(capabilities: CapabilitiesView): void {
-    this.attach.hidden = !capabilities.vision;
+    this.buttons.attach.hidden = !capabilities.vision;
   }
 
   setDraft(draft: DraftView): void {
@@ -132,9 +130,9 @@ export class Composer {
   }
 
   private updateButtons(): void {
-    this.send.hidden = this.busy;
-    this.stop.hidden = !this.busy;
-    this.send.disabled = !this.input.value.trim() && !this.draft.context && this.draft.images.length === 0;
+    this.buttons.send.hidden = this.busy;
+    this.buttons.stop.hidden = !this.busy;
+    this.buttons.send.disabled = !this.input.value.trim() && !this.draft.context && this.draft.images.length === 0;
     for (const control of Array.from(this.context.querySelectorAll<HTMLButtonElement>('[data-quick-action]'))) control.disabled = this.busy;
   }
 }

@@ -288,7 +288,7 @@ describe('video: download without a workspace folder', () => {
     service.task(outcome.task.id)!.forced = 'completed';
     await pollUntil(api, outcome.task.id, (task) => task.state === 'completed', 'completed');
     const store = runtime(api).store;
-    const downloader = new VideoDownloader(api.settings, api.keyStore, api.clients, store, api.logger.forComponent('video'), () => undefined);
+    const downloader = new VideoDownloader(api.settings, api.connection, store, api.logger.forComponent('video'), () => undefined);
 
     const target = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-save-'));
     const window = vscode.window as unknown as { showSaveDialog: typeof vscode.window.showSaveDialog };

@@ -1,0 +1,31 @@
+import type * as vscode from 'vscode';
+import { CommandIds } from '../common/commandIds';
+import type { ComponentLogger } from '../common/logger';
+import type { Settings } from '../config/settings';
+import type { Connection } from '../connection/connection';
+import type { ChatModelList } from './chatModelList';
+import type { CodeBlockActions } from './codeBlockActions';
+import type { ConversationActions } from './conversationActions';
+import type { ChatController } from './core/chatController';
+import type { HostCommand } from './core/protocol';
+
+/** What every chat webview (the side bar view, each editor panel) works with. */
+export interface ChatServices {
+  readonly controller: ChatController;
+  readonly models: ChatModelList;
+  readonly connection: Connection;
+  readonly settings: Settings;
+  readonly codeBlocks: CodeBlockActions;
+  readonly conversations: ConversationActions;
+  readonly extensionUri: vscode.Uri;
+  readonly log: ComponentLogger;
+}
+
+/** The commands a chat page may ask the host to run (its buttons: Set API Key, Open Settings, …), and no others. */
+export const HOST_COMMAND_IDS: Record<HostCommand, string> = {
+  setApiKey: CommandIds.setApiKey,
+  openSettings: CommandIds.openSettings,
+  showLogs: CommandIds.showLogs,
+  selectModel: CommandIds.selectChatModel,
+  testConnection: CommandIds.testConnection,
+};

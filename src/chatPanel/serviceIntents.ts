@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import { HOST_COMMAND_IDS, type ChatServices } from './chatServices';
+import type { WebviewToHost } from './core/protocol';
+
+/** The page's intents that act on the shared services only (no state of the webview it came from). */
+export type ServiceIntent = Exclude<
+  WebviewToHost,
+  { type: 'ready' | 'send' | 'quickAction' | 'newConversation' | 'selectConversation' | 'setOptions' | 'attachImage' | 'removeImage' | 'clearContext' }
+>;
+
+export async function runServiceIntent(message: ServiceIntent, { controller, conversations, codeBlocks, models }: ChatServices): Promise<unknown> {
+  switch (message.type) {
+    case 'stop':
+      return controller.stop(message.conversationId);
+    case 'renameConversation':
+      return conversations.rename(message.conversationId);
+    case 'deleteConversation':
+      return conversations.delete(message.conversationId);
+    case 'exportConversation':
+      return conversations.exportToMarkdown(message.conversationId);
+    case 'regenerate':
+    case 'retry':
+      void controller.regenerate(message.conversationId);
+      return;
+    case 'editMessage':
+      void controller.editAndResend(message.conversationId, message.messageId, message.text);
+      return;
+    case 'refreshModels':
+      return models.refresh();
+    case 'loadModels':
+      return models.ensureLoaded();
+    case 'codeAction':
+      if (message.action === 'copy') return codeBlocks.copy(message.code);
+      if (message.action === 'insert') return codeBlocks.insertAtCursor(message.code);
+      if (message.action === 'replace') return codeBlocks.replaceSelection(message.code);
+      return codeBlocks.newFile(message.code, message.language);
+    case 'runCommand':
+      await vscode.commands.executeCommand(HOST_COMMAND_IDS[message.command]);
+      return;
+  }
+}
