@@ -75,7 +75,13 @@ async function main(): Promise<number> {
   const results: BenchResults = {
     startedAt: new Date(started).toISOString(),
     durationSeconds: (Date.now() - started) / 1000,
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', node: process.version, loadAverageAtStart: loadAtStart, loadAverageAtEnd: os.loadavg() },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      loadAverageAtStart: loadAtStart,
+      loadAverageAtEnd: os.loadavg(),
+    },
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     rows,
     details,

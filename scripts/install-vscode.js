@@ -8,8 +8,15 @@ const fs = require('fs');
 const path = require('path');
 const { STACK } = require('./vscode/paths');
 const {
-  APT_PACKAGES, CHROMIUM, CODE_SERVER_VERSION, NODE_VERSION, VSCODE_VERSION,
-  postinstallMarkers, readJson, stackLayout, stackProblem,
+  APT_PACKAGES,
+  CHROMIUM,
+  CODE_SERVER_VERSION,
+  NODE_VERSION,
+  VSCODE_VERSION,
+  postinstallMarkers,
+  readJson,
+  stackLayout,
+  stackProblem,
 } = require('./vscode/stack');
 
 const NOISE = /Unknown (user|env|cli|project) config|This will stop working in the next major version/;
@@ -176,7 +183,10 @@ function main() {
   ensureNode24(layout);
   ensureCodeServer(layout);
   const version = checkCodeServerVersion(layout);
-  fs.writeFileSync(layout.stamp, `${JSON.stringify({ node: NODE_VERSION, codeServer: CODE_SERVER_VERSION, vscode: VSCODE_VERSION, installedAt: new Date().toISOString() }, null, 2)}\n`);
+  fs.writeFileSync(
+    layout.stamp,
+    `${JSON.stringify({ node: NODE_VERSION, codeServer: CODE_SERVER_VERSION, vscode: VSCODE_VERSION, installedAt: new Date().toISOString() }, null, 2)}\n`,
+  );
   log(`code-server ${version}`);
   log(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)}s: ${stackDir}`);
 }

@@ -55,8 +55,10 @@ async function main() {
     extensionTestsEnv: { PROMPTREEL_HOST_STATS_FILE: statsFile },
     launchArgs: [
       workspace,
-      '--user-data-dir', profile.userDataDir,
-      '--extensions-dir', profile.extensionsDir,
+      '--user-data-dir',
+      profile.userDataDir,
+      '--extensions-dir',
+      profile.extensionsDir,
       '--disable-workspace-trust',
       '--skip-welcome',
       '--skip-release-notes',

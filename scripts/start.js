@@ -37,7 +37,9 @@ async function main() {
   });
   console.log(`[start] local service ${service.baseUrl} (demo key ${service.demoKey})`);
 
-  const profile = writeProfile(path.join(DEMO, 'profile'), { fresh: false, settings: {
+  const profile = writeProfile(path.join(DEMO, 'profile'), {
+    fresh: false,
+    settings: {
       'promptreel.baseUrl': service.baseUrl,
       // The models the local service offers, so a newcomer can chat and generate a video at once.
       'promptreel.chat.model': 'promptreel-chat',

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// `npm test`: build, package and compile, then unit tests (plain Node), the VS Code stack install (when missing),
+// `npm test`: lint (ESLint with the layer rules, Prettier, type checks), build, package and compile, then unit tests (plain Node), the VS Code stack install (when missing),
 // extension-host tests and UI tests (real VS Code in Chromium). Each stage runs in its own process group with its
 // log in .artifacts/logs/<stage>.log; its wall time and peak memory are measured. Ends with ONE line
 // `N passed, N failed[, N skipped]` (also written to .artifacts/test-summary.txt); exit code 1 if anything failed.
-// Usage: node scripts/test-all.js [unit] [host] [ui]     (no argument: everything)
+// Usage: node scripts/test-all.js [lint] [unit] [host] [ui]     (no argument: everything)
 const fs = require('fs');
 const path = require('path');
 const { ROOT, ARTIFACTS, LOGS, SCREENSHOTS, SUMMARY } = require('./vscode/paths');
 const { spawnGroup, killTagged, onShutdown } = require('./vscode/processes');
 const { startMemorySampler } = require('./vscode/memory');
 
-const TEST_STAGES = ['unit', 'host', 'ui'];
+const TEST_STAGES = ['lint', 'unit', 'host', 'ui'];
 const MINUTE = 60_000;
 const node = process.execPath;
 const bin = (relative) => path.join(ROOT, 'node_modules', relative);
@@ -22,6 +22,8 @@ function plan(selected) {
   const wants = (stage) => selected.includes(stage);
   const needsVsCode = wants('host') || wants('ui');
   const stages = [];
+  // Each check counts as one test: a violation fails `npm test` (and CI) like a failed test.
+  if (wants('lint')) stages.push({ name: 'lint', command: [node, path.join(__dirname, 'lint.js')], timeoutMs: 5 * MINUTE, counts: true });
   if (wants('ui')) stages.push({ name: 'package', command: ['npm', 'run', 'package'], timeoutMs: 5 * MINUTE });
   // After `package` (a minified build): the host tests load dist/ straight from the repo and get source maps.
   if (wants('host')) stages.push({ name: 'build', command: [node, path.join(ROOT, 'esbuild.js')], timeoutMs: 3 * MINUTE });

@@ -41,7 +41,7 @@ export interface PromptreelTestApi {
   readonly connection: Connection;
   readonly doctor: ConnectionDoctor;
   readonly statusBar: ChatModelStatusBar;
-  /** Video tasks: the runtime (store, poller, view, commands, downloads, player); `reload()` rebuilds it from globalState. */
+  /** Video tasks: the runtime (store, poller, view, commands, downloads, player). */
   readonly video: VideoFeature;
   /** The global storage the video tasks persist in (tests play "another window" with it). */
   readonly globalState: vscode.Memento;
@@ -106,13 +106,37 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   const answers = new AnswerHandler(settings, connection, logger.forComponent('participant'));
   const participantVideoTasks = new ParticipantVideoTasksAdapter(video, settings);
   const participant = store.add(
-    new PromptreelParticipant(context.extensionUri, answers, new VideoCommand(participantVideoTasks, answers, logger.forComponent('participant')), logger.forComponent('participant')),
+    new PromptreelParticipant(
+      context.extensionUri,
+      answers,
+      new VideoCommand(participantVideoTasks, answers, logger.forComponent('participant')),
+      logger.forComponent('participant'),
+    ),
   );
 
   logger.forComponent('main').info(`Promptreel ${version} activated in VS Code ${vscode.version}.`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
-  return { logger, settings, keyStore, trust, keyContext, clients, connection, doctor, statusBar, logUri: context.logUri, secrets: context.secrets, video, globalState: context.globalState, chat, workspaceState: context.workspaceState, editorStream, languageModels, participant };
+  return {
+    logger,
+    settings,
+    keyStore,
+    trust,
+    keyContext,
+    clients,
+    connection,
+    doctor,
+    statusBar,
+    logUri: context.logUri,
+    secrets: context.secrets,
+    video,
+    globalState: context.globalState,
+    chat,
+    workspaceState: context.workspaceState,
+    editorStream,
+    languageModels,
+    participant,
+  };
 }
 
 export function deactivate(): void {}

@@ -70,7 +70,16 @@ export async function run(): Promise<void> {
   const now = Date.now();
   for (let i = 0; i < messages / 2; i++) {
     conversation.messages.push({ id: `bench-user-${i}`, role: 'user', text: `Question ${i}: what does \`stream\` do here?`, createdAt: now });
-    conversation.messages.push({ id: `bench-reply-${i}`, role: 'assistant', model: 'promptreel-chat', text: REPLY, reasoning: '', toolCalls: [], status: 'done', createdAt: now });
+    conversation.messages.push({
+      id: `bench-reply-${i}`,
+      role: 'assistant',
+      model: 'promptreel-chat',
+      text: REPLY,
+      reasoning: '',
+      toolCalls: [],
+      status: 'done',
+      createdAt: now,
+    });
   }
   chat.store.changed(conversation.id, { listChanged: true, persist: 'now' });
 

@@ -21,7 +21,12 @@ interface Target {
 }
 
 function target(): Target {
-  const { PROMPTREEL_BENCH_BASE_URL: baseUrl, PROMPTREEL_BENCH_KEY: key, PROMPTREEL_BENCH_REPETITIONS: repetitions, PROMPTREEL_BENCH_PROFILE: profile } = process.env;
+  const {
+    PROMPTREEL_BENCH_BASE_URL: baseUrl,
+    PROMPTREEL_BENCH_KEY: key,
+    PROMPTREEL_BENCH_REPETITIONS: repetitions,
+    PROMPTREEL_BENCH_PROFILE: profile,
+  } = process.env;
   if (!baseUrl || !key) throw new Error('PROMPTREEL_BENCH_BASE_URL and PROMPTREEL_BENCH_KEY must be set');
   return { baseUrl, key, repetitions: Number(repetitions ?? '3'), profile: profile || undefined };
 }
@@ -73,7 +78,13 @@ interface StreamResult {
 
 function isStreamResult(value: unknown): value is StreamResult {
   const candidate = value as Partial<StreamResult> | null;
-  return !!candidate && typeof candidate.status === 'string' && typeof candidate.chunks === 'number' && typeof candidate.edits === 'number' && typeof candidate.text === 'string';
+  return (
+    !!candidate &&
+    typeof candidate.status === 'string' &&
+    typeof candidate.chunks === 'number' &&
+    typeof candidate.edits === 'number' &&
+    typeof candidate.text === 'string'
+  );
 }
 
 /** What this entry reports beyond the shared report: where the command's time went, and the client's own read. */

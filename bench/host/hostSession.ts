@@ -11,7 +11,15 @@ interface Harness {
     writeProfile(dir: string): { dir: string; userDataDir: string; extensionsDir: string; configFile: string };
     writeWorkspace(dir: string): string;
   };
-  server: { startCodeServer(options: { profile: unknown; workspace: string; smokeDriver?: boolean; env?: Record<string, string>; logFile?: string }): Promise<CodeServer> };
+  server: {
+    startCodeServer(options: {
+      profile: unknown;
+      workspace: string;
+      smokeDriver?: boolean;
+      env?: Record<string, string>;
+      logFile?: string;
+    }): Promise<CodeServer>;
+  };
   browser: { launchBrowser(): Promise<Browser> };
   stack: { stackProblem(): string | undefined };
 }

@@ -42,7 +42,11 @@ export const chatPanelPart: BenchPart = {
   id: 'chat',
   title: 'Chat panel rendering in real Chromium',
   async run(context: BenchContext): Promise<ResultRow[]> {
-    const figures = [`render a ${MESSAGES}-message conversation`, `streaming ${CHUNKS.toLocaleString('en-US')} chunks: longest task in the webview`, `streaming ${CHUNKS.toLocaleString('en-US')} chunks: frames over 50 ms`];
+    const figures = [
+      `render a ${MESSAGES}-message conversation`,
+      `streaming ${CHUNKS.toLocaleString('en-US')} chunks: longest task in the webview`,
+      `streaming ${CHUNKS.toLocaleString('en-US')} chunks: frames over 50 ms`,
+    ];
     const goals = ['—', '—', '0'];
     const missing = !fs.existsSync(path.join(ROOT, 'src', 'webview', 'chat')) ? 'src/webview/chat does not exist yet' : hostUnavailable();
     if (missing) return figures.map((figure, i) => notMeasurable(PART, figure, goals[i], missing));
@@ -73,7 +77,9 @@ export const chatPanelPart: BenchPart = {
           'from panels.show() in the host to the last message in the webview DOM (one VS Code session, the panel opened while the window starts up)' +
           (driven.pageStartMs !== undefined ? `; VS Code started the webview's page at ${driven.pageStartMs} ms` : '') +
           (driven.scriptLoadedMs !== undefined ? `, its script was loaded at ${driven.scriptLoadedMs} ms` : '') +
-          (driven.snapshotMs !== undefined ? `, the webview said ready and the host posted the snapshot (${((driven.snapshotChars ?? 0) / 1024).toFixed(0)} KB of JSON) at ${driven.snapshotMs} ms` : '') +
+          (driven.snapshotMs !== undefined
+            ? `, the webview said ready and the host posted the snapshot (${((driven.snapshotChars ?? 0) / 1024).toFixed(0)} KB of JSON) at ${driven.snapshotMs} ms`
+            : '') +
           `; every message's text rendered at ${driven.renderedAllMs} ms`,
       },
       {
@@ -203,9 +209,15 @@ interface BenchWindow {
 /** Starts recording Long Tasks (> 50 ms) and the time between animation frames. */
 function arm(frame: Frame): Promise<void> {
   return frame.evaluate(() => {
-    const state = { longTasks: [] as number[], frameGaps: [] as number[], stop: false, supported: PerformanceObserver.supportedEntryTypes.includes('longtask') };
+    const state = {
+      longTasks: [] as number[],
+      frameGaps: [] as number[],
+      stop: false,
+      supported: PerformanceObserver.supportedEntryTypes.includes('longtask'),
+    };
     (window as BenchWindow).__bench = state;
-    if (state.supported) new PerformanceObserver((list) => list.getEntries().forEach((entry) => state.longTasks.push(entry.duration))).observe({ type: 'longtask' });
+    if (state.supported)
+      new PerformanceObserver((list) => list.getEntries().forEach((entry) => state.longTasks.push(entry.duration))).observe({ type: 'longtask' });
     let last = performance.now();
     const loop = (time: number) => {
       state.frameGaps.push(time - last);

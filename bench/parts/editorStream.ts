@@ -69,14 +69,19 @@ export const editorStreamPart: BenchPart = {
         PROMPTREEL_BENCH_KEY: service.key,
         PROMPTREEL_BENCH_REPETITIONS: context.quick ? '1' : '7',
         // PROMPTREEL_BENCH_PROFILE_DIR=dir: a .cpuprofile of the extension host during the first measured command.
-        ...(process.env.PROMPTREEL_BENCH_PROFILE_DIR ? { PROMPTREEL_BENCH_PROFILE: path.resolve(process.env.PROMPTREEL_BENCH_PROFILE_DIR, 'editor-host.cpuprofile') } : {}),
+        ...(process.env.PROMPTREEL_BENCH_PROFILE_DIR
+          ? { PROMPTREEL_BENCH_PROFILE: path.resolve(process.env.PROMPTREEL_BENCH_PROFILE_DIR, 'editor-host.cpuprofile') }
+          : {}),
       },
     }).finally(() => service.reset());
     const reports = reportSchema.array().parse(session.result);
     context.details['editor stream'] = reports;
     // The client may hand several chunks of one network read over as one text event: the text tells that all arrived.
     const failed = reports.find((report) => report.status !== 'completed' || report.characters !== CHUNKS * CHUNK_CHARS || report.chunks > CHUNKS);
-    if (failed) throw new Error(`Complete at Cursor ended ${failed.status} with ${failed.characters} of ${CHUNKS * CHUNK_CHARS} characters (${failed.chunks} text events)`);
+    if (failed)
+      throw new Error(
+        `Complete at Cursor ended ${failed.status} with ${failed.characters} of ${CHUNKS * CHUNK_CHARS} characters (${failed.chunks} text events)`,
+      );
     const ratios = reports.map((report) => report.commandMs / median(report.rawStreamMs));
     const edits = reports.map((report) => report.edits);
     const undo = reports.map((report) => report.undoSteps);
@@ -94,7 +99,9 @@ export const editorStreamPart: BenchPart = {
           (reports.every((r) => r.clientStreamMs) ? `, Promptreel's client alone ${ms(reports.flatMap((r) => r.clientStreamMs ?? []))} ms` : '') +
           `; ratios ${spread(ratios, 2)}; ${reports[0].characters} characters inserted; ${breakdown(reports)}` +
           (reports.every((r) => r.roundTripMs !== undefined) ? `; one round trip to the workbench ${ms(reports.map((r) => r.roundTripMs ?? 0))} ms` : '') +
-          (reports.every((r) => r.settleMs !== undefined) ? `; measured once the workbench settled after opening the document (${ms(reports.map((r) => r.settleMs ?? 0))} ms)` : ''),
+          (reports.every((r) => r.settleMs !== undefined)
+            ? `; measured once the workbench settled after opening the document (${ms(reports.map((r) => r.settleMs ?? 0))} ms)`
+            : ''),
         samples: { ours: ratios },
       },
       {

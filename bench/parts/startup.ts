@@ -48,7 +48,9 @@ export const startupPart: BenchPart = {
       note: `largest parts (KB in the bundle): ${top}${staged ? '' : '; esbuild build, npm run package failed'}`,
     });
     const mirrored = Math.abs(extensionBytes - analysis.shippedBytes) <= extensionBytes * 0.01;
-    const options = analysis.options.map((option) => `${option.name} ${option.savedBytes >= 0 ? '−' : '+'}${(Math.abs(option.savedBytes) / KB).toFixed(1)}`).join(', ');
+    const options = analysis.options
+      .map((option) => `${option.name} ${option.savedBytes >= 0 ? '−' : '+'}${(Math.abs(option.savedBytes) / KB).toFixed(1)}`)
+      .join(', ');
     rows.push({
       part: PART,
       figure: 'bundle options (KB saved vs as packaged)',
@@ -59,7 +61,14 @@ export const startupPart: BenchPart = {
     rows.push(await shippedJsRow(analysis, staged));
     if (staged) {
       const vsixBytes = fs.statSync(staged.vsix).size;
-      rows.push({ part: PART, figure: 'VSIX (npm run package)', unit: 'KB', ours: vsixBytes / KB, goal: '—', note: `packaged in ${staged.seconds.toFixed(0)} s` });
+      rows.push({
+        part: PART,
+        figure: 'VSIX (npm run package)',
+        unit: 'KB',
+        ours: vsixBytes / KB,
+        goal: '—',
+        note: `packaged in ${staged.seconds.toFixed(0)} s`,
+      });
       context.details['package'] = { extensionJsBytes: extensionBytes, vsixBytes, esbuildShippedBytes: analysis.shippedBytes };
     }
     rows.push(await activationRow(context, staged));
@@ -76,7 +85,10 @@ async function shippedJsRow(analysis: BundleAnalysis, staged: StagedPackage | un
   if (staged) {
     const listed = await listFiles({ cwd: staged.dir, packageManager: PackageManager.None });
     const root = staged.dir;
-    files = listed.map((file) => file.replace(/\\/g, '/')).filter((file) => file.endsWith('.js')).map((file) => ({ file, bytes: fs.statSync(path.join(root, file)).size }));
+    files = listed
+      .map((file) => file.replace(/\\/g, '/'))
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => ({ file, bytes: fs.statSync(path.join(root, file)).size }));
     source = 'the staged package as vsce lists it';
   } else {
     files = analysis.bundles.map((bundle) => ({ file: `dist/${bundle.file}`, bytes: bundle.bytes }));
@@ -86,7 +98,9 @@ async function shippedJsRow(analysis: BundleAnalysis, staged: StagedPackage | un
   const total = files.reduce((sum, file) => sum + file.bytes, 0);
   const host = files.filter((file) => !file.file.startsWith('dist/webview/')).reduce((sum, file) => sum + file.bytes, 0);
   const undici = analysis.bundles.find((bundle) => bundle.file === 'undici.js');
-  const undiciTop = undici ? `; undici.js (loaded on the first request): ${undici.bySource.map((entry) => `${entry.source} ${(entry.bytes / KB).toFixed(0)}`).join(', ')}` : '';
+  const undiciTop = undici
+    ? `; undici.js (loaded on the first request): ${undici.bySource.map((entry) => `${entry.source} ${(entry.bytes / KB).toFixed(0)}`).join(', ')}`
+    : '';
   return {
     part: PART,
     figure,

@@ -62,7 +62,9 @@ function checkComplete(workload: Workload, runs: Record<'raw' | 'ours' | 'sdk', 
       // The SDK yields one object per chunk; ours joins the text deltas that arrive in one network read into one event.
       const eventsOk = kind === 'sdk' ? run.contentEvents === workload.chunks : run.contentEvents >= 1 && run.contentEvents <= workload.chunks;
       if (!eventsOk || run.textChars !== workload.chunks * workload.chunkChars) {
-        throw new Error(`${kind} read ${run.contentEvents} text events / ${run.textChars} chars of ${workload.chunks} chunks / ${workload.chunks * workload.chunkChars}`);
+        throw new Error(
+          `${kind} read ${run.contentEvents} text events / ${run.textChars} chars of ${workload.chunks} chunks / ${workload.chunks * workload.chunkChars}`,
+        );
       }
     }
   }

@@ -36,9 +36,5 @@ export function markdownTable(rows: readonly ResultRow[]): string {
     row.note ?? '',
   ]);
   const escape = (cell: string) => cell.replace(/\|/g, '\\|');
-  return [
-    `| ${header.join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...lines.map((cells) => `| ${cells.map(escape).join(' | ')} |`),
-  ].join('\n');
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...lines.map((cells) => `| ${cells.map(escape).join(' | ')} |`)].join('\n');
 }

@@ -60,9 +60,13 @@ export async function analyseBundle(): Promise<BundleAnalysis> {
   const extension = builds[0];
   const shipped = bundles[0];
   const candidates: { name: string; extra: esbuild.BuildOptions; note: string }[] = [
-    { name: 'legal-comments-none', extra: { legalComments: 'none' }, note: 'drops the /*! licence */ comments esbuild gathers at the end; the bundled packages\' MIT notices would then need a separate file in the VSIX' },
+    {
+      name: 'legal-comments-none',
+      extra: { legalComments: 'none' },
+      note: "drops the /*! licence */ comments esbuild gathers at the end; the bundled packages' MIT notices would then need a separate file in the VSIX",
+    },
     { name: 'main-fields-module', extra: { mainFields: ['module', 'main'] }, note: 'prefers the ESM build of packages, which tree-shakes better' },
-    { name: 'charset-ascii', extra: { charset: 'ascii' }, note: 'esbuild\'s default, before charset utf8 was applied in esbuild.js' },
+    { name: 'charset-ascii', extra: { charset: 'ascii' }, note: "esbuild's default, before charset utf8 was applied in esbuild.js" },
     { name: 'not-minified', extra: { minify: false }, note: 'for scale: the development build without source maps' },
   ];
   const options: BundleOption[] = [];

@@ -35,9 +35,7 @@ async function installedTemplate(vsix, { logFile } = {}) {
     fs.rmSync(staging, { recursive: true, force: true });
     const profile = writeProfile(path.join(staging, 'profile'));
     await installExtension(profile, vsix, { logFile });
-    const folder = fs
-      .readdirSync(profile.extensionsDir, { withFileTypes: true })
-      .find((entry) => entry.isDirectory() && !entry.name.startsWith('.'));
+    const folder = fs.readdirSync(profile.extensionsDir, { withFileTypes: true }).find((entry) => entry.isDirectory() && !entry.name.startsWith('.'));
     if (!folder) throw new Error(`installing ${vsix} left no extension folder in ${profile.extensionsDir}`);
     fs.writeFileSync(path.join(staging, 'installed.json'), `${JSON.stringify({ name: folder.name })}\n`);
     try {

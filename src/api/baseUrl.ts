@@ -11,10 +11,18 @@ export function normalizeBaseUrl(input: string): string {
   try {
     url = new URL(trimmed);
   } catch {
-    throw new ApiError({ kind: 'invalid-request', message: `"${shown}" is not a valid URL.`, hint: 'Set promptreel.baseUrl to the address of the service, for example https://api.example.com.' });
+    throw new ApiError({
+      kind: 'invalid-request',
+      message: `"${shown}" is not a valid URL.`,
+      hint: 'Set promptreel.baseUrl to the address of the service, for example https://api.example.com.',
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ApiError({ kind: 'invalid-request', message: `"${shown}" is not an http(s) URL.`, hint: 'The base URL must start with https:// (or http:// for a local service).' });
+    throw new ApiError({
+      kind: 'invalid-request',
+      message: `"${shown}" is not an http(s) URL.`,
+      hint: 'The base URL must start with https:// (or http:// for a local service).',
+    });
   }
   if (url.username || url.password) {
     throw new ApiError({

@@ -71,7 +71,15 @@ export class PromptreelClient {
     const log = this.log;
     return openOnRead(async () => {
       const body = { ...validateChatRequest(request), stream: true, stream_options: { include_usage: true } };
-      const response = await transport.send({ method: 'POST', path: 'chat/completions', auth: true, body, accept: 'text/event-stream', signal, what: 'The chat request' });
+      const response = await transport.send({
+        method: 'POST',
+        path: 'chat/completions',
+        auth: true,
+        body,
+        accept: 'text/event-stream',
+        signal,
+        what: 'The chat request',
+      });
       // Told apart by the first character, whatever the content type says: an event stream starts with a field
       // name or a comment; a gateway that ignored `stream: true` sends JSON; a proxy or login page sends HTML.
       const peeked = await peekBody(response.body);
@@ -138,14 +146,22 @@ function parseCompletion(raw: unknown): ChatCompletion {
   const message = choice.message;
   const splitter = new ThinkSplitter();
   const pieces = [...splitter.push(message?.content ?? ''), ...splitter.flush()];
-  const joined = (kind: 'text' | 'reasoning') => pieces.filter((piece) => piece.kind === kind).map((piece) => piece.text).join('');
+  const joined = (kind: 'text' | 'reasoning') =>
+    pieces
+      .filter((piece) => piece.kind === kind)
+      .map((piece) => piece.text)
+      .join('');
   const reasoning = (message?.reasoning_content ?? message?.reasoning ?? '') + joined('reasoning');
   return {
     ...(parsed.data.id ? { id: parsed.data.id } : {}),
     ...(parsed.data.model ? { model: parsed.data.model } : {}),
     text: joined('text'),
     ...(reasoning ? { reasoning } : {}),
-    toolCalls: (message?.tool_calls ?? []).map((call, index) => ({ id: call.id ?? `call_${index}`, name: call.function.name, arguments: call.function.arguments ?? '' })),
+    toolCalls: (message?.tool_calls ?? []).map((call, index) => ({
+      id: call.id ?? `call_${index}`,
+      name: call.function.name,
+      arguments: call.function.arguments ?? '',
+    })),
     finishReason: choice.finish_reason ?? 'stop',
     ...(parsed.data.usage ? { usage: toUsage(parsed.data.usage) } : {}),
   };
@@ -159,5 +175,9 @@ async function* eventsOf(events: Iterable<ChatStreamEvent>): AsyncGenerator<Chat
 const SSE_START = /^[:deir]$/;
 
 function invalidResponse(what: string, detail: string): ApiError {
-  return new ApiError({ kind: 'invalid-response', message: `${what}: ${detail}.`, hint: 'The service answered in a way Promptreel does not understand: see the logs.' });
+  return new ApiError({
+    kind: 'invalid-response',
+    message: `${what}: ${detail}.`,
+    hint: 'The service answered in a way Promptreel does not understand: see the logs.',
+  });
 }

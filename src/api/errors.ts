@@ -1,13 +1,4 @@
-export type ApiErrorKind =
-  | 'http'
-  | 'network'
-  | 'timeout'
-  | 'aborted'
-  | 'cut-off'
-  | 'stream'
-  | 'invalid-response'
-  | 'invalid-request'
-  | 'no-key';
+export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'aborted' | 'cut-off' | 'stream' | 'invalid-response' | 'invalid-request' | 'no-key';
 
 export interface ApiErrorInit {
   kind: ApiErrorKind;

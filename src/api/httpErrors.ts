@@ -46,7 +46,7 @@ export function hintForStatus(status: number, code?: string, param?: string, ret
   if (code === 'task_not_exist') return 'The video task does not exist on this service (or it has expired).';
   if (code === 'model_not_found') return 'The model is not available on this service: pick another model.';
   if (code === 'insufficient_user_quota' || code === 'pre_consume_token_quota_failed') {
-    return 'The balance or the key\'s quota is too low: top up or raise the key\'s quota in the service\'s console.';
+    return "The balance or the key's quota is too low: top up or raise the key's quota in the service's console.";
   }
   switch (status) {
     case 400:
@@ -54,7 +54,7 @@ export function hintForStatus(status: number, code?: string, param?: string, ret
     case 401:
       return 'The API key is invalid, expired, disabled or out of quota: set a new key.';
     case 402:
-      return 'The balance is too low: top up in the service\'s console.';
+      return "The balance is too low: top up in the service's console.";
     case 403:
       return 'This key may not use this model, or the balance or quota is too low.';
     case 404:
@@ -73,7 +73,19 @@ export function hintForStatus(status: number, code?: string, param?: string, ret
   }
 }
 
-const NETWORK_CODES_BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+const NETWORK_CODES_BEFORE_SENDING = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -96,24 +108,42 @@ export function errorFromNetwork(error: unknown, target: string): ApiError {
       kind: 'timeout',
       code,
       message: `${host} did not answer in time (${code}).`,
-      hint: code === 'UND_ERR_CONNECT_TIMEOUT' ? 'Could not connect in time: check the base URL, your network or proxy settings.' : 'The service did not answer in time: try again.',
+      hint:
+        code === 'UND_ERR_CONNECT_TIMEOUT'
+          ? 'Could not connect in time: check the base URL, your network or proxy settings.'
+          : 'The service did not answer in time: try again.',
       retryable: true,
       mayHaveReachedServer: !beforeSending,
       cause: error,
     });
   }
-  if (code && code.startsWith('ERR_TLS') || code === 'CERT_HAS_EXPIRED' || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN' || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE') {
-    return new ApiError({ kind: 'network', code, message: `TLS failure talking to ${host}: ${detail}`, hint: 'The server\'s certificate was not accepted. Behind a corporate proxy, check http.proxyStrictSSL.', retryable: false, mayHaveReachedServer: false, cause: error });
+  if (
+    (code && code.startsWith('ERR_TLS')) ||
+    code === 'CERT_HAS_EXPIRED' ||
+    code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
+    code === 'SELF_SIGNED_CERT_IN_CHAIN' ||
+    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'
+  ) {
+    return new ApiError({
+      kind: 'network',
+      code,
+      message: `TLS failure talking to ${host}: ${detail}`,
+      hint: "The server's certificate was not accepted. Behind a corporate proxy, check http.proxyStrictSSL.",
+      retryable: false,
+      mayHaveReachedServer: false,
+      cause: error,
+    });
   }
   return new ApiError({
     kind: 'network',
     code,
     message: `Could not reach ${host}: ${code ?? detail}.`,
-    hint: code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-      ? 'The host name could not be resolved: check the base URL and your network.'
-      : code === 'ECONNREFUSED'
-        ? 'Nothing is listening at the base URL: check the address and port.'
-        : 'The connection failed: check your network or proxy settings and retry.',
+    hint:
+      code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'The host name could not be resolved: check the base URL and your network.'
+        : code === 'ECONNREFUSED'
+          ? 'Nothing is listening at the base URL: check the address and port.'
+          : 'The connection failed: check your network or proxy settings and retry.',
     retryable: true,
     mayHaveReachedServer: !beforeSending,
     cause: error,

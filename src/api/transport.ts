@@ -171,7 +171,14 @@ export class Transport {
     } catch (cause) {
       // Made on the first request rather than with the client: a proxy undici refuses fails here, once, not retried.
       const detail = cause instanceof Error ? cause.message : String(cause);
-      throw new ApiError({ kind: 'network', message: `The proxy settings cannot be used: ${detail}`, hint: 'Check http.proxy, or HTTPS_PROXY/HTTP_PROXY in the environment.', retryable: false, mayHaveReachedServer: false, cause });
+      throw new ApiError({
+        kind: 'network',
+        message: `The proxy settings cannot be used: ${detail}`,
+        hint: 'Check http.proxy, or HTTPS_PROXY/HTTP_PROXY in the environment.',
+        retryable: false,
+        mayHaveReachedServer: false,
+        cause,
+      });
     }
     return this.dispatcher;
   }

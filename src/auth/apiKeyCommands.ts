@@ -63,9 +63,7 @@ export class ApiKeyCommands extends Disposable {
       await this.store.store(key);
     } catch (error) {
       this.log.error(`Could not store the API key: ${describeError(error)}`);
-      showMessage('error', `Promptreel could not store the API key: ${describeError(error)}`, [
-        { title: 'Show Logs', command: CommandIds.showLogs },
-      ]);
+      showMessage('error', `Promptreel could not store the API key: ${describeError(error)}`, [{ title: 'Show Logs', command: CommandIds.showLogs }]);
       return undefined;
     }
     showMessage('info', `API key saved for ${baseUrl}.`, [{ title: 'Test Connection', command: CommandIds.testConnection }]);

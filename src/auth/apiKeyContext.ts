@@ -10,7 +10,10 @@ export class ApiKeyContext extends Disposable {
   private current: boolean | undefined;
   private pending: Promise<boolean> = Promise.resolve(false);
 
-  constructor(private readonly store: ApiKeyStore, private readonly log: ComponentLogger) {
+  constructor(
+    private readonly store: ApiKeyStore,
+    private readonly log: ComponentLogger,
+  ) {
     super();
     this._register(store.onDidChange(() => void this.refresh()));
     void this.refresh();

@@ -15,8 +15,7 @@ export async function confirmService(store: ApiKeyStore, purpose: string): Promi
   if (!scope) return true;
   const origin = originOf(scope) ?? scope;
   const held = await store.awaitingConfirmation();
-  const key =
-    held?.source === 'environment' ? `the API key from ${API_KEY_ENV}` : held ? `the API key stored for ${origin}` : 'an API key';
+  const key = held?.source === 'environment' ? `the API key from ${API_KEY_ENV}` : held ? `the API key stored for ${origin}` : 'an API key';
   const picked = await vscode.window.showWarningMessage(
     `${purpose}: this workspace's settings set the Promptreel service to ${origin}. Send ${key} there?`,
     {

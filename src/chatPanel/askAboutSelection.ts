@@ -34,10 +34,16 @@ export class AskAboutSelection extends Disposable implements vscode.CodeActionPr
   static readonly askKind = vscode.CodeActionKind.RefactorRewrite.append('promptreel');
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix, AskAboutSelection.askKind] };
 
-  constructor(private readonly view: ChatViewProvider, private readonly controller: ChatController, private readonly log: ComponentLogger) {
+  constructor(
+    private readonly view: ChatViewProvider,
+    private readonly controller: ChatController,
+    private readonly log: ComponentLogger,
+  ) {
     super();
     this._register(vscode.commands.registerCommand(ChatCommandIds.askAboutSelection, (args?: unknown) => this.run(args)));
-    this._register(vscode.languages.registerCodeActionsProvider([{ scheme: 'file' }, { scheme: 'untitled' }, { scheme: 'vscode-remote' }], this, AskAboutSelection.metadata));
+    this._register(
+      vscode.languages.registerCodeActionsProvider([{ scheme: 'file' }, { scheme: 'untitled' }, { scheme: 'vscode-remote' }], this, AskAboutSelection.metadata),
+    );
   }
 
   async run(args?: unknown): Promise<AskResult | undefined> {
@@ -49,7 +55,9 @@ export class AskAboutSelection extends Disposable implements vscode.CodeActionPr
     const { document, range, action, diagnostic } = target;
     const context = selectionContext(document, range);
     if (diagnostic && !context.diagnostics.some((entry) => entry.message === diagnostic.message)) context.diagnostics.unshift(toContextDiagnostic(diagnostic));
-    this.log.info(`Ask about ${context.relativePath}:${context.startLine}-${context.endLine} (${context.diagnostics.length} diagnostic(s)${action ? `, ${action}` : ''}).`);
+    this.log.info(
+      `Ask about ${context.relativePath}:${context.startLine}-${context.endLine} (${context.diagnostics.length} diagnostic(s)${action ? `, ${action}` : ''}).`,
+    );
     const host = await this.view.reveal();
     const conversationId = host.conversationId;
     if (action) {
@@ -80,7 +88,9 @@ export class AskAboutSelection extends Disposable implements vscode.CodeActionPr
     return actions;
   }
 
-  private async target(args: unknown): Promise<{ document: vscode.TextDocument; range: vscode.Range; action?: QuickAction; diagnostic?: vscode.Diagnostic } | undefined> {
+  private async target(
+    args: unknown,
+  ): Promise<{ document: vscode.TextDocument; range: vscode.Range; action?: QuickAction; diagnostic?: vscode.Diagnostic } | undefined> {
     if (isAskArguments(args)) {
       const document = await vscode.workspace.openTextDocument(args.uri);
       const action = args.action !== undefined && quickActionSchema.safeParse(args.action).success ? args.action : undefined;

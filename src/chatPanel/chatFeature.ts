@@ -25,13 +25,7 @@ export class ChatFeature extends Disposable {
   readonly codeBlocks: CodeBlockActions;
   readonly conversations: ConversationActions;
 
-  constructor(
-    workspaceState: vscode.Memento,
-    extensionUri: vscode.Uri,
-    settings: Settings,
-    connection: Connection,
-    logger: Logger,
-  ) {
+  constructor(workspaceState: vscode.Memento, extensionUri: vscode.Uri, settings: Settings, connection: Connection, logger: Logger) {
     super();
     const log = logger.forComponent('chat');
     this.store = this._register(new ConversationStore(workspaceState, { warn: (message) => log.warn(message) }));
@@ -39,7 +33,16 @@ export class ChatFeature extends Disposable {
     this.controller = this._register(new ChatController(this.store, settings, connection.clients, log, () => connection.chatModel.resolve()));
     this.codeBlocks = this._register(new CodeBlockActions(log));
     this.conversations = new ConversationActions(this.controller, log);
-    const services = { controller: this.controller, models: this.models, connection, settings, codeBlocks: this.codeBlocks, conversations: this.conversations, extensionUri, log };
+    const services = {
+      controller: this.controller,
+      models: this.models,
+      connection,
+      settings,
+      codeBlocks: this.codeBlocks,
+      conversations: this.conversations,
+      extensionUri,
+      log,
+    };
     this.view = this._register(new ChatViewProvider(services));
     this.panels = this._register(new ChatPanels(services, log));
     this.ask = this._register(new AskAboutSelection(this.view, this.controller, log));

@@ -17,7 +17,10 @@ interface OpenPanel {
 export class ChatPanels extends Disposable implements vscode.WebviewPanelSerializer<unknown> {
   private readonly open = new Set<OpenPanel>();
 
-  constructor(private readonly services: ChatServices, private readonly log: ComponentLogger) {
+  constructor(
+    private readonly services: ChatServices,
+    private readonly log: ComponentLogger,
+  ) {
     super();
     this._register(vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, this));
     this._register(
@@ -38,7 +41,10 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
       existing.panel.reveal(column);
       return existing.host;
     }
-    const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, 'Promptreel Chat', column, { ...chatWebviewOptions(this.services.extensionUri), retainContextWhenHidden: false });
+    const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, 'Promptreel Chat', column, {
+      ...chatWebviewOptions(this.services.extensionUri),
+      retainContextWhenHidden: false,
+    });
     return this.bind(panel, conversationId);
   }
 

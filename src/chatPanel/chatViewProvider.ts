@@ -41,12 +41,14 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   /** Shows the Chat view (resolving it if needed) and returns its host. */
   async reveal({ preserveFocus = false }: { preserveFocus?: boolean } = {}): Promise<ChatWebviewHost> {
-    const waiting = this.host ? Promise.resolve(this.host) : new Promise<ChatWebviewHost>((resolve) => {
-      const once = this.onDidResolve((host) => {
-        once.dispose();
-        resolve(host);
-      });
-    });
+    const waiting = this.host
+      ? Promise.resolve(this.host)
+      : new Promise<ChatWebviewHost>((resolve) => {
+          const once = this.onDidResolve((host) => {
+            once.dispose();
+            resolve(host);
+          });
+        });
     if (this.view) this.view.show(preserveFocus);
     else await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`, { preserveFocus });
     return withTimeout(waiting, 30_000, 'The Chat view did not open.');

@@ -52,7 +52,13 @@ export class ChatWebviewHost extends Disposable {
 
     this._register(webview.onDidReceiveMessage((raw: unknown) => void this.handleMessage(raw)));
     this._register(controller.store.onDidChange((change) => this.onStoreChange(change.conversationId, change.listChanged)));
-    this._register(forwardReplies(controller, () => this.activeId, (message) => this.post(message)));
+    this._register(
+      forwardReplies(
+        controller,
+        () => this.activeId,
+        (message) => this.post(message),
+      ),
+    );
     this._register(controller.onDidChangeBusy(() => this.postConversations()));
     this._register(connection.keyStore.onDidChange(() => void this.postKeyState()));
     this._register(models.onDidChange(() => this.postModels()));
@@ -116,7 +122,9 @@ export class ChatWebviewHost extends Disposable {
   async handleMessage(raw: unknown): Promise<void> {
     const parsed = webviewToHostSchema.safeParse(raw);
     if (!parsed.success) {
-      this.services.log.warn(`Dropped an invalid message from the chat webview: ${parsed.error.issues[0]?.message ?? 'unknown'} at ${parsed.error.issues[0]?.path.join('.') ?? ''}`);
+      this.services.log.warn(
+        `Dropped an invalid message from the chat webview: ${parsed.error.issues[0]?.message ?? 'unknown'} at ${parsed.error.issues[0]?.path.join('.') ?? ''}`,
+      );
       return;
     }
     try {
@@ -263,7 +271,8 @@ export class ChatWebviewHost extends Disposable {
   }
 
   private postModels(): void {
-    if (this.isReady) this.post({ type: 'models', models: this.services.models.view, capabilities: this.capabilities(this.activeConversation()), defaults: this.defaults() });
+    if (this.isReady)
+      this.post({ type: 'models', models: this.services.models.view, capabilities: this.capabilities(this.activeConversation()), defaults: this.defaults() });
   }
 
   private postDraft(focus: boolean): void {
@@ -284,6 +293,8 @@ export class ChatWebviewHost extends Disposable {
 
   private post(message: HostToWebview): void {
     this.posted.fire(message);
-    void this.webview.postMessage(message).then(undefined, (error: unknown) => this.services.log.debug(`Could not post to the chat webview: ${describeError(error)}`));
+    void this.webview
+      .postMessage(message)
+      .then(undefined, (error: unknown) => this.services.log.debug(`Could not post to the chat webview: ${describeError(error)}`));
   }
 }

@@ -62,7 +62,9 @@ export class CodeBlockActions extends Disposable {
     const done = await editor.edit((builder) => {
       for (const selection of editor.selections) builder.insert(selection.active, code);
     });
-    this.log.info(done ? `Inserted ${code.length} characters into ${editor.document.uri.fsPath || editor.document.uri.toString()}.` : 'The editor refused the insertion.');
+    this.log.info(
+      done ? `Inserted ${code.length} characters into ${editor.document.uri.fsPath || editor.document.uri.toString()}.` : 'The editor refused the insertion.',
+    );
     return done;
   }
 

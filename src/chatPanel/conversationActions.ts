@@ -5,7 +5,10 @@ import { conversationToMarkdown } from './core/exportMarkdown';
 
 /** Rename, delete and export: the steps that ask the user something (input box, confirmation) or open an editor. */
 export class ConversationActions {
-  constructor(private readonly controller: ChatController, private readonly log: ComponentLogger) {}
+  constructor(
+    private readonly controller: ChatController,
+    private readonly log: ComponentLogger,
+  ) {}
 
   async rename(conversationId: string): Promise<string | undefined> {
     const conversation = this.controller.store.get(conversationId);
@@ -26,7 +29,11 @@ export class ConversationActions {
     const conversation = this.controller.store.get(conversationId);
     if (!conversation) return false;
     if (confirm) {
-      const choice = await vscode.window.showWarningMessage(`Delete the chat "${conversation.title}"?`, { modal: true, detail: 'Its messages cannot be restored.' }, 'Delete');
+      const choice = await vscode.window.showWarningMessage(
+        `Delete the chat "${conversation.title}"?`,
+        { modal: true, detail: 'Its messages cannot be restored.' },
+        'Delete',
+      );
       if (choice !== 'Delete') return false;
     }
     this.controller.stop(conversationId);

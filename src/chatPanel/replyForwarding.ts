@@ -21,7 +21,9 @@ export function forwardReplies(controller: ChatController, shown: () => string |
       const conversation = controller.store.get(conversationId);
       if (conversationId !== shown() || !conversation) return;
       const usage = usageTotals(conversation);
-      post(message.status === 'done' ? { type: 'done', requestId, conversationId, message, usage } : { type: 'error', requestId, conversationId, message, usage });
+      post(
+        message.status === 'done' ? { type: 'done', requestId, conversationId, message, usage } : { type: 'error', requestId, conversationId, message, usage },
+      );
     }),
   );
   return subscriptions;

@@ -8,7 +8,10 @@ export class GeneralCommands extends Disposable {
     super();
     this._register(
       vscode.commands.registerCommand(CommandIds.openSettings, (setting?: unknown) =>
-        vscode.commands.executeCommand('workbench.action.openSettings', typeof setting === 'string' && setting.startsWith('promptreel.') ? setting : `@ext:${extensionId}`),
+        vscode.commands.executeCommand(
+          'workbench.action.openSettings',
+          typeof setting === 'string' && setting.startsWith('promptreel.') ? setting : `@ext:${extensionId}`,
+        ),
       ),
     );
     this._register(vscode.commands.registerCommand(CommandIds.showLogs, () => output.show(true)));

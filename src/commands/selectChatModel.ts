@@ -39,7 +39,8 @@ export class SelectChatModelCommand extends Disposable {
       // Lets the user type a model id the service does not list (or while the list is unavailable).
       const refreshItems = () => {
         const typed = pick.value.trim();
-        const custom = typed && !listed.some((item) => item.modelId === typed) ? [{ modelId: typed, label: typed, description: 'Use this model id', alwaysShow: true }] : [];
+        const custom =
+          typed && !listed.some((item) => item.modelId === typed) ? [{ modelId: typed, label: typed, description: 'Use this model id', alwaysShow: true }] : [];
         pick.items = [...listed, ...custom];
       };
       disposables.push(pick.onDidChangeValue(refreshItems));
@@ -47,7 +48,8 @@ export class SelectChatModelCommand extends Disposable {
       void this.connection.catalog.chatModels(loading.signal).then(
         (models) => {
           listed = models.map((model) => itemFor(model.id, current, model));
-          if (current && !listed.some((item) => item.modelId === current)) listed.unshift({ ...itemFor(current, current), detail: 'Not listed by the service for this key' });
+          if (current && !listed.some((item) => item.modelId === current))
+            listed.unshift({ ...itemFor(current, current), detail: 'Not listed by the service for this key' });
           pick.placeholder = listed.length ? 'Pick the model for chat' : 'The service lists no chat model: type a model id';
           refreshItems();
           const currentItem = pick.items.find((item) => item.modelId === current);
@@ -79,7 +81,6 @@ export class SelectChatModelCommand extends Disposable {
       for (const disposable of disposables) disposable.dispose();
     }
   }
-
 }
 
 function itemFor(id: string, current: string, model?: ModelInfo): ModelItem {

@@ -11,7 +11,10 @@ export type LogSink = Record<LogLevel, (message: string) => void>;
 export class Logger {
   private readonly sinks: LogSink[];
 
-  constructor(sink: LogSink, private readonly redactor: SecretRedactor) {
+  constructor(
+    sink: LogSink,
+    private readonly redactor: SecretRedactor,
+  ) {
     this.sinks = [sink];
   }
 
@@ -36,7 +39,10 @@ export class Logger {
 }
 
 export class ComponentLogger implements ApiLogger {
-  constructor(private readonly logger: Logger, private readonly component: string) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly component: string,
+  ) {}
 
   trace(message: string): void {
     this.logger.write('trace', this.component, message);

@@ -40,8 +40,12 @@ export function webviewPage(options: WebviewPageOptions): string {
   ]
     .filter(Boolean)
     .join('; ');
-  const style = 'href' in options.style ? `<link rel="stylesheet" href="${escapeHtml(options.style.href)}">` : `<style nonce="${nonce}">${options.style.inline}</style>`;
-  const script = 'src' in options.script ? `<script nonce="${nonce}" src="${escapeHtml(options.script.src)}"></script>` : `<script nonce="${nonce}">${options.script.inline}</script>`;
+  const style =
+    'href' in options.style ? `<link rel="stylesheet" href="${escapeHtml(options.style.href)}">` : `<style nonce="${nonce}">${options.style.inline}</style>`;
+  const script =
+    'src' in options.script
+      ? `<script nonce="${nonce}" src="${escapeHtml(options.script.src)}"></script>`
+      : `<script nonce="${nonce}">${options.script.inline}</script>`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

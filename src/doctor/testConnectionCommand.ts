@@ -46,7 +46,11 @@ export class TestConnectionCommand extends Disposable {
       showMessage('info', result.message);
     } else {
       this.log.warn(result.message);
-      showMessage('error', result.message, result.actions.map((action) => ACTIONS[action]));
+      showMessage(
+        'error',
+        result.message,
+        result.actions.map((action) => ACTIONS[action]),
+      );
     }
     return result;
   }

@@ -79,7 +79,8 @@ export class DocumentInsertion extends TrackedRangeSink {
       if (this.stopReason) return false;
       const first = this.editCount === 0;
       const { start, end } = this.tracker.range;
-      const change: TextChange = first && this.replacing ? { offset: start, length: end - start, text: normalized } : { offset: end, length: 0, text: normalized };
+      const change: TextChange =
+        first && this.replacing ? { offset: start, length: end - start, text: normalized } : { offset: end, length: 0, text: normalized };
       const target = new vscode.Range(this.document.positionAt(change.offset), this.document.positionAt(change.offset + change.length));
       this.tracker.expect(change);
       const applied = await this.applyEdit(target, normalized, { undoStopBefore: first, undoStopAfter: last });

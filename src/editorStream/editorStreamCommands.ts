@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { registerCommands } from '../workbench/registerCommands';
-import * as z from 'zod/mini';
 import type { ChatRequest, PromptreelClient } from '../api';
 import type { Connection } from '../connection/connection';
 import { CommandIds } from '../common/commandIds';
@@ -13,6 +12,7 @@ import { OutcomeReporter, type EditorStreamResult } from './outcomeReporter';
 import { clipAfter, clipBefore, completionRequest, rewriteRequest, type RequestOptions } from './core/prompts';
 import { REWRITE_SCHEME } from './rewriteProposal';
 import type { RewriteProposals } from './rewriteProposals';
+import { rewriteArgsSchema, type RewriteArgs } from './core/rewriteArgs';
 import { runStream, type StreamRunOutcome } from './core/streamRunner';
 import type { StreamSink } from './streamSink';
 
@@ -29,25 +29,6 @@ function isReadOnly(document: vscode.TextDocument): boolean {
 
 /** Languages where code fences are real content, so a reply is never unwrapped. */
 const FENCED_LANGUAGES = new Set(['markdown', 'mdx', 'quarto', 'rmd']);
-
-
-/** Retry of a rewrite: redo it on the same text even though what was written meanwhile replaced the selection. */
-// z.object drops unknown keys (classic zod's .strip()).
-const rewriteArgsSchema = z.object({
-  instruction: z.optional(z.string().check(z.trim(), z.minLength(1))),
-  retry: z.optional(
-    z.object({
-      uri: z.string(),
-      start: z.int().check(z.gte(0)),
-      end: z.int().check(z.gte(0)),
-      /** The text expected at [start, end): if it changed, the retry works on the current selection instead. */
-      expected: z.string(),
-      /** The text to rewrite (the original selection). */
-      original: z.string(),
-    }),
-  ),
-});
-type RewriteArgs = z.infer<typeof rewriteArgsSchema>;
 
 interface Ready {
   editor: vscode.TextEditor;
@@ -121,7 +102,15 @@ export class EditorStreamCommands extends Disposable {
     );
     const sink = new DocumentInsertion(editor, new vscode.Range(cursor, cursor), this.highlight, this.log);
     try {
-      const outcome = await this.stream(what, 'Promptreel: Completing at the cursor', started, client, request, sink, !FENCED_LANGUAGES.has(document.languageId));
+      const outcome = await this.stream(
+        what,
+        'Promptreel: Completing at the cursor',
+        started,
+        client,
+        request,
+        sink,
+        !FENCED_LANGUAGES.has(document.languageId),
+      );
       return this.reporter.report(what, 'insert', outcome, () => [{ title: 'Retry', command: EditorStreamCommandIds.completeAtCursor }]);
     } finally {
       sink.dispose();
@@ -169,8 +158,17 @@ export class EditorStreamCommands extends Disposable {
       await this.proposals.show(proposal, instruction);
       const outcome = await this.stream(what, 'Promptreel: Rewriting the selection', started, client, request, proposal, stripFences, ending);
       const selected = proposal.range;
-      const retryArgs = { instruction, retry: { uri: document.uri.toString(), start: document.offsetAt(selected.start), end: document.offsetAt(selected.end), expected: original, original } };
-      const result = this.reporter.report(what, 'diff', outcome, () => [{ title: 'Retry', command: EditorStreamCommandIds.rewriteSelection, args: [retryArgs] }], proposal.id);
+      const retryArgs = {
+        instruction,
+        retry: { uri: document.uri.toString(), start: document.offsetAt(selected.start), end: document.offsetAt(selected.end), expected: original, original },
+      };
+      const result = this.reporter.report(
+        what,
+        'diff',
+        outcome,
+        () => [{ title: 'Retry', command: EditorStreamCommandIds.rewriteSelection, args: [retryArgs] }],
+        proposal.id,
+      );
       if (result.status === 'completed' || result.status === 'cancelled') {
         if (proposal.text) {
           const message = `The rewrite is ready (${proposal.text.length} characters${result.status === 'cancelled' ? ', stopped early' : ''}): accept it?`;
@@ -188,7 +186,10 @@ export class EditorStreamCommands extends Disposable {
         const written = sink.edits > 0 ? sink.range : range;
         // Retry replaces whatever this run left (its partial text, or the untouched selection) with a new rewrite.
         const expected = sink.edits > 0 ? sink.text : original;
-        const retryArgs = { instruction, retry: { uri: document.uri.toString(), start: document.offsetAt(written.start), end: document.offsetAt(written.end), expected, original } };
+        const retryArgs = {
+          instruction,
+          retry: { uri: document.uri.toString(), start: document.offsetAt(written.start), end: document.offsetAt(written.end), expected, original },
+        };
         return [{ title: 'Retry', command: EditorStreamCommandIds.rewriteSelection, args: [retryArgs] }];
       });
     } finally {
@@ -205,7 +206,12 @@ export class EditorStreamCommands extends Disposable {
     if (!client) return this.reporter.skip('no-key');
     const model = await this.connection.chatModel.resolve();
     if (!model) {
-      return this.reporter.skip('no-model', this.reporter.notify('warning', `${what} needs a chat model, and the service lists none: pick one first.`, [{ title: 'Select Chat Model', command: CommandIds.selectChatModel }]));
+      return this.reporter.skip(
+        'no-model',
+        this.reporter.notify('warning', `${what} needs a chat model, and the service lists none: pick one first.`, [
+          { title: 'Select Chat Model', command: CommandIds.selectChatModel },
+        ]),
+      );
     }
     return { editor, client, options: { ...this.settings.chat, model } };
   }

@@ -81,7 +81,11 @@ export class OutcomeReporter {
         result.error = isApiError(error)
           ? { kind: error.kind, ...(error.status ? { status: error.status } : {}), ...(error.code ? { code: error.code } : {}), message: error.message }
           : { message: describeError(error) };
-        result.notice = this.notify('error', explanation.message, explanation.actions.flatMap((action) => this.action(action, retry)));
+        result.notice = this.notify(
+          'error',
+          explanation.message,
+          explanation.actions.flatMap((action) => this.action(action, retry)),
+        );
         return result;
       }
     }

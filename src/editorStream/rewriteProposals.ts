@@ -19,7 +19,13 @@ export interface RewriteDecision {
   reason?: 'no-proposal' | 'still-streaming' | 'selection-edited' | 'document-closed' | 'edit-failed';
 }
 
-const idArgument = z.union([z.string().check(z.minLength(1)), z.pipe(z.object({ id: z.string().check(z.minLength(1)) }), z.transform((value) => value.id))]);
+const idArgument = z.union([
+  z.string().check(z.minLength(1)),
+  z.pipe(
+    z.object({ id: z.string().check(z.minLength(1)) }),
+    z.transform((value) => value.id),
+  ),
+]);
 
 /**
  * The rewrites waiting in a diff: serves their virtual documents, opens the diff, and runs Accept / Reject (from the

@@ -11,7 +11,9 @@ export function toLanguageModelError(error: unknown, model: string, serviceUrl: 
   if (!isApiError(error)) return new Error(`Promptreel (${model}): ${describeError(error)}`);
   if (error.kind === 'aborted') return new vscode.CancellationError();
   if (error.kind === 'no-key') {
-    return vscode.LanguageModelError.NoPermissions(`Promptreel (${model}): there is no API key for ${serviceUrl ?? 'the service'}. Run "Promptreel: Set API Key".`);
+    return vscode.LanguageModelError.NoPermissions(
+      `Promptreel (${model}): there is no API key for ${serviceUrl ?? 'the service'}. Run "Promptreel: Set API Key".`,
+    );
   }
   const text = `Promptreel (${model}): ${error.message} ${error.hint}`.trim();
   if (error.status === 401) return vscode.LanguageModelError.NoPermissions(text);

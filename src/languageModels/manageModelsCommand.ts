@@ -14,7 +14,11 @@ interface ManageItem extends vscode.QuickPickItem {
 const ITEMS: readonly ManageItem[] = [
   { action: 'setApiKey', label: '$(key) Set API Key', detail: 'The key (and the address) of your Promptreel service.' },
   { action: 'baseUrl', label: '$(globe) Service Address', detail: 'promptreel.baseUrl' },
-  { action: 'capabilities', label: '$(symbol-property) Model Capabilities', detail: 'Context window, max output, tool calling and image input of each model (promptreel.models.capabilities).' },
+  {
+    action: 'capabilities',
+    label: '$(symbol-property) Model Capabilities',
+    detail: 'Context window, max output, tool calling and image input of each model (promptreel.models.capabilities).',
+  },
   { action: 'chatModel', label: '$(comment-discussion) Select Chat Model', detail: 'The model @promptreel answers with.' },
   { action: 'refresh', label: '$(refresh) Refresh Model List', detail: 'Read /v1/models again.' },
 ];

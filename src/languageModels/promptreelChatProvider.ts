@@ -32,7 +32,10 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     this._register(vscode.lm.registerLanguageModelChatProvider(LANGUAGE_MODEL_VENDOR, this));
   }
 
-  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<vscode.LanguageModelChatInformation[]> {
+  async provideLanguageModelChatInformation(
+    options: vscode.PrepareLanguageModelChatModelOptions,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelChatInformation[]> {
     const scope = this.connection.service;
     if (!scope || !(await this.connection.readyClient())) {
       // Asked silently (VS Code resolving models in the background): no prompts, just nothing to offer.
@@ -90,7 +93,9 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
           progress.report(new vscode.LanguageModelToolCallPart(part.callId, part.name, part.input));
         }
       }
-      this.log.info(`${model.id}: ${request.messages.length} message(s), ${request.tools?.length ?? 0} tool(s) → ${chars} chars, ${toolCalls} tool call(s), finish ${summary.finishReason ?? '?'} in ${Date.now() - started} ms.`);
+      this.log.info(
+        `${model.id}: ${request.messages.length} message(s), ${request.tools?.length ?? 0} tool(s) → ${chars} chars, ${toolCalls} tool call(s), finish ${summary.finishReason ?? '?'} in ${Date.now() - started} ms.`,
+      );
     } catch (error) {
       if (cancel.signal.aborted) {
         this.log.info(`${model.id}: cancelled after ${chars} chars.`);
@@ -98,7 +103,8 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
       }
       this.log.warn(`${model.id}: the request failed: ${describeError(error)}`);
       if (needsNewKey(error)) {
-        const problem = isApiError(error) && error.kind === 'no-key' ? `there is no API key for ${this.connection.service ?? 'the service'}` : describeError(error);
+        const problem =
+          isApiError(error) && error.kind === 'no-key' ? `there is no API key for ${this.connection.service ?? 'the service'}` : describeError(error);
         showMessage('warning', `Promptreel could not answer with ${model.id}: ${problem}`, [{ title: 'Set API Key', command: CommandIds.setApiKey }]);
       }
       throw toLanguageModelError(error, model.id, this.connection.service);
@@ -111,7 +117,11 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     return typeof text === 'string' ? estimateTextTokens(text) : estimateMessageTokens(toPlainMessage(text));
   }
 
-  private buildRequest(model: vscode.LanguageModelChatInformation, messages: readonly vscode.LanguageModelChatRequestMessage[], options: vscode.ProvideLanguageModelChatResponseOptions): ChatRequest {
+  private buildRequest(
+    model: vscode.LanguageModelChatInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+  ): ChatRequest {
     const declared = this.settings.capabilities(model.id);
     const capabilities = resolveCapabilities(declared);
     const request: ChatRequest = {

@@ -28,7 +28,8 @@ function toPlainRole(role: vscode.LanguageModelChatMessageRole): PlainRole {
 export function toPlainParts(part: unknown): PlainPart[] {
   if (part instanceof vscode.LanguageModelTextPart) return [{ kind: 'text', text: part.value }];
   if (part instanceof vscode.LanguageModelToolCallPart) return [{ kind: 'tool-call', callId: part.callId, name: part.name, input: part.input }];
-  if (part instanceof vscode.LanguageModelToolResultPart) return [{ kind: 'tool-result', callId: part.callId, parts: part.content.flatMap((inner) => toPlainParts(inner)) }];
+  if (part instanceof vscode.LanguageModelToolResultPart)
+    return [{ kind: 'tool-result', callId: part.callId, parts: part.content.flatMap((inner) => toPlainParts(inner)) }];
   if (part instanceof vscode.LanguageModelPromptTsxPart) return [{ kind: 'text', text: JSON.stringify(part.value) }];
   if (typeof part === 'string') return [{ kind: 'text', text: part }];
   const data = dataPartSchema.safeParse(part);

@@ -39,7 +39,13 @@ export class AnswerHandler {
     private readonly log: ComponentLogger,
   ) {}
 
-  async answer(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, kind: 'answer' | 'explain'): Promise<ParticipantResult> {
+  async answer(
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+    kind: 'answer' | 'explain',
+  ): Promise<ParticipantResult> {
     const client = await this.readyClient(stream);
     if (!client) return { metadata: { kind: 'setup' } };
     const model = await this.modelFor(request);
@@ -77,7 +83,13 @@ export class AnswerHandler {
     return this.stream(client, chatRequest, stream, token, kind);
   }
 
-  private async stream(client: PromptreelClient, chatRequest: ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, kind: 'answer' | 'explain'): Promise<ParticipantResult> {
+  private async stream(
+    client: PromptreelClient,
+    chatRequest: ChatRequest,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+    kind: 'answer' | 'explain',
+  ): Promise<ParticipantResult> {
     const model = chatRequest.model;
     const cancel = abortOn(token);
     const started = Date.now();

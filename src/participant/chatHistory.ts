@@ -8,9 +8,7 @@ export function pastTurns(history: vscode.ChatContext['history']): PastTurn[] {
     if (turn instanceof vscode.ChatRequestTurn) {
       turns.push({ role: 'user', text: turn.prompt, ...(turn.command ? { command: turn.command } : {}) });
     } else if (turn instanceof vscode.ChatResponseTurn) {
-      const text = turn.response
-        .map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : ''))
-        .join('');
+      const text = turn.response.map((part) => (part instanceof vscode.ChatResponseMarkdownPart ? part.value.value : '')).join('');
       turns.push({ role: 'assistant', text, ...(turn.command ? { command: turn.command } : {}), ...(turn.result.errorDetails ? { failed: true } : {}) });
     }
   }

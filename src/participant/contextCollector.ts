@@ -11,7 +11,12 @@ export function editorSelection(editor: vscode.TextEditor | undefined = vscode.w
   if (!editor || editor.selection.isEmpty) return undefined;
   const text = editor.document.getText(editor.selection);
   if (!text.trim()) return undefined;
-  return { label: locationLabel(editor.document.uri, editor.selection), languageId: editor.document.languageId, text, source: sourceOf(editor.document.uri, editor.selection) };
+  return {
+    label: locationLabel(editor.document.uri, editor.selection),
+    languageId: editor.document.languageId,
+    text,
+    source: sourceOf(editor.document.uri, editor.selection),
+  };
 }
 
 /**
@@ -37,7 +42,12 @@ async function readReference(reference: vscode.ChatPromptReference): Promise<Con
   const value = reference.value;
   if (value instanceof vscode.Location) {
     const document = await vscode.workspace.openTextDocument(value.uri);
-    return { label: locationLabel(value.uri, value.range), languageId: document.languageId, text: document.getText(value.range), source: sourceOf(value.uri, value.range) };
+    return {
+      label: locationLabel(value.uri, value.range),
+      languageId: document.languageId,
+      text: document.getText(value.range),
+      source: sourceOf(value.uri, value.range),
+    };
   }
   if (value instanceof vscode.Uri) {
     const stat = await vscode.workspace.fs.stat(value);

@@ -6,7 +6,12 @@ import { EXPLAIN_COMMAND, followupsFor, PARTICIPANT_ID, VIDEO_COMMAND } from './
 
 /** Handles one slash command of `@promptreel`. */
 export interface CommandHandler {
-  handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ParticipantResult>;
+  handle(
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<ParticipantResult>;
 }
 
 /** `@promptreel` in VS Code's chat: answers, `/explain` and `/video`, with follow-ups after each result. */
@@ -20,13 +25,24 @@ export class PromptreelParticipant extends Disposable {
     private readonly log: ComponentLogger,
   ) {
     super();
-    this.participant = this._register(vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => this.handle(request, context, stream, token)));
+    this.participant = this._register(
+      vscode.chat.createChatParticipant(PARTICIPANT_ID, (request, context, stream, token) => this.handle(request, context, stream, token)),
+    );
     this.participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'promptreel.svg');
     this.participant.followupProvider = { provideFollowups: (result) => this.provideFollowups(result) };
-    this._register(this.participant.onDidReceiveFeedback((feedback) => this.log.info(`@promptreel feedback: ${feedback.kind === vscode.ChatResultFeedbackKind.Helpful ? 'helpful' : 'unhelpful'}.`)));
+    this._register(
+      this.participant.onDidReceiveFeedback((feedback) =>
+        this.log.info(`@promptreel feedback: ${feedback.kind === vscode.ChatResultFeedbackKind.Helpful ? 'helpful' : 'unhelpful'}.`),
+      ),
+    );
   }
 
-  async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ParticipantResult> {
+  async handle(
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<ParticipantResult> {
     this.log.debug(`@promptreel ${request.command ? `/${request.command}` : 'request'} (${request.references.length} reference(s)).`);
     try {
       switch (request.command) {

@@ -16,7 +16,12 @@ export class VideoCommand implements CommandHandler {
     private readonly log: ComponentLogger,
   ) {}
 
-  async handle(request: vscode.ChatRequest, _context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ParticipantResult> {
+  async handle(
+    request: vscode.ChatRequest,
+    _context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<ParticipantResult> {
     const prompt = request.prompt.trim();
     if (!prompt) {
       stream.markdown('Describe the video after the command, e.g. `@promptreel /video a paper boat drifting down a rainy street`.');
@@ -32,7 +37,9 @@ export class VideoCommand implements CommandHandler {
     const created = await untilCancelled(creating, token);
     if (created === 'cancelled') {
       creating.catch((error: unknown) => this.log.warn(`/video: creating the task failed after Stop: ${describeError(error)}`));
-      stream.markdown('Stopped following here. The video request had already been sent, so it was not cancelled: the task appears under **Video Tasks** when the service answers.');
+      stream.markdown(
+        'Stopped following here. The video request had already been sent, so it was not cancelled: the task appears under **Video Tasks** when the service answers.',
+      );
       return { metadata: { kind: 'cancelled', prompt } };
     }
     if ('error' in created) {
@@ -84,13 +91,18 @@ export class VideoCommand implements CommandHandler {
 }
 
 /** The creation's outcome, or 'cancelled' as soon as the token fires (the creation itself goes on). */
-function untilCancelled(creating: Promise<ParticipantVideoTask>, token: vscode.CancellationToken): Promise<{ task: ParticipantVideoTask } | { error: unknown } | 'cancelled'> {
+function untilCancelled(
+  creating: Promise<ParticipantVideoTask>,
+  token: vscode.CancellationToken,
+): Promise<{ task: ParticipantVideoTask } | { error: unknown } | 'cancelled'> {
   return new Promise((resolve) => {
     const subscription = token.onCancellationRequested(() => resolve('cancelled'));
-    creating.then(
-      (task) => resolve({ task }),
-      (error: unknown) => resolve({ error }),
-    ).finally(() => subscription.dispose());
+    creating
+      .then(
+        (task) => resolve({ task }),
+        (error: unknown) => resolve({ error }),
+      )
+      .finally(() => subscription.dispose());
   });
 }
 

@@ -1,31 +1,18 @@
 import * as vscode from 'vscode';
 import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
-import type { ChatModelChoice, ChatModelInUse } from '../connection/core/chatModelChoice';
-import type { RunningVideoTasks } from './runningVideoTasks';
-
-/** The status bar text: the chat model, then the number of running video tasks when there are any. */
-export function statusBarText(chatModel: ChatModelInUse, runningVideoTasks: number): string {
-  const model = `$(comment-discussion) ${chatModel.model ?? 'Select chat model'}`;
-  return runningVideoTasks > 0 ? `${model} $(loading~spin) ${runningVideoTasks}` : model;
-}
-
-export function statusBarTooltip(chatModel: ChatModelInUse, runningVideoTasks: number): string {
-  const model =
-    chatModel.source === 'setting'
-      ? `Promptreel chat model: ${chatModel.model}`
-      : chatModel.source === 'first-listed'
-        ? `Promptreel chat model: ${chatModel.model} (the first the service lists; none is selected)`
-        : 'Promptreel: no chat model selected';
-  const tasks = runningVideoTasks > 0 ? `\n${runningVideoTasks} video task${runningVideoTasks === 1 ? '' : 's'} running` : '';
-  return `${model}${tasks}\nClick to select the chat model.`;
-}
+import type { ChatModelChoice } from '../connection/core/chatModelChoice';
+import { statusBarText, statusBarTooltip } from './core/statusBarText';
+import type { RunningVideoTasks } from './core/runningVideoTasks';
 
 /** `$(comment-discussion) <chat model> $(loading~spin) N`; a click selects the chat model. */
 export class ChatModelStatusBar extends Disposable {
   private readonly item: vscode.StatusBarItem;
 
-  constructor(private readonly chatModel: ChatModelChoice, private readonly videoTasks: RunningVideoTasks) {
+  constructor(
+    private readonly chatModel: ChatModelChoice,
+    private readonly videoTasks: RunningVideoTasks,
+  ) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('promptreel.chatModel', vscode.StatusBarAlignment.Right, 100));
     this.item.name = 'Promptreel Chat Model';

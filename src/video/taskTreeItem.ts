@@ -22,7 +22,7 @@ const STATE_NAMES: Record<DisplayState, string> = {
   downloaded: 'Downloaded',
   failed: 'Failed',
   stale: 'Stale (still pending after the limit; no longer polled)',
-  unconfirmed: 'Answer lost: the task may exist on the service (and be charged). Track it by its id from the service\'s console, or remove this entry.',
+  unconfirmed: "Answer lost: the task may exist on the service (and be charged). Track it by its id from the service's console, or remove this entry.",
 };
 
 /** True when the task's downloaded file is still there (a file deleted by hand makes it "completed" again). */
@@ -57,7 +57,12 @@ function tooltip(record: VideoTaskRecord, state: DisplayState, now: number, here
   };
   line('Prompt', record.prompt ?? '(unknown: tracked by id)');
   line('Service', record.service);
-  line('Followed', here ? undefined : 'not in this window, which is set to another service: it is neither polled nor downloaded here. Set promptreel.baseUrl to its service to follow it.');
+  line(
+    'Followed',
+    here
+      ? undefined
+      : 'not in this window, which is set to another service: it is neither polled nor downloaded here. Set promptreel.baseUrl to its service to follow it.',
+  );
   line('State', STATE_NAMES[state]);
   line('Status', record.rawStatus, true);
   line('Progress', record.progress !== undefined && record.state !== 'failed' ? `${record.progress}%` : undefined);

@@ -15,7 +15,15 @@ import { isDownloaded } from './taskTreeItem';
 import { VideoCommandIds } from './videoCommandIds';
 import type { CreateOutcome, VideoCreator } from './videoCreator';
 import type { DownloadOutcome, VideoDownloader } from './videoDownloader';
-import { defaultOptions, generateArgsSchema, optionsFromRequest, toCreateRequest, withOverrides, type GenerateArgs, type VideoOptions } from './core/videoOptions';
+import {
+  defaultOptions,
+  generateArgsSchema,
+  optionsFromRequest,
+  toCreateRequest,
+  withOverrides,
+  type GenerateArgs,
+  type VideoOptions,
+} from './core/videoOptions';
 import type { VideoPlayer } from './videoPlayer';
 import type { VideoPoller } from './core/videoPoller';
 import type { TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
@@ -23,7 +31,13 @@ import type { TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
 /** A tree element (the task id), or `{id}` from code. */
 const REGENERATE = 'Generate Again';
 
-const taskArgSchema = z.union([z.string().check(z.minLength(1)), z.pipe(z.object({ id: z.string().check(z.minLength(1)) }), z.transform((value) => value.id))]);
+const taskArgSchema = z.union([
+  z.string().check(z.minLength(1)),
+  z.pipe(
+    z.object({ id: z.string().check(z.minLength(1)) }),
+    z.transform((value) => value.id),
+  ),
+]);
 
 export interface VideoCommandDeps {
   settings: Settings;
@@ -153,7 +167,7 @@ export class VideoCommands extends Disposable {
       (
         await vscode.window.showInputBox({
           title: 'Promptreel: Track Video Task by ID',
-          prompt: 'The id of a video task (from the service\'s console, another machine, or a lost answer).',
+          prompt: "The id of a video task (from the service's console, another machine, or a lost answer).",
           placeHolder: 'task_…',
           ignoreFocusOut: true,
           validateInput: (text) => (!text.trim() ? 'Enter a task id.' : /\s/.test(text.trim()) ? 'A task id has no spaces.' : null),
@@ -203,9 +217,7 @@ export class VideoCommands extends Disposable {
 
   private async reveal(task: VideoTaskRecord): Promise<boolean> {
     if (!task.downloadedPath || !isDownloaded(task)) {
-      showMessage('info', 'This video is not downloaded (or its file was moved).', [
-        { title: 'Download', run: () => this.deps.downloader.download(task.id) },
-      ]);
+      showMessage('info', 'This video is not downloaded (or its file was moved).', [{ title: 'Download', run: () => this.deps.downloader.download(task.id) }]);
       return false;
     }
     const uri = vscode.Uri.file(task.downloadedPath);

@@ -12,10 +12,7 @@ import { VideoCommandIds } from './videoCommandIds';
 import type { StoredCreateRequest, TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
 
 /** What a create came to: the task, or the message the user was shown (and whether a task may exist anyway). */
-export type CreateOutcome =
-  | { kind: 'created'; task: VideoTaskRecord }
-  | { kind: 'failed'; mayExist: boolean; shown: ShownMessage }
-  | { kind: 'not-ready' };
+export type CreateOutcome = { kind: 'created'; task: VideoTaskRecord } | { kind: 'failed'; mayExist: boolean; shown: ShownMessage } | { kind: 'not-ready' };
 
 /**
  * Sends one POST /v1/videos and puts the task in the list at once. Never retried by itself: a create whose answer
@@ -61,7 +58,10 @@ export class VideoCreator {
       throw error;
     }
     const now = Date.now();
-    const record: VideoTaskRecord = { ...newRecord(task, { service: client.baseUrl, request, now, ...(source ? { source } : {}) }), nextPollAt: now + this.settings.video.pollIntervalSeconds * 1000 };
+    const record: VideoTaskRecord = {
+      ...newRecord(task, { service: client.baseUrl, request, now, ...(source ? { source } : {}) }),
+      nextPollAt: now + this.settings.video.pollIntervalSeconds * 1000,
+    };
     await this.store.add(record);
     this.log.info(`Video task ${record.id} created (${task.status}).`);
     this.reveal(record.id);
@@ -114,7 +114,10 @@ export class VideoCreator {
 
   private explain(error: ApiError, retry: MessageAction, showLogs: MessageAction): ShownMessage {
     const setKey: MessageAction = { title: 'Set API Key', run: () => vscode.commands.executeCommand(CommandIds.setApiKey) };
-    const modelSetting: MessageAction = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.model') };
+    const modelSetting: MessageAction = {
+      title: 'Open Settings',
+      run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.model'),
+    };
     const baseUrlSetting: MessageAction = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.baseUrl') };
     const said = error.serverMessage ? ` The service said: "${error.serverMessage}".` : '';
     if (error.kind === 'no-key') return showMessage('warning', 'Generating a video needs an API key.', [setKey]);

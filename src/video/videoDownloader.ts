@@ -12,9 +12,7 @@ import type { VideoTaskStore } from './core/taskStore';
 import { VideoCommandIds } from './videoCommandIds';
 
 export type DownloadOutcome =
-  | { kind: 'saved'; path: string; bytes: number; source: 'url' | 'content' }
-  | { kind: 'cancelled' }
-  | { kind: 'failed'; shown: ShownMessage };
+  { kind: 'saved'; path: string; bytes: number; source: 'url' | 'content' } | { kind: 'cancelled' } | { kind: 'failed'; shown: ShownMessage };
 
 /** A temporary download file nobody wrote to for this long belongs to a window that stopped. */
 const STALE_PART_AFTER_MS = 10 * 60 * 1000;
@@ -63,7 +61,8 @@ export class VideoDownloader {
     const client = await this.connection.ensureReady('Downloading a video');
     if (!client) return { kind: 'cancelled' };
     const name = videoFileName(task.prompt, task.id);
-    const target = request.destination !== undefined ? { file: request.destination, replaceExisting: false } : await this.destinationFor(name, request.automatic === true);
+    const target =
+      request.destination !== undefined ? { file: request.destination, replaceExisting: false } : await this.destinationFor(name, request.automatic === true);
     if ('kind' in target) return target;
     const destination = target.file;
 

@@ -48,7 +48,12 @@ export class VideoPlayer extends Disposable {
   async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const saved = savedStateSchema.safeParse(state);
     const file = saved.success ? saved.data.file : undefined;
-    const exists = file ? await stat(file).then((info) => info.isFile(), () => false) : false;
+    const exists = file
+      ? await stat(file).then(
+          (info) => info.isFile(),
+          () => false,
+        )
+      : false;
     if (!file || !exists || this.panels.has(file)) {
       this.log.info(file && !exists ? `The video player of ${path.basename(file)} was not restored: the file is gone.` : 'A video player was not restored.');
       panel.dispose();
@@ -64,7 +69,13 @@ export class VideoPlayer extends Disposable {
     const open: OpenPlayer = { panel };
     this.panels.set(file, open);
     const webview = panel.webview;
-    webview.html = playerHtml({ videoSrc: webview.asWebviewUri(vscode.Uri.file(file)).toString(), cspSource: webview.cspSource, title, nonce: newNonce(), file });
+    webview.html = playerHtml({
+      videoSrc: webview.asWebviewUri(vscode.Uri.file(file)).toString(),
+      cspSource: webview.cspSource,
+      title,
+      nonce: newNonce(),
+      file,
+    });
     const subscriptions = [
       webview.onDidReceiveMessage((raw: unknown) => {
         const message = playerMessageSchema.safeParse(raw);
@@ -74,7 +85,8 @@ export class VideoPlayer extends Disposable {
         }
         if (message.data.type !== 'playback') return;
         open.last = message.data;
-        if (message.data.state === 'error' || message.data.state === 'blocked') this.log.warn(`Player of ${title}: ${message.data.state} (${message.data.error ?? 'no details'}).`);
+        if (message.data.state === 'error' || message.data.state === 'blocked')
+          this.log.warn(`Player of ${title}: ${message.data.state} (${message.data.error ?? 'no details'}).`);
         else if (message.data.state !== 'timeupdate') this.log.debug(`Player of ${title}: ${message.data.state} at ${message.data.currentTime.toFixed(2)} s.`);
         this.reported.fire({ file, report: message.data });
       }),

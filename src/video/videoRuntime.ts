@@ -114,12 +114,21 @@ export class VideoRuntime extends Disposable {
     );
     // Other windows write to the shared list without telling: look again when this window gets the focus.
     this._register(vscode.window.onDidChangeWindowState((state) => state.focused && this.store.reload()));
-    this._register(this.store.onDidChange(() => this.updateView()));
+    this._register(
+      this.store.onDidChange(() => {
+        this.updateView();
+        // A window still running an earlier Promptreel may write records without their service.
+        void this.adoptUnscopedTasks();
+      }),
+    );
     this._register(this.poller.onDidChangePause(() => this.updateView()));
     this.updateView();
     void this.adoptUnscopedTasks();
     // Off the activation path: a moment later, what an interrupted download left behind is cleared.
-    const cleanup = setTimeout(() => void this.downloader.removeStaleDownloads().catch((error: unknown) => log.warn(`Clearing interrupted downloads: ${String(error)}`)), STALE_CLEANUP_DELAY_MS);
+    const cleanup = setTimeout(
+      () => void this.downloader.removeStaleDownloads().catch((error: unknown) => log.warn(`Clearing interrupted downloads: ${String(error)}`)),
+      STALE_CLEANUP_DELAY_MS,
+    );
     this._register(toDisposable(() => clearTimeout(cleanup)));
   }
 

@@ -18,7 +18,8 @@ export interface ShownMessage {
  */
 export function showMessage(severity: MessageSeverity, message: string, actions: readonly MessageAction[] = []): ShownMessage {
   const titles = actions.map((action) => action.title);
-  const show = severity === 'info' ? vscode.window.showInformationMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
+  const show =
+    severity === 'info' ? vscode.window.showInformationMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
   void Promise.resolve(show(message, ...titles)).then(
     (picked) => {
       const action = actions.find((candidate) => candidate.title === picked);

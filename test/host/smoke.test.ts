@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { startLocalService, type LocalService } from '../service';
+import { useConnectedService } from './support/connectedService';
 
 const EXTENSION_ID = 'promptreel.promptreel';
 
@@ -24,16 +24,10 @@ describe('extension host smoke', () => {
 });
 
 describe('local service from the extension host', () => {
-  let service: LocalService;
-  before(async () => {
-    service = await startLocalService();
-  });
-  after(async () => {
-    await service.stop();
-  });
+  const ctx = useConnectedService();
 
   it('answers /v1/models with the demo key', async () => {
-    const response = await fetch(`${service.baseUrl}/v1/models`, { headers: { Authorization: `Bearer ${service.demoKey}` } });
+    const response = await fetch(`${ctx.service.baseUrl}/v1/models`, { headers: { Authorization: `Bearer ${ctx.service.demoKey}` } });
     assert.strictEqual(response.status, 200);
   });
 });

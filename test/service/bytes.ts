@@ -29,7 +29,7 @@ function patternBuffer(): Buffer {
 /** The deterministic bytes served when `cdn.sizeBytes` is set (for checking a benchmark download). */
 export function patternBytes(offset: number, length: number): Buffer {
   const out = Buffer.alloc(length);
-  for (let done = 0; done < length; ) {
+  for (let done = 0; done < length;) {
     const n = Math.min(patternPeriod, length - done);
     const start = (offset + done) % patternPeriod;
     patternBuffer().copy(out, done, start, start + n);
@@ -42,10 +42,7 @@ let sample: Buffer | undefined;
 
 /** Where the fixture is, from out/test/service (compiled) or test/service (ts-node and the like). */
 export function samplePath(): string {
-  const candidates = [
-    path.join(__dirname, 'fixtures', 'sample.mp4'),
-    path.resolve(__dirname, '..', '..', '..', 'test', 'service', 'fixtures', 'sample.mp4'),
-  ];
+  const candidates = [path.join(__dirname, 'fixtures', 'sample.mp4'), path.resolve(__dirname, '..', '..', '..', 'test', 'service', 'fixtures', 'sample.mp4')];
   const found = candidates.find((candidate) => fs.existsSync(candidate));
   if (!found) throw new Error(`sample.mp4 not found (looked in ${candidates.join(', ')})`);
   return found;
@@ -113,12 +110,7 @@ export function sendNotAVideo(response: http.ServerResponse, answer: 'html-page'
 }
 
 /** Sends a byte source (200, or 206/416 for Range), streamed with backpressure and an optional throttle. */
-export async function serveBytes(
-  request: http.IncomingMessage,
-  response: http.ServerResponse,
-  source: ByteSource,
-  options: ServeOptions,
-): Promise<void> {
+export async function serveBytes(request: http.IncomingMessage, response: http.ServerResponse, source: ByteSource, options: ServeOptions): Promise<void> {
   const range = parseRange(request.headers.range, source.size);
   const headers: Record<string, string> = { 'content-type': 'video/mp4', 'accept-ranges': 'bytes' };
   if (range.kind === 'unsatisfiable') {
@@ -138,7 +130,7 @@ export async function serveBytes(
   // Throttled: about 20 slices a second; otherwise 64 KB writes as fast as the socket drains.
   const sliceSize = options.bytesPerSecond ? Math.max(1, Math.min(patternPeriod, Math.floor(options.bytesPerSecond / 20))) : patternPeriod;
   const cut = options.cutAfterBytes ?? null;
-  for (let offset = start; offset < end; ) {
+  for (let offset = start; offset < end;) {
     if (cut !== null && offset >= start + cut) {
       response.destroy();
       return;

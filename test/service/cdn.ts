@@ -16,12 +16,7 @@ export function cdnHandler(state: ServiceState, otherPortUrl: () => string): htt
   };
 }
 
-async function handle(
-  state: ServiceState,
-  otherPortUrl: string,
-  request: http.IncomingMessage,
-  response: http.ServerResponse,
-): Promise<void> {
+async function handle(state: ServiceState, otherPortUrl: string, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   const signal = closeSignal(response);
   const record = await recordRequest(request);
   state.cdnRequests.push(record);

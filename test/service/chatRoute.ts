@@ -21,7 +21,13 @@ export async function chatCompletions(context: RouteContext): Promise<void> {
   const target = { response, signal, chat, id: newChatCompletionId(), created: unixSeconds(), model: request.model };
   if (request.stream === true && chat.endlessEventBytes !== null) {
     response.writeHead(200, { 'content-type': 'text/event-stream' });
-    context.state.runawayBytesWritten = await writeRunaway(response, signal, 'data: {"choices":[{"index":0,"delta":{"content":"', chat.endlessEventBytes, '"}}]}\n\n');
+    context.state.runawayBytesWritten = await writeRunaway(
+      response,
+      signal,
+      'data: {"choices":[{"index":0,"delta":{"content":"',
+      chat.endlessEventBytes,
+      '"}}]}\n\n',
+    );
     return;
   }
   if (request.stream === true && chat.streamAnswer === 'sse') {

@@ -34,12 +34,7 @@ const taskInitBody = z
   })
   .partial();
 
-export async function handleControl(
-  state: ServiceState,
-  request: http.IncomingMessage,
-  response: http.ServerResponse,
-  path: string,
-): Promise<void> {
+export async function handleControl(state: ServiceState, request: http.IncomingMessage, response: http.ServerResponse, path: string): Promise<void> {
   const method = (request.method ?? 'GET').toUpperCase();
   const body = parseBody(await readBody(request));
   try {

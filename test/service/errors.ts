@@ -16,25 +16,14 @@ export function withRequestId(message: string): string {
   return `${message} (request id: ${newRequestId()})`;
 }
 
-export function sendOpenAiError(
-  response: http.ServerResponse,
-  status: number,
-  fields: OpenAiErrorFields,
-  headers: Record<string, string> = {},
-): void {
+export function sendOpenAiError(response: http.ServerResponse, status: number, fields: OpenAiErrorFields, headers: Record<string, string> = {}): void {
   const error: Record<string, unknown> = { message: fields.message, type: fields.type };
   if (fields.param !== undefined) error['param'] = fields.param;
   error['code'] = fields.code;
   sendJson(response, status, { error }, headers);
 }
 
-export function sendTaskError(
-  response: http.ServerResponse,
-  status: number,
-  code: string,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
+export function sendTaskError(response: http.ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
   sendJson(response, status, { code, message, data: null }, headers);
 }
 

@@ -70,12 +70,7 @@ export function pathOf(target: string): string {
   return query === -1 ? target : target.slice(0, query);
 }
 
-export function sendJson(
-  response: http.ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
+export function sendJson(response: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -85,13 +80,7 @@ export function sendJson(
   response.end(text);
 }
 
-export function sendText(
-  response: http.ServerResponse,
-  status: number,
-  text: string,
-  contentType: string,
-  headers: Record<string, string> = {},
-): void {
+export function sendText(response: http.ServerResponse, status: number, text: string, contentType: string, headers: Record<string, string> = {}): void {
   response.writeHead(status, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(text)), ...headers });
   response.end(text);
 }
@@ -127,11 +116,7 @@ export function untilAborted(signal: AbortSignal): Promise<void> {
 }
 
 /** Writes and, when the socket buffer is full, waits for it to drain; false when the response closed. */
-export async function writeWithBackpressure(
-  response: http.ServerResponse,
-  chunk: string | Buffer,
-  signal: AbortSignal,
-): Promise<boolean> {
+export async function writeWithBackpressure(response: http.ServerResponse, chunk: string | Buffer, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted || response.destroyed) return false;
   if (response.write(chunk)) return true;
   await new Promise<void>((resolve) => {

@@ -12,10 +12,22 @@ export function sendWholeAnswer(response: http.ServerResponse, chat: ChatScenari
       sendText(response, 200, JSON.stringify(completion), typed('application/json'));
       return;
     case 'error-json':
-      sendText(response, 200, JSON.stringify({ error: { message: 'upstream refused: model overloaded (request id: 2025112400000001)', type: 'upstream_error', code: 'model_overloaded' } }), typed('application/json'));
+      sendText(
+        response,
+        200,
+        JSON.stringify({
+          error: { message: 'upstream refused: model overloaded (request id: 2025112400000001)', type: 'upstream_error', code: 'model_overloaded' },
+        }),
+        typed('application/json'),
+      );
       return;
     case 'html':
-      sendText(response, 200, '<!DOCTYPE html><html><head><title>Sign in - Corporate Proxy</title></head><body>Please sign in.</body></html>', typed('text/html'));
+      sendText(
+        response,
+        200,
+        '<!DOCTYPE html><html><head><title>Sign in - Corporate Proxy</title></head><body>Please sign in.</body></html>',
+        typed('text/html'),
+      );
       return;
     case 'text':
       sendText(response, 200, 'Service temporarily unavailable, please try again later.', typed('text/plain'));

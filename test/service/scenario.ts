@@ -83,9 +83,7 @@ const chatSchema = z.strictObject({
   comments: z.boolean(),
   eventFields: z.boolean(),
   multiLineData: z.boolean(),
-  midStreamError: z
-    .object({ afterChunks: z.number().int().min(0), message: z.string(), code: z.string(), type: z.string() })
-    .nullable(),
+  midStreamError: z.object({ afterChunks: z.number().int().min(0), message: z.string(), code: z.string(), type: z.string() }).nullable(),
   cut: z.enum(['no-done', 'no-finish']).nullable(),
   cutAfterChunks: z.number().int().min(0),
   stallAfterChunks: z.number().int().min(0).nullable(),
@@ -159,7 +157,16 @@ export function defaultScenario(): Scenario {
       answerDelayMs: 0,
       proxyStatusAfterCreate: null,
     },
-    cdn: { redirects: 0, expired: false, bytesPerSecond: null, sizeBytes: null, contentLength: true, answer: 'video', answerAtContent: false, cutAfterBytes: null },
+    cdn: {
+      redirects: 0,
+      expired: false,
+      bytesPerSecond: null,
+      sizeBytes: null,
+      contentLength: true,
+      answer: 'video',
+      answerAtContent: false,
+      cutAfterBytes: null,
+    },
     chat: {
       reply: null,
       chunkChars: 8,

@@ -20,12 +20,7 @@ export async function createVideo(context: RouteContext): Promise<void> {
   const video = scenario.video;
   // new-api decodes into a Go struct: a number where a string is expected fails the whole request.
   if (numericSeconds.safeParse(context.body).success) {
-    sendTaskError(
-      response,
-      400,
-      'invalid_request',
-      'json: cannot unmarshal number into Go struct field VideoRequest.seconds of type string',
-    );
+    sendTaskError(response, 400, 'invalid_request', 'json: cannot unmarshal number into Go struct field VideoRequest.seconds of type string');
     return;
   }
   const parsed = createBody.safeParse(context.body);

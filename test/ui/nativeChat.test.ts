@@ -73,7 +73,7 @@ async function waitForText(locator: Locator, pattern: RegExp, timeoutMs = 20_000
   throw new Error(`timed out waiting for ${pattern} in: ${text.slice(0, 500)}`);
 }
 
-describe('native VS Code AI: Promptreel in VS Code\'s own Chat', () => {
+describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
   const context = useWorkbench({
     name: 'native-chat',
     settings: {
@@ -126,7 +126,10 @@ describe('native VS Code AI: Promptreel in VS Code\'s own Chat', () => {
 
     await ask(context.workbench, '@promptreel /explain');
     const response = lastResponse(page);
-    await response.getByText(/You said: Explain this code/).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await response
+      .getByText(/You said: Explain this code/)
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
     // The echoed code is in a code block (an editor): its text is split into tokens.
     await waitForText(response, /export function add\(a: number, b: number\): number \{ return a \+ b; \}/);
     await context.workbench.screenshot('native-3-explain');
@@ -147,7 +150,10 @@ describe('native VS Code AI: Promptreel in VS Code\'s own Chat', () => {
     try {
       await ask(context.workbench, '@promptreel are you there?');
       const response = lastResponse(page);
-      await response.getByText(/Invalid token/).first().waitFor({ state: 'visible', timeout: 60_000 });
+      await response
+        .getByText(/Invalid token/)
+        .first()
+        .waitFor({ state: 'visible', timeout: 60_000 });
       await response.getByRole('button', { name: 'Set API Key' }).waitFor({ state: 'visible', timeout: 10_000 });
       await context.workbench.screenshot('native-4-refused');
     } finally {
@@ -160,7 +166,10 @@ describe('native VS Code AI: Promptreel in VS Code\'s own Chat', () => {
     const prompt = 'a paper boat drifting down a rainy street';
     await ask(context.workbench, `@promptreel /video ${prompt}`);
     const response = lastResponse(page);
-    await response.getByText(/Video task `?task_/).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await response
+      .getByText(/Video task `?task_/)
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
     await response.getByText('The video is ready.').waitFor({ state: 'visible', timeout: 90_000 });
     const download = response.getByRole('button', { name: 'Download to Workspace' });
     await download.waitFor({ state: 'visible', timeout: 10_000 });
@@ -179,18 +188,24 @@ describe('native VS Code AI: Promptreel in VS Code\'s own Chat', () => {
     await context.workbench.screenshot('native-6-video-opened');
   });
 
-  it('VS Code\'s agent answers with a Promptreel model, tool calls included', async () => {
+  it("VS Code's agent answers with a Promptreel model, tool calls included", async () => {
     const { page, service } = context.workbench;
     await chatPanel(page).locator('.action-label[aria-label^="New Chat"]').first().click();
     const before = chatBodies(service).length;
     await ask(context.workbench, 'hello agent');
     const response = lastResponse(page);
-    await response.getByText(/Tool result received:|You said:/).first().waitFor({ state: 'visible', timeout: 90_000 });
+    await response
+      .getByText(/Tool result received:|You said:/)
+      .first()
+      .waitFor({ state: 'visible', timeout: 90_000 });
     await context.workbench.screenshot('native-7-agent-with-promptreel-model');
 
     const bodies = chatBodies(service).slice(before);
     assert.ok(bodies.length >= 1);
-    assert.ok(bodies.every((body) => body.model === 'promptreel-chat'), 'every request went to the model picked in the chat');
+    assert.ok(
+      bodies.every((body) => body.model === 'promptreel-chat'),
+      'every request went to the model picked in the chat',
+    );
     assert.ok((bodies[0].tools ?? []).length > 0, 'VS Code offered its tools through the provider');
     // Each tool call the model made was answered with a `tool` message in the next request.
     for (let index = 0; index + 1 < bodies.length; index++) {
@@ -213,7 +228,10 @@ async function selectLines2To4(page: Page, workbench: Workbench): Promise<void> 
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
     for (let line = 0; line < 3; line++) await page.keyboard.press('Shift+ArrowDown');
     try {
-      await page.locator('.statusbar-item', { hasText: /Ln 5, Col 1 \(\d+ selected\)/ }).first().waitFor({ state: 'visible', timeout: 5_000 });
+      await page
+        .locator('.statusbar-item', { hasText: /Ln 5, Col 1 \(\d+ selected\)/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: 5_000 });
       return;
     } catch (error) {
       if (attempt >= 3) throw error;

@@ -8,9 +8,7 @@ import { useWorkbench } from './support/workbench';
 
 const manifestSchema = z.object({
   displayName: z.string(),
-  contributes: z
-    .object({ viewsContainers: z.object({ activitybar: z.array(z.object({ title: z.string() })).optional() }).optional() })
-    .optional(),
+  contributes: z.object({ viewsContainers: z.object({ activitybar: z.array(z.object({ title: z.string() })).optional() }).optional() }).optional(),
 });
 
 const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(path.join(paths.ROOT, 'package.json'), 'utf8')));
@@ -26,10 +24,7 @@ describe('workbench smoke', () => {
     } else {
       // No view container contributed yet: the Extensions view lists the installed VSIX instead.
       await context.workbench.runCommand('Extensions: Show Installed Extensions');
-      await page
-        .locator('.extensions-viewlet .monaco-list-row', { hasText: manifest.displayName })
-        .first()
-        .waitFor({ state: 'visible', timeout: 30_000 });
+      await page.locator('.extensions-viewlet .monaco-list-row', { hasText: manifest.displayName }).first().waitFor({ state: 'visible', timeout: 30_000 });
     }
     const file = await context.workbench.screenshot('workbench');
     assert.ok(fs.statSync(file).size > 0, `${file} is empty`);

@@ -27,7 +27,13 @@ async function playerFrame(page: Page, timeoutMs = 30_000): Promise<FrameLocator
     const count = await page.locator('iframe.webview.ready').filter({ visible: true }).count();
     for (let nth = 0; nth < count; nth++) {
       const frame = webviewFrame(page, { nth });
-      if ((await frame.locator('video#player').count().catch(() => 0)) > 0) return frame;
+      if (
+        (await frame
+          .locator('video#player')
+          .count()
+          .catch(() => 0)) > 0
+      )
+        return frame;
     }
     if (Date.now() > deadline) throw new Error(`no visible webview holds the player (${count} visible webviews)`);
     await page.waitForTimeout(250);
@@ -70,9 +76,13 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await context.workbench.runCommand('Promptreel: Generate Video');
     await context.workbench.fillInput(PROMPT);
     // The review step: every option with the configured default; Enter on "Generate video".
-    await quickInputRow(page, '$(play) Generate video').or(page.locator('.quick-input-list .monaco-list-row', { hasText: 'Generate video' })).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await quickInputRow(page, '$(play) Generate video')
+      .or(page.locator('.quick-input-list .monaco-list-row', { hasText: 'Generate video' }))
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     const review = await page.locator('.quick-input-list').innerText();
-    for (const option of ['Duration', '5 s', 'Resolution', '720p', 'Aspect ratio', 'adaptive', 'Seed', 'Content review']) assert.ok(review.includes(option), `the review lists ${option}:\n${review}`);
+    for (const option of ['Duration', '5 s', 'Resolution', '720p', 'Aspect ratio', 'adaptive', 'Seed', 'Content review'])
+      assert.ok(review.includes(option), `the review lists ${option}:\n${review}`);
     await quickInputBox(page).press('Enter');
 
     const row = taskRow(page);
@@ -89,11 +99,19 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     const spinner = rowIcon(row, 'loading');
     await spinner.waitFor({ state: 'visible', timeout: 30_000 });
     // The state icons carry a theme colour (not the row's text colour).
-    const colours = await spinner.evaluate((icon) => ({ icon: getComputedStyle(icon).color, text: getComputedStyle(icon.closest('.monaco-list-row') ?? icon).color }));
+    const colours = await spinner.evaluate((icon) => ({
+      icon: getComputedStyle(icon).color,
+      text: getComputedStyle(icon.closest('.monaco-list-row') ?? icon).color,
+    }));
     assert.notStrictEqual(colours.icon, colours.text, JSON.stringify(colours));
     await row.filter({ hasText: /promptreel-video · \d+% · \d+s/ }).waitFor({ state: 'visible', timeout: 30_000 });
     // The status bar counts the running task next to the chat model.
-    await page.locator('.statusbar-item').filter({ has: page.locator('.codicon-comment-discussion') }).locator('.codicon-loading').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page
+      .locator('.statusbar-item')
+      .filter({ has: page.locator('.codicon-comment-discussion') })
+      .locator('.codicon-loading')
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await context.workbench.screenshot('video-running');
   });
 
@@ -117,7 +135,10 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     assert.ok(name, message);
     const file = path.join(workspace, name);
     assert.ok(fs.readFileSync(file).equals(sampleBytes()), 'the saved file is the video');
-    assert.ok(service.cdnRequests.every((request) => request.headers['authorization'] === undefined), 'no key at the CDN');
+    assert.ok(
+      service.cdnRequests.every((request) => request.headers['authorization'] === undefined),
+      'no key at the CDN',
+    );
     await rowIcon(taskRow(page), 'pass-filled').waitFor({ state: 'visible', timeout: 15_000 });
     // The file shows in the explorer too.
     await viewPane(page, 'Video Tasks').waitFor({ state: 'visible' });
@@ -127,7 +148,10 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
 
   it('plays the video in the player webview', async () => {
     const { page } = context.workbench;
-    await page.locator('.tab', { hasText: /a-paper-boat-drifting-down-a-rainy-stree-task_\w+\.mp4/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .locator('.tab', { hasText: /a-paper-boat-drifting-down-a-rainy-stree-task_\w+\.mp4/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     // Other webviews (the Chat view) are visible too: take the one holding the player.
     const frame = await playerFrame(page);
     const video = frame.locator('video#player');
@@ -140,12 +164,17 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
       (element: HTMLVideoElement) =>
         new Promise<void>((resolve, reject) => {
           const started = Date.now();
-          const check = () => (element.currentTime > 1 ? resolve() : Date.now() - started > 15_000 ? reject(new Error(`stuck at ${element.currentTime}`)) : setTimeout(check, 100));
+          const check = () =>
+            element.currentTime > 1 ? resolve() : Date.now() - started > 15_000 ? reject(new Error(`stuck at ${element.currentTime}`)) : setTimeout(check, 100);
           check();
         }),
     );
     await video.evaluate((element: HTMLVideoElement) => element.pause());
-    const state = await video.evaluate((element: HTMLVideoElement) => ({ time: element.currentTime, width: element.videoWidth, error: element.error?.code ?? 0 }));
+    const state = await video.evaluate((element: HTMLVideoElement) => ({
+      time: element.currentTime,
+      width: element.videoWidth,
+      error: element.error?.code ?? 0,
+    }));
     assert.ok(state.time > 1 && state.width === 320 && state.error === 0, JSON.stringify(state));
     await context.workbench.screenshot('video-player');
   });
@@ -156,7 +185,10 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await runCommand(page, 'Developer: Reload Window');
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60_000 });
-    await page.locator('.tab', { hasText: /a-paper-boat-drifting-down-a-rainy-stree-task_\w+\.mp4/ }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await page
+      .locator('.tab', { hasText: /a-paper-boat-drifting-down-a-rainy-stree-task_\w+\.mp4/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
     const frame = await playerFrame(page, 60_000);
     await frame.locator('#status', { hasText: '320×180, 3.0 s' }).waitFor({ state: 'visible', timeout: 30_000 });
     await context.workbench.screenshot('video-player-restored-after-reload');
@@ -188,7 +220,9 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await quickInputBox(page).press('Enter');
     await treeRow(page, /A lighthouse beam/, 'Video Tasks').waitFor({ state: 'visible', timeout: 30_000 });
     const created = service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').at(-1);
-    const id = (await (await fetch(`${service.baseUrl}/__control/tasks`)).json() as { tasks: { id: string; prompt: string }[] }).tasks.find((task) => task.prompt === prompt)?.id;
+    const id = ((await (await fetch(`${service.baseUrl}/__control/tasks`)).json()) as { tasks: { id: string; prompt: string }[] }).tasks.find(
+      (task) => task.prompt === prompt,
+    )?.id;
     assert.ok(created && id, 'the task was created');
 
     // As a user keeps working: no editor, the Explorer in front, then a reload.
@@ -205,7 +239,9 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     const task = service.task(id);
     assert.ok(task);
     task.forced = 'completed';
-    const ready = await context.workbench.waitForNotification(/"A lighthouse beam sweeping over a stormy sea" is ready|A lighthouse beam.* is ready/, { timeoutMs: 60_000 });
+    const ready = await context.workbench.waitForNotification(/"A lighthouse beam sweeping over a stormy sea" is ready|A lighthouse beam.* is ready/, {
+      timeoutMs: 60_000,
+    });
     assert.match(await notificationMessage(ready), /is ready\.$/);
     assert.strictEqual(await viewPane(page, 'Video Tasks').isVisible(), false, 'the Promptreel view stayed closed');
     await context.workbench.screenshot('video-completed-in-background');

@@ -69,7 +69,9 @@ function joined(events: string[], field: string): string {
 }
 
 function finishReasons(events: string[]): unknown[] {
-  return chunks(events).flatMap((chunk) => (chunk['choices'] as Json[]).map((choice) => choice['finish_reason'])).filter((reason) => reason !== null);
+  return chunks(events)
+    .flatMap((chunk) => (chunk['choices'] as Json[]).map((choice) => choice['finish_reason']))
+    .filter((reason) => reason !== null);
 }
 
 function at(value: unknown, path: string): unknown {
@@ -113,7 +115,10 @@ describe('local service', () => {
       const { body } = await getJson('/v1/models');
       assert.equal(body['object'], 'list');
       const data = body['data'] as Json[];
-      assert.deepEqual(data.map((model) => model['id']), ['promptreel-chat', 'promptreel-reasoner', 'promptreel-video']);
+      assert.deepEqual(
+        data.map((model) => model['id']),
+        ['promptreel-chat', 'promptreel-reasoner', 'promptreel-video'],
+      );
       assert.deepEqual(data[2]['supported_endpoint_types'], ['openai-video']);
     });
 
@@ -129,7 +134,10 @@ describe('local service', () => {
     it('gives a key its own scenario on top of the default', async () => {
       service.setKeyScenario('sk-other', { models: [{ id: 'only-this' }] });
       const other = await getJson('/v1/models', 'sk-other');
-      assert.deepEqual((other.body['data'] as Json[]).map((model) => model['id']), ['only-this']);
+      assert.deepEqual(
+        (other.body['data'] as Json[]).map((model) => model['id']),
+        ['only-this'],
+      );
       assert.equal(((await getJson('/v1/models')).body['data'] as Json[]).length, 3);
     });
 
@@ -212,7 +220,13 @@ describe('local service', () => {
         model: 'promptreel-chat',
         messages: [
           { role: 'system', content: 'secret system text' },
-          { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'look' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } },
+            ],
+          },
         ],
       });
       assert.equal(status, 200);
@@ -262,7 +276,10 @@ describe('local service', () => {
       assert.ok(text.includes(': PING') && text.includes('event: message') && text.includes('retry: 3000'));
       const events = sseData(text);
       assert.equal(events.at(-1), '[DONE]');
-      assert.ok(events.some((event) => event.includes('\n')), 'some data spans several lines');
+      assert.ok(
+        events.some((event) => event.includes('\n')),
+        'some data spans several lines',
+      );
       assert.equal(deltas(events)[0]['role'], 'assistant');
       assert.equal(joined(events, 'content'), 'You said: hello world');
       assert.deepEqual(finishReasons(events), ['stop']);
@@ -300,7 +317,10 @@ describe('local service', () => {
         entry.args += String(at(fragment, 'function.arguments') ?? '');
         byIndex.set(index, entry);
       }
-      assert.deepEqual([...byIndex.values()].map((call) => call.name), ['get_weather', 'get_time']);
+      assert.deepEqual(
+        [...byIndex.values()].map((call) => call.name),
+        ['get_weather', 'get_time'],
+      );
       assert.deepEqual(JSON.parse(byIndex.get(0)?.args ?? ''), { city: 'example', days: 1 });
       assert.ok(fragments.filter((fragment) => Number(fragment['index']) === 0).length > 2, 'arguments come in pieces');
       assert.deepEqual(finishReasons(events), ['tool_calls']);
@@ -320,7 +340,11 @@ describe('local service', () => {
       assert.ok(!events.includes('[DONE]'));
 
       service.setScenario({ chat: { cut: 'no-finish', cutAfterChunks: 2 } });
-      const response = await fetch(url('/v1/chat/completions'), { method: 'POST', headers: auth(), body: JSON.stringify(chatBody('hello world again', { stream: true })) });
+      const response = await fetch(url('/v1/chat/completions'), {
+        method: 'POST',
+        headers: auth(),
+        body: JSON.stringify(chatBody('hello world again', { stream: true })),
+      });
       await assert.rejects(response.text());
     });
 
@@ -351,7 +375,9 @@ describe('local service', () => {
     it('bulk mode sends exactly N chunks of the given size', async () => {
       service.setScenario({ chat: { bulk: { chunks: 1000, chunkChars: 16 } } });
       const events = sseData(await streamText(chatBody('bench')));
-      const contents = deltas(events).map((delta) => delta['content']).filter((content): content is string => typeof content === 'string' && content.length > 0);
+      const contents = deltas(events)
+        .map((delta) => delta['content'])
+        .filter((content): content is string => typeof content === 'string' && content.length > 0);
       assert.equal(contents.length, 1000);
       assert.ok(contents.every((content) => content.length === 16));
       assert.equal(events.at(-1), '[DONE]');
@@ -381,7 +407,14 @@ describe('local service', () => {
 
     it('plays upper case, percent strings, a custom running status and the data envelope', async () => {
       service.setScenario({
-        video: { statusCase: 'upper', pollsToRunning: 3, pollsToDone: 4, progress: 'percent-string', customRunningStatus: 'rendering', createShape: 'data-envelope' },
+        video: {
+          statusCase: 'upper',
+          pollsToRunning: 3,
+          pollsToDone: 4,
+          progress: 'percent-string',
+          customRunningStatus: 'rendering',
+          createShape: 'data-envelope',
+        },
       });
       const created = await postJson('/v1/videos', { model: 'promptreel-video', prompt: 'p' });
       assert.equal(created.body['code'], 'success');

@@ -194,13 +194,13 @@ export class ChatStreamDecoder {
   private streamError(error: NonNullable<ChatChunk['error']>): ApiError {
     const message = typeof error === 'string' ? error : error.message;
     const code = typeof error === 'string' || error.code === null || error.code === undefined ? undefined : String(error.code);
-    const param = typeof error === 'string' ? undefined : error.param ?? undefined;
+    const param = typeof error === 'string' ? undefined : (error.param ?? undefined);
     const status = code && /^\d{3}$/.test(code) ? Number(code) : undefined;
     return new ApiError({
       kind: 'stream',
       status,
       code,
-      type: typeof error === 'string' ? undefined : error.type ?? undefined,
+      type: typeof error === 'string' ? undefined : (error.type ?? undefined),
       param,
       serverMessage: message,
       requestId: extractRequestId(message),

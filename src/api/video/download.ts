@@ -153,7 +153,13 @@ async function save(response: RawResponse, target: string, options: DownloadOpti
   return writeAtomically(response.body, target, contentLength(response.headers), contentType, options);
 }
 
-async function writeAtomically(body: Readable, destination: string, total: number | undefined, contentType: string | undefined, options: DownloadOptions): Promise<number> {
+async function writeAtomically(
+  body: Readable,
+  destination: string,
+  total: number | undefined,
+  contentType: string | undefined,
+  options: DownloadOptions,
+): Promise<number> {
   const temporary = path.join(path.dirname(destination), `.${path.basename(destination)}.${randomBytes(4).toString('hex')}${PART_SUFFIX}`);
   try {
     const received = await writeBody(body, temporary, total, contentType, options);
@@ -172,7 +178,13 @@ async function writeAtomically(body: Readable, destination: string, total: numbe
  * bytes arrived. Failures say what happened: cancelled, not a video, cut short by the host, or the disk (full, no
  * permission), never "could not reach" for bytes that did arrive.
  */
-export async function writeBody(body: Readable, file: string, total: number | undefined, contentType: string | undefined, options: DownloadOptions): Promise<number> {
+export async function writeBody(
+  body: Readable,
+  file: string,
+  total: number | undefined,
+  contentType: string | undefined,
+  options: DownloadOptions,
+): Promise<number> {
   let received = 0;
   const head: Buffer[] = [];
   let headBytes = 0;

@@ -58,8 +58,8 @@ export function normalizeVideoTask(raw: unknown, fallbackId?: string): VideoTask
   const status = fields.status === undefined || fields.status === null ? 'unknown' : String(fields.status);
   const state = stateFromStatus(status);
   const progress = parseProgress(fields.progress);
-  const videoUrl = state === 'failed' ? undefined : videoAddress(fields) ?? (isEnvelope ? videoAddress(outerFields) : undefined);
-  const error = state === 'failed' ? failureMessage(fields) ?? failureMessage(outerFields) : undefined;
+  const videoUrl = state === 'failed' ? undefined : (videoAddress(fields) ?? (isEnvelope ? videoAddress(outerFields) : undefined));
+  const error = state === 'failed' ? (failureMessage(fields) ?? failureMessage(outerFields)) : undefined;
   return {
     id,
     state,

@@ -43,7 +43,8 @@ export function validateVideoCreateRequest(request: VideoCreateRequest): VideoCr
   throw invalidRequest(
     'video request',
     result.error.issues,
-    (param) => (param === 'seconds' ? `Set promptreel.video.seconds to a whole number from 1 to ${MAX_VIDEO_SECONDS}.` : `Fix the value of "${param ?? 'the request'}".`),
+    (param) =>
+      param === 'seconds' ? `Set promptreel.video.seconds to a whole number from 1 to ${MAX_VIDEO_SECONDS}.` : `Fix the value of "${param ?? 'the request'}".`,
     ' Nothing was sent.',
   );
 }

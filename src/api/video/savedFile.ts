@@ -16,7 +16,21 @@ export class SaveError extends Error {
   }
 }
 
-const LOCAL_FILE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EACCES', 'EPERM', 'EROFS', 'EISDIR', 'ENOTDIR', 'ENAMETOOLONG', 'EMFILE', 'ENFILE', 'EIO', 'ENOENT']);
+const LOCAL_FILE_CODES = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EFBIG',
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'EISDIR',
+  'ENOTDIR',
+  'ENAMETOOLONG',
+  'EMFILE',
+  'ENFILE',
+  'EIO',
+  'ENOENT',
+]);
 
 export function isLocalFileError(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -30,17 +44,39 @@ export function saveError(error: unknown, folder: string, written: number): Save
   const sofar = written > 0 ? ` after ${formatBytes(written)}` : '';
   switch (code) {
     case 'ENOSPC':
-      return new SaveError(`The disk is full at ${folder}: the video could not be saved${sofar}, and nothing was kept.`, 'Free some space (or set promptreel.video.downloadFolder to another disk), then retry.', code, { cause: error });
+      return new SaveError(
+        `The disk is full at ${folder}: the video could not be saved${sofar}, and nothing was kept.`,
+        'Free some space (or set promptreel.video.downloadFolder to another disk), then retry.',
+        code,
+        { cause: error },
+      );
     case 'EDQUOT':
-      return new SaveError(`Your disk quota is used up at ${folder}: the video could not be saved${sofar}.`, 'Free some space, then retry.', code, { cause: error });
+      return new SaveError(`Your disk quota is used up at ${folder}: the video could not be saved${sofar}.`, 'Free some space, then retry.', code, {
+        cause: error,
+      });
     case 'EFBIG':
-      return new SaveError(`The video is larger than this file system allows at ${folder}.`, 'Set promptreel.video.downloadFolder to another disk, then retry.', code, { cause: error });
+      return new SaveError(
+        `The video is larger than this file system allows at ${folder}.`,
+        'Set promptreel.video.downloadFolder to another disk, then retry.',
+        code,
+        { cause: error },
+      );
     case 'EACCES':
     case 'EPERM':
     case 'EROFS':
-      return new SaveError(`Promptreel may not write to ${folder} (${code === 'EROFS' ? 'read-only file system' : 'permission denied'}).`, 'Set promptreel.video.downloadFolder to a folder you can write to, then retry.', code, { cause: error });
+      return new SaveError(
+        `Promptreel may not write to ${folder} (${code === 'EROFS' ? 'read-only file system' : 'permission denied'}).`,
+        'Set promptreel.video.downloadFolder to a folder you can write to, then retry.',
+        code,
+        { cause: error },
+      );
     default:
-      return new SaveError(`Saving the video in ${folder} failed: ${(error as Error | null)?.message ?? String(error)}`, 'Check the download folder, then retry.', code, { cause: error });
+      return new SaveError(
+        `Saving the video in ${folder} failed: ${(error as Error | null)?.message ?? String(error)}`,
+        'Check the download folder, then retry.',
+        code,
+        { cause: error },
+      );
   }
 }
 
@@ -84,7 +120,10 @@ export function looksLikeVideo(head: Buffer, contentType: string | undefined): b
   if (start === 'RIFF' || start === 'OggS' || (start.startsWith('FLV') && head[3] === 1)) return true;
   // Another container: believed when it is binary, or labelled video/* and not plainly a page or JSON.
   if (!isText(head)) return true;
-  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const text = head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (/^[<{[]/.test(text)) return false;
   return (contentType ?? '').trim().toLowerCase().startsWith('video/');
 }

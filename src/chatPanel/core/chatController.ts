@@ -186,14 +186,23 @@ export class ChatController extends Disposable {
       }
       if (pending.toolCalls) {
         pending.toolCalls = false;
-        this.toolCallsChanged.fire({ conversationId: conversation.id, messageId: message.id, requestId, calls: message.toolCalls.map((call) => ({ ...call })) });
+        this.toolCallsChanged.fire({
+          conversationId: conversation.id,
+          messageId: message.id,
+          requestId,
+          calls: message.toolCalls.map((call) => ({ ...call })),
+        });
       }
     };
 
     try {
       const client = this.clients.get();
       if (!client) {
-        throw new ApiError({ kind: 'no-key', message: 'The address of the service is not set.', hint: 'Set promptreel.baseUrl (Promptreel: Set API Key asks for it).' });
+        throw new ApiError({
+          kind: 'no-key',
+          message: 'The address of the service is not set.',
+          hint: 'Set promptreel.baseUrl (Promptreel: Set API Key asks for it).',
+        });
       }
       const request = buildChatRequest({ conversation, defaults: this.defaults(), capabilities: this.capabilitiesOf(conversation), tools: this.tools() });
       this.log.info(`Request ${requestId}: ${model}, ${request.messages.length} message(s)${request.tools ? `, ${request.tools.length} tool(s)` : ''}.`);

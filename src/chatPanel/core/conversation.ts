@@ -1,14 +1,5 @@
 import type { ChatStreamEvent } from '../../api/chat/events';
-import type {
-  AssistantMessage,
-  ChatErrorInfo,
-  Conversation,
-  ConversationOptions,
-  ImageAttachment,
-  SelectionContext,
-  UsageTotals,
-  UserMessage,
-} from './model';
+import type { AssistantMessage, ChatErrorInfo, Conversation, ConversationOptions, ImageAttachment, SelectionContext, UsageTotals, UserMessage } from './model';
 
 // Operations on one conversation. They change the conversation in place (the store owns it and persists it);
 // a reply that streams thousands of chunks must not copy the whole conversation per chunk.
@@ -26,7 +17,11 @@ export function createConversation(options: ConversationOptions = {}, now = Date
 
 /** A title from the first line of the first message, shortened on a word boundary. */
 export function titleFrom(text: string, context?: SelectionContext): string {
-  const line = text.split('\n').map((part) => part.trim()).find((part) => part.length > 0) ?? '';
+  const line =
+    text
+      .split('\n')
+      .map((part) => part.trim())
+      .find((part) => part.length > 0) ?? '';
   const base = line || (context ? `About ${context.fileName}:${context.startLine}-${context.endLine}` : UNTITLED);
   if (base.length <= TITLE_LENGTH) return base;
   const cut = base.slice(0, TITLE_LENGTH);

@@ -6,7 +6,6 @@ import { createConversation, randomId, rename, type IdFactory } from './conversa
 import { Emitter } from '../../common/emitter';
 import { conversationSchema, type Conversation, type ConversationOptions } from './model';
 
-
 export interface ConversationSummary {
   id: string;
   title: string;
@@ -54,7 +53,10 @@ export class ConversationStore implements IDisposable {
   private saveTimer: IDisposable | undefined;
   private saving: Promise<void> = Promise.resolve();
 
-  constructor(private readonly storage: StateStorage, private readonly options: StoreOptions = {}) {
+  constructor(
+    private readonly storage: StateStorage,
+    private readonly options: StoreOptions = {},
+  ) {
     this.key = options.key ?? STORAGE_KEY;
     this.maxConversations = options.maxConversations ?? 100;
     this.saveDelayMs = options.saveDelayMs ?? 1000;

@@ -12,7 +12,10 @@ export interface ReplyFailure {
  */
 export function describeReplyFailure(error: unknown): ReplyFailure {
   if (!isApiError(error)) {
-    return { status: 'error', error: { message: `The reply failed: ${error instanceof Error ? error.message : String(error)}`, actions: ['retry', 'showLogs'] } };
+    return {
+      status: 'error',
+      error: { message: `The reply failed: ${error instanceof Error ? error.message : String(error)}`, actions: ['retry', 'showLogs'] },
+    };
   }
   switch (error.kind) {
     case 'aborted':
@@ -28,7 +31,14 @@ export function describeReplyFailure(error: unknown): ReplyFailure {
     case 'timeout':
       return { status: 'error', error: info(error, `Could not reach the service: ${error.message} ${error.hint}`, ['retry', 'openSettings', 'showLogs']) };
     case 'stream':
-      return { status: 'error', error: info(error, `The service reported an error while answering: ${said(error) ?? error.message}. ${error.hint}`, actionsForStatus(error, ['retry', 'showLogs'])) };
+      return {
+        status: 'error',
+        error: info(
+          error,
+          `The service reported an error while answering: ${said(error) ?? error.message}. ${error.hint}`,
+          actionsForStatus(error, ['retry', 'showLogs']),
+        ),
+      };
     case 'http':
       return { status: 'error', error: httpInfo(error) };
     default:
@@ -40,11 +50,16 @@ function httpInfo(error: ApiError): ChatErrorInfo {
   const status = error.status ?? 0;
   const server = said(error);
   const saidText = server ? ` The service said: "${server}".` : '';
-  if (error.code === 'model_not_found') return info(error, `The model is not available on this service (HTTP ${status}).${saidText} Pick another model.`, ['selectModel', 'showLogs']);
+  if (error.code === 'model_not_found')
+    return info(error, `The model is not available on this service (HTTP ${status}).${saidText} Pick another model.`, ['selectModel', 'showLogs']);
   switch (status) {
     case 400:
       if (error.param) {
-        return info(error, `The service refused the parameter "${error.param}" (HTTP 400).${saidText} Change or clear it in the conversation options, or declare what the model supports in promptreel.models.capabilities.`, ['openSettings', 'retry']);
+        return info(
+          error,
+          `The service refused the parameter "${error.param}" (HTTP 400).${saidText} Change or clear it in the conversation options, or declare what the model supports in promptreel.models.capabilities.`,
+          ['openSettings', 'retry'],
+        );
       }
       return info(error, `The service refused the request (HTTP 400).${saidText}`, ['openSettings', 'retry', 'showLogs']);
     case 401:

@@ -21,7 +21,8 @@ export function conversationToMarkdown(conversation: Conversation, exportedAt = 
     lines.push(...(message.role === 'user' ? userLines(message) : assistantLines(message)), '');
   }
   const total = usageTotals(conversation);
-  if (total.totalTokens > 0) lines.push('---', '', `Total usage: ${total.promptTokens} prompt + ${total.completionTokens} completion = ${total.totalTokens} tokens.`, '');
+  if (total.totalTokens > 0)
+    lines.push('---', '', `Total usage: ${total.promptTokens} prompt + ${total.completionTokens} completion = ${total.totalTokens} tokens.`, '');
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
@@ -44,7 +45,8 @@ function assistantLines(message: AssistantMessage): string[] {
   if (message.text) lines.push(message.text);
   for (const call of message.toolCalls) lines.push('', `Tool call \`${call.name}\`:`, '', '```json', call.arguments, '```');
   if (message.status !== 'done') lines.push('', `_${statusNote(message)}_`);
-  if (message.usage) lines.push('', `_Usage: ${message.usage.promptTokens} prompt + ${message.usage.completionTokens} completion = ${message.usage.totalTokens} tokens._`);
+  if (message.usage)
+    lines.push('', `_Usage: ${message.usage.promptTokens} prompt + ${message.usage.completionTokens} completion = ${message.usage.totalTokens} tokens._`);
   return lines;
 }
 
@@ -62,5 +64,8 @@ function statusNote(message: AssistantMessage): string {
 }
 
 function quote(text: string): string {
-  return text.split('\n').map((line) => `> ${line}`).join('\n');
+  return text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
 }

@@ -87,7 +87,16 @@ export type HostToWebview =
   | { type: 'conversations'; conversations: ConversationSummaryView[] }
   | { type: 'conversation'; conversation: ConversationView; capabilities: CapabilitiesView }
   /** Offsets say where the delta starts in the message, so the webview can skip what a full update already carried. */
-  | { type: 'delta'; requestId: string; conversationId: string; messageId: string; text: string; textOffset: number; reasoning: string; reasoningOffset: number }
+  | {
+      type: 'delta';
+      requestId: string;
+      conversationId: string;
+      messageId: string;
+      text: string;
+      textOffset: number;
+      reasoning: string;
+      reasoningOffset: number;
+    }
   | { type: 'toolCalls'; requestId: string; conversationId: string; messageId: string; calls: ToolCallRecord[] }
   | { type: 'done'; requestId: string; conversationId: string; message: AssistantMessage; usage: UsageTotals }
   | { type: 'error'; requestId: string; conversationId: string; message: AssistantMessage; usage: UsageTotals }
@@ -126,7 +135,12 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('exportConversation'), conversationId: id }),
   z.strictObject({ type: z.literal('regenerate'), conversationId: id }),
   z.strictObject({ type: z.literal('retry'), conversationId: id }),
-  z.strictObject({ type: z.literal('editMessage'), conversationId: id, messageId: id, text: text.check(z.refine((value) => value.trim().length > 0, 'empty')) }),
+  z.strictObject({
+    type: z.literal('editMessage'),
+    conversationId: id,
+    messageId: id,
+    text: text.check(z.refine((value) => value.trim().length > 0, 'empty')),
+  }),
   z.strictObject({ type: z.literal('setOptions'), conversationId: id, options: optionsPatchSchema }),
   z.strictObject({ type: z.literal('refreshModels') }),
   z.strictObject({ type: z.literal('loadModels') }),

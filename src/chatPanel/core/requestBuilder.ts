@@ -61,14 +61,22 @@ export function buildChatRequest(input: RequestInput): ChatRequest {
   const maxTokens = options.maxTokens ?? defaults.maxTokens ?? capabilities.maxOutputTokens;
   if (maxTokens !== undefined && maxTokens !== null) {
     if (capabilities.maxOutputTokens !== undefined && maxTokens > capabilities.maxOutputTokens) {
-      throw invalidRequest('max_tokens', `max_tokens is ${maxTokens}, above the ${capabilities.maxOutputTokens} tokens ${model} allows.`, `Lower max_tokens to at most ${capabilities.maxOutputTokens}.`);
+      throw invalidRequest(
+        'max_tokens',
+        `max_tokens is ${maxTokens}, above the ${capabilities.maxOutputTokens} tokens ${model} allows.`,
+        `Lower max_tokens to at most ${capabilities.maxOutputTokens}.`,
+      );
     }
     request.max_tokens = maxTokens;
   }
 
   if (options.jsonMode) {
     if (capabilities.jsonMode === false) {
-      throw invalidRequest('response_format', `${model} does not support JSON mode (promptreel.models.capabilities).`, 'Turn JSON mode off for this conversation, or pick another model.');
+      throw invalidRequest(
+        'response_format',
+        `${model} does not support JSON mode (promptreel.models.capabilities).`,
+        'Turn JSON mode off for this conversation, or pick another model.',
+      );
     }
     request.response_format = { type: 'json_object' };
   }
@@ -85,7 +93,11 @@ function userMessage(message: UserMessage, capabilities: ModelCapabilities, isLa
   if (images.length === 0) return { role: 'user', content: text };
   if (capabilities.vision !== true) {
     if (isLast) {
-      throw invalidRequest('messages', `${model} is not declared to accept images, and this message has ${images.length === 1 ? 'an image' : `${images.length} images`}.`, `Remove the image, pick a model with "vision": true in promptreel.models.capabilities, or declare it there.`);
+      throw invalidRequest(
+        'messages',
+        `${model} is not declared to accept images, and this message has ${images.length === 1 ? 'an image' : `${images.length} images`}.`,
+        `Remove the image, pick a model with "vision": true in promptreel.models.capabilities, or declare it there.`,
+      );
     }
     return { role: 'user', content: `${text}\n\n[${images.length} image(s) left out: ${model} does not accept images]` };
   }

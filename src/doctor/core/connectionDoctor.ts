@@ -48,32 +48,58 @@ export class ConnectionDoctor {
     start('base-url');
     const input = this.deps.baseUrlInput().trim();
     if (!input) {
-      return fail('base-url', 'promptreel.baseUrl is empty.', 'Promptreel does not know the address of your service yet: set promptreel.baseUrl (for example https://api.example.com).', ['openSettings', 'setApiKey']);
+      return fail(
+        'base-url',
+        'promptreel.baseUrl is empty.',
+        'Promptreel does not know the address of your service yet: set promptreel.baseUrl (for example https://api.example.com).',
+        ['openSettings', 'setApiKey'],
+      );
     }
     let baseUrl: string;
     let notes: string[];
     try {
       ({ normalized: baseUrl, notes } = describeBaseUrlInput(input));
     } catch (error) {
-      return fail('base-url', describeError(error), `The base URL "${withoutCredentials(input)}" is not usable: ${describeError(error)} Fix promptreel.baseUrl.`, ['openSettings']);
+      return fail(
+        'base-url',
+        describeError(error),
+        `The base URL "${withoutCredentials(input)}" is not usable: ${describeError(error)} Fix promptreel.baseUrl.`,
+        ['openSettings'],
+      );
     }
     const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '') || undefined;
-    steps.push({ name: 'base-url', ok: true, detail: [`Using ${baseUrl}/v1.`, ...notes, ...(basePath ? [`The base URL has the path "${basePath}".`] : [])].join(' ') });
+    steps.push({
+      name: 'base-url',
+      ok: true,
+      detail: [`Using ${baseUrl}/v1.`, ...notes, ...(basePath ? [`The base URL has the path "${basePath}".`] : [])].join(' '),
+    });
     const context = { baseUrl, basePath };
 
     // 2. API key
     start('api-key');
     const key = await this.deps.apiKey();
     if (!key) {
-      return fail('api-key', 'No key stored and PROMPTREEL_API_KEY is not set.', `No API key for ${baseUrl}: set one with "Promptreel: Set API Key" (or the PROMPTREEL_API_KEY environment variable).`, ['setApiKey'], { baseUrl });
+      return fail(
+        'api-key',
+        'No key stored and PROMPTREEL_API_KEY is not set.',
+        `No API key for ${baseUrl}: set one with "Promptreel: Set API Key" (or the PROMPTREEL_API_KEY environment variable).`,
+        ['setApiKey'],
+        { baseUrl },
+      );
     }
-    steps.push({ name: 'api-key', ok: true, detail: key.source === 'environment' ? 'From the PROMPTREEL_API_KEY environment variable.' : "From VS Code's secret storage." });
+    steps.push({
+      name: 'api-key',
+      ok: true,
+      detail: key.source === 'environment' ? 'From the PROMPTREEL_API_KEY environment variable.' : "From VS Code's secret storage.",
+    });
 
     let client: DoctorClient;
     try {
       client = this.deps.createClient(baseUrl);
     } catch (error) {
-      return fail('models', describeError(error), `Promptreel could not prepare the connection: ${describeError(error)}`, ['openSettings', 'showLogs'], { baseUrl });
+      return fail('models', describeError(error), `Promptreel could not prepare the connection: ${describeError(error)}`, ['openSettings', 'showLogs'], {
+        baseUrl,
+      });
     }
 
     // 3. Models
@@ -86,13 +112,24 @@ export class ConnectionDoctor {
       const explained = explainFailure(error, { ...context, step: 'models', url: `${baseUrl}/v1/models` });
       return fail('models', describeError(error), explained.message, explained.actions, { baseUrl, ...statusOf(explained) });
     }
-    steps.push({ name: 'models', ok: true, detail: `${plural(models.length, 'model')}: ${models.map((model) => model.id).join(', ') || 'none'}.`, durationMs: now() - started });
+    steps.push({
+      name: 'models',
+      ok: true,
+      detail: `${plural(models.length, 'model')}: ${models.map((model) => model.id).join(', ') || 'none'}.`,
+      durationMs: now() - started,
+    });
 
     // 4. One-token chat completion
     const configured = this.deps.chatModel().trim();
     const chatModel = configured || chatModelsOf(models, this.deps.videoModel().trim())[0]?.id;
     if (!chatModel) {
-      return fail('chat', 'No chat model configured and none listed.', `Connected to ${baseUrl}, but there is no chat model to test: the service lists none this key may use. Set promptreel.chat.model.`, ['openSettings', 'showLogs'], { baseUrl, modelCount: models.length });
+      return fail(
+        'chat',
+        'No chat model configured and none listed.',
+        `Connected to ${baseUrl}, but there is no chat model to test: the service lists none this key may use. Set promptreel.chat.model.`,
+        ['openSettings', 'showLogs'],
+        { baseUrl, modelCount: models.length },
+      );
     }
     const listed = models.length === 0 || models.some((model) => model.id === chatModel);
     start('chat');
@@ -102,7 +139,12 @@ export class ConnectionDoctor {
     } catch (error) {
       const explained = explainFailure(error, { ...context, step: 'chat', url: `${baseUrl}/v1/chat/completions`, chatModel });
       const notListed = listed ? '' : ` (${chatModel} is not among the models this key may use.)`;
-      return fail('chat', describeError(error), explained.message + notListed, explained.actions, { baseUrl, modelCount: models.length, chatModel, ...statusOf(explained) });
+      return fail('chat', describeError(error), explained.message + notListed, explained.actions, {
+        baseUrl,
+        modelCount: models.length,
+        chatModel,
+        ...statusOf(explained),
+      });
     }
     const elapsed = now() - started;
     steps.push({ name: 'chat', ok: true, detail: `${chatModel} answered in ${elapsed} ms.`, durationMs: elapsed });

@@ -55,7 +55,11 @@ function explainHttp(error: ApiError, context: FailureContext): Explanation {
   const subject = context.step === 'chat' ? `The test message to ${context.chatModel ?? 'the chat model'}` : `Listing the models at ${context.baseUrl}`;
 
   if (error.code === 'model_not_found') {
-    return { ...base, message: `${subject} failed (HTTP ${status}): the model is not available on this service.${said} Pick another chat model.`, actions: ['selectChatModel', 'openSettings', 'showLogs'] };
+    return {
+      ...base,
+      message: `${subject} failed (HTTP ${status}): the model is not available on this service.${said} Pick another chat model.`,
+      actions: ['selectChatModel', 'openSettings', 'showLogs'],
+    };
   }
   switch (status) {
     case 401:
@@ -71,7 +75,11 @@ function explainHttp(error: ApiError, context: FailureContext): Explanation {
       const pathAdvice = context.basePath
         ? ` The base URL has the path "${context.basePath}" after the host: most services serve /v1 right at the root, so try ${new URL(context.baseUrl).origin}.`
         : ' Check the base URL in the settings (a missing or doubled /v1, or a wrong path).';
-      return { ...base, message: `Nothing was found at ${context.url} (HTTP 404): the base URL is probably wrong.${pathAdvice}${said}`, actions: ['openSettings', 'showLogs', 'retry'] };
+      return {
+        ...base,
+        message: `Nothing was found at ${context.url} (HTTP 404): the base URL is probably wrong.${pathAdvice}${said}`,
+        actions: ['openSettings', 'showLogs', 'retry'],
+      };
     }
     case 429:
       return { ...base, message: `The service is rate limiting requests (HTTP 429).${said} ${error.hint}`, actions: ['retry', 'showLogs'] };
@@ -82,6 +90,10 @@ function explainHttp(error: ApiError, context: FailureContext): Explanation {
         actions: context.step === 'chat' ? ['selectChatModel', 'openSettings', 'showLogs'] : ['openSettings', 'showLogs'],
       };
     default:
-      return { ...base, message: `${subject} failed (HTTP ${status}).${said} ${error.hint}`, actions: status >= 500 ? ['retry', 'showLogs'] : ['showLogs', 'retry'] };
+      return {
+        ...base,
+        message: `${subject} failed (HTTP ${status}).${said} ${error.hint}`,
+        actions: status >= 500 ? ['retry', 'showLogs'] : ['showLogs', 'retry'],
+      };
   }
 }

@@ -45,7 +45,10 @@ export function explainStreamFailure(error: unknown, what: string, keptChars: nu
 function explainHttp(error: ApiError, what: string, said: string, kept: string): FailureExplanation {
   const status = error.status ?? 0;
   if (error.code === 'model_not_found') {
-    return { message: `${what} failed (HTTP ${status}): the chat model is not available on this service.${said}${kept}`, actions: ['selectChatModel', 'showLogs'] };
+    return {
+      message: `${what} failed (HTTP ${status}): the chat model is not available on this service.${said}${kept}`,
+      actions: ['selectChatModel', 'showLogs'],
+    };
   }
   switch (status) {
     case 401:
@@ -54,7 +57,10 @@ function explainHttp(error: ApiError, what: string, said: string, kept: string):
     case 403:
       return { message: `${what} was not allowed (HTTP ${status}).${said} ${error.hint}${kept}`, actions: ['selectChatModel', 'setApiKey', 'showLogs'] };
     case 404:
-      return { message: `${what}: nothing was found at the service's chat address (HTTP 404).${said} ${error.hint}${kept}`, actions: ['openSettings', 'showLogs'] };
+      return {
+        message: `${what}: nothing was found at the service's chat address (HTTP 404).${said} ${error.hint}${kept}`,
+        actions: ['openSettings', 'showLogs'],
+      };
     case 400:
       return {
         message: `${what} was refused (HTTP 400)${error.param ? ` because of the parameter "${error.param}"` : ''}.${said} ${error.hint}${kept}`,

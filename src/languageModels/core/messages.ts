@@ -52,7 +52,13 @@ export function toChatMessages(messages: readonly PlainMessage[], options: Conve
           content: text || null,
           ...name,
           ...(calls.length
-            ? { tool_calls: calls.map((call) => ({ id: call.callId, type: 'function' as const, function: { name: call.name, arguments: JSON.stringify(call.input ?? {}) } })) }
+            ? {
+                tool_calls: calls.map((call) => ({
+                  id: call.callId,
+                  type: 'function' as const,
+                  function: { name: call.name, arguments: JSON.stringify(call.input ?? {}) },
+                })),
+              }
             : {}),
         });
         break;
@@ -163,7 +169,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 export class ToolArgumentsError extends Error {
-  constructor(readonly toolName: string, readonly rawArguments: string) {
+  constructor(
+    readonly toolName: string,
+    readonly rawArguments: string,
+  ) {
     super(`The model called the tool "${toolName}" with arguments that are not a JSON object: ${rawArguments.slice(0, 200)}`);
     this.name = 'ToolArgumentsError';
   }

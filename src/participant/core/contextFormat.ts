@@ -12,7 +12,9 @@ export interface ContextItem {
 
 /** Leaves out items another item already contains (e.g. the selection when its file is attached too). */
 export function withoutDuplicates(items: readonly ContextItem[]): ContextItem[] {
-  return items.filter((item, index) => !items.some((other, otherIndex) => otherIndex !== index && contains(other, item) && (!contains(item, other) || otherIndex < index)));
+  return items.filter(
+    (item, index) => !items.some((other, otherIndex) => otherIndex !== index && contains(other, item) && (!contains(item, other) || otherIndex < index)),
+  );
 }
 
 function contains(outer: ContextItem, inner: ContextItem): boolean {

@@ -29,7 +29,11 @@ export function buildConversation(input: ConversationInput): ChatMessage[] {
   const past = withoutFailedExchanges(input.history)
     .filter((turn) => turn.command !== VIDEO_COMMAND && (turn.text.trim() || (turn.role === 'user' && turn.command)))
     .slice(-MAX_HISTORY_TURNS)
-    .map((turn): ChatMessage => (turn.role === 'user' ? { role: 'user', content: turn.command ? `/${turn.command} ${turn.text}`.trim() : turn.text } : { role: 'assistant', content: turn.text }));
+    .map((turn): ChatMessage =>
+      turn.role === 'user'
+        ? { role: 'user', content: turn.command ? `/${turn.command} ${turn.text}`.trim() : turn.text }
+        : { role: 'assistant', content: turn.text },
+    );
   return [{ role: input.developerRole ? 'developer' : 'system', content: input.system }, ...past, { role: 'user', content: input.user }];
 }
 

@@ -42,7 +42,10 @@ export class ChatApp {
     this.channel.save({ scrollTop: this.messages.scrollTop });
   };
 
-  constructor(root: HTMLElement, private readonly channel: HostChannel) {
+  constructor(
+    root: HTMLElement,
+    private readonly channel: HostChannel,
+  ) {
     buildLayout(root);
     root.removeAttribute('aria-busy');
     this.messages = byId('messages');
@@ -50,7 +53,10 @@ export class ChatApp {
     this.noKey = byId('no-key');
     const conversationId = () => this.conversation?.id ?? '';
     this.header = new Header({ post: (message) => this.post(message), conversationId });
-    this.composer = new Composer({ post: (message) => this.post(message), conversationId, saveDraft: (text) => channel.save({ draft: text }) }, channel.saved.draft ?? '');
+    this.composer = new Composer(
+      { post: (message) => this.post(message), conversationId, saveDraft: (text) => channel.save({ draft: text }) },
+      channel.saved.draft ?? '',
+    );
     this.restoreScroll = channel.saved.scrollTop;
 
     byId('no-key-set').addEventListener('click', () => channel.post({ type: 'runCommand', command: 'setApiKey' }));
@@ -199,7 +205,7 @@ export class ChatApp {
 
   private viewFor(message: MessageView): MessageViewInstance {
     const existing = this.views.get(message.id);
-    if (existing && (existing instanceof AssistantMessageView) === (message.role === 'assistant')) return existing;
+    if (existing && existing instanceof AssistantMessageView === (message.role === 'assistant')) return existing;
     const host: MessageHost = {
       post: (intent) => this.post(intent),
       conversationId: () => this.conversation?.id ?? '',
@@ -223,14 +229,20 @@ export class ChatApp {
     this.composer.setBusy(false);
     this.renderMessages();
     this.announce(
-      message.status === 'done' ? 'Reply complete.' : message.status === 'stopped' ? 'Reply stopped.' : `Reply ${message.status === 'cut-off' ? 'cut off' : 'failed'}: ${message.error?.message ?? ''}`,
+      message.status === 'done'
+        ? 'Reply complete.'
+        : message.status === 'stopped'
+          ? 'Reply stopped.'
+          : `Reply ${message.status === 'cut-off' ? 'cut off' : 'failed'}: ${message.error?.message ?? ''}`,
     );
   }
 
   private emptyState(): HTMLElement {
     return el('div', { className: 'empty-state' }, [
       el('h2', { text: 'Chat with your model' }),
-      el('p', { text: 'Ask anything about your code. Select code in an editor and run "Promptreel: Ask About Selection" (Ctrl+Alt+/) to ask about it, with its problems.' }),
+      el('p', {
+        text: 'Ask anything about your code. Select code in an editor and run "Promptreel: Ask About Selection" (Ctrl+Alt+/) to ask about it, with its problems.',
+      }),
       el('p', { text: 'Enter sends, Shift+Enter starts a new line, Escape stops a reply.' }),
     ]);
   }

@@ -27,7 +27,10 @@ export class Composer {
   private busy = false;
   private draft: DraftView = { images: [] };
 
-  constructor(private readonly host: ComposerHost, initialText: string) {
+  constructor(
+    private readonly host: ComposerHost,
+    initialText: string,
+  ) {
     this.input.value = initialText;
     this.input.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {

@@ -8,7 +8,11 @@ export interface ElementOptions {
 }
 
 /** Creates an element. Text is always set as textContent: only the sanitized markdown path builds HTML. */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, options: ElementOptions = {}, children: (Node | string | undefined | false)[] = []): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  options: ElementOptions = {},
+  children: (Node | string | undefined | false)[] = [],
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   if (options.className) element.className = options.className;
   if (options.text !== undefined) element.textContent = options.text;
@@ -19,7 +23,10 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, options: Eleme
   return element;
 }
 
-export function button(label: string, options: { className?: string; ariaLabel?: string; title?: string; dataset?: Record<string, string> } = {}): HTMLButtonElement {
+export function button(
+  label: string,
+  options: { className?: string; ariaLabel?: string; title?: string; dataset?: Record<string, string> } = {},
+): HTMLButtonElement {
   return el('button', {
     className: options.className ?? 'secondary',
     text: label,

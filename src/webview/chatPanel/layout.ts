@@ -28,7 +28,7 @@ export function buildLayout(root: HTMLElement): void {
   const openSettings = button('Open Settings');
   openSettings.id = 'no-key-settings';
   const refresh = iconButton('refresh-models', '↻', 'Reload the model list');
-  const reset = button('Reset to Settings', { ariaLabel: 'Clear this chat\'s options so the settings apply' });
+  const reset = button('Reset to Settings', { ariaLabel: "Clear this chat's options so the settings apply" });
   reset.id = 'reset-options';
 
   root.replaceChildren(
@@ -59,8 +59,16 @@ export function buildLayout(root: HTMLElement): void {
           numberInput('option-frequency-penalty', 'Frequency penalty (−2–2)', '0.1', '-2', '2'),
           numberInput('option-presence-penalty', 'Presence penalty (−2–2)', '0.1', '-2', '2'),
           numberInput('option-max-tokens', 'Max tokens', '1', '1', '10000000'),
-          el('label', { className: 'option-check', attrs: { for: 'option-json' } }, [el('input', { attrs: { id: 'option-json', type: 'checkbox' } }), el('span', { text: 'JSON mode' })]),
-          el('p', { className: 'note', attrs: { id: 'sampling-note' }, text: 'This model is declared without sampling parameters: temperature, top_p and the penalties are not sent.', hidden: true }),
+          el('label', { className: 'option-check', attrs: { for: 'option-json' } }, [
+            el('input', { attrs: { id: 'option-json', type: 'checkbox' } }),
+            el('span', { text: 'JSON mode' }),
+          ]),
+          el('p', {
+            className: 'note',
+            attrs: { id: 'sampling-note' },
+            text: 'This model is declared without sampling parameters: temperature, top_p and the penalties are not sent.',
+            hidden: true,
+          }),
           el('div', { className: 'options-actions' }, [reset]),
         ]),
       ]),
@@ -68,7 +76,9 @@ export function buildLayout(root: HTMLElement): void {
     ]),
     el('section', { className: 'no-key', attrs: { id: 'no-key', 'aria-labelledby': 'no-key-title' }, hidden: true }, [
       el('h2', { attrs: { id: 'no-key-title' }, text: 'Connect Promptreel' }),
-      el('p', { text: 'Promptreel needs the address of your OpenAI-compatible service and an API key from its web console. The key stays in VS Code\'s secret storage; this panel never sees it.' }),
+      el('p', {
+        text: "Promptreel needs the address of your OpenAI-compatible service and an API key from its web console. The key stays in VS Code's secret storage; this panel never sees it.",
+      }),
       el('div', { className: 'no-key-actions' }, [setKey, openSettings]),
     ]),
     el('div', { className: 'messages', attrs: { id: 'messages', role: 'log', 'aria-label': 'Conversation', tabindex: '0' } }),
@@ -77,7 +87,12 @@ export function buildLayout(root: HTMLElement): void {
       el('div', { className: 'draft-context', attrs: { id: 'draft-context', 'aria-label': 'Selection to ask about' }, hidden: true }),
       el('div', { className: 'draft-images', attrs: { id: 'draft-images' }, hidden: true }),
       el('textarea', {
-        attrs: { id: 'prompt', rows: '3', 'aria-label': 'Message to the model', placeholder: 'Ask about your code… (Enter to send, Shift+Enter for a new line)' },
+        attrs: {
+          id: 'prompt',
+          rows: '3',
+          'aria-label': 'Message to the model',
+          placeholder: 'Ask about your code… (Enter to send, Shift+Enter for a new line)',
+        },
       }),
       el('div', { className: 'composer-actions' }, [attach, el('span', { className: 'spacer' }), stop, send]),
     ]),

@@ -8,7 +8,27 @@ import { CODE_BLOCK_MARK, markdownToHtml, tokensToHtml } from './markdownParser'
 // reply could use to look like Promptreel's own controls or to hide text (class, id, hidden, data-*): only the
 // classes of highlighted code and the marks of fenced code blocks stay, on the elements that carry them.
 
-const FORBID_TAGS = ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'iframe', 'object', 'embed', 'img', 'svg', 'math', 'video', 'audio', 'source', 'link', 'meta', 'base'];
+const FORBID_TAGS = [
+  'style',
+  'form',
+  'input',
+  'button',
+  'textarea',
+  'select',
+  'option',
+  'iframe',
+  'object',
+  'embed',
+  'img',
+  'svg',
+  'math',
+  'video',
+  'audio',
+  'source',
+  'link',
+  'meta',
+  'base',
+];
 
 /** The classes the highlighter writes, by element; any other class is the reply's and goes. */
 const GENERATED_CLASSES: Record<string, RegExp> = {
@@ -77,13 +97,17 @@ function decorateCodeBlocks(root: DocumentFragment): void {
     const code = pre.querySelector('code');
     if (!code) continue;
     const language = code.dataset.lang ?? '';
-    const toolbar = el('div', { className: 'code-toolbar', attrs: { role: 'toolbar', 'aria-label': `Code block actions${language ? ` (${language})` : ''}` } }, [
-      el('span', { className: 'code-language', text: language }),
-      codeButton('Copy', 'copy', 'Copy the code'),
-      codeButton('Insert', 'insert', 'Insert the code at the cursor'),
-      codeButton('Replace', 'replace', 'Replace the editor selection with the code'),
-      codeButton('New File', 'newFile', 'Open the code in a new file'),
-    ]);
+    const toolbar = el(
+      'div',
+      { className: 'code-toolbar', attrs: { role: 'toolbar', 'aria-label': `Code block actions${language ? ` (${language})` : ''}` } },
+      [
+        el('span', { className: 'code-language', text: language }),
+        codeButton('Copy', 'copy', 'Copy the code'),
+        codeButton('Insert', 'insert', 'Insert the code at the cursor'),
+        codeButton('Replace', 'replace', 'Replace the editor selection with the code'),
+        codeButton('New File', 'newFile', 'Open the code in a new file'),
+      ],
+    );
     for (const button of Array.from(toolbar.querySelectorAll('button.code-action'))) codeOfButton.set(button, code);
     const block = el('div', { className: 'code-block' });
     pre.replaceWith(block);
@@ -92,5 +116,10 @@ function decorateCodeBlocks(root: DocumentFragment): void {
 }
 
 function codeButton(label: string, action: string, ariaLabel: string): HTMLButtonElement {
-  return el('button', { className: 'code-action', text: label, attrs: { type: 'button', 'aria-label': ariaLabel, title: ariaLabel }, dataset: { codeAction: action } });
+  return el('button', {
+    className: 'code-action',
+    text: label,
+    attrs: { type: 'button', 'aria-label': ariaLabel, title: ariaLabel },
+    dataset: { codeAction: action },
+  });
 }

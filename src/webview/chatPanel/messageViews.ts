@@ -60,7 +60,10 @@ export class AssistantMessageView {
   private outcomeKey = '';
   private actionsKey = '';
 
-  constructor(message: AssistantMessage, private readonly host: MessageHost) {
+  constructor(
+    message: AssistantMessage,
+    private readonly host: MessageHost,
+  ) {
     this.current = { ...message, text: '', reasoning: '' };
     const body = el('div', { className: 'message-body markdown' });
     this.markdown = new MarkdownStream(body, host.scheduler, () => host.rendered());
@@ -118,7 +121,10 @@ export class AssistantMessageView {
     this.toolCalls.replaceChildren(
       ...calls.map((call) =>
         el('div', { className: 'tool-call' }, [
-          el('div', { className: 'tool-call-title' }, [el('span', { text: 'Tool call ' }), el('code', { className: 'tool-call-name', text: call.name || '…' })]),
+          el('div', { className: 'tool-call-title' }, [
+            el('span', { text: 'Tool call ' }),
+            el('code', { className: 'tool-call-name', text: call.name || '…' }),
+          ]),
           el('pre', { className: 'tool-call-arguments', text: prettyJson(call.arguments) }),
         ]),
       ),
@@ -165,7 +171,10 @@ export class AssistantMessageView {
       this.failure.append(el('p', { className: 'message-error-text', text: message.error.message }));
       const buttons = el('div', { className: 'message-error-actions' });
       for (const action of message.error.actions) {
-        const control = button(ACTION_LABELS[action], { className: action === message.error.actions[0] ? 'primary' : 'secondary', dataset: { errorAction: action } });
+        const control = button(ACTION_LABELS[action], {
+          className: action === message.error.actions[0] ? 'primary' : 'secondary',
+          dataset: { errorAction: action },
+        });
         control.addEventListener('click', () => this.runErrorAction(action));
         buttons.append(control);
       }
@@ -190,7 +199,7 @@ export class AssistantMessageView {
     if (key === this.actionsKey) return;
     this.actionsKey = key;
     for (const control of this.failure.querySelectorAll<HTMLButtonElement>('[data-error-action="retry"]')) control.disabled = this.place.busy;
-    if (regenerate === (this.actions.childElementCount > 0)) return;
+    if (regenerate === this.actions.childElementCount > 0) return;
     this.actions.replaceChildren();
     if (regenerate) {
       const control = button('Regenerate', { ariaLabel: 'Regenerate the last reply', dataset: { messageAction: 'regenerate' } });

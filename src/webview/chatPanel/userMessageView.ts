@@ -10,7 +10,10 @@ export class UserMessageView {
   private busy = false;
   private edit: HTMLButtonElement | undefined;
 
-  constructor(message: UserMessageData, private readonly host: MessageHost) {
+  constructor(
+    message: UserMessageData,
+    private readonly host: MessageHost,
+  ) {
     this.message = message;
     this.element = el('article', { className: 'message user', dataset: { messageId: message.id }, attrs: { 'aria-label': 'Your message' } });
   }
@@ -52,7 +55,13 @@ export class UserMessageView {
       );
     }
     if (message.images.length) {
-      children.push(el('div', { className: 'message-images' }, message.images.map((image) => el('span', { className: 'chip', text: `Image: ${image.name}` }))));
+      children.push(
+        el(
+          'div',
+          { className: 'message-images' },
+          message.images.map((image) => el('span', { className: 'chip', text: `Image: ${image.name}` })),
+        ),
+      );
     }
     children.push(el('div', { className: 'message-body plain', text: message.text }));
     this.element.replaceChildren(...children.filter((child): child is Node => child !== false));

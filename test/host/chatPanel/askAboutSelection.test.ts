@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { AskResult } from '../../../src/chatPanel/askAboutSelection';
 import { CHAT_PANEL_TYPE } from '../../../src/chatPanel/chatPanels';
-import { startLocalService, type LocalService } from '../../service';
+import { useConnectedService } from '../support/connectedService';
 import { assistantAt, connectChat, disconnectChat, lastChatBody, newConversation, readyViewHost, recordPosts, testApi, waitFor } from './chatTestSupport';
 
 /** Closes every editor without asking to save (untitled documents the tests made are reverted). */
@@ -20,32 +20,27 @@ async function openSample(): Promise<vscode.TextEditor> {
 }
 
 describe('chat: Ask About Selection, code blocks, panels and export', () => {
-  let service: LocalService;
+  const ctx = useConnectedService(connectChat, async () => {
+    await closeAllEditorsWithoutSaving();
+    await disconnectChat();
+  });
   let diagnostics: vscode.DiagnosticCollection;
 
-  before(async () => {
-    service = await startLocalService();
+  before(() => {
     diagnostics = vscode.languages.createDiagnosticCollection('promptreel-test');
   });
 
-  beforeEach(async () => {
-    service.reset();
-    diagnostics.clear();
-    await connectChat(service);
-  });
+  beforeEach(() => diagnostics.clear());
 
-  after(async () => {
-    diagnostics.dispose();
-    await closeAllEditorsWithoutSaving();
-    await disconnectChat();
-    await service.stop();
-  });
+  after(() => diagnostics.dispose());
 
   it('opens the Chat view with the selection (file, language, lines, diagnostics) next to the prompt box', async () => {
     const api = await testApi();
     const editor = await openSample();
     editor.selection = new vscode.Selection(1, 0, 3, 1);
-    diagnostics.set(editor.document.uri, [new vscode.Diagnostic(new vscode.Range(2, 2, 2, 14), "Type 'string' is not assignable to type 'number'.", vscode.DiagnosticSeverity.Error)]);
+    diagnostics.set(editor.document.uri, [
+      new vscode.Diagnostic(new vscode.Range(2, 2, 2, 14), "Type 'string' is not assignable to type 'number'.", vscode.DiagnosticSeverity.Error),
+    ]);
     const result = await vscode.commands.executeCommand<AskResult>('promptreel.askAboutSelection');
     assert.ok(result, 'the command returns the view it used');
     assert.strictEqual(api.chat.view.visible, true, 'the Chat view is showing');
@@ -56,7 +51,10 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     assert.strictEqual(context.languageId, 'typescript');
     assert.deepStrictEqual([context.startLine, context.endLine], [2, 4]);
     assert.strictEqual(context.code, 'export function add(a: number, b: number): number {\n  return a + b;\n}');
-    assert.deepStrictEqual(context.diagnostics.map((d) => [d.severity, d.line, d.message]), [['error', 3, "Type 'string' is not assignable to type 'number'."]]);
+    assert.deepStrictEqual(
+      context.diagnostics.map((d) => [d.severity, d.line, d.message]),
+      [['error', 3, "Type 'string' is not assignable to type 'number'."]],
+    );
 
     // The real webview receives it (after its ready handshake).
     const host = await readyViewHost(api);
@@ -70,8 +68,10 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     // A quick action sends the context with its prompt; the model sees file, language, lines, code and the error.
     const conversationId = host.conversationId;
     await host.handleMessage({ type: 'quickAction', conversationId, action: 'explain', text: '' });
-    await waitFor(() => assistantAt(api.chat.store.get(conversationId), api.chat.store.get(conversationId)!.messages.length - 1).status === 'done', { what: 'the reply' });
-    const prompt = String(lastChatBody(service).messages.at(-1)?.content);
+    await waitFor(() => assistantAt(api.chat.store.get(conversationId), api.chat.store.get(conversationId)!.messages.length - 1).status === 'done', {
+      what: 'the reply',
+    });
+    const prompt = String(lastChatBody(ctx.service).messages.at(-1)?.content);
     assert.match(prompt, /^Code from src\/sample\.ts, lines 2-4 \(typescript\):/);
     assert.ok(prompt.includes('export function add(a: number, b: number): number {'));
     assert.ok(prompt.includes("- line 3, error: Type 'string' is not assignable to type 'number'."));
@@ -102,8 +102,11 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     const api = await testApi();
     const result = await vscode.commands.executeCommand<AskResult>(explain.command.command, ...(explain.command.arguments ?? []));
     assert.ok(result);
-    await waitFor(() => api.chat.store.get(result.conversationId)?.messages.at(-1)?.role === 'assistant' && !api.chat.controller.isBusy(result.conversationId), { what: 'the explanation' });
-    const prompt = String(lastChatBody(service).messages.at(-1)?.content);
+    await waitFor(
+      () => api.chat.store.get(result.conversationId)?.messages.at(-1)?.role === 'assistant' && !api.chat.controller.isBusy(result.conversationId),
+      { what: 'the explanation' },
+    );
+    const prompt = String(lastChatBody(ctx.service).messages.at(-1)?.content);
     assert.ok(prompt.includes('Unreachable code detected.'));
     assert.match(prompt, /Explain what this code does|Explain this error/);
   });

@@ -6,6 +6,7 @@ import type { HostToWebview } from '../../../src/chatPanel/core/protocol';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { LocalService, RecordedRequest } from '../../service';
 import { setSetting, testApi } from '../shell/shellTestSupport';
+import { connectService, disconnectService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
 
 export { setSetting, testApi, waitFor };
@@ -14,11 +15,7 @@ const CHAT_SETTINGS = ['baseUrl', 'chat.model', 'chat.temperature', 'chat.maxTok
 
 /** Points the extension at the local service with its demo key and the chat model; returns the test API. */
 export async function connectChat(service: LocalService): Promise<PromptreelTestApi> {
-  const api = await testApi();
-  await setSetting('baseUrl', service.baseUrl);
-  await api.keyStore.store(service.demoKey);
-  await setSetting('chat.model', 'promptreel-chat');
-  return api;
+  return connectService(service, { 'chat.model': 'promptreel-chat' });
 }
 
 export async function disconnectChat(): Promise<void> {
@@ -26,8 +23,7 @@ export async function disconnectChat(): Promise<void> {
   api.chat.controller.stopAll();
   // Hide the Chat view: a visible one reloads its model list when the key or address changes (other suites count requests).
   await vscode.commands.executeCommand('workbench.view.explorer');
-  await api.keyStore.clear();
-  for (const key of CHAT_SETTINGS) await setSetting(key, undefined);
+  await disconnectService(CHAT_SETTINGS);
 }
 
 /** A fresh conversation in the store (options as given). */

@@ -1,5 +1,16 @@
 import * as assert from 'assert';
-import { assistantAt, chatRequests, connectChat, disconnectChat, newConversation, readyViewHost, recordPosts, setSetting, testApi, waitFor } from './chatTestSupport';
+import {
+  assistantAt,
+  chatRequests,
+  connectChat,
+  disconnectChat,
+  newConversation,
+  readyViewHost,
+  recordPosts,
+  setSetting,
+  testApi,
+  waitFor,
+} from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 describe('chat: stop, cut-off and refused requests', () => {
@@ -12,7 +23,10 @@ describe('chat: stop, cut-off and refused requests', () => {
     host.showConversation(conversation.id);
     ctx.service.setScenario({ chat: { chunkChars: 4, delayMs: 20 } });
     const replying = api.chat.controller.send(conversation.id, { text: '#long' });
-    await waitFor(() => conversation.messages[1]?.role === 'assistant' && conversation.messages[1].text.length > 40, { timeoutMs: 20_000, what: 'some text to arrive' });
+    await waitFor(() => conversation.messages[1]?.role === 'assistant' && conversation.messages[1].text.length > 40, {
+      timeoutMs: 20_000,
+      what: 'some text to arrive',
+    });
     assert.strictEqual(api.chat.controller.isBusy(conversation.id), true);
     assert.strictEqual(ctx.service.activeRequests(), 1, 'the stream is open');
     // The Stop button of the webview sends this intent.
@@ -58,7 +72,15 @@ describe('chat: stop, cut-off and refused requests', () => {
     const api = await testApi();
     await setSetting('chat.temperature', 0.5);
     ctx.service.setScenario({
-      fault: { status: 400, body: 'openai', code: 'unsupported_parameter', type: 'invalid_request_error', param: 'temperature', message: "Unsupported parameter: 'temperature' is not supported with this model.", times: 1 },
+      fault: {
+        status: 400,
+        body: 'openai',
+        code: 'unsupported_parameter',
+        type: 'invalid_request_error',
+        param: 'temperature',
+        message: "Unsupported parameter: 'temperature' is not supported with this model.",
+        times: 1,
+      },
     });
     const conversation = await newConversation();
     const reply = await api.chat.controller.send(conversation.id, { text: 'hi' });
@@ -88,7 +110,9 @@ describe('chat: stop, cut-off and refused requests', () => {
 
   it('a mid-stream error keeps the text and shows the service message', async () => {
     const api = await testApi();
-    ctx.service.setScenario({ chat: { chunkChars: 4, midStreamError: { afterChunks: 2, message: 'upstream overloaded', code: 'server_error', type: 'server_error' } } });
+    ctx.service.setScenario({
+      chat: { chunkChars: 4, midStreamError: { afterChunks: 2, message: 'upstream overloaded', code: 'server_error', type: 'server_error' } },
+    });
     const conversation = await newConversation();
     const reply = await api.chat.controller.send(conversation.id, { text: 'hello' });
     assert.strictEqual(reply?.status, 'error');

@@ -1,6 +1,18 @@
 import * as assert from 'assert';
 import { ConversationStore } from '../../../src/chatPanel/core/conversationStore';
-import { assistantAt, chatRequests, connectChat, disconnectChat, lastChatBody, newConversation, readyViewHost, recordPosts, setSetting, testApi, waitFor } from './chatTestSupport';
+import {
+  assistantAt,
+  chatRequests,
+  connectChat,
+  disconnectChat,
+  lastChatBody,
+  newConversation,
+  readyViewHost,
+  recordPosts,
+  setSetting,
+  testApi,
+  waitFor,
+} from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 describe('chat: a conversation against the local service', () => {
@@ -33,7 +45,10 @@ describe('chat: a conversation against the local service', () => {
       const types = posts.messages.map((message) => message.type);
       assert.ok(types.includes('delta'), 'the webview got deltas');
       const done = posts.messages.find((message) => message.type === 'done');
-      assert.ok(done && done.type === 'done' && done.message.text === reply.text && done.usage.totalTokens === reply.usage.totalTokens, 'the webview got done with the usage');
+      assert.ok(
+        done && done.type === 'done' && done.message.text === reply.text && done.usage.totalTokens === reply.usage.totalTokens,
+        'the webview got done with the usage',
+      );
       const textFromDeltas = posts.messages.flatMap((message) => (message.type === 'delta' ? [message.text] : [])).join('');
       assert.strictEqual(textFromDeltas, reply.text);
       assert.strictEqual(api.chat.store.get(conversation.id)?.title, 'hello there');
@@ -85,7 +100,9 @@ describe('chat: a conversation against the local service', () => {
     await host.handleMessage({ type: 'send', conversationId: conversation.id, text: 'first' });
     await waitFor(() => assistantAt(api.chat.store.get(conversation.id), 1).status === 'done', { what: 'the first reply' });
     await host.handleMessage({ type: 'send', conversationId: conversation.id, text: 'second' });
-    await waitFor(() => api.chat.store.get(conversation.id)?.messages.length === 4 && assistantAt(api.chat.store.get(conversation.id), 3).status === 'done', { what: 'the second reply' });
+    await waitFor(() => api.chat.store.get(conversation.id)?.messages.length === 4 && assistantAt(api.chat.store.get(conversation.id), 3).status === 'done', {
+      what: 'the second reply',
+    });
     assert.deepStrictEqual(lastChatBody(ctx.service).messages, [
       { role: 'user', content: 'first' },
       { role: 'assistant', content: 'You said: first' },
@@ -126,7 +143,11 @@ describe('chat: a conversation against the local service', () => {
     const restored = reloaded.get(conversation.id);
     assert.ok(restored, 'the conversation is in workspaceState');
     assert.deepStrictEqual(
-      restored.messages.map((message) => [message.role, message.role === 'user' ? message.text : message.text, message.role === 'assistant' ? message.status : '']),
+      restored.messages.map((message) => [
+        message.role,
+        message.role === 'user' ? message.text : message.text,
+        message.role === 'assistant' ? message.status : '',
+      ]),
       [
         ['user', 'remember me', ''],
         ['assistant', 'You said: remember me', 'done'],
@@ -141,7 +162,11 @@ describe('chat: a conversation against the local service', () => {
     await setSetting('models.capabilities', { 'promptreel-reasoner': { developerRole: true, jsonMode: true } });
     const conversation = await newConversation();
     const host = await readyViewHost(api);
-    await host.handleMessage({ type: 'setOptions', conversationId: conversation.id, options: { model: 'promptreel-reasoner', systemPrompt: 'Answer in JSON.', temperature: 0.3, jsonMode: true } });
+    await host.handleMessage({
+      type: 'setOptions',
+      conversationId: conversation.id,
+      options: { model: 'promptreel-reasoner', systemPrompt: 'Answer in JSON.', temperature: 0.3, jsonMode: true },
+    });
     const reply = await api.chat.controller.send(conversation.id, { text: 'numbers' });
     const body = lastChatBody(ctx.service);
     assert.strictEqual(body.model, 'promptreel-reasoner');
@@ -171,7 +196,9 @@ describe('chat: a conversation against the local service', () => {
 
   it('shows tool calls and sends the tools of the settings only to a model declared with tools', async () => {
     const api = await testApi();
-    await setSetting('chat.tools', [{ name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } }]);
+    await setSetting('chat.tools', [
+      { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+    ]);
     const plain = await newConversation();
     await api.chat.controller.send(plain.id, { text: 'use get_weather please' });
     assert.strictEqual(lastChatBody(ctx.service).tools, undefined, 'capabilities unknown: no tools sent');
@@ -179,7 +206,10 @@ describe('chat: a conversation against the local service', () => {
     await setSetting('models.capabilities', { 'promptreel-chat': { tools: true } });
     const conversation = await newConversation();
     const reply = await api.chat.controller.send(conversation.id, { text: 'use get_weather please' });
-    assert.deepStrictEqual(lastChatBody(ctx.service).tools?.map((tool) => tool.function.name), ['get_weather']);
+    assert.deepStrictEqual(
+      lastChatBody(ctx.service).tools?.map((tool) => tool.function.name),
+      ['get_weather'],
+    );
     assert.strictEqual(reply?.status, 'done');
     assert.strictEqual(reply?.finishReason, 'tool_calls');
     assert.strictEqual(reply?.toolCalls.length, 1);

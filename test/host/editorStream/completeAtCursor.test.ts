@@ -75,7 +75,10 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
       assert.ok(result.text.length >= 6 && result.text.length < 200, `${result.text.length} characters kept`);
       assert.strictEqual(editor.document.getText(), `function sum(a: number, b: number) {\n  ${result.text}\n}\n`, 'the text that arrived stays, in place');
       await ctx.service.waitForSocketsClosed(5000);
-      assert.ok(progress.reports.some((report) => /\d+ characters/.test(report)), 'the notification shows the progress');
+      assert.ok(
+        progress.reports.some((report) => /\d+ characters/.test(report)),
+        'the notification shows the progress',
+      );
 
       await undoOnce(editor.document);
       assert.strictEqual(editor.document.getText(), SUM, 'one undo restores the original exactly');
@@ -109,7 +112,7 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
       assert.strictEqual(result.status, 'failed');
       assert.strictEqual(result.error?.kind, 'cut-off');
       assert.strictEqual(editor.document.getText(), 'function sum(a: number, b: number) {\n  abcdefgh\n}\n');
-      const shown = await waitFor(() => messages.messages.find((message) => message.severity === 'error'), { what: 'the error message' });
+      const shown = await waitFor(() => messages.shown.find((message) => message.severity === 'error'), { what: 'the error message' });
       assert.match(shown.message, /cut off/);
       assert.match(shown.message, /The 8 characters that arrived were kept/);
       assert.deepStrictEqual(shown.items, ['Retry', 'Show Logs']);
@@ -151,7 +154,7 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
       assert.strictEqual(result.edits, 0);
       assert.strictEqual(editor.document.getText(), SUM);
       assert.strictEqual(editor.document.version, version, 'the document was not touched at all');
-      const shown = await waitFor(() => messages.messages.find((message) => message.severity === 'error'), { what: 'the error message' });
+      const shown = await waitFor(() => messages.shown.find((message) => message.severity === 'error'), { what: 'the error message' });
       assert.match(shown.message, /refused the API key \(HTTP 401\)/);
       assert.match(shown.message, /Nothing was inserted/);
       assert.ok(shown.items.includes('Set API Key'), shown.items.join());
@@ -169,7 +172,7 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
       const result = await completeAtCursor();
       assert.strictEqual(result.status, 'skipped');
       assert.strictEqual(result.reason, 'no-key');
-      const shown = await waitFor(() => messages.messages.find((message) => message.severity === 'warning'), { what: 'the warning' });
+      const shown = await waitFor(() => messages.shown.find((message) => message.severity === 'warning'), { what: 'the warning' });
       assert.match(shown.message, /Complete at Cursor needs an API key/);
       assert.deepStrictEqual(shown.items, ['Set API Key']);
       assert.strictEqual(chatRequests(ctx.service).length, 0);
@@ -195,7 +198,7 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
       const result = await completeAtCursor();
       assert.strictEqual(result.reason, 'no-model');
       assert.deepStrictEqual(result.notice?.actions, ['Select Chat Model']);
-      assert.ok(messages.messages.some((message) => message.items.includes('Select Chat Model')));
+      assert.ok(messages.shown.some((message) => message.items.includes('Select Chat Model')));
     } finally {
       messages.restore();
       ctx.service.reset();
@@ -233,15 +236,17 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
       const editor = await openEditor(SUM, IN_BODY);
       const running = completeAtCursor();
       await waitFor(() => editor.document.lineAt(1).text.length >= 2 + 4, { what: 'some text', timeoutMs: 20_000 });
-      await applyUserEdit(editor.document, (edit, document) => edit.delete(document.uri, new vscode.Range(new vscode.Position(1, 3), new vscode.Position(1, 4))));
+      await applyUserEdit(editor.document, (edit, document) =>
+        edit.delete(document.uri, new vscode.Range(new vscode.Position(1, 3), new vscode.Position(1, 4))),
+      );
       const result = await running;
       assert.strictEqual(result.status, 'interrupted');
       assert.strictEqual(result.reason, 'edited');
       await ctx.service.waitForSocketsClosed(5000);
       const line = editor.document.lineAt(1).text;
-      assert.strictEqual(line, `  ${result.text.slice(0, 1)}${result.text.slice(2)}`, 'what was written stays, with the user\'s edit');
+      assert.strictEqual(line, `  ${result.text.slice(0, 1)}${result.text.slice(2)}`, "what was written stays, with the user's edit");
       assert.ok(result.text.length < 104);
-      const shown = await waitFor(() => messages.messages.find((message) => /text being written was edited/.test(message.message)), { what: 'the notice' });
+      const shown = await waitFor(() => messages.shown.find((message) => /text being written was edited/.test(message.message)), { what: 'the notice' });
       assert.strictEqual(shown.severity, 'info');
     } finally {
       messages.restore();

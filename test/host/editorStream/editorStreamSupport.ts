@@ -2,42 +2,23 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { EditorStreamResult } from '../../../src/editorStream/editorStreamCommands';
 import type { RecordedRequest } from '../../service';
-import { startLocalService, type LocalService } from '../../service';
+import type { LocalService } from '../../service';
+import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
 import { setSetting, testApi } from '../shell/shellTestSupport';
 import { waitFor } from '../support/waitFor';
 
 export { setSetting, testApi, waitFor };
 
-/** Starts the local service for a `describe` block and points the extension at it with a key and a chat model. */
+/** The local service for a `describe` block, with Promptreel pointed at it with a key and a chat model. */
 export function useConfiguredService(): { readonly service: LocalService } {
-  const holder: { service?: LocalService } = {};
-  before(async () => {
-    holder.service = await startLocalService();
-  });
-  beforeEach(async () => {
-    const service = holder.service;
-    assert.ok(service);
-    service.reset();
-    const { keyStore } = await testApi();
-    await setSetting('baseUrl', service.baseUrl);
-    await keyStore.store(service.demoKey);
-    await setSetting('chat.model', 'promptreel-chat');
-  });
+  const context = useConnectedService(
+    (service) => connectService(service, { 'chat.model': 'promptreel-chat' }),
+    () => disconnectService(['chat.model', 'chat.temperature', 'models.capabilities', 'editor.rewriteMode']),
+  );
   afterEach(async () => {
     await closeAllEditors();
   });
-  after(async () => {
-    const { keyStore } = await testApi();
-    await keyStore.clear();
-    for (const key of ['baseUrl', 'chat.model', 'chat.temperature', 'models.capabilities', 'editor.rewriteMode']) await setSetting(key, undefined);
-    await holder.service?.stop();
-  });
-  return {
-    get service(): LocalService {
-      assert.ok(holder.service, 'the local service is not started');
-      return holder.service;
-    },
-  };
+  return context;
 }
 
 /** An untitled document with the text, shown in the active editor, the cursor (or selection) placed. */
@@ -76,42 +57,6 @@ export function chatRequests(service: LocalService): RecordedRequest[] {
   return service.requests.filter((request) => request.path === '/v1/chat/completions');
 }
 
-interface RecordedMessage {
-  severity: 'info' | 'warning' | 'error';
-  message: string;
-  items: string[];
-}
-
-type ShowMessage = (message: string, ...items: string[]) => Thenable<string | undefined>;
-
-/**
- * Records the notifications the extension shows (tests and extension share one `vscode` API object) and answers each
- * with `answer(message)` (a button title, or undefined as if dismissed).
- */
-export function recordMessages(answer: (message: RecordedMessage) => string | undefined = () => undefined): { messages: RecordedMessage[]; restore(): void } {
-  const window = vscode.window as unknown as Record<'showInformationMessage' | 'showWarningMessage' | 'showErrorMessage', ShowMessage>;
-  const originals = { info: window.showInformationMessage, warning: window.showWarningMessage, error: window.showErrorMessage };
-  const messages: RecordedMessage[] = [];
-  const stub =
-    (severity: RecordedMessage['severity']): ShowMessage =>
-    async (message, ...items) => {
-      const recorded = { severity, message, items: items.filter((item): item is string => typeof item === 'string') };
-      messages.push(recorded);
-      return answer(recorded);
-    };
-  window.showInformationMessage = stub('info');
-  window.showWarningMessage = stub('warning');
-  window.showErrorMessage = stub('error');
-  return {
-    messages,
-    restore: () => {
-      window.showInformationMessage = originals.info;
-      window.showWarningMessage = originals.warning;
-      window.showErrorMessage = originals.error;
-    },
-  };
-}
-
 type WithProgress = typeof vscode.window.withProgress;
 
 /**
@@ -124,7 +69,10 @@ export function controlProgress(): { readonly titles: string[]; readonly reports
   const titles: string[] = [];
   const reports: string[] = [];
   let source: vscode.CancellationTokenSource | undefined;
-  const replacement = <R>(options: vscode.ProgressOptions, task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>): Thenable<R> => {
+  const replacement = <R>(
+    options: vscode.ProgressOptions,
+    task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>,
+  ): Thenable<R> => {
     assert.strictEqual(options.cancellable, true, 'the progress notification can be cancelled');
     assert.strictEqual(options.location, vscode.ProgressLocation.Notification);
     titles.push(options.title ?? '');
@@ -163,3 +111,5 @@ export function lastUserText(request: RecordedRequest): string {
   const user = [...body.messages].reverse().find((message) => message.role === 'user');
   return typeof user?.content === 'string' ? user.content : '';
 }
+
+export { recordMessages } from '../support/recordMessages';

@@ -123,7 +123,7 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
       await waitFor(() => proposal.getText() === REWRITTEN, { what: `the proposal on the right (now ${JSON.stringify(proposal.getText())})` });
       assert.strictEqual(proposal.languageId, 'typescript');
 
-      const offered = await waitFor(() => messages.messages.find((message) => message.items.includes('Accept')), { what: 'the Accept / Reject notification' });
+      const offered = await waitFor(() => messages.shown.find((message) => message.items.includes('Accept')), { what: 'the Accept / Reject notification' });
       assert.deepStrictEqual(offered.items, ['Accept', 'Reject']);
       const { editorStream } = await testApi();
       assert.strictEqual(editorStream.proposals.pending.length, 1);
@@ -215,7 +215,7 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
       const decision = await vscode.commands.executeCommand<RewriteDecision>('promptreel.acceptRewrite', result.rewriteId);
       assert.deepStrictEqual([decision.decision, decision.reason], ['none', 'selection-edited']);
       assert.strictEqual(editor.document.getText(), 'const a = 1;\nlet c = 2;\nconsole.log(a + b);\n');
-      await waitFor(() => messages.messages.some((message) => /cannot be applied/.test(message.message)), { what: 'the warning' });
+      await waitFor(() => messages.shown.some((message) => /cannot be applied/.test(message.message)), { what: 'the warning' });
     } finally {
       messages.restore();
     }
@@ -254,7 +254,10 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
       const result = await rewriteSelection({ instruction: 'Use const' });
       assert.strictEqual(result.status, 'failed');
       assert.strictEqual(result.text, 'cons');
-      await waitFor(() => chatRequests(ctx.service).length === 2 && editor.document.getText() === REWRITTEN, { what: 'the retried rewrite', timeoutMs: 15_000 });
+      await waitFor(() => chatRequests(ctx.service).length === 2 && editor.document.getText() === REWRITTEN, {
+        what: 'the retried rewrite',
+        timeoutMs: 15_000,
+      });
       const retry = lastUserText(chatRequests(ctx.service)[1]);
       assert.ok(retry.includes('<selection>\nlet b = 2;\n\n</selection>'), 'the retry rewrites the original selection, not the partial text');
       assert.ok(retry.includes('Instruction: Use const'));

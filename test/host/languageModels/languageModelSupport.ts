@@ -2,21 +2,17 @@ import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { LocalService } from '../../service';
 import { setSetting, testApi } from '../shell/shellTestSupport';
+import { connectService, disconnectService } from '../support/connectedService';
 
 export { setSetting, testApi };
 
 /** Points the extension at the local service with its demo key; returns the test API. */
 export async function connectTo(service: LocalService): Promise<PromptreelTestApi> {
-  const api = await testApi();
-  await setSetting('baseUrl', service.baseUrl);
-  await api.keyStore.store(service.demoKey);
-  return api;
+  return connectService(service);
 }
 
 export async function disconnect(): Promise<void> {
-  const api = await testApi();
-  await api.keyStore.clear();
-  for (const key of ['baseUrl', 'models.capabilities', 'chat.model', 'chat.temperature', 'chat.maxTokens', 'video.model']) await setSetting(key, undefined);
+  await disconnectService(['models.capabilities', 'chat.model', 'chat.temperature', 'chat.maxTokens', 'video.model']);
 }
 
 /** Promptreel's models as VS Code hands them to any extension. */
@@ -59,38 +55,12 @@ export function imagePart(bytes: Uint8Array, mimeType: string): unknown {
 }
 
 /** The JSON body of the last chat completion request the service received. */
-export function lastChatBody(service: LocalService): { messages: { role: string; content: unknown; tool_calls?: unknown; tool_call_id?: string }[] } & Record<string, unknown> {
+export function lastChatBody(
+  service: LocalService,
+): { messages: { role: string; content: unknown; tool_calls?: unknown; tool_call_id?: string }[] } & Record<string, unknown> {
   const request = [...service.requests].reverse().find((candidate) => candidate.path === '/v1/chat/completions');
   if (!request) throw new Error('the service received no chat request');
   return request.body as { messages: { role: string; content: unknown }[] } & Record<string, unknown>;
 }
 
-type ShowMessage = (message: string, ...items: string[]) => Thenable<string | undefined>;
-type MessageKind = 'showInformationMessage' | 'showWarningMessage' | 'showErrorMessage';
-
-export interface MessageStub {
-  /** Every message shown, with its buttons, in order. */
-  readonly shown: { kind: MessageKind; message: string; items: string[] }[];
-  restore(): void;
-}
-
-/**
- * Records the notifications the extension shows (tests and extension share one `vscode` API object) and
- * dismisses them, so no button runs a command.
- */
-export function recordMessages(): MessageStub {
-  const window = vscode.window as unknown as Record<MessageKind, ShowMessage>;
-  const kinds: MessageKind[] = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'];
-  const originals = kinds.map((kind) => window[kind]);
-  const shown: MessageStub['shown'] = [];
-  for (const kind of kinds) {
-    window[kind] = async (message: string, ...items: unknown[]) => {
-      shown.push({ kind, message, items: items.filter((item): item is string => typeof item === 'string') });
-      return undefined;
-    };
-  }
-  return {
-    shown,
-    restore: () => kinds.forEach((kind, index) => (window[kind] = originals[index])),
-  };
-}
+export { recordMessages, type MessageRecorder as MessageStub } from '../support/recordMessages';

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { startLocalService, type LocalService } from '../../service';
+import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
 import { connectTo, disconnect, promptreelModels, testApi } from './languageModelSupport';
 
@@ -25,33 +25,25 @@ interface ProviderContribution {
 }
 
 describe('language models: the management command of the promptreel vendor', () => {
-  let service: LocalService;
-
-  before(async () => {
-    service = await startLocalService();
-  });
-
-  beforeEach(async () => {
-    service.reset();
-    await connectTo(service);
-  });
-
-  after(async () => {
-    await disconnect();
-    await service.stop();
-  });
+  const ctx = useConnectedService(connectTo, disconnect);
 
   it('is the management command of the contributed vendor, and contributed with the Promptreel category', () => {
-    const contributes = (vscode.extensions.getExtension('promptreel.promptreel')?.packageJSON as { contributes: { languageModelChatProviders: ProviderContribution[]; commands: { command: string; category: string }[] } }).contributes;
-    assert.deepStrictEqual(contributes.languageModelChatProviders, [{ vendor: 'promptreel', displayName: 'Promptreel', managementCommand: 'promptreel.manageLanguageModels' }]);
+    const contributes = (
+      vscode.extensions.getExtension('promptreel.promptreel')?.packageJSON as {
+        contributes: { languageModelChatProviders: ProviderContribution[]; commands: { command: string; category: string }[] };
+      }
+    ).contributes;
+    assert.deepStrictEqual(contributes.languageModelChatProviders, [
+      { vendor: 'promptreel', displayName: 'Promptreel', managementCommand: 'promptreel.manageLanguageModels' },
+    ]);
     assert.strictEqual(contributes.commands.find((command) => command.command === 'promptreel.manageLanguageModels')?.category, 'Promptreel');
   });
 
   it('offers the key, the address, the capabilities, the chat model and a refresh; Refresh lists the models again', async () => {
     await waitFor(async () => (await promptreelModels()).length === 2, { what: 'the models', timeoutMs: 20_000 });
-    const listed = service.requests.filter((request) => request.path === '/v1/models').length;
+    const listed = ctx.service.requests.filter((request) => request.path === '/v1/models').length;
     // The service now lists another model; the cached list does not know it yet.
-    service.setScenario({ models: [{ id: 'promptreel-new', supported_endpoint_types: ['openai'] }] });
+    ctx.service.setScenario({ models: [{ id: 'promptreel-new', supported_endpoint_types: ['openai'] }] });
     assert.strictEqual((await promptreelModels()).length, 2);
     const pick = pickNext('Refresh Model List');
     try {
@@ -59,10 +51,19 @@ describe('language models: the management command of the promptreel vendor', () 
     } finally {
       pick.restore();
     }
-    assert.deepStrictEqual(pick.offered, ['$(key) Set API Key', '$(globe) Service Address', '$(symbol-property) Model Capabilities', '$(comment-discussion) Select Chat Model', '$(refresh) Refresh Model List']);
+    assert.deepStrictEqual(pick.offered, [
+      '$(key) Set API Key',
+      '$(globe) Service Address',
+      '$(symbol-property) Model Capabilities',
+      '$(comment-discussion) Select Chat Model',
+      '$(refresh) Refresh Model List',
+    ]);
     // VS Code hears that the list changed and asks again: a new /v1/models request.
-    await waitFor(async () => (await promptreelModels()).map((model) => model.id).join() === 'promptreel-new', { what: 'the refreshed list', timeoutMs: 20_000 });
-    assert.ok(service.requests.filter((request) => request.path === '/v1/models').length > listed);
+    await waitFor(async () => (await promptreelModels()).map((model) => model.id).join() === 'promptreel-new', {
+      what: 'the refreshed list',
+      timeoutMs: 20_000,
+    });
+    assert.ok(ctx.service.requests.filter((request) => request.path === '/v1/models').length > listed);
   });
 
   it('opens the capability setting', async () => {

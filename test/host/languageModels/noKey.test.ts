@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { startLocalService, type LocalService } from '../../service';
+import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
 import { connectTo, disconnect, promptreelModel, promptreelModels, recordMessages, testApi, type MessageStub } from './languageModelSupport';
 
@@ -15,33 +15,26 @@ async function failureOf(run: () => Promise<unknown>): Promise<Error> {
 }
 
 describe('language models: without a usable key', () => {
-  let service: LocalService;
+  const ctx = useConnectedService(connectTo, disconnect);
   let messages: MessageStub;
 
-  before(async () => {
-    service = await startLocalService();
-  });
-
   beforeEach(async () => {
-    service.reset();
-    await connectTo(service);
     messages = recordMessages();
   });
 
   afterEach(() => messages.restore());
-
-  after(async () => {
-    await disconnect();
-    await service.stop();
-  });
 
   it('offers no models when asked silently without a key, and the models come back with the key', async () => {
     const { keyStore } = await testApi();
     await waitFor(async () => (await promptreelModels()).length === 2, { what: 'the models with a key', timeoutMs: 20_000 });
     await keyStore.clear();
     await waitFor(async () => (await promptreelModels()).length === 0, { what: 'no models without a key', timeoutMs: 20_000 });
-    assert.deepStrictEqual(messages.shown.filter((shown) => /API key/.test(shown.message)), [], 'asked silently: no prompt');
-    await keyStore.store(service.demoKey);
+    assert.deepStrictEqual(
+      messages.shown.filter((shown) => /API key/.test(shown.message)),
+      [],
+      'asked silently: no prompt',
+    );
+    await keyStore.store(ctx.service.demoKey);
     await waitFor(async () => (await promptreelModels()).length === 2, { what: 'the models again', timeoutMs: 20_000 });
   });
 
@@ -54,15 +47,15 @@ describe('language models: without a usable key', () => {
       for await (const part of response.stream) void part;
     });
     assert.strictEqual((failure as vscode.LanguageModelError).code, 'NoPermissions');
-    assert.strictEqual(failure.message, `Promptreel (promptreel-chat): there is no API key for ${service.baseUrl}. Run "Promptreel: Set API Key".`);
-    assert.ok(!service.requests.some((request) => request.path === '/v1/chat/completions'), 'nothing was sent without a key');
+    assert.strictEqual(failure.message, `Promptreel (promptreel-chat): there is no API key for ${ctx.service.baseUrl}. Run "Promptreel: Set API Key".`);
+    assert.ok(!ctx.service.requests.some((request) => request.path === '/v1/chat/completions'), 'nothing was sent without a key');
     const offered = await waitFor(() => messages.shown.find((shown) => shown.items.includes('Set API Key')), { what: 'a notification offering Set API Key' });
     assert.match(offered.message, /no API key for http:\/\/127\.0\.0\.1:\d+/);
   });
 
   it('fails a request the service refuses (HTTP 401) with the server message and the way out', async () => {
     const model = await waitFor(() => promptreelModel('promptreel-chat').catch(() => undefined), { what: 'the chat model', timeoutMs: 20_000 });
-    service.setScenario({ fault: { status: 401, code: 'invalid_api_key', message: 'Invalid token', path: 'chat' } });
+    ctx.service.setScenario({ fault: { status: 401, code: 'invalid_api_key', message: 'Invalid token', path: 'chat' } });
     const failure = await failureOf(async () => {
       const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('hi')], {}, new vscode.CancellationTokenSource().token);
       for await (const part of response.stream) void part;
@@ -70,9 +63,12 @@ describe('language models: without a usable key', () => {
     assert.strictEqual((failure as vscode.LanguageModelError).code, 'NoPermissions');
     assert.match(failure.message, /Invalid token/);
     assert.match(failure.message, /set a new key/);
-    await waitFor(() => messages.shown.some((shown) => shown.kind === 'showWarningMessage' && shown.items.includes('Set API Key') && /Invalid token/.test(shown.message)), {
-      what: 'a warning with Set API Key',
-    });
+    await waitFor(
+      () => messages.shown.some((shown) => shown.kind === 'showWarningMessage' && shown.items.includes('Set API Key') && /Invalid token/.test(shown.message)),
+      {
+        what: 'a warning with Set API Key',
+      },
+    );
   });
 
   it('asks for a key, with Set API Key, when asked for models non-silently without a key', async () => {
@@ -82,6 +78,6 @@ describe('language models: without a usable key', () => {
     assert.deepStrictEqual(models, []);
     const offered = await waitFor(() => messages.shown.find((shown) => shown.items.includes('Set API Key')), { what: 'the Set API Key offer' });
     assert.match(offered.message, /needs an API key for http:\/\/127\.0\.0\.1:\d+/);
-    assert.ok(!service.requests.some((request) => request.path === '/v1/models'), 'no model list was asked for without a key');
+    assert.ok(!ctx.service.requests.some((request) => request.path === '/v1/models'), 'no model list was asked for without a key');
   });
 });

@@ -1,8 +1,18 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { startLocalService, type LocalService } from '../../service';
+import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
-import { collectResponse, connectTo, disconnect, imagePart, lastChatBody, promptreelModel, promptreelModels, setSetting, testApi } from './languageModelSupport';
+import {
+  collectResponse,
+  connectTo,
+  disconnect,
+  imagePart,
+  lastChatBody,
+  promptreelModel,
+  promptreelModels,
+  setSetting,
+  testApi,
+} from './languageModelSupport';
 
 const CAPABILITIES = {
   'promptreel-chat': { contextWindow: 32_000, maxOutputTokens: 2_000, tools: true, vision: true },
@@ -16,28 +26,20 @@ const weatherTool: vscode.LanguageModelChatTool = {
 };
 
 describe('language models: Promptreel models in vscode.lm', () => {
-  let service: LocalService;
-
-  before(async () => {
-    service = await startLocalService();
-  });
+  const ctx = useConnectedService(connectTo, disconnect);
 
   beforeEach(async () => {
-    service.reset();
-    await connectTo(service);
     await setSetting('models.capabilities', CAPABILITIES);
   });
 
-  after(async () => {
-    await disconnect();
-    await service.stop();
-  });
-
   it('lists the chat models of the service (not the video model) with the configured capabilities', async () => {
-    const models = await waitFor(async () => {
-      const listed = await promptreelModels();
-      return listed.length === 2 ? listed : undefined;
-    }, { what: 'two promptreel models in vscode.lm', timeoutMs: 20_000 });
+    const models = await waitFor(
+      async () => {
+        const listed = await promptreelModels();
+        return listed.length === 2 ? listed : undefined;
+      },
+      { what: 'two promptreel models in vscode.lm', timeoutMs: 20_000 },
+    );
     assert.deepStrictEqual(models.map((model) => model.id).sort(), ['promptreel-chat', 'promptreel-reasoner']);
     const chat = models.find((model) => model.id === 'promptreel-chat');
     assert.strictEqual(chat?.vendor, 'promptreel');
@@ -58,21 +60,31 @@ describe('language models: Promptreel models in vscode.lm', () => {
     await waitFor(async () => (await promptreelModels()).length === 2, { what: 'two models', timeoutMs: 20_000 });
     await setSetting('video.model', 'promptreel-reasoner');
     await setSetting('models.capabilities', { 'promptreel-chat': { contextWindow: 10_000, maxOutputTokens: 1_000 } });
-    const models = await waitFor(async () => {
-      const listed = await promptreelModels();
-      return listed.length === 1 && listed[0].maxInputTokens === 9_000 ? listed : undefined;
-    }, { what: 'the model list to follow the settings', timeoutMs: 20_000 });
-    assert.deepStrictEqual(models.map((model) => model.id), ['promptreel-chat']);
+    const models = await waitFor(
+      async () => {
+        const listed = await promptreelModels();
+        return listed.length === 1 && listed[0].maxInputTokens === 9_000 ? listed : undefined;
+      },
+      { what: 'the model list to follow the settings', timeoutMs: 20_000 },
+    );
+    assert.deepStrictEqual(
+      models.map((model) => model.id),
+      ['promptreel-chat'],
+    );
   });
 
   it('streams the reply of the service as it arrives', async () => {
-    service.setScenario({ chat: { chunkChars: 4, delayMs: 30 } });
+    ctx.service.setScenario({ chat: { chunkChars: 4, delayMs: 30 } });
     const model = await waitFor(() => promptreelModel('promptreel-chat').catch(() => undefined), { what: 'the chat model', timeoutMs: 20_000 });
-    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('Hello from the host test')], {}, new vscode.CancellationTokenSource().token);
+    const response = await model.sendRequest(
+      [vscode.LanguageModelChatMessage.User('Hello from the host test')],
+      {},
+      new vscode.CancellationTokenSource().token,
+    );
     const collected = await collectResponse(response);
     assert.strictEqual(collected.text, 'You said: Hello from the host test');
     assert.ok(collected.texts.length >= 5, `the text came in pieces (${collected.texts.length})`);
-    const body = lastChatBody(service);
+    const body = lastChatBody(ctx.service);
     assert.strictEqual(body.model, 'promptreel-chat');
     assert.strictEqual(body.stream, true);
     assert.deepStrictEqual(body.messages, [{ role: 'user', content: 'Hello from the host test' }]);
@@ -89,8 +101,10 @@ describe('language models: Promptreel models in vscode.lm', () => {
     assert.strictEqual(call.name, 'get_weather');
     assert.deepStrictEqual(call.input, { city: 'example' });
     assert.ok(call.callId, 'the call has an id');
-    const offered = lastChatBody(service);
-    assert.deepStrictEqual(offered.tools, [{ type: 'function', function: { name: 'get_weather', description: 'The weather in a city', parameters: weatherTool.inputSchema } }]);
+    const offered = lastChatBody(ctx.service);
+    assert.deepStrictEqual(offered.tools, [
+      { type: 'function', function: { name: 'get_weather', description: 'The weather in a city', parameters: weatherTool.inputSchema } },
+    ]);
     assert.strictEqual(offered.tool_choice, 'auto');
 
     const messages = [
@@ -100,8 +114,11 @@ describe('language models: Promptreel models in vscode.lm', () => {
     ];
     const second = await collectResponse(await model.sendRequest(messages, { tools: [weatherTool] }, new vscode.CancellationTokenSource().token));
     assert.strictEqual(second.text, 'Tool result received: Sunny, 21 °C');
-    const sent = lastChatBody(service).messages;
-    assert.deepStrictEqual(sent.map((message) => message.role), ['user', 'assistant', 'tool']);
+    const sent = lastChatBody(ctx.service).messages;
+    assert.deepStrictEqual(
+      sent.map((message) => message.role),
+      ['user', 'assistant', 'tool'],
+    );
     assert.deepStrictEqual(sent[1].tool_calls, [{ id: call.callId, type: 'function', function: { name: 'get_weather', arguments: '{"city":"example"}' } }]);
     assert.strictEqual(sent[1].content, null);
     assert.strictEqual(sent[2].tool_call_id, call.callId);
@@ -110,10 +127,17 @@ describe('language models: Promptreel models in vscode.lm', () => {
 
   it('forces the one tool in Required mode', async () => {
     const model = await waitFor(() => promptreelModel('promptreel-chat').catch(() => undefined), { what: 'the chat model', timeoutMs: 20_000 });
-    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('Anything')], { tools: [weatherTool], toolMode: vscode.LanguageModelChatToolMode.Required }, new vscode.CancellationTokenSource().token);
+    const response = await model.sendRequest(
+      [vscode.LanguageModelChatMessage.User('Anything')],
+      { tools: [weatherTool], toolMode: vscode.LanguageModelChatToolMode.Required },
+      new vscode.CancellationTokenSource().token,
+    );
     const collected = await collectResponse(response);
-    assert.deepStrictEqual(collected.toolCalls.map((call) => call.name), ['get_weather']);
-    assert.deepStrictEqual(lastChatBody(service).tool_choice, { type: 'function', function: { name: 'get_weather' } });
+    assert.deepStrictEqual(
+      collected.toolCalls.map((call) => call.name),
+      ['get_weather'],
+    );
+    assert.deepStrictEqual(lastChatBody(ctx.service).tool_choice, { type: 'function', function: { name: 'get_weather' } });
   });
 
   it('sends images as image_url parts to a model that takes them', async function () {
@@ -123,16 +147,18 @@ describe('language models: Promptreel models in vscode.lm', () => {
     if (!image) this.skip();
     const model = await waitFor(() => promptreelModel('promptreel-chat').catch(() => undefined), { what: 'the chat model', timeoutMs: 20_000 });
     const content = [new vscode.LanguageModelTextPart('Describe this'), image] as vscode.LanguageModelTextPart[];
-    const collected = await collectResponse(await model.sendRequest([vscode.LanguageModelChatMessage.User(content)], {}, new vscode.CancellationTokenSource().token));
+    const collected = await collectResponse(
+      await model.sendRequest([vscode.LanguageModelChatMessage.User(content)], {}, new vscode.CancellationTokenSource().token),
+    );
     assert.strictEqual(collected.text, 'You said: Describe this [+1 image]');
-    const sent = lastChatBody(service).messages[0].content;
+    const sent = lastChatBody(ctx.service).messages[0].content;
     assert.ok(Array.isArray(sent));
     assert.deepStrictEqual(sent[0], { type: 'text', text: 'Describe this' });
     assert.match(JSON.stringify(sent[1]), /^\{"type":"image_url","image_url":\{"url":"data:image\/png;base64,[A-Za-z0-9+/=]+"\}\}$/);
   });
 
   it('closes the socket when the request is cancelled', async () => {
-    service.setScenario({ chat: { reply: 'x'.repeat(400), chunkChars: 2, delayMs: 50 } });
+    ctx.service.setScenario({ chat: { reply: 'x'.repeat(400), chunkChars: 2, delayMs: 50 } });
     const model = await waitFor(() => promptreelModel('promptreel-chat').catch(() => undefined), { what: 'the chat model', timeoutMs: 20_000 });
     const source = new vscode.CancellationTokenSource();
     const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('Talk for a while')], {}, source.token);
@@ -145,13 +171,13 @@ describe('language models: Promptreel models in vscode.lm', () => {
     })();
     await waitFor(() => source.token.isCancellationRequested, { what: 'the first chunks', timeoutMs: 20_000 });
     await reading.catch(() => undefined);
-    await service.waitForSocketsClosed(10_000);
-    assert.strictEqual(service.activeRequests(), 0);
+    await ctx.service.waitForSocketsClosed(10_000);
+    assert.strictEqual(ctx.service.activeRequests(), 0);
     assert.ok(received.length < 400, `the reply stopped early (${received.length} chars)`);
   });
 
   it('surfaces a server error with its message and what to do', async () => {
-    service.setScenario({ fault: { status: 403, code: 'insufficient_user_quota', message: 'Your quota is used up', path: 'chat' } });
+    ctx.service.setScenario({ fault: { status: 403, code: 'insufficient_user_quota', message: 'Your quota is used up', path: 'chat' } });
     const model = await waitFor(() => promptreelModel('promptreel-chat').catch(() => undefined), { what: 'the chat model', timeoutMs: 20_000 });
     const failure = await (async () => {
       try {

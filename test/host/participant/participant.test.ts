@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { startLocalService, type LocalService } from '../../service';
+import type { LocalService } from '../../service';
+import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
 import { connectTo, disconnect, lastChatBody, promptreelModel, setSetting, testApi } from '../languageModels/languageModelSupport';
 import { chatRequest, closeEditors, RecordingStream, requestTurn, responseTurn, selectLines } from './participantSupport';
@@ -21,36 +22,34 @@ function noToken(): vscode.CancellationToken {
 }
 
 describe('participant: @promptreel answers', () => {
-  let service: LocalService;
-
-  before(async () => {
-    service = await startLocalService();
+  const ctx = useConnectedService(connectTo, async () => {
+    await closeEditors();
+    await disconnect();
   });
 
   beforeEach(async () => {
-    service.reset();
-    await connectTo(service);
     await setSetting('chat.model', 'promptreel-chat');
     await closeEditors();
   });
 
-  after(async () => {
-    await closeEditors();
-    await disconnect();
-    await service.stop();
-  });
-
   it('is contributed as @promptreel with /explain and /video, and registered', async () => {
     const { participant } = await testApi();
-    const contributed = (vscode.extensions.getExtension('promptreel.promptreel')?.packageJSON as { contributes: { chatParticipants: Contributed[] } }).contributes.chatParticipants;
-    assert.deepStrictEqual(contributed.map((entry) => [entry.id, entry.name, entry.isSticky]), [['promptreel.participant', 'promptreel', true]]);
-    assert.deepStrictEqual(contributed[0].commands.map((command) => command.name), ['explain', 'video']);
+    const contributed = (vscode.extensions.getExtension('promptreel.promptreel')?.packageJSON as { contributes: { chatParticipants: Contributed[] } })
+      .contributes.chatParticipants;
+    assert.deepStrictEqual(
+      contributed.map((entry) => [entry.id, entry.name, entry.isSticky]),
+      [['promptreel.participant', 'promptreel', true]],
+    );
+    assert.deepStrictEqual(
+      contributed[0].commands.map((command) => command.name),
+      ['explain', 'video'],
+    );
     assert.strictEqual(participant.participant.id, 'promptreel.participant');
     assert.ok(participant.participant.iconPath instanceof vscode.Uri && participant.participant.iconPath.path.endsWith('/media/promptreel.svg'));
   });
 
   it('streams the answer of the configured model as Markdown, with the editor selection as context', async () => {
-    service.setScenario({ chat: { chunkChars: 6 } });
+    ctx.service.setScenario({ chat: { chunkChars: 6 } });
     const { participant } = await testApi();
     const editor = await selectLines('src/sample.ts', 2, 4);
     const stream = new RecordingStream();
@@ -58,33 +57,42 @@ describe('participant: @promptreel answers', () => {
 
     assert.deepStrictEqual(result.metadata, { kind: 'answer', model: 'promptreel-chat' });
     assert.strictEqual(result.errorDetails, undefined);
-    assert.match(stream.text, /^You said: What does this do\?\s+Context:\s+src\/sample\.ts:2-4:\s+```typescript\nexport function add\(a: number, b: number\): number \{\n {2}return a \+ b;\n\}\n```$/);
+    assert.match(
+      stream.text,
+      /^You said: What does this do\?\s+Context:\s+src\/sample\.ts:2-4:\s+```typescript\nexport function add\(a: number, b: number\): number \{\n {2}return a \+ b;\n\}\n```$/,
+    );
     assert.ok(stream.markdownCount > 5, `streamed in pieces (${stream.markdownCount})`);
     const reference = stream.parts.find((part) => part.kind === 'reference');
     assert.ok(reference && reference.value instanceof vscode.Location, 'the selection is shown as a reference');
     assert.strictEqual(reference.value.uri.toString(), editor.document.uri.toString());
     assert.strictEqual(reference.value.range.start.line, 1);
 
-    const body = lastChatBody(service);
+    const body = lastChatBody(ctx.service);
     assert.strictEqual(body.model, 'promptreel-chat');
     assert.strictEqual(body.stream, true);
-    assert.deepStrictEqual(body.messages.map((message) => message.role), ['system', 'user']);
+    assert.deepStrictEqual(
+      body.messages.map((message) => message.role),
+      ['system', 'user'],
+    );
     assert.match(String(body.messages[0].content), /You are Promptreel/);
   });
 
   it('answers with the model picked in the chat when it is a Promptreel model', async () => {
     const { participant } = await testApi();
-    const reasoner = await waitFor(() => promptreelModel('promptreel-reasoner').catch(() => undefined), { what: 'the reasoner in vscode.lm', timeoutMs: 20_000 });
+    const reasoner = await waitFor(() => promptreelModel('promptreel-reasoner').catch(() => undefined), {
+      what: 'the reasoner in vscode.lm',
+      timeoutMs: 20_000,
+    });
     const stream = new RecordingStream();
     const result = await participant.handle(chatRequest({ prompt: 'Hi', model: reasoner }), { history: [] }, stream, noToken());
-    assert.strictEqual(lastChatBody(service).model, 'promptreel-reasoner');
+    assert.strictEqual(lastChatBody(ctx.service).model, 'promptreel-reasoner');
     assert.strictEqual(result.metadata.model, 'promptreel-reasoner');
     assert.strictEqual(stream.text, 'You said: Hi');
     assert.ok(stream.progressMessages.includes('promptreel-reasoner is thinking…'), 'reasoning shows as progress, not as answer text');
 
     const other = { vendor: 'another-vendor', id: 'their-model' } as unknown as vscode.LanguageModelChat;
     await participant.handle(chatRequest({ prompt: 'Hi', model: other }), { history: [] }, new RecordingStream(), noToken());
-    assert.strictEqual(lastChatBody(service).model, 'promptreel-chat', 'another vendor\'s model: the configured one');
+    assert.strictEqual(lastChatBody(ctx.service).model, 'promptreel-chat', "another vendor's model: the configured one");
   });
 
   it('includes attached references and the earlier turns', async () => {
@@ -100,16 +108,22 @@ describe('participant: @promptreel answers', () => {
     const history = [requestTurn('first question'), responseTurn('first answer'), requestTurn('a cat', 'video'), responseTurn('Video task created', 'video')];
     const stream = new RecordingStream();
     await participant.handle(chatRequest({ prompt: 'Compare these', references }), { history }, stream, noToken());
-    const messages = lastChatBody(service).messages;
-    assert.deepStrictEqual(messages.map((message) => [message.role, message.role === 'user' || message.role === 'assistant' ? String(message.content).split('\n')[0] : '']), [
-      ['system', ''],
-      ['user', 'first question'],
-      ['assistant', 'first answer'],
-      ['user', 'Compare these'],
-    ]);
+    const messages = lastChatBody(ctx.service).messages;
+    assert.deepStrictEqual(
+      messages.map((message) => [message.role, message.role === 'user' || message.role === 'assistant' ? String(message.content).split('\n')[0] : '']),
+      [
+        ['system', ''],
+        ['user', 'first question'],
+        ['assistant', 'first answer'],
+        ['user', 'Compare these'],
+      ],
+    );
     const question = String(messages[3].content);
     assert.ok(question.indexOf('README.md:\n```markdown\n# Sample workspace') > 0, question);
-    assert.ok(question.indexOf('src/sample.ts:6-8:\n```typescript\n/** Greets someone by name. */') > question.indexOf('README.md'), 'in the order of the prompt');
+    assert.ok(
+      question.indexOf('src/sample.ts:6-8:\n```typescript\n/** Greets someone by name. */') > question.indexOf('README.md'),
+      'in the order of the prompt',
+    );
   });
 
   it('explains the selection with /explain and offers follow-ups', async () => {
@@ -121,11 +135,17 @@ describe('participant: @promptreel answers', () => {
     assert.match(stream.text, /^You said: Explain this code: what it does, how it works step by step/);
     assert.match(stream.text, /export function greet\(name: string\): string/);
     const followups = participant.provideFollowups(result);
-    assert.deepStrictEqual(followups.map((followup) => followup.label), ['Explain it more simply', 'What could go wrong?']);
+    assert.deepStrictEqual(
+      followups.map((followup) => followup.label),
+      ['Explain it more simply', 'What could go wrong?'],
+    );
     assert.ok(followups.every((followup) => followup.prompt && followup.command === 'explain'));
 
     const answered = await participant.handle(chatRequest({ prompt: 'And?' }), { history: [] }, new RecordingStream(), noToken());
-    assert.deepStrictEqual(participant.provideFollowups(answered).map((followup) => followup.label), ['Tell me more', 'Summarize']);
+    assert.deepStrictEqual(
+      participant.provideFollowups(answered).map((followup) => followup.label),
+      ['Tell me more', 'Summarize'],
+    );
   });
 
   it('asks for a selection when /explain has nothing to explain, without calling the service', async () => {
@@ -134,7 +154,7 @@ describe('participant: @promptreel answers', () => {
     const result = await participant.handle(chatRequest({ prompt: '', command: 'explain' }), { history: [] }, stream, noToken());
     assert.strictEqual(result.metadata.kind, 'setup');
     assert.match(stream.text, /Select the code to explain/);
-    assert.strictEqual(chatRequests(service).length, 0);
+    assert.strictEqual(chatRequests(ctx.service).length, 0);
     assert.deepStrictEqual(participant.provideFollowups(result), []);
   });
 
@@ -144,48 +164,60 @@ describe('participant: @promptreel answers', () => {
     const noKey = new RecordingStream();
     assert.strictEqual((await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, noKey, noToken())).metadata.kind, 'setup');
     assert.match(noKey.text, /needs an API key for http:\/\/127\.0\.0\.1:\d+/);
-    assert.deepStrictEqual(noKey.buttons.map((button) => button.command), ['promptreel.setApiKey']);
+    assert.deepStrictEqual(
+      noKey.buttons.map((button) => button.command),
+      ['promptreel.setApiKey'],
+    );
 
-    await keyStore.store(service.demoKey);
+    await keyStore.store(ctx.service.demoKey);
     await setSetting('chat.model', undefined);
     // No model chosen: the first chat model the service lists, as everywhere else.
     const firstListed = new RecordingStream();
     const answered = await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, firstListed, noToken());
     assert.strictEqual(answered.metadata.model, 'promptreel-chat');
-    assert.strictEqual(lastChatBody(service).model, 'promptreel-chat');
+    assert.strictEqual(lastChatBody(ctx.service).model, 'promptreel-chat');
 
     // None listed either: Select Chat Model.
-    service.setScenario({ models: [{ id: 'promptreel-video', owned_by: 'promptreel', supported_endpoint_types: ['openai-video'] }] });
+    ctx.service.setScenario({ models: [{ id: 'promptreel-video', owned_by: 'promptreel', supported_endpoint_types: ['openai-video'] }] });
     (await testApi()).languageModels.catalog.invalidate('the test changed the model list');
-    const before = chatRequests(service).length;
+    const before = chatRequests(ctx.service).length;
     const noModel = new RecordingStream();
     await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, noModel, noToken());
-    assert.deepStrictEqual(noModel.buttons.map((button) => button.command), ['promptreel.selectChatModel']);
-    assert.strictEqual(chatRequests(service).length, before);
-    service.reset();
+    assert.deepStrictEqual(
+      noModel.buttons.map((button) => button.command),
+      ['promptreel.selectChatModel'],
+    );
+    assert.strictEqual(chatRequests(ctx.service).length, before);
+    ctx.service.reset();
     (await testApi()).languageModels.catalog.invalidate('the test is over');
   });
 
   it('reports a refused request with the server message and the buttons that fix it', async () => {
     const { participant } = await testApi();
-    service.setScenario({ fault: { status: 403, code: 'model_not_allowed', message: 'This key may not use promptreel-chat', path: 'chat' } });
+    ctx.service.setScenario({ fault: { status: 403, code: 'model_not_allowed', message: 'This key may not use promptreel-chat', path: 'chat' } });
     const stream = new RecordingStream();
     const result = await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, stream, noToken());
     assert.strictEqual(result.metadata.kind, 'error');
     assert.match(result.errorDetails?.message ?? '', /HTTP 403: This key may not use promptreel-chat/);
     assert.match(result.errorDetails?.message ?? '', /This key may not use this model/);
-    assert.deepStrictEqual(stream.buttons.map((button) => button.command), ['promptreel.selectChatModel', 'promptreel.showLogs']);
+    assert.deepStrictEqual(
+      stream.buttons.map((button) => button.command),
+      ['promptreel.selectChatModel', 'promptreel.showLogs'],
+    );
 
-    service.setScenario({ fault: { status: 401, code: 'invalid_api_key', message: 'Invalid token', path: 'chat' } });
+    ctx.service.setScenario({ fault: { status: 401, code: 'invalid_api_key', message: 'Invalid token', path: 'chat' } });
     const refused = new RecordingStream();
     const refusedResult = await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, refused, noToken());
     assert.match(refusedResult.errorDetails?.message ?? '', /Invalid token/);
-    assert.deepStrictEqual(refused.buttons.map((button) => button.command), ['promptreel.setApiKey', 'promptreel.showLogs']);
+    assert.deepStrictEqual(
+      refused.buttons.map((button) => button.command),
+      ['promptreel.setApiKey', 'promptreel.showLogs'],
+    );
   });
 
   it('stops and closes the socket when the chat request is cancelled', async () => {
     const { participant } = await testApi();
-    service.setScenario({ chat: { reply: 'y'.repeat(400), chunkChars: 2, delayMs: 50 } });
+    ctx.service.setScenario({ chat: { reply: 'y'.repeat(400), chunkChars: 2, delayMs: 50 } });
     const source = new vscode.CancellationTokenSource();
     const stream = new RecordingStream();
     const handled = participant.handle(chatRequest({ prompt: 'Talk' }), { history: [] }, stream, source.token);
@@ -194,7 +226,7 @@ describe('participant: @promptreel answers', () => {
     const result = await handled;
     assert.strictEqual(result.metadata.kind, 'cancelled');
     assert.strictEqual(result.errorDetails, undefined);
-    await service.waitForSocketsClosed(10_000);
+    await ctx.service.waitForSocketsClosed(10_000);
     assert.ok(stream.text.length < 400);
   });
 });

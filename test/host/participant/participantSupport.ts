@@ -68,8 +68,19 @@ export function chatRequest(init: RequestInit): vscode.ChatRequest {
   };
 }
 
-type RequestTurnConstructor = new (prompt: string, command: string | undefined, references: vscode.ChatPromptReference[], participant: string, toolReferences: vscode.ChatLanguageModelToolReference[]) => vscode.ChatRequestTurn;
-type ResponseTurnConstructor = new (response: vscode.ChatResponseMarkdownPart[], result: vscode.ChatResult, participant: string, command?: string) => vscode.ChatResponseTurn;
+type RequestTurnConstructor = new (
+  prompt: string,
+  command: string | undefined,
+  references: vscode.ChatPromptReference[],
+  participant: string,
+  toolReferences: vscode.ChatLanguageModelToolReference[],
+) => vscode.ChatRequestTurn;
+type ResponseTurnConstructor = new (
+  response: vscode.ChatResponseMarkdownPart[],
+  result: vscode.ChatResult,
+  participant: string,
+  command?: string,
+) => vscode.ChatResponseTurn;
 
 /** History turns made with VS Code's own classes (their constructors are hidden from the typings, not from the API). */
 export function requestTurn(prompt: string, command?: string): vscode.ChatRequestTurn {

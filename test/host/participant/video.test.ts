@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { ParticipantResult } from '../../../src/participant/answerHandler';
-import { startLocalService, type LocalService } from '../../service';
+import { useConnectedService } from '../support/connectedService';
 import { clearTasks, connectVideo, disconnectVideo, setSetting, testApi, videoPosts } from '../video/videoTestSupport';
 import { waitFor } from '../support/waitFor';
 import { chatRequest, RecordingStream } from './participantSupport';
@@ -11,7 +11,12 @@ import { chatRequest, RecordingStream } from './participantSupport';
 const PROMPT = 'a paper boat drifting down a rainy street';
 
 /** Runs `/video` and drives the real poller (as Refresh does) until the handler is done. */
-async function runVideo(api: PromptreelTestApi, stream: RecordingStream, token = new vscode.CancellationTokenSource().token, prompt = PROMPT): Promise<ParticipantResult> {
+async function runVideo(
+  api: PromptreelTestApi,
+  stream: RecordingStream,
+  token = new vscode.CancellationTokenSource().token,
+  prompt = PROMPT,
+): Promise<ParticipantResult> {
   let done = false;
   const handled = api.participant.handle(chatRequest({ prompt, command: 'video' }), { history: [] }, stream, token).finally(() => (done = true));
   const deadline = Date.now() + 30_000;
@@ -23,34 +28,20 @@ async function runVideo(api: PromptreelTestApi, stream: RecordingStream, token =
 }
 
 describe('participant: @promptreel /video', () => {
-  let service: LocalService;
-
-  before(async () => {
-    service = await startLocalService();
-  });
-
-  beforeEach(async () => {
-    service.reset();
-    await connectVideo(service);
-  });
+  const ctx = useConnectedService(connectVideo, disconnectVideo);
 
   afterEach(async () => {
     await clearTasks(await testApi());
   });
 
-  after(async () => {
-    await disconnectVideo();
-    await service.stop();
-  });
-
   it('creates a task with the configured defaults, reports its progress, and ends with Download and Open', async () => {
     const api = await testApi();
     await setSetting('video.resolution', '1080p');
-    service.setScenario({ video: { pollsToRunning: 1, pollsToDone: 3 } });
+    ctx.service.setScenario({ video: { pollsToRunning: 1, pollsToDone: 3 } });
     const stream = new RecordingStream();
     const result = await runVideo(api, stream);
 
-    const [post] = videoPosts(service);
+    const [post] = videoPosts(ctx.service);
     assert.deepStrictEqual(post.body, {
       model: 'promptreel-video',
       prompt: PROMPT,
@@ -67,12 +58,18 @@ describe('participant: @promptreel /video', () => {
     assert.match(stream.text, /The video is ready\.$/);
     const progress = stream.progressMessages;
     assert.strictEqual(progress[0], 'Creating the video task…');
-    assert.ok(progress.some((line) => line.startsWith(`Video ${id}: in_progress`)), progress.join(' | '));
+    assert.ok(
+      progress.some((line) => line.startsWith(`Video ${id}: in_progress`)),
+      progress.join(' | '),
+    );
     assert.strictEqual(progress.at(-1), `Video ${id}: completed — 100%`);
-    assert.deepStrictEqual(stream.buttons.map((button) => [button.command, button.arguments]), [
-      ['promptreel.video.download', [id]],
-      ['promptreel.video.open', [id]],
-    ]);
+    assert.deepStrictEqual(
+      stream.buttons.map((button) => [button.command, button.arguments]),
+      [
+        ['promptreel.video.download', [id]],
+        ['promptreel.video.open', [id]],
+      ],
+    );
 
     // The same task is in the Video Tasks list (the store behind the tree) and its item shows it.
     const record = api.video.runtime.store.get(id);
@@ -92,7 +89,7 @@ describe('participant: @promptreel /video', () => {
 
   it('reports a failed task with the reason the service gave', async () => {
     const api = await testApi();
-    service.setScenario({ video: { pollsToDone: 1, outcome: 'failed', failureStyle: 'fail-reason' } });
+    ctx.service.setScenario({ video: { pollsToDone: 1, outcome: 'failed', failureStyle: 'fail-reason' } });
     const stream = new RecordingStream();
     const result = await runVideo(api, stream);
     assert.strictEqual(result.metadata.videoState, 'failed');
@@ -102,7 +99,7 @@ describe('participant: @promptreel /video', () => {
 
   it('stops following when the chat request is cancelled; the task runs on in the list', async () => {
     const api = await testApi();
-    service.setScenario({ video: { pollsToDone: 50 } });
+    ctx.service.setScenario({ video: { pollsToDone: 50 } });
     const source = new vscode.CancellationTokenSource();
     const stream = new RecordingStream();
     const handled = api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, stream, source.token);
@@ -118,61 +115,89 @@ describe('participant: @promptreel /video', () => {
   it('issue 11.3: Stop while the create request is on its way does not abort it: the charged task lands in Video Tasks', async () => {
     const api = await testApi();
     // The gateway has the request (and has created the task) but takes its time to answer.
-    service.setScenario({ video: { answerDelayMs: 1500, pollsToDone: 50 } });
+    ctx.service.setScenario({ video: { answerDelayMs: 1500, pollsToDone: 50 } });
     const source = new vscode.CancellationTokenSource();
     const stream = new RecordingStream();
     const handled = api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, stream, source.token);
-    await waitFor(() => videoPosts(service).length === 1, { what: 'the POST to reach the service' });
+    await waitFor(() => videoPosts(ctx.service).length === 1, { what: 'the POST to reach the service' });
     source.cancel();
     const result = await handled;
     assert.strictEqual(result.metadata.kind, 'cancelled');
     assert.match(stream.text, /already been sent, so it was not cancelled/);
-    const serverTasks = (await (await fetch(`${service.baseUrl}/__control/tasks`)).json()) as { tasks: { id: string }[] };
+    const serverTasks = (await (await fetch(`${ctx.service.baseUrl}/__control/tasks`)).json()) as { tasks: { id: string }[] };
     assert.strictEqual(serverTasks.tasks.length, 1, 'the service made the task');
     const id = serverTasks.tasks[0].id;
     const listed = await waitFor(() => api.video.runtime.store.get(id), { what: 'the task in Video Tasks', timeoutMs: 10_000 });
     assert.strictEqual(listed.prompt, PROMPT);
-    assert.strictEqual(videoPosts(service).length, 1, 'exactly one POST');
+    assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
   });
 
   it('issue 11.3: an answer lost after the request was sent is listed as "answer lost", with Track Video Task by ID', async () => {
     const api = await testApi();
-    service.setScenario({ video: { dropCreateConnection: true } });
+    ctx.service.setScenario({ video: { dropCreateConnection: true } });
     const stream = new RecordingStream();
-    const result = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, stream, new vscode.CancellationTokenSource().token);
+    const result = await api.participant.handle(
+      chatRequest({ prompt: PROMPT, command: 'video' }),
+      { history: [] },
+      stream,
+      new vscode.CancellationTokenSource().token,
+    );
     assert.strictEqual(result.metadata.kind, 'error');
-    assert.deepStrictEqual(stream.buttons.map((button) => button.command), ['promptreel.trackVideoTask', 'promptreel.showLogs']);
+    assert.deepStrictEqual(
+      stream.buttons.map((button) => button.command),
+      ['promptreel.trackVideoTask', 'promptreel.showLogs'],
+    );
     const lost = api.video.runtime.store.tasks.filter((task) => task.state === 'unconfirmed');
     assert.strictEqual(lost.length, 1);
     assert.strictEqual(lost[0].prompt, PROMPT);
-    assert.strictEqual(videoPosts(service).length, 1, 'exactly one POST');
+    assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
   });
 
   it('explains what is missing without creating anything: the prompt, the video model', async () => {
     const api = await testApi();
     const noPrompt = new RecordingStream();
-    assert.strictEqual((await api.participant.handle(chatRequest({ prompt: '  ', command: 'video' }), { history: [] }, noPrompt, new vscode.CancellationTokenSource().token)).metadata.kind, 'setup');
+    assert.strictEqual(
+      (await api.participant.handle(chatRequest({ prompt: '  ', command: 'video' }), { history: [] }, noPrompt, new vscode.CancellationTokenSource().token))
+        .metadata.kind,
+      'setup',
+    );
     assert.match(noPrompt.text, /Describe the video after the command/);
 
     await setSetting('video.model', undefined);
     const noModel = new RecordingStream();
-    const result = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, noModel, new vscode.CancellationTokenSource().token);
+    const result = await api.participant.handle(
+      chatRequest({ prompt: PROMPT, command: 'video' }),
+      { history: [] },
+      noModel,
+      new vscode.CancellationTokenSource().token,
+    );
     assert.match(result.errorDetails?.message ?? '', /No video model is set/);
-    assert.deepStrictEqual(noModel.buttons.map((button) => [button.command, button.arguments]), [
-      ['promptreel.openSettings', ['promptreel.video.model']],
-      ['promptreel.showLogs', undefined],
-    ]);
-    assert.strictEqual(videoPosts(service).length, 0);
+    assert.deepStrictEqual(
+      noModel.buttons.map((button) => [button.command, button.arguments]),
+      [
+        ['promptreel.openSettings', ['promptreel.video.model']],
+        ['promptreel.showLogs', undefined],
+      ],
+    );
+    assert.strictEqual(videoPosts(ctx.service).length, 0);
   });
 
   it('shows what the service refused when creating, with the way out', async () => {
     const api = await testApi();
-    service.setScenario({ fault: { status: 403, body: 'task', code: 'insufficient_user_quota', message: 'quota used up', path: 'videos' } });
+    ctx.service.setScenario({ fault: { status: 403, body: 'task', code: 'insufficient_user_quota', message: 'quota used up', path: 'videos' } });
     const stream = new RecordingStream();
-    const result = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, stream, new vscode.CancellationTokenSource().token);
+    const result = await api.participant.handle(
+      chatRequest({ prompt: PROMPT, command: 'video' }),
+      { history: [] },
+      stream,
+      new vscode.CancellationTokenSource().token,
+    );
     assert.match(result.errorDetails?.message ?? '', /quota used up/);
     assert.match(result.errorDetails?.message ?? '', /top up or raise the key's quota/);
-    assert.deepStrictEqual(stream.buttons.map((button) => button.command), ['promptreel.openSettings', 'promptreel.showLogs']);
+    assert.deepStrictEqual(
+      stream.buttons.map((button) => button.command),
+      ['promptreel.openSettings', 'promptreel.showLogs'],
+    );
     assert.strictEqual(api.video.runtime.store.tasks.length, 0);
   });
 });

@@ -52,7 +52,10 @@ describe('shell: activation and contributions', () => {
 
   it('declares every setting with the defaults the code uses and a markdownDescription', () => {
     const sections = packageJson().contributes.configuration as ConfigurationSection[];
-    assert.deepStrictEqual(sections.map((section) => section.title), ['General', 'Chat', 'Video']);
+    assert.deepStrictEqual(
+      sections.map((section) => section.title),
+      ['General', 'Chat', 'Video'],
+    );
     const declared = Object.assign({}, ...sections.map((section) => section.properties)) as ConfigurationSection['properties'];
     assert.deepStrictEqual(Object.keys(declared).sort(), SETTING_KEYS.map((key) => `promptreel.${key}`).sort());
     for (const key of SETTING_KEYS) {
@@ -78,7 +81,13 @@ describe('shell: activation and contributions', () => {
       viewsWelcome: { view: string; contents: string; when?: string }[];
     };
     assert.deepStrictEqual(contributes.viewsContainers.activitybar, [{ id: 'promptreel', title: 'Promptreel', icon: 'media/promptreel.svg' }]);
-    assert.deepStrictEqual(contributes.views.promptreel.map((view) => [view.id, view.name]), [['promptreel.chat', 'Chat'], ['promptreel.videoTasks', 'Video Tasks']]);
+    assert.deepStrictEqual(
+      contributes.views.promptreel.map((view) => [view.id, view.name]),
+      [
+        ['promptreel.chat', 'Chat'],
+        ['promptreel.videoTasks', 'Video Tasks'],
+      ],
+    );
     // The Chat view is a webview: it shows its own no-key state (with Set API Key) instead of welcome content.
     assert.ok(!contributes.viewsWelcome.some((welcome) => welcome.view === 'promptreel.chat'), 'no welcome content for the chat webview');
     for (const view of ['promptreel.videoTasks']) {

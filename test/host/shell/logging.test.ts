@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { LogSink } from '../../../src/common/logger';
-import { startLocalService, type LocalService } from '../../service';
+import { disconnectService, useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
 import { setSetting, stubInputBox, testApi } from './shellTestSupport';
 
@@ -15,26 +15,18 @@ function memorySink(lines: string[]): LogSink {
 }
 
 describe('shell: the key never reaches the logs', () => {
-  let service: LocalService;
-
-  before(async () => {
-    service = await startLocalService();
-    service.addKey(GOOD_KEY);
-  });
-
-  after(async () => {
-    const { keyStore } = await testApi();
-    await keyStore.clear();
-    await setSetting('baseUrl', undefined);
-    await service.stop();
-  });
+  // The test points Promptreel at the service itself, with a key of its own.
+  const ctx = useConnectedService(
+    async (service) => service.addKey(GOOD_KEY),
+    () => disconnectService(),
+  );
 
   it('redacts keys from every log line, at every level, in the sink and in the output channel file', async () => {
     const { logger, logUri } = await testApi();
     const lines: string[] = [];
     const sink = logger.addSink(memorySink(lines));
     try {
-      await setSetting('baseUrl', service.baseUrl);
+      await setSetting('baseUrl', ctx.service.baseUrl);
       for (const key of [BAD_KEY, GOOD_KEY]) {
         const stub = stubInputBox([key]);
         try {
@@ -50,7 +42,10 @@ describe('shell: the key never reaches the logs', () => {
       log.debug('Authorization: Bearer some.bearer.token-value');
       log.trace('{"api_key":"sk-shaped-like-a-key-123456"}');
 
-      assert.ok(lines.some((line) => line.includes('[doctor]')), 'the doctor logged through the sink');
+      assert.ok(
+        lines.some((line) => line.includes('[doctor]')),
+        'the doctor logged through the sink',
+      );
       const all = lines.join('\n');
       for (const secret of [GOOD_KEY, BAD_KEY, 'some.bearer.token-value', 'sk-shaped-like-a-key-123456']) {
         assert.ok(!all.includes(secret), `"${secret}" was logged`);

@@ -1,39 +1,22 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { chatModelsOf } from '../../../src/connection/core/chatModels';
-import { startLocalService, type LocalService } from '../../service';
+import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
 import { setSetting, testApi } from './shellTestSupport';
 
 describe('shell: Select Chat Model', () => {
-  let service: LocalService;
-
-  before(async () => {
-    service = await startLocalService();
-  });
-
-  beforeEach(async () => {
-    service.reset();
-    const { keyStore } = await testApi();
-    await setSetting('baseUrl', service.baseUrl);
-    await keyStore.store(service.demoKey);
-    await setSetting('chat.model', undefined);
-  });
-
-  after(async () => {
-    const { keyStore } = await testApi();
-    await keyStore.clear();
-    await setSetting('baseUrl', undefined);
-    await setSetting('chat.model', undefined);
-    await service.stop();
-  });
+  const ctx = useConnectedService(
+    (service) => connectService(service, { 'chat.model': undefined }),
+    () => disconnectService(['chat.model']),
+  );
 
   /** Runs the command on a fresh model list, waits until the pick has the service's models, then drives the real quick pick. */
   async function pickWith(...keys: string[]): Promise<string | undefined> {
     // The list is shared and kept per service and key: the test reads it again, as a new key would.
     (await testApi()).languageModels.catalog.invalidate('a new pick in the test');
     const picked = vscode.commands.executeCommand<string | undefined>('promptreel.selectChatModel');
-    await waitFor(() => service.requests.some((request) => request.path === '/v1/models'), { what: 'the model list request' });
+    await waitFor(() => ctx.service.requests.some((request) => request.path === '/v1/models'), { what: 'the model list request' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (const key of keys) await vscode.commands.executeCommand(key);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
@@ -52,7 +35,10 @@ describe('shell: Select Chat Model', () => {
       { id: 'untyped-video', endpointTypes: undefined },
       { id: 'plain' },
     ];
-    assert.deepStrictEqual(chatModelsOf(models, 'untyped-video').map((model) => model.id), ['promptreel-chat', 'plain']);
+    assert.deepStrictEqual(
+      chatModelsOf(models, 'untyped-video').map((model) => model.id),
+      ['promptreel-chat', 'plain'],
+    );
   });
 
   it('writes the picked model to promptreel.chat.model (global)', async () => {
@@ -62,7 +48,7 @@ describe('shell: Select Chat Model', () => {
     assert.strictEqual(vscode.workspace.getConfiguration('promptreel').inspect('chat.model')?.globalValue, 'promptreel-chat');
     await waitFor(() => statusBar.text === '$(comment-discussion) promptreel-chat', { what: 'the status bar' });
 
-    service.reset();
+    ctx.service.reset();
     assert.strictEqual(await pickWith('workbench.action.quickOpenSelectNext'), 'promptreel-reasoner');
     assert.strictEqual(settings.chat.model, 'promptreel-reasoner');
   });
@@ -70,7 +56,7 @@ describe('shell: Select Chat Model', () => {
   it('falls back to the configured model when the list cannot be loaded', async () => {
     const { settings } = await testApi();
     await setSetting('chat.model', 'my-own-model');
-    service.setScenario({ fault: { status: 503, body: 'html' } });
+    ctx.service.setScenario({ fault: { status: 503, body: 'html' } });
     assert.strictEqual(await pickWith(), 'my-own-model');
     assert.strictEqual(settings.chat.model, 'my-own-model');
   });

@@ -30,7 +30,15 @@ describe('the API key goes only to a service the user chose', () => {
     process.env[API_KEY_ENV] = second.service.demoKey;
     const task = second.service.createTask();
     const now = Date.now();
-    await runtime(api).store.add({ id: task.id, service: foreign, state: 'running', rawStatus: 'in_progress', createdAt: now, updatedAt: now, nextPollAt: now });
+    await runtime(api).store.add({
+      id: task.id,
+      service: foreign,
+      state: 'running',
+      rawStatus: 'in_progress',
+      createdAt: now,
+      updatedAt: now,
+      nextPollAt: now,
+    });
 
     // A cloned repository's .vscode/settings.json names another host.
     await setWorkspaceBaseUrl(second.service.baseUrl);
@@ -42,7 +50,11 @@ describe('the API key goes only to a service the user chose', () => {
     await api.languageModels.catalog.chatModels().catch(() => undefined);
     await runtime(api).poller.pollNow();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    assert.deepStrictEqual(second.service.requests.filter((request) => request.key !== undefined).map((request) => request.path), [], 'no key reached the other host');
+    assert.deepStrictEqual(
+      second.service.requests.filter((request) => request.key !== undefined).map((request) => request.path),
+      [],
+      'no key reached the other host',
+    );
 
     // A command the user runs asks once; declined, nothing is sent.
     let messages = recordMessages();
@@ -58,13 +70,16 @@ describe('the API key goes only to a service the user chose', () => {
     assert.strictEqual(second.service.requests.filter((request) => request.key !== undefined).length, 0, 'declined: still no key sent');
 
     // Confirmed: the key goes there, and the answer is remembered for the origin.
-    messages = recordMessages((_message, items) => (items.includes('Use This Service') ? 'Use This Service' : undefined));
+    messages = recordMessages(({ items }) => (items.includes('Use This Service') ? 'Use This Service' : undefined));
     try {
       await vscode.commands.executeCommand<DoctorResult>('promptreel.testConnection');
     } finally {
       messages.restore();
     }
-    assert.ok(second.service.requests.some((request) => request.key === second.service.demoKey), 'the confirmed service got the key');
+    assert.ok(
+      second.service.requests.some((request) => request.key === second.service.demoKey),
+      'the confirmed service got the key',
+    );
     assert.deepStrictEqual(api.globalState.get(CONFIRMED_ORIGINS_KEY), [new URL(foreign).origin]);
     assert.strictEqual((await api.keyStore.get())?.source, 'environment');
 

@@ -1,8 +1,7 @@
 import * as assert from 'assert';
-import { statusBarText, statusBarTooltip } from '../../../src/statusBar/chatModelStatusBar';
 import { setSetting, testApi } from './shellTestSupport';
 import { waitFor } from '../support/waitFor';
-import { startLocalService } from '../../service';
+import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
 
 describe('shell: status bar', () => {
   afterEach(async () => {
@@ -24,30 +23,17 @@ describe('shell: status bar', () => {
     await waitFor(() => statusBar.text === '$(comment-discussion) Select chat model', { what: 'the placeholder' });
   });
 
-  it('shows the first listed chat model once the list is known, as the chat would use it', async () => {
-    const service = await startLocalService();
-    const api = await testApi();
-    try {
-      await setSetting('baseUrl', service.baseUrl);
-      await api.keyStore.store(service.demoKey);
-      await setSetting('chat.model', undefined);
-      api.languageModels.catalog.invalidate('a new service in the test');
+  describe('with the service', () => {
+    useConnectedService(
+      (service) => connectService(service, { 'chat.model': undefined }),
+      () => disconnectService(),
+    );
+
+    it('shows the first listed chat model once the list is known, as the chat would use it', async () => {
+      const api = await testApi();
       await api.languageModels.catalog.chatModels();
       await waitFor(() => api.statusBar.text === '$(comment-discussion) promptreel-chat', { what: 'the first listed model in the status bar' });
       assert.match(api.statusBar.tooltip, /the first the service lists; none is selected/);
-    } finally {
-      await api.keyStore.clear();
-      await setSetting('baseUrl', undefined);
-      api.languageModels.catalog.invalidate('the test is over');
-      await service.stop();
-    }
-  });
-
-  it('adds the running video tasks, and hides a count of 0', () => {
-    const chosen = { model: 'm', source: 'setting' } as const;
-    assert.strictEqual(statusBarText(chosen, 0), '$(comment-discussion) m');
-    assert.strictEqual(statusBarText(chosen, 3), '$(comment-discussion) m $(loading~spin) 3');
-    assert.match(statusBarTooltip(chosen, 1), /1 video task running/);
-    assert.match(statusBarTooltip({ model: 'first', source: 'first-listed' }, 0), /first \(the first the service lists; none is selected\)/);
+    });
   });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { DoctorResult } from '../../../src/doctor/core/doctorResult';
-import { startLocalService, type LocalService } from '../../service';
+import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
 import { setSetting, testApi } from './shellTestSupport';
 
 async function testConnection(): Promise<DoctorResult> {
@@ -13,7 +13,16 @@ function stepsOf(result: DoctorResult): string {
 }
 
 describe('shell: Test Connection against the local service', () => {
-  let service: LocalService;
+  const ctx = useConnectedService(
+    (service) => connectService(service, { 'chat.model': undefined }),
+    async () => {
+      // Keys are kept per base URL: the one a test stored for the prefixed address goes too.
+      await useService(`${ctx.service.baseUrl}/api`);
+      await disconnectService();
+      await useService(ctx.service.baseUrl);
+      await disconnectService(['chat.model']);
+    },
+  );
 
   /**
    * Other features (model lists, the language model provider) refresh in the background when the key or base URL
@@ -22,54 +31,36 @@ describe('shell: Test Connection against the local service', () => {
    */
   async function quietMark(): Promise<number> {
     let count = -1;
-    while (count !== service.requests.length || service.activeRequests() > 0) {
-      count = service.requests.length;
+    while (count !== ctx.service.requests.length || ctx.service.activeRequests() > 0) {
+      count = ctx.service.requests.length;
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
     return count;
   }
 
   /** Points the extension at `baseUrl` and stores `key` for it (keys are scoped per base URL). */
-  async function useService(baseUrl: string, key: string = service.demoKey): Promise<void> {
+  async function useService(baseUrl: string, key: string = ctx.service.demoKey): Promise<void> {
     const { keyStore } = await testApi();
     await setSetting('baseUrl', baseUrl);
     await keyStore.store(key);
   }
 
-  before(async () => {
-    service = await startLocalService();
-  });
-
-  beforeEach(async () => {
-    service.reset();
-    await setSetting('chat.model', undefined);
-    await useService(service.baseUrl);
-  });
-
-  after(async () => {
-    const { keyStore } = await testApi();
-    for (const base of [service.baseUrl, `${service.baseUrl}/api`]) {
-      await setSetting('baseUrl', base);
-      await keyStore.clear();
-    }
-    await setSetting('baseUrl', undefined);
-    await setSetting('chat.model', undefined);
-    await service.stop();
-  });
-
   it('reports success with the model count and the chat answer time', async () => {
     const result = await testConnection();
     assert.strictEqual(result.ok, true, result.message);
-    assert.match(result.message, new RegExp(`^Connected to ${service.baseUrl.replace(/\./g, '\\.')} — 3 models; chat model promptreel-chat answered in \\d+ ms\\.$`));
+    assert.match(
+      result.message,
+      new RegExp(`^Connected to ${ctx.service.baseUrl.replace(/\./g, '\\.')} — 3 models; chat model promptreel-chat answered in \\d+ ms\\.$`),
+    );
     assert.strictEqual(stepsOf(result), 'base-url:ok api-key:ok models:ok chat:ok');
-    const chat = service.requests.find((request) => request.path === '/v1/chat/completions');
+    const chat = ctx.service.requests.find((request) => request.path === '/v1/chat/completions');
     assert.ok(chat, 'a chat completion was sent');
     assert.deepStrictEqual(
       { model: (chat.body as { model: string }).model, max_tokens: (chat.body as { max_tokens: number }).max_tokens },
       { model: 'promptreel-chat', max_tokens: 1 },
       'a one-token completion with the first chat model (the video model is skipped)',
     );
-    assert.strictEqual(chat.key, service.demoKey);
+    assert.strictEqual(chat.key, ctx.service.demoKey);
   });
 
   it('tests the configured chat model', async () => {
@@ -80,15 +71,15 @@ describe('shell: Test Connection against the local service', () => {
   });
 
   it('notes a doubled /v1 in the base URL and still connects', async () => {
-    await setSetting('baseUrl', `${service.baseUrl}/v1/v1`);
+    await setSetting('baseUrl', `${ctx.service.baseUrl}/v1/v1`);
     const result = await testConnection();
     assert.strictEqual(result.ok, true, result.message);
     assert.match(result.message, /\/v1 more than once/);
-    assert.ok(service.requests.every((request) => !request.path.startsWith('/v1/v1')));
+    assert.ok(ctx.service.requests.every((request) => !request.path.startsWith('/v1/v1')));
   });
 
   it('explains 401: the key was refused', async () => {
-    await useService(service.baseUrl, 'sk-refused-by-service-0011');
+    await useService(ctx.service.baseUrl, 'sk-refused-by-service-0011');
     const result = await testConnection();
     assert.strictEqual(result.ok, false);
     assert.strictEqual(result.status, 401);
@@ -99,8 +90,15 @@ describe('shell: Test Connection against the local service', () => {
   });
 
   it('explains 403: the key may not use the model or the quota is too low', async () => {
-    service.setScenario({
-      fault: { status: 403, body: 'openai', code: 'insufficient_user_quota', type: 'new_api_error', message: 'user quota is not enough', path: 'chat/completions' },
+    ctx.service.setScenario({
+      fault: {
+        status: 403,
+        body: 'openai',
+        code: 'insufficient_user_quota',
+        type: 'new_api_error',
+        message: 'user quota is not enough',
+        path: 'chat/completions',
+      },
     });
     const result = await testConnection();
     assert.strictEqual(result.ok, false);
@@ -114,27 +112,27 @@ describe('shell: Test Connection against the local service', () => {
   });
 
   it('explains 404: a wrong base URL (a path prefix)', async () => {
-    await useService(`${service.baseUrl}/api`);
+    await useService(`${ctx.service.baseUrl}/api`);
     const result = await testConnection();
     assert.strictEqual(result.ok, false);
     assert.strictEqual(result.status, 404);
     assert.strictEqual(stepsOf(result), 'base-url:ok api-key:ok models:failed');
-    assert.ok(result.message.includes(`Nothing was found at ${service.baseUrl}/api/v1/models (HTTP 404)`), result.message);
+    assert.ok(result.message.includes(`Nothing was found at ${ctx.service.baseUrl}/api/v1/models (HTTP 404)`), result.message);
     assert.ok(result.message.includes(`has the path "/api"`), result.message);
-    assert.ok(result.message.includes(`try ${service.baseUrl}`), result.message);
+    assert.ok(result.message.includes(`try ${ctx.service.baseUrl}`), result.message);
     assert.deepStrictEqual(result.actions, ['openSettings', 'showLogs', 'retry']);
   });
 
   it('explains 429: rate limited, without hammering the service', async () => {
     const mark = await quietMark();
-    service.setScenario({ fault: { status: 429, body: 'empty', retryAfter: '7' } });
+    ctx.service.setScenario({ fault: { status: 429, body: 'empty', retryAfter: '7' } });
     const result = await testConnection();
     assert.strictEqual(result.ok, false);
     assert.strictEqual(result.status, 429);
     assert.match(result.message, /rate limiting requests \(HTTP 429\)/);
     assert.match(result.message, /retry after 7 s/);
     assert.strictEqual(result.actions[0], 'retry');
-    assert.strictEqual(service.requests.slice(mark).filter((request) => request.path === '/v1/models').length, 1, 'the doctor does not retry by itself');
+    assert.strictEqual(ctx.service.requests.slice(mark).filter((request) => request.path === '/v1/models').length, 1, 'the doctor does not retry by itself');
   });
 
   it('says when no API key is there', async () => {
@@ -148,7 +146,7 @@ describe('shell: Test Connection against the local service', () => {
       assert.strictEqual(stepsOf(result), 'base-url:ok api-key:failed');
       assert.match(result.message, /No API key for/);
       assert.deepStrictEqual(result.actions, ['setApiKey']);
-      assert.strictEqual(service.requests.length - mark, 0, 'nothing is sent without a key');
+      assert.strictEqual(ctx.service.requests.length - mark, 0, 'nothing is sent without a key');
     } finally {
       if (saved !== undefined) process.env.PROMPTREEL_API_KEY = saved;
     }

@@ -1,10 +1,46 @@
+import * as vscode from 'vscode';
+import type { PromptreelTestApi } from '../../../src/extension';
 import { startLocalService, type LocalService } from '../../service';
+
+const EXTENSION_ID = 'promptreel.promptreel';
+
+async function testApi(): Promise<PromptreelTestApi> {
+  const api = await vscode.extensions.getExtension<PromptreelTestApi | undefined>(EXTENSION_ID)?.activate();
+  if (!api) throw new Error(`${EXTENSION_ID} gives no test API`);
+  return api;
+}
+
+async function setSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('promptreel').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/**
+ * Points Promptreel at `service` with its demo key (stored for that base URL) and sets `promptreel.*` settings:
+ * what every feature's `connect…` starts with.
+ */
+export async function connectService(service: LocalService, settings: Record<string, unknown> = {}): Promise<PromptreelTestApi> {
+  const api = await testApi();
+  await setSetting('baseUrl', service.baseUrl);
+  await api.keyStore.store(service.demoKey);
+  for (const [key, value] of Object.entries(settings)) await setSetting(key, value);
+  return api;
+}
+
+/** Removes the key of the base URL set now, then the base URL and the given settings. */
+export async function disconnectService(settingKeys: readonly string[] = []): Promise<void> {
+  const api = await testApi();
+  await api.keyStore.clear();
+  for (const key of ['baseUrl', ...settingKeys]) await setSetting(key, undefined);
+}
 
 /**
  * The local service for one describe block: started once, reset and connected (base URL, key, settings) before each
- * test, disconnected and stopped after the block.
+ * test, disconnected and stopped after the block. Without `connect`, the service only runs (nothing points at it).
  */
-export function useConnectedService(connect: (service: LocalService) => Promise<unknown>, disconnect: () => Promise<void>): { readonly service: LocalService } {
+export function useConnectedService(
+  connect?: (service: LocalService) => Promise<unknown>,
+  disconnect?: () => Promise<void>,
+): { readonly service: LocalService } {
   let started: LocalService | undefined;
   const context = {
     get service(): LocalService {
@@ -17,10 +53,10 @@ export function useConnectedService(connect: (service: LocalService) => Promise<
   });
   beforeEach(async () => {
     context.service.reset();
-    await connect(context.service);
+    await connect?.(context.service);
   });
   after(async () => {
-    await disconnect();
+    await disconnect?.();
     await started?.stop();
   });
   return context;

@@ -28,12 +28,22 @@ describe('video: commands, menus and the list', () => {
       assert.ok(command, `${id} is contributed`);
       assert.ok(registered.has(id), `${id} is registered`);
       if (id.startsWith('promptreel.video.')) {
-        assert.ok(palette.some((entry) => entry.command === id && entry.when === 'false'), `${id} is hidden from the palette`);
-        assert.ok(contributes.menus['view/item/context'].some((entry) => entry.command === id), `${id} is in the item menu`);
+        assert.ok(
+          palette.some((entry) => entry.command === id && entry.when === 'false'),
+          `${id} is hidden from the palette`,
+        );
+        assert.ok(
+          contributes.menus['view/item/context'].some((entry) => entry.command === id),
+          `${id} is in the item menu`,
+        );
       }
     }
     const titles = contributes.menus['view/title'].filter((entry) => entry.when === 'view == promptreel.videoTasks' && entry.group?.startsWith('navigation'));
-    assert.deepStrictEqual(titles.map((entry) => entry.command).slice(0, 3), [VideoCommandIds.generate, VideoCommandIds.refreshAll, VideoCommandIds.clearFinished]);
+    assert.deepStrictEqual(titles.map((entry) => entry.command).slice(0, 3), [
+      VideoCommandIds.generate,
+      VideoCommandIds.refreshAll,
+      VideoCommandIds.clearFinished,
+    ]);
     const welcome = contributes.viewsWelcome.find((entry) => entry.view === 'promptreel.videoTasks' && entry.when === 'promptreel.hasApiKey');
     assert.ok(welcome?.contents.includes('[Generate Video](command:promptreel.generateVideo)'));
   });
@@ -47,8 +57,18 @@ describe('video: commands, menus and the list', () => {
           return match && new RegExp(match[1]).test(contextValue);
         })
         .map((entry) => `${entry.command}${entry.group?.startsWith('inline') ? ' (inline)' : ''}`);
-    assert.deepStrictEqual(shownFor('videoTask:running:request'), ['promptreel.video.regenerate', 'promptreel.video.refresh', 'promptreel.video.copyTaskId', 'promptreel.video.copyPrompt', 'promptreel.video.remove']);
-    assert.deepStrictEqual(shownFor('videoTask:completed:request').slice(0, 3), ['promptreel.video.download (inline)', 'promptreel.video.download', 'promptreel.video.open']);
+    assert.deepStrictEqual(shownFor('videoTask:running:request'), [
+      'promptreel.video.regenerate',
+      'promptreel.video.refresh',
+      'promptreel.video.copyTaskId',
+      'promptreel.video.copyPrompt',
+      'promptreel.video.remove',
+    ]);
+    assert.deepStrictEqual(shownFor('videoTask:completed:request').slice(0, 3), [
+      'promptreel.video.download (inline)',
+      'promptreel.video.download',
+      'promptreel.video.open',
+    ]);
     assert.ok(shownFor('videoTask:completed:downloaded:source:request').includes('promptreel.video.open (inline)'));
     assert.ok(shownFor('videoTask:completed:downloaded:source:request').includes('promptreel.video.reveal'));
     assert.ok(shownFor('videoTask:completed:downloaded:source:request').includes('promptreel.video.goToSource'));
@@ -101,7 +121,10 @@ describe('video: commands, menus and the list', () => {
     await vscode.workspace.getConfiguration('promptreel').update('video.historySize', 2, vscode.ConfigurationTarget.Global);
     try {
       await waitFor(() => store.tasks.length === 2, { what: 'the list to shrink' });
-      assert.deepStrictEqual(store.tasks.map((task) => task.id), [ids[2], ids[1]]);
+      assert.deepStrictEqual(
+        store.tasks.map((task) => task.id),
+        [ids[2], ids[1]],
+      );
     } finally {
       await vscode.workspace.getConfiguration('promptreel').update('video.historySize', undefined, vscode.ConfigurationTarget.Global);
     }

@@ -180,7 +180,9 @@ describe('video: creating tasks', () => {
 
   it('a refused create shows the service message with actions, and lists nothing', async () => {
     const api = await connectVideo(ctx.service);
-    ctx.service.setScenario({ fault: { status: 403, body: 'task', code: 'insufficient_user_quota', message: '用户额度不足 (quota too low)', method: 'POST', path: '^/v1/videos$' } });
+    ctx.service.setScenario({
+      fault: { status: 403, body: 'task', code: 'insufficient_user_quota', message: '用户额度不足 (quota too low)', method: 'POST', path: '^/v1/videos$' },
+    });
     const messages = recordMessages();
     let outcome: CreateOutcome | undefined;
     try {
@@ -197,7 +199,9 @@ describe('video: creating tasks', () => {
     assert.strictEqual(messages.shown[0].kind, 'showErrorMessage');
     assert.strictEqual(runtime(api).store.tasks.length, 0);
 
-    ctx.service.setScenario({ fault: { status: 401, body: 'openai', code: 'invalid_api_key', message: 'Invalid token', method: 'POST', path: '^/v1/videos$' } });
+    ctx.service.setScenario({
+      fault: { status: 401, body: 'openai', code: 'invalid_api_key', message: 'Invalid token', method: 'POST', path: '^/v1/videos$' },
+    });
     const refused = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
     assert.ok(refused?.kind === 'failed');
     assert.deepStrictEqual(refused.shown.actions, ['Set API Key', 'Show Logs']);
@@ -227,7 +231,7 @@ describe('video: creating tasks', () => {
 
     // The task did get made: Track Video Task by ID brings it into the list and follows it.
     ctx.service.setScenario({ video: { dropCreateConnection: false } });
-    const serverTasks = await (await fetch(`${ctx.service.baseUrl}/__control/tasks`)).json() as { tasks: { id: string }[] };
+    const serverTasks = (await (await fetch(`${ctx.service.baseUrl}/__control/tasks`)).json()) as { tasks: { id: string }[] };
     assert.strictEqual(serverTasks.tasks.length, 1);
     const id = serverTasks.tasks[0].id;
     const script = scriptQuickInputs([{ input: ` ${id} ` }]);

@@ -9,7 +9,8 @@ import type { OpenOutcome } from '../../../src/video/videoCommands';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
 import { VideoDownloader, type DownloadOutcome } from '../../../src/video/videoDownloader';
 import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
-import { sampleBytes, startLocalService, type LocalService } from '../../service';
+import { sampleBytes, type LocalService } from '../../service';
+import { useConnectedService } from '../support/connectedService';
 import { connectVideo, disconnectVideo, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
 
 function workspaceRoot(): string {
@@ -47,16 +48,13 @@ async function shownPlayerPanel(): Promise<vscode.WebviewPanel> {
 }
 
 describe('video: download and playback', () => {
-  let service: LocalService;
+  const ctx = useConnectedService(connectVideo, async () => {
+    await disconnectVideo();
+    fs.rmSync(videosFolder(), { recursive: true, force: true });
+  });
   let messages: ReturnType<typeof recordMessages> | undefined;
 
-  before(async () => {
-    service = await startLocalService();
-  });
-
-  beforeEach(async () => {
-    service.reset();
-    await connectVideo(service);
+  beforeEach(() => {
     fs.rmSync(videosFolder(), { recursive: true, force: true });
     messages = recordMessages();
   });
@@ -67,15 +65,9 @@ describe('video: download and playback', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  after(async () => {
-    await disconnectVideo();
-    fs.rmSync(videosFolder(), { recursive: true, force: true });
-    await service.stop();
-  });
-
   it('Download to Workspace writes the real MP4 under videos/, without the key at the CDN', async () => {
-    const api = await connectVideo(service);
-    const task = await completedTask(api, service);
+    const api = await connectVideo(ctx.service);
+    const task = await completedTask(api, ctx.service);
     const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
     assert.ok(outcome?.kind === 'saved', JSON.stringify(outcome));
     assert.strictEqual(outcome.source, 'url');
@@ -85,11 +77,11 @@ describe('video: download and playback', () => {
     assert.strictEqual(outcome.bytes, sampleBytes().length);
     assert.deepStrictEqual(filesBelow(videosFolder()), [path.basename(outcome.path)], 'no temporary file left');
 
-    const cdn = service.cdnRequests.filter((request) => request.path.startsWith('/files/'));
+    const cdn = ctx.service.cdnRequests.filter((request) => request.path.startsWith('/files/'));
     assert.strictEqual(cdn.length, 1);
     assert.strictEqual(cdn[0].headers['authorization'], undefined, 'the key never goes to the video address');
-    assert.ok(!JSON.stringify(service.cdnRequests).includes(service.demoKey));
-    assert.ok(!service.requests.some((request) => request.path.endsWith('/content')), 'no fallback needed');
+    assert.ok(!JSON.stringify(ctx.service.cdnRequests).includes(ctx.service.demoKey));
+    assert.ok(!ctx.service.requests.some((request) => request.path.endsWith('/content')), 'no fallback needed');
 
     const { tree, store } = runtime(api);
     assert.strictEqual(store.get(task.id)?.downloadedPath, outcome.path);
@@ -109,23 +101,26 @@ describe('video: download and playback', () => {
   });
 
   it('follows CDN redirects without sending the key', async () => {
-    const api = await connectVideo(service);
-    service.setScenario({ cdn: { redirects: 3 } });
-    const task = await completedTask(api, service);
+    const api = await connectVideo(ctx.service);
+    ctx.service.setScenario({ cdn: { redirects: 3 } });
+    const task = await completedTask(api, ctx.service);
     const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
     assert.ok(outcome?.kind === 'saved', JSON.stringify(outcome));
     assert.ok(fs.readFileSync(outcome.path).equals(sampleBytes()));
-    assert.strictEqual(service.cdnRequests.length, 4);
-    assert.ok(service.cdnRequests.every((request) => request.headers['authorization'] === undefined));
+    assert.strictEqual(ctx.service.cdnRequests.length, 4);
+    assert.ok(ctx.service.cdnRequests.every((request) => request.headers['authorization'] === undefined));
   });
 
   it('cancelling mid-download leaves no file (final or temporary)', async () => {
-    const api = await connectVideo(service);
-    service.setScenario({ cdn: { bytesPerSecond: 10_000 } });
-    const task = await completedTask(api, service);
+    const api = await connectVideo(ctx.service);
+    ctx.service.setScenario({ cdn: { bytesPerSecond: 10_000 } });
+    const task = await completedTask(api, ctx.service);
     const controller = new AbortController();
     const download = runtime(api).downloader.download(task.id, { signal: controller.signal });
-    await waitFor(() => filesBelow(videosFolder()).some((file) => file.endsWith('.part') && fs.statSync(path.join(videosFolder(), file)).size > 0), { what: 'a partial download', timeoutMs: 10_000 });
+    await waitFor(() => filesBelow(videosFolder()).some((file) => file.endsWith('.part') && fs.statSync(path.join(videosFolder(), file)).size > 0), {
+      what: 'a partial download',
+      timeoutMs: 10_000,
+    });
     controller.abort();
     const outcome = await download;
     assert.deepStrictEqual(outcome, { kind: 'cancelled' });
@@ -135,24 +130,24 @@ describe('video: download and playback', () => {
 
   for (const expired of [403, 404] as const) {
     it(`an expired address (${expired}) falls back to /content with the key`, async () => {
-      const api = await connectVideo(service);
-      service.setScenario({ cdn: { expired } });
-      const task = await completedTask(api, service);
+      const api = await connectVideo(ctx.service);
+      ctx.service.setScenario({ cdn: { expired } });
+      const task = await completedTask(api, ctx.service);
       const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
       assert.ok(outcome?.kind === 'saved', JSON.stringify(outcome));
       assert.strictEqual(outcome.source, 'content');
       assert.ok(fs.readFileSync(outcome.path).equals(sampleBytes()));
-      const content = service.requests.filter((request) => request.path === `/v1/videos/${task.id}/content`);
+      const content = ctx.service.requests.filter((request) => request.path === `/v1/videos/${task.id}/content`);
       assert.strictEqual(content.length, 1);
-      assert.strictEqual(content[0].key, service.demoKey, '/content gets the key');
-      assert.ok(service.cdnRequests.every((request) => request.headers['authorization'] === undefined));
+      assert.strictEqual(content[0].key, ctx.service.demoKey, '/content gets the key');
+      assert.ok(ctx.service.cdnRequests.every((request) => request.headers['authorization'] === undefined));
     });
   }
 
   it('a task id with ../ cannot write outside the download folder', async () => {
-    const api = await connectVideo(service);
+    const api = await connectVideo(ctx.service);
     const hostileId = '../../../escape/../../evil';
-    service.createTask({ id: hostileId, forced: 'completed', prompt: 'ignored' });
+    ctx.service.createTask({ id: hostileId, forced: 'completed', prompt: 'ignored' });
     const tracked = await vscode.commands.executeCommand<VideoTaskRecord>('promptreel.trackVideoTask', hostileId);
     assert.strictEqual(tracked?.id, hostileId);
     await pollUntil(api, hostileId, (task) => task.state === 'completed', 'the hostile task to complete');
@@ -167,8 +162,8 @@ describe('video: download and playback', () => {
     assert.deepStrictEqual(added, [path.relative(path.dirname(workspaceRoot()), outcome.path)], 'the only new file is inside videos/');
   });
 
-  it('issue 11.10: at start-up, what a window that stopped mid-download left in the folder is removed', async () => {
-    const api = await connectVideo(service);
+  it('issue 11.10: the start-up cleanup removes what a window that stopped mid-download left in the folder', async () => {
+    const api = await connectVideo(ctx.service);
     fs.mkdirSync(videosFolder(), { recursive: true });
     const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
     const stale = path.join(videosFolder(), '.a-kite-task_dead.mp4.0a1b2c3d.part');
@@ -176,16 +171,16 @@ describe('video: download and playback', () => {
     fs.writeFileSync(stale, 'half a video');
     fs.utimesSync(stale, hourAgo, hourAgo);
     fs.writeFileSync(path.join(videosFolder(), 'a-finished-video.mp4'), 'kept');
-    api.video.reload();
-    await waitFor(() => !fs.existsSync(stale), { what: 'the stale .part file to be removed', timeoutMs: 15_000 });
+    await runtime(api).downloader.removeStaleDownloads();
+    assert.ok(!fs.existsSync(stale), 'the stale .part file is removed');
     assert.deepStrictEqual(filesBelow(videosFolder()), ['a-finished-video.mp4']);
   });
 
   it('refuses a download folder setting that points outside the workspace', async () => {
-    const api = await connectVideo(service);
+    const api = await connectVideo(ctx.service);
     await setSetting('video.downloadFolder', '../outside');
     try {
-      const task = await completedTask(api, service);
+      const task = await completedTask(api, ctx.service);
       const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
       assert.ok(outcome?.kind === 'failed');
       assert.match(outcome.shown.message, /outside the workspace/);
@@ -197,12 +192,12 @@ describe('video: download and playback', () => {
   });
 
   it('downloads by itself on completion when promptreel.video.autoDownload is on', async () => {
-    const api = await connectVideo(service);
+    const api = await connectVideo(ctx.service);
     await setSetting('video.autoDownload', true);
     try {
       const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: 'Auto saved clip' });
       assert.ok(outcome?.kind === 'created');
-      service.task(outcome.task.id)!.forced = 'completed';
+      ctx.service.task(outcome.task.id)!.forced = 'completed';
       const saved = await waitFor(() => runtime(api).store.get(outcome.task.id)?.downloadedPath, { what: 'the automatic download', timeoutMs: 20_000 });
       assert.ok(fs.readFileSync(saved).equals(sampleBytes()));
       assert.strictEqual(path.basename(saved), `auto-saved-clip-${outcome.task.id}.mp4`);
@@ -212,8 +207,8 @@ describe('video: download and playback', () => {
   });
 
   it('Open Video plays the file in the player webview, Reveal in Explorer shows it', async () => {
-    const api = await connectVideo(service);
-    const task = await completedTask(api, service, 'Open me');
+    const api = await connectVideo(ctx.service);
+    const task = await completedTask(api, ctx.service, 'Open me');
     // Not downloaded yet: Open downloads first.
     const opened = await vscode.commands.executeCommand<OpenOutcome>('promptreel.video.open', task.id);
     assert.ok(opened?.kind === 'opened', JSON.stringify(opened));
@@ -221,26 +216,32 @@ describe('video: download and playback', () => {
     assert.ok(player.isOpen(opened.file));
     const metadata = await waitFor(() => player.lastReport(opened.file), { what: 'the player to load the video', timeoutMs: 20_000 });
     assert.notStrictEqual(metadata.state, 'error', `the webview could not play it: ${metadata.error}`);
-    const loaded = await waitFor(() => {
-      const report = player.lastReport(opened.file);
-      return report && report.duration > 0 ? report : undefined;
-    }, { what: 'the metadata', timeoutMs: 20_000 });
+    const loaded = await waitFor(
+      () => {
+        const report = player.lastReport(opened.file);
+        return report && report.duration > 0 ? report : undefined;
+      },
+      { what: 'the metadata', timeoutMs: 20_000 },
+    );
     assert.ok(Math.abs(loaded.duration - 3) < 0.2, `duration ${loaded.duration}`);
     assert.deepStrictEqual([loaded.width, loaded.height], [320, 180]);
 
     assert.ok(await player.play(opened.file));
-    const playing = await waitFor(() => {
-      const report = player.lastReport(opened.file);
-      return report && report.currentTime > 0.3 ? report : undefined;
-    }, { what: 'playback to advance', timeoutMs: 20_000 });
+    const playing = await waitFor(
+      () => {
+        const report = player.lastReport(opened.file);
+        return report && report.currentTime > 0.3 ? report : undefined;
+      },
+      { what: 'playback to advance', timeoutMs: 20_000 },
+    );
     assert.ok(playing.state === 'timeupdate' || playing.state === 'playing' || playing.state === 'ended', playing.state);
 
     assert.strictEqual(await vscode.commands.executeCommand('promptreel.video.reveal', task.id), true);
   });
 
   it('brings a player back after a window reload from the state its page saved, and closes it if the file is gone', async () => {
-    const api = await connectVideo(service);
-    const task = await completedTask(api, service, 'Restore me');
+    const api = await connectVideo(ctx.service);
+    const task = await completedTask(api, ctx.service, 'Restore me');
     const downloaded = await vscode.commands.executeCommand<OpenOutcome>('promptreel.video.open', task.id);
     assert.ok(downloaded?.kind === 'opened', JSON.stringify(downloaded));
     const { player } = runtime(api);
@@ -252,10 +253,13 @@ describe('video: download and playback', () => {
     await player.restore(revived, { file: downloaded.file });
     assert.ok(player.isOpen(downloaded.file));
     assert.strictEqual(revived.title, path.basename(downloaded.file));
-    const loaded = await waitFor(() => {
-      const report = player.lastReport(downloaded.file);
-      return report && report.duration > 0 ? report : undefined;
-    }, { what: 'the restored player to load the video', timeoutMs: 20_000 });
+    const loaded = await waitFor(
+      () => {
+        const report = player.lastReport(downloaded.file);
+        return report && report.duration > 0 ? report : undefined;
+      },
+      { what: 'the restored player to load the video', timeoutMs: 20_000 },
+    );
     assert.deepStrictEqual([loaded.width, loaded.height], [320, 180]);
     revived.dispose();
 
@@ -270,22 +274,13 @@ describe('video: download and playback', () => {
 });
 
 describe('video: download without a workspace folder', () => {
-  let service: LocalService;
-
-  before(async () => {
-    service = await startLocalService();
-  });
-
-  after(async () => {
-    await disconnectVideo();
-    await service.stop();
-  });
+  const ctx = useConnectedService(connectVideo, disconnectVideo);
 
   it('asks where to save (and saves nothing when the dialog is dismissed or the download is automatic)', async () => {
-    const api = await connectVideo(service);
+    const api = await connectVideo(ctx.service);
     const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: 'No workspace here' });
     assert.ok(outcome?.kind === 'created');
-    service.task(outcome.task.id)!.forced = 'completed';
+    ctx.service.task(outcome.task.id)!.forced = 'completed';
     await pollUntil(api, outcome.task.id, (task) => task.state === 'completed', 'completed');
     const store = runtime(api).store;
     const downloader = new VideoDownloader(api.settings, api.connection, store, api.logger.forComponent('video'), () => undefined);

@@ -54,16 +54,22 @@ describe('video: each task belongs to the service that made it', () => {
     await waitFor(() => runtime(api).store.get(id)?.state === 'completed', { what: 'the task to complete on its own service', timeoutMs: 15_000 });
   });
 
-  it('issue 11.1: records from before tasks kept their service are adopted by the user\'s base URL, none lost', async () => {
+  it("issue 11.1: records from before tasks kept their service (an earlier Promptreel, another window) are adopted by the user's base URL, none lost", async () => {
     const api = await connectVideo(ctx.service);
     const now = Date.now();
     const legacy = [
       { id: 'task_legacy_running', state: 'running', rawStatus: 'in_progress', createdAt: now, updatedAt: now },
       { id: 'task_legacy_done', state: 'completed', rawStatus: 'completed', createdAt: now, updatedAt: now },
     ];
+    // Another window writes to the shared list; this one reads it again when it gets the focus.
     await api.globalState.update(TASKS_KEY, legacy);
-    api.video.reload();
+    runtime(api).store.reload();
     await waitFor(() => runtime(api).store.tasks.every((task) => task.service === ctx.service.baseUrl), { what: 'the old records to get their service' });
-    assert.deepStrictEqual(runtime(api).store.tasks.map((task) => task.id).sort(), ['task_legacy_done', 'task_legacy_running']);
+    assert.deepStrictEqual(
+      runtime(api)
+        .store.tasks.map((task) => task.id)
+        .sort(),
+      ['task_legacy_done', 'task_legacy_running'],
+    );
   });
 });

@@ -5,19 +5,30 @@ import type { VideoRuntime } from '../../../src/video/videoRuntime';
 import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import type { LocalService } from '../../service';
 import { setSetting, testApi } from '../shell/shellTestSupport';
+import { connectService, disconnectService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
 
 export { setSetting, testApi, waitFor };
 
-const VIDEO_SETTINGS = ['video.model', 'video.seconds', 'video.resolution', 'video.ratio', 'video.generateAudio', 'video.watermark', 'video.moderator', 'video.seed', 'video.autoDownload', 'video.downloadFolder', 'video.pollIntervalSeconds', 'video.staleAfterHours', 'chat.model'];
+const VIDEO_SETTINGS = [
+  'video.model',
+  'video.seconds',
+  'video.resolution',
+  'video.ratio',
+  'video.generateAudio',
+  'video.watermark',
+  'video.moderator',
+  'video.seed',
+  'video.autoDownload',
+  'video.downloadFolder',
+  'video.pollIntervalSeconds',
+  'video.staleAfterHours',
+  'chat.model',
+];
 
 /** Points the extension at the local service with its demo key and the video model, with an empty task list. */
 export async function connectVideo(service: LocalService): Promise<PromptreelTestApi> {
-  const api = await testApi();
-  await setSetting('baseUrl', service.baseUrl);
-  await api.keyStore.store(service.demoKey);
-  await setSetting('video.model', 'promptreel-video');
-  await setSetting('video.pollIntervalSeconds', 2);
+  const api = await connectService(service, { 'video.model': 'promptreel-video', 'video.pollIntervalSeconds': 2 });
   await clearTasks(api);
   return api;
 }
@@ -25,8 +36,7 @@ export async function connectVideo(service: LocalService): Promise<PromptreelTes
 export async function disconnectVideo(): Promise<void> {
   const api = await testApi();
   await clearTasks(api);
-  await api.keyStore.clear();
-  for (const key of ['baseUrl', ...VIDEO_SETTINGS]) await setSetting(key, undefined);
+  await disconnectService(VIDEO_SETTINGS);
 }
 
 export async function clearTasks(api: PromptreelTestApi): Promise<void> {
@@ -39,7 +49,13 @@ export function runtime(api: PromptreelTestApi): VideoRuntime {
 }
 
 /** Drives the real poller: asks for the task now, until `done` holds for its record. */
-export async function pollUntil(api: PromptreelTestApi, id: string, done: (task: VideoTaskRecord) => boolean, what: string, timeoutMs = 20_000): Promise<VideoTaskRecord> {
+export async function pollUntil(
+  api: PromptreelTestApi,
+  id: string,
+  done: (task: VideoTaskRecord) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<VideoTaskRecord> {
   return waitFor(
     async () => {
       const task = api.video.runtime.store.get(id);
@@ -58,7 +74,10 @@ export function videoPosts(service: LocalService) {
 }
 
 type ShowInputBox = typeof vscode.window.showInputBox;
-type ShowQuickPick = (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>, options?: vscode.QuickPickOptions) => Thenable<vscode.QuickPickItem | undefined>;
+type ShowQuickPick = (
+  items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>,
+  options?: vscode.QuickPickOptions,
+) => Thenable<vscode.QuickPickItem | undefined>;
 
 /** One answer of the scripted quick inputs: type into an input box, or pick the item whose label contains `pick`. */
 export type Step = { input: string | ((value: string | undefined) => string) } | { pick: string } | { cancel: true };
@@ -116,30 +135,8 @@ export function scriptQuickInputs(steps: Step[]): QuickInputScript {
   };
 }
 
-type MessageKind = 'showInformationMessage' | 'showWarningMessage' | 'showErrorMessage';
-type ShowMessage = (message: string, ...items: unknown[]) => Thenable<string | undefined>;
-
-export interface MessageRecorder {
-  readonly shown: { kind: MessageKind; message: string; items: string[] }[];
-  restore(): void;
-}
-
-/** Records the notifications shown and dismisses them, or answers them with `answer` (e.g. a modal confirmation). */
-export function recordMessages(answer: (message: string, items: string[]) => string | undefined = () => undefined): MessageRecorder {
-  const window = vscode.window as unknown as Record<MessageKind, ShowMessage>;
-  const kinds: MessageKind[] = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'];
-  const originals = kinds.map((kind) => window[kind]);
-  const shown: MessageRecorder['shown'] = [];
-  for (const kind of kinds) {
-    window[kind] = async (message: string, ...items: unknown[]) => {
-      const buttons = items.filter((item): item is string => typeof item === 'string');
-      shown.push({ kind, message, items: buttons });
-      return answer(message, buttons);
-    };
-  }
-  return { shown, restore: () => kinds.forEach((kind, index) => (window[kind] = originals[index])) };
-}
-
 export function assertOk(condition: unknown, message: string): asserts condition {
   assert.ok(condition, message);
 }
+
+export { recordMessages } from '../support/recordMessages';

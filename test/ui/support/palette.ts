@@ -17,7 +17,9 @@ function escapeRegExp(text: string): string {
 /** The quick-input row whose label is exactly `label` (rows for longer titles that start the same are skipped). */
 export function quickInputRow(page: Page, label: string): Locator {
   const exact = new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`);
-  return quickInputRows(page).filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+  return quickInputRows(page)
+    .filter({ has: page.locator('.label-name', { hasText: exact }) })
+    .first();
 }
 
 /**

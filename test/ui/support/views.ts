@@ -16,7 +16,10 @@ export async function openViewContainer(page: Page, title: string): Promise<void
 
 /** A view pane (header + body) in the side bar, by the view's name. */
 export function viewPane(page: Page, name: string): Locator {
-  return page.locator('.pane').filter({ has: page.locator('.pane-header', { hasText: name }) }).first();
+  return page
+    .locator('.pane')
+    .filter({ has: page.locator('.pane-header', { hasText: name }) })
+    .first();
 }
 
 /** Expands a collapsed view pane. */
@@ -45,13 +48,7 @@ export async function clickRowAction(row: Locator, actionTitle: string): Promise
  * Hidden webviews stay in the DOM, so the first visible one is taken by default.
  */
 export function webviewFrame(page: Page, { nth = 0 } = {}): FrameLocator {
-  return page
-    .locator('iframe.webview.ready')
-    .filter({ visible: true })
-    .nth(nth)
-    .contentFrame()
-    .locator('#active-frame')
-    .contentFrame();
+  return page.locator('iframe.webview.ready').filter({ visible: true }).nth(nth).contentFrame().locator('#active-frame').contentFrame();
 }
 
 /**

@@ -41,7 +41,12 @@ export interface Workbench {
 let launches = 0;
 
 function slug(text: string): string {
-  return text.replace(/[^a-zA-Z0-9._-]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'workbench';
+  return (
+    text
+      .replace(/[^a-zA-Z0-9._-]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 60) || 'workbench'
+  );
 }
 
 export async function screenshotTo(page: Page, name: string): Promise<string> {

@@ -20,7 +20,10 @@ describe('base URL normalisation', () => {
   });
 
   it('refuses what is not an http(s) URL, with a hint', () => {
-    assert.throws(() => normalizeBaseUrl('host.example'), (e: unknown) => e instanceof ApiError && e.kind === 'invalid-request' && /base URL|https/.test(e.hint));
+    assert.throws(
+      () => normalizeBaseUrl('host.example'),
+      (e: unknown) => e instanceof ApiError && e.kind === 'invalid-request' && /base URL|https/.test(e.hint),
+    );
     assert.throws(() => normalizeBaseUrl('ftp://host'), ApiError);
   });
 

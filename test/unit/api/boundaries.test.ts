@@ -70,7 +70,9 @@ describe('boundaries of the API layer', () => {
 
     it('issue 11.12: a mid-stream error that repeats the key is redacted', async () => {
       const key = ctx.service.demoKey;
-      ctx.service.setScenario({ chat: { midStreamError: { afterChunks: 1, message: `quota of ${key} exhausted`, code: 'insufficient_user_quota', type: 'new_api_error' } } });
+      ctx.service.setScenario({
+        chat: { midStreamError: { afterChunks: 1, message: `quota of ${key} exhausted`, code: 'insufficient_user_quota', type: 'new_api_error' } },
+      });
       const error = await rejection(collect(clientFor(ctx.service).streamChatCompletion(ask)));
       assert.equal(error.kind, 'stream');
       assert.ok(!allText(error).includes(key), allText(error));
@@ -81,15 +83,26 @@ describe('boundaries of the API layer', () => {
     it('issue 11.13: a valid URL with user:pass@ is refused with a message that names the API key', () => {
       assert.throws(
         () => normalizeBaseUrl('https://alice:s3cret-pass@api.example.com/v1'),
-        (error: unknown) => error instanceof ApiError && /user name or password/.test(error.message) && /Set API Key/.test(error.hint) && !error.message.includes('s3cret-pass') && !error.message.includes('alice'),
+        (error: unknown) =>
+          error instanceof ApiError &&
+          /user name or password/.test(error.message) &&
+          /Set API Key/.test(error.hint) &&
+          !error.message.includes('s3cret-pass') &&
+          !error.message.includes('alice'),
       );
     });
 
     it('issue 11.13: an invalid URL with credentials is refused without echoing them', () => {
       for (const input of ['https://alice:s3cret pass@api example.com', 'alice:s3cret-pass@api.example.com']) {
-        assert.throws(() => normalizeBaseUrl(input), (error: unknown) => error instanceof ApiError && !error.message.includes('s3cret') && !error.message.includes('alice'));
+        assert.throws(
+          () => normalizeBaseUrl(input),
+          (error: unknown) => error instanceof ApiError && !error.message.includes('s3cret') && !error.message.includes('alice'),
+        );
       }
-      assert.throws(() => describeBaseUrlInput('https://bob:pw-123456@host'), (error: unknown) => error instanceof ApiError && !error.message.includes('pw-123456'));
+      assert.throws(
+        () => describeBaseUrlInput('https://bob:pw-123456@host'),
+        (error: unknown) => error instanceof ApiError && !error.message.includes('pw-123456'),
+      );
     });
 
     it('issue 11.13: withoutCredentials keeps the rest of the address', () => {
@@ -112,7 +125,7 @@ describe('boundaries of the API layer', () => {
       assert.equal(textOf(events), 'You said: hello there');
     });
 
-    it('issue 11.15: a JSON error with 200 keeps the server\'s message and code', async () => {
+    it("issue 11.15: a JSON error with 200 keeps the server's message and code", async () => {
       ctx.service.setScenario({ chat: { streamAnswer: 'error-json', streamContentType: 'text/plain' } });
       const error = await rejection(collect(clientFor(ctx.service).streamChatCompletion(ask)));
       assert.equal(error.code, 'model_overloaded');

@@ -23,7 +23,7 @@ describe('chat completions against the local service', () => {
     assert.equal((ctx.service.requests[0].body as { stream?: boolean }).stream, false);
   });
 
-  it('a one-token completion (the doctor\'s probe)', async () => {
+  it("a one-token completion (the doctor's probe)", async () => {
     const completion = await clientFor(ctx.service).createChatCompletion(ask('ping', { max_tokens: 1 }));
     assert.equal(completion.finishReason, 'length');
     assert.equal((ctx.service.requests[0].body as { max_tokens?: number }).max_tokens, 1);
@@ -81,7 +81,10 @@ describe('chat completions against the local service', () => {
     assert.ok(assembled.calls[0].id.length > 0);
     assert.deepEqual(Object.keys(JSON.parse(assembled.calls[0].arguments)), ['city']);
     assert.ok(events.filter((event) => event.type === 'tool-call').length > 1, 'arguments arrived in pieces');
-    assert.deepEqual(events.find((event) => event.type === 'finish'), { type: 'finish', reason: 'tool_calls' });
+    assert.deepEqual(
+      events.find((event) => event.type === 'finish'),
+      { type: 'finish', reason: 'tool_calls' },
+    );
     assert.deepEqual((ctx.service.requests[0].body as { tools?: unknown }).tools, tools);
   });
 
@@ -106,7 +109,10 @@ describe('chat completions against the local service', () => {
     await collect(
       clientFor(ctx.service).streamChatCompletion({
         model: 'promptreel-chat',
-        messages: [{ role: 'developer', content: 'be brief' }, { role: 'user', content: 'x' }],
+        messages: [
+          { role: 'developer', content: 'be brief' },
+          { role: 'user', content: 'x' },
+        ],
         temperature: 0.2,
         top_p: 0.9,
         frequency_penalty: 0.5,
@@ -115,19 +121,27 @@ describe('chat completions against the local service', () => {
       }),
     );
     const body = ctx.service.requests[0].body as Record<string, unknown>;
-    assert.deepEqual(body.messages, [{ role: 'developer', content: 'be brief' }, { role: 'user', content: 'x' }]);
+    assert.deepEqual(body.messages, [
+      { role: 'developer', content: 'be brief' },
+      { role: 'user', content: 'x' },
+    ]);
     assert.deepEqual([body.temperature, body.top_p, body.frequency_penalty, body.presence_penalty, body.max_tokens], [0.2, 0.9, 0.5, -0.5, 64]);
   });
 
   it('an out-of-bounds parameter is refused before anything is sent', async () => {
-    await assert.rejects(collect(clientFor(ctx.service).streamChatCompletion(ask('x', { temperature: 3 }))), (error: unknown) => error instanceof ApiError && error.param === 'temperature');
+    await assert.rejects(
+      collect(clientFor(ctx.service).streamChatCompletion(ask('x', { temperature: 3 }))),
+      (error: unknown) => error instanceof ApiError && error.param === 'temperature',
+    );
     assert.equal(ctx.service.requests.length, 0);
   });
 
   it('a mid-stream error ends the stream with an ApiError carrying the text so far', async () => {
     ctx.service.setScenario({ chat: { midStreamError: { afterChunks: 2, message: 'upstream overloaded', code: 'upstream_error', type: 'server_error' } } });
     await assert.rejects(collect(clientFor(ctx.service).streamChatCompletion(ask('long enough reply text'))), (error: unknown) => {
-      return error instanceof ApiError && error.kind === 'stream' && error.serverMessage?.includes('upstream overloaded') === true && (error.receivedChars ?? 0) > 0;
+      return (
+        error instanceof ApiError && error.kind === 'stream' && error.serverMessage?.includes('upstream overloaded') === true && (error.receivedChars ?? 0) > 0
+      );
     });
   });
 
@@ -152,7 +166,10 @@ describe('chat completions against the local service', () => {
   it('a stalled stream ends as cut off after the idle timeout', async () => {
     ctx.service.setScenario({ chat: { stallAfterChunks: 2 } });
     const client = clientFor(ctx.service, { dispatcher: testDispatcher({ bodyTimeoutMs: 200 }) });
-    await assert.rejects(collect(client.streamChatCompletion(ask('stall'))), (error: unknown) => error instanceof ApiError && error.kind === 'cut-off' && /stopped sending/.test(error.message));
+    await assert.rejects(
+      collect(client.streamChatCompletion(ask('stall'))),
+      (error: unknown) => error instanceof ApiError && error.kind === 'cut-off' && /stopped sending/.test(error.message),
+    );
   });
 
   it('cancelling mid-stream closes the socket', async () => {
@@ -186,9 +203,12 @@ describe('chat completions against the local service', () => {
     assert.equal(v1Requests(ctx.service, 'POST', '/v1/chat/completions').length, 1);
   });
 
-  it('a provider\'s own finish reason is passed through', async () => {
+  it("a provider's own finish reason is passed through", async () => {
     ctx.service.setScenario({ chat: { finishReason: 'content_filter' } });
     const events = await collect(clientFor(ctx.service).streamChatCompletion(ask('x')));
-    assert.deepEqual(events.find((event) => event.type === 'finish'), { type: 'finish', reason: 'content_filter' });
+    assert.deepEqual(
+      events.find((event) => event.type === 'finish'),
+      { type: 'finish', reason: 'content_filter' },
+    );
   });
 });

@@ -11,7 +11,13 @@ describe('chat request validation', () => {
       messages: [
         { role: 'system', content: 's' },
         { role: 'developer', content: 'd' },
-        { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'look' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          ],
+        },
         { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
         { role: 'tool', content: '42', tool_call_id: 'c1' },
       ],

@@ -20,7 +20,10 @@ describe('dispatcher and proxies', () => {
     const client = clientFor(ctx.service, { dispatcher: testDispatcher({ proxyUrl: proxy.url }) });
     await client.listModels();
     const host = new URL(ctx.service.baseUrl).host;
-    assert.ok(proxy.records.some((record) => record.target.includes(host)), JSON.stringify(proxy.records));
+    assert.ok(
+      proxy.records.some((record) => record.target.includes(host)),
+      JSON.stringify(proxy.records),
+    );
   });
 
   it('HTTP_PROXY from the environment is used', async () => {

@@ -52,7 +52,10 @@ describe('video download against the local service and CDN', () => {
     assert.equal(progress.at(-1)?.received, fixture.length);
     assert.equal(progress.at(-1)?.total, fixture.length);
     assert.ok(ctx.service.cdnRequests.length >= 1);
-    assert.ok(ctx.service.cdnRequests.every((request) => request.headers.authorization === undefined), 'no Authorization at the CDN');
+    assert.ok(
+      ctx.service.cdnRequests.every((request) => request.headers.authorization === undefined),
+      'no Authorization at the CDN',
+    );
     assert.deepEqual(await readdir(path.dirname(destination)), ['boat.mp4'], 'no temporary file left');
     assert.ok(fixture.subarray(4, 8).toString('latin1') === 'ftyp', 'the fixture is an MP4');
   });
@@ -253,10 +256,10 @@ describe('video download against the local service and CDN', () => {
       const client = clientFor(ctx.service);
       const task = await completedTask(client);
       const destination = path.join(folder, 'clip.mp4');
-      await writeFile(destination, 'somebody else\'s file');
+      await writeFile(destination, "somebody else's file");
       const result = await client.downloadVideo(task, destination);
       assert.equal(result.path, path.join(folder, 'clip-2.mp4'));
-      assert.equal(await readFile(destination, 'utf8'), 'somebody else\'s file');
+      assert.equal(await readFile(destination, 'utf8'), "somebody else's file");
       assert.deepEqual(await readFile(result.path), fixture);
     });
 

@@ -5,7 +5,10 @@ import { DEFAULT_RETRY, retryDelay } from '../../../src/api/retry';
 
 describe('error bodies', () => {
   it('reads the OpenAI shape', () => {
-    const body = parseErrorBody('{"error":{"message":"bad temp","type":"invalid_request_error","param":"temperature","code":"invalid_value"}}', 'application/json');
+    const body = parseErrorBody(
+      '{"error":{"message":"bad temp","type":"invalid_request_error","param":"temperature","code":"invalid_value"}}',
+      'application/json',
+    );
     assert.deepEqual(body, { isHtml: false, message: 'bad temp', type: 'invalid_request_error', param: 'temperature', code: 'invalid_value' });
   });
 
@@ -48,7 +51,12 @@ describe('ApiError from a response', () => {
   }
 
   it('keeps the server text, extracts the request id, reads Retry-After', () => {
-    const error = errorFromResponse(429, { 'retry-after': '7' }, '{"error":{"message":"too many (request id: abc)","type":"rate","code":"rate_limit"}}', 'Chat');
+    const error = errorFromResponse(
+      429,
+      { 'retry-after': '7' },
+      '{"error":{"message":"too many (request id: abc)","type":"rate","code":"rate_limit"}}',
+      'Chat',
+    );
     assert.equal(error.serverMessage, 'too many (request id: abc)');
     assert.equal(error.requestId, 'abc');
     assert.equal(error.retryAfterMs, 7000);

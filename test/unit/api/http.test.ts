@@ -21,7 +21,10 @@ describe('HTTP layer against the local service', () => {
     it(`base URL "${suffix}" reaches /v1/models exactly once`, async () => {
       const client = clientFor(ctx.service, { baseUrl: ctx.service.baseUrl + suffix });
       await client.listModels();
-      assert.deepEqual(ctx.service.requests.map((request) => request.path), ['/v1/models']);
+      assert.deepEqual(
+        ctx.service.requests.map((request) => request.path),
+        ['/v1/models'],
+      );
     });
   }
 
@@ -34,7 +37,10 @@ describe('HTTP layer against the local service', () => {
   });
 
   it('no key: fails before sending anything', async () => {
-    await assert.rejects(clientFor(ctx.service, { apiKey: () => undefined }).listModels(), (error: unknown) => error instanceof ApiError && error.kind === 'no-key');
+    await assert.rejects(
+      clientFor(ctx.service, { apiKey: () => undefined }).listModels(),
+      (error: unknown) => error instanceof ApiError && error.kind === 'no-key',
+    );
     assert.equal(ctx.service.requests.length, 0);
   });
 
@@ -44,10 +50,16 @@ describe('HTTP layer against the local service', () => {
     });
   });
 
-  for (const [status, code] of [[403, 'insufficient_user_quota'], [400, 'invalid_request']] as const) {
+  for (const [status, code] of [
+    [403, 'insufficient_user_quota'],
+    [400, 'invalid_request'],
+  ] as const) {
     it(`${status} (${code}) is not retried`, async () => {
       ctx.service.setScenario({ fault: { status, body: 'openai', code, message: 'nope' } });
-      await assert.rejects(clientFor(ctx.service).listModels(), (error: unknown) => error instanceof ApiError && error.status === status && error.code === code);
+      await assert.rejects(
+        clientFor(ctx.service).listModels(),
+        (error: unknown) => error instanceof ApiError && error.status === status && error.code === code,
+      );
       assert.equal(v1Requests(ctx.service, 'GET', '/v1/models').length, 1);
     });
   }
@@ -61,7 +73,10 @@ describe('HTTP layer against the local service', () => {
 
   it('GET gives up after the retries on a 503', async () => {
     ctx.service.setScenario({ fault: { status: 503, body: 'empty' } });
-    await assert.rejects(clientFor(ctx.service).listModels(), (error: unknown) => error instanceof ApiError && error.status === 503 && /trouble/.test(error.hint));
+    await assert.rejects(
+      clientFor(ctx.service).listModels(),
+      (error: unknown) => error instanceof ApiError && error.status === 503 && /trouble/.test(error.hint),
+    );
     assert.equal(v1Requests(ctx.service, 'GET', '/v1/models').length, 4);
   });
 
@@ -85,12 +100,17 @@ describe('HTTP layer against the local service', () => {
 
   it('an HTML error page from a proxy is explained', async () => {
     ctx.service.setScenario({ fault: { status: 502, body: 'html', times: 10 } });
-    await assert.rejects(clientFor(ctx.service, { retry: { retries: 0 } }).listModels(), (error: unknown) => error instanceof ApiError && error.status === 502 && /HTML|Bad Gateway/i.test(error.message));
+    await assert.rejects(
+      clientFor(ctx.service, { retry: { retries: 0 } }).listModels(),
+      (error: unknown) => error instanceof ApiError && error.status === 502 && /HTML|Bad Gateway/i.test(error.message),
+    );
   });
 
   it('the task-route error shape is read', async () => {
     await assert.rejects(clientFor(ctx.service).getVideoTask('task_doesnotexist'), (error: unknown) => {
-      return error instanceof ApiError && (error.status === 404 || error.status === 400) && error.code === 'task_not_exist' && /does not exist/.test(error.hint);
+      return (
+        error instanceof ApiError && (error.status === 404 || error.status === 400) && error.code === 'task_not_exist' && /does not exist/.test(error.hint)
+      );
     });
   });
 
@@ -102,7 +122,10 @@ describe('HTTP layer against the local service', () => {
 
   it('a refused connection is a network error that never reached the server', async () => {
     const client = new PromptreelClient({ baseUrl: 'http://127.0.0.1:9', apiKey: () => 'k', dispatcher: testDispatcher(), retry: { retries: 0 } });
-    await assert.rejects(client.listModels(), (error: unknown) => error instanceof ApiError && error.kind === 'network' && error.mayHaveReachedServer === false);
+    await assert.rejects(
+      client.listModels(),
+      (error: unknown) => error instanceof ApiError && error.kind === 'network' && error.mayHaveReachedServer === false,
+    );
   });
 
   it('never logs the key', async () => {

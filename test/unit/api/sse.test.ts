@@ -71,7 +71,8 @@ function merged(events: ChatStreamEvent[]): ChatStreamEvent[] {
   const out: ChatStreamEvent[] = [];
   for (const event of events) {
     const last = out.at(-1);
-    if ((event.type === 'text' || event.type === 'reasoning') && last?.type === event.type) out[out.length - 1] = { type: event.type, text: last.text + event.text };
+    if ((event.type === 'text' || event.type === 'reasoning') && last?.type === event.type)
+      out[out.length - 1] = { type: event.type, text: last.text + event.text };
     else out.push(event);
   }
   return out;
@@ -80,7 +81,11 @@ function merged(events: ChatStreamEvent[]): ChatStreamEvent[] {
 const EXPECTED_IN_ONE_READ = merged(EXPECTED);
 
 describe('SSE decoding of chat streams', () => {
-  for (const [name, eol] of [['LF', '\n'], ['CRLF', '\r\n'], ['CR', '\r']] as Array<[string, Framing]>) {
+  for (const [name, eol] of [
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+    ['CR', '\r'],
+  ] as Array<[string, Framing]>) {
     it(`decodes ${name} framing with comments, event/id/retry lines and multi-line data`, async () => {
       assert.deepEqual(await collect(pieces(sseStream(eol), [])), EXPECTED_IN_ONE_READ);
       assert.deepEqual(await collect(pieces(sseStream(eol, { multiLine: true }), [])), EXPECTED_IN_ONE_READ);
@@ -103,7 +108,15 @@ describe('SSE decoding of chat streams', () => {
 
   it('one byte at a time: each delta its own event, as each arrives in its own read', async () => {
     const bytes = sseStream('\r\n', { multiLine: true });
-    assert.deepEqual(await collect(pieces(bytes, Array.from({ length: bytes.length }, (_, i) => i))), EXPECTED);
+    assert.deepEqual(
+      await collect(
+        pieces(
+          bytes,
+          Array.from({ length: bytes.length }, (_, i) => i),
+        ),
+      ),
+      EXPECTED,
+    );
   });
 
   it('a stream without [DONE] is cut off, carrying the text so far', async () => {
@@ -114,27 +127,36 @@ describe('SSE decoding of chat streams', () => {
 
   it('[DONE] without a finish reason is cut off too', async () => {
     const bytes = Buffer.from(`data: ${chunk({ content: 'half' })}\n\ndata: [DONE]\n\n`);
-    await assert.rejects(collect(pieces(bytes, [])), (error: unknown) => error instanceof ApiError && error.kind === 'cut-off' && error.receivedChars === 'half'.length);
+    await assert.rejects(
+      collect(pieces(bytes, [])),
+      (error: unknown) => error instanceof ApiError && error.kind === 'cut-off' && error.receivedChars === 'half'.length,
+    );
   });
 
   it('a mid-stream error ends the stream with an ApiError after the text before it', async () => {
-    const bytes = Buffer.from(`data: ${chunk({ content: 'Hi' })}\n\ndata: {"error":{"message":"upstream overloaded (request id: r1)","type":"server_error","code":"503"}}\n\n`);
+    const bytes = Buffer.from(
+      `data: ${chunk({ content: 'Hi' })}\n\ndata: {"error":{"message":"upstream overloaded (request id: r1)","type":"server_error","code":"503"}}\n\n`,
+    );
     const seen: ChatStreamEvent[] = [];
     await assert.rejects(
       (async () => {
         for await (const event of decodeChatStream(pieces(bytes, []))) seen.push(event);
       })(),
-      (error: unknown) => error instanceof ApiError && error.kind === 'stream' && error.status === 503 && error.requestId === 'r1' && error.receivedChars === 'Hi'.length,
+      (error: unknown) =>
+        error instanceof ApiError && error.kind === 'stream' && error.status === 503 && error.requestId === 'r1' && error.receivedChars === 'Hi'.length,
     );
     assert.deepEqual(seen, [{ type: 'text', text: 'Hi' }]);
   });
 
   it('drops payloads that are not JSON or not chunks, and keeps going', async () => {
     const bytes = Buffer.from(`data: nonsense\n\ndata: {"choices":"wrong"}\n\ndata: ${chunk({ content: 'ok' }, 'stop')}\n\ndata: [DONE]\n\n`);
-    assert.deepEqual(await collect(pieces(bytes, [])), [{ type: 'text', text: 'ok' }, { type: 'finish', reason: 'stop' }]);
+    assert.deepEqual(await collect(pieces(bytes, [])), [
+      { type: 'text', text: 'ok' },
+      { type: 'finish', reason: 'stop' },
+    ]);
   });
 
-  it('passes a provider\'s own finish reason through', async () => {
+  it("passes a provider's own finish reason through", async () => {
     const bytes = Buffer.from(`data: ${chunk({ content: 'x' }, 'MAX_TOKENS_REACHED')}\n\ndata: [DONE]\n\n`);
     assert.deepEqual((await collect(pieces(bytes, []))).at(-1), { type: 'finish', reason: 'MAX_TOKENS_REACHED' });
   });

@@ -8,8 +8,14 @@ function run(parts: string[]): { text: string; reasoning: string } {
   for (const part of parts) pieces.push(...splitter.push(part));
   pieces.push(...splitter.flush());
   return {
-    text: pieces.filter((p) => p.kind === 'text').map((p) => p.text).join(''),
-    reasoning: pieces.filter((p) => p.kind === 'reasoning').map((p) => p.text).join(''),
+    text: pieces
+      .filter((p) => p.kind === 'text')
+      .map((p) => p.text)
+      .join(''),
+    reasoning: pieces
+      .filter((p) => p.kind === 'reasoning')
+      .map((p) => p.text)
+      .join(''),
   };
 }
 
@@ -46,8 +52,10 @@ describe('<think> splitting', () => {
     const whole = '  <think>weigh a < b and </thin k> x</think>Answer: <think> is literal';
     const expected = run([whole]);
     assert.deepEqual(expected, { text: 'Answer: <think> is literal', reasoning: 'weigh a < b and </thin k> x' });
-    fc.assert(fc.property(fc.array(fc.nat(), { maxLength: 12 }), (cuts) => {
-      assert.deepEqual(run(splitAt(whole, cuts)), expected);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 12 }), (cuts) => {
+        assert.deepEqual(run(splitAt(whole, cuts)), expected);
+      }),
+    );
   });
 });

@@ -64,7 +64,10 @@ describe('video tasks against the local service', () => {
   it('issue 11.14: the bounds themselves are accepted: 1 and 60 seconds, " 7 " trimmed', async () => {
     const client = clientFor(ctx.service);
     for (const seconds of ['1', 60, ' 7 ']) await client.createVideoTask({ ...request, seconds });
-    assert.deepEqual(v1Requests(ctx.service, 'POST', '/v1/videos').map((posted) => (posted.body as { seconds: string }).seconds), ['1', '60', '7']);
+    assert.deepEqual(
+      v1Requests(ctx.service, 'POST', '/v1/videos').map((posted) => (posted.body as { seconds: string }).seconds),
+      ['1', '60', '7'],
+    );
   });
 
   for (const createShape of ['openai', 'task-id-only', 'data-envelope'] as const) {
@@ -155,7 +158,10 @@ describe('video tasks against the local service', () => {
   for (const unknownTaskStatus of [400, 404] as const) {
     it(`an unknown task id answers ${unknownTaskStatus} task_not_exist`, async () => {
       ctx.service.setScenario({ video: { unknownTaskStatus } });
-      await assert.rejects(clientFor(ctx.service).getVideoTask('task_nope'), (error: unknown) => error instanceof ApiError && error.status === unknownTaskStatus && error.code === 'task_not_exist');
+      await assert.rejects(
+        clientFor(ctx.service).getVideoTask('task_nope'),
+        (error: unknown) => error instanceof ApiError && error.status === unknownTaskStatus && error.code === 'task_not_exist',
+      );
     });
   }
 

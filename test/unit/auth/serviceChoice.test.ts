@@ -5,7 +5,7 @@ describe('serviceChoice (who chose the service a key would go to)', () => {
   const USER = 'https://api.user-chose.example';
   const FOREIGN = 'https://collector.example:8443';
 
-  it('issue 11.2: the user settings alone are the user\'s choice', () => {
+  it("issue 11.2: the user settings alone are the user's choice", () => {
     assert.equal(serviceChoice(`${USER}/v1`, { defaultValue: '', globalValue: USER }, []), 'user');
   });
 
@@ -17,11 +17,11 @@ describe('serviceChoice (who chose the service a key would go to)', () => {
     assert.equal(serviceChoice(`${FOREIGN}/v1`, levels, [FOREIGN]), 'confirmed');
   });
 
-  it('issue 11.2: a workspace value on the origin the user chose (another path) stays the user\'s', () => {
+  it("issue 11.2: a workspace value on the origin the user chose (another path) stays the user's", () => {
     assert.equal(serviceChoice(`${USER}/gateway/v1`, { globalValue: `${USER}/v1`, workspaceValue: `${USER}/gateway` }, []), 'user');
   });
 
-  it('issue 11.2: in Restricted Mode the value in effect is the user\'s though the workspace sets one', () => {
+  it("issue 11.2: in Restricted Mode the value in effect is the user's though the workspace sets one", () => {
     assert.equal(serviceChoice(USER, { globalValue: USER, workspaceValue: FOREIGN }, []), 'user');
   });
 

@@ -57,7 +57,10 @@ describe('the shipped bundles (esbuild.js)', function () {
 
   it('keeps undici out of extension.js, which requires undici.js only from the lazy loader', () => {
     const inputs = inputsOf(metafile('extension.js'));
-    assert.deepEqual(inputs.filter((input) => input.includes('node_modules/undici/')), []);
+    assert.deepEqual(
+      inputs.filter((input) => input.includes('node_modules/undici/')),
+      [],
+    );
     const text = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
     assert.equal(text.split('require("./undici.js")').length - 1, 1, 'one require of ./undici.js');
   });
@@ -67,14 +70,26 @@ describe('the shipped bundles (esbuild.js)', function () {
     assert.ok(inputs.includes('node_modules/undici/lib/dispatcher/env-http-proxy-agent.js'), inputs.join('\n'));
     // client-h1/h2 keep a lazy require of fetch's body.js (for FormData bodies): that part of lib/web stays.
     const unused = /node_modules\/undici\/lib\/(web\/fetch\/index\.js|web\/(websocket|eventsource|cache|cookies)\/|mock\/|cache\/|interceptor\/)/;
-    assert.deepEqual(inputs.filter((input) => unused.test(input)), []);
+    assert.deepEqual(
+      inputs.filter((input) => unused.test(input)),
+      [],
+    );
   });
 
   it('bundles zod/mini with the English locale only: no classic zod, no other locale', () => {
     const zod = inputsOf(metafile('extension.js')).filter((input) => input.includes('node_modules/zod/'));
-    assert.deepEqual(zod.filter((input) => input.includes('/zod/v4/locales/')), ['node_modules/zod/v4/locales/en.js']);
-    assert.deepEqual(zod.filter((input) => input.includes('/zod/v4/classic/')), []);
-    assert.ok(zod.some((input) => input.includes('/zod/v4/mini/')), zod.join('\n'));
+    assert.deepEqual(
+      zod.filter((input) => input.includes('/zod/v4/locales/')),
+      ['node_modules/zod/v4/locales/en.js'],
+    );
+    assert.deepEqual(
+      zod.filter((input) => input.includes('/zod/v4/classic/')),
+      [],
+    );
+    assert.ok(
+      zod.some((input) => input.includes('/zod/v4/mini/')),
+      zod.join('\n'),
+    );
   });
 
   it('undici.js as bundled sends requests directly and through a proxy', async () => {
@@ -86,12 +101,15 @@ describe('the shipped bundles (esbuild.js)', function () {
     try {
       const answer = await slim.request(url, { method: 'GET', headers, dispatcher: direct });
       assert.equal(answer.statusCode, 200);
-      assert.ok(Array.isArray((await answer.body.json() as { data?: unknown }).data));
+      assert.ok(Array.isArray(((await answer.body.json()) as { data?: unknown }).data));
       assert.equal(proxy.records.length, 0);
       const throughProxy = await slim.request(url, { method: 'GET', headers, dispatcher: proxied });
       assert.equal(throughProxy.statusCode, 200);
       await throughProxy.body.dump();
-      assert.ok(proxy.records.some((record) => record.target.includes(new URL(url).host)), JSON.stringify(proxy.records));
+      assert.ok(
+        proxy.records.some((record) => record.target.includes(new URL(url).host)),
+        JSON.stringify(proxy.records),
+      );
     } finally {
       await Promise.all([direct.destroy(), proxied.destroy()]);
     }
@@ -108,7 +126,10 @@ describe('the shipped bundles (esbuild.js)', function () {
       }
       const listed = (await listFiles({ cwd: staged, packageManager: PackageManager.None })).map((file) => file.replace(/\\/g, '/'));
       for (const bundle of bundles) assert.ok(listed.includes(bundle), `${bundle} is in the VSIX: ${listed.join(', ')}`);
-      assert.deepEqual(listed.filter((file) => file.endsWith('.map')), []);
+      assert.deepEqual(
+        listed.filter((file) => file.endsWith('.map')),
+        [],
+      );
     } finally {
       fs.rmSync(staged, { recursive: true, force: true });
     }

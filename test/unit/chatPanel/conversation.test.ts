@@ -118,7 +118,10 @@ describe('chat conversation model', () => {
     startAssistantMessage(conversation, 'm', 5, newId);
     const edited = editUserMessage(conversation, first.id, 'first, edited', 6);
     assert.equal(edited?.text, 'first, edited');
-    assert.deepEqual(conversation.messages.map((m) => m.role), ['user']);
+    assert.deepEqual(
+      conversation.messages.map((m) => m.role),
+      ['user'],
+    );
     assert.equal(conversation.title, 'first, edited');
     assert.equal(editUserMessage(conversation, 'missing', 'x'), undefined);
   });
@@ -139,7 +142,10 @@ describe('chat conversation model', () => {
     addUserMessage(conversation, { text: 'q2' });
     startAssistantMessage(conversation, 'm');
     assert.equal(dropRepliesAfterLastUser(conversation), true);
-    assert.deepEqual(conversation.messages.map((m) => (m.role === 'user' ? m.text : 'reply')), ['q1', 'reply', 'q2']);
+    assert.deepEqual(
+      conversation.messages.map((m) => (m.role === 'user' ? m.text : 'reply')),
+      ['q1', 'reply', 'q2'],
+    );
   });
 
   it('truncates from a message', () => {

@@ -63,9 +63,18 @@ describe('chat conversation store', () => {
     store.onDidChange((change) => changes.push(change));
     const a = store.create();
     const b = store.create();
-    assert.deepEqual(store.list().map((summary) => summary.id), [b.id, a.id]);
+    assert.deepEqual(
+      store.list().map((summary) => summary.id),
+      [b.id, a.id],
+    );
     store.rename(a.id, 'Renamed');
-    assert.deepEqual(store.list().map((summary) => [summary.id, summary.title]), [[a.id, 'Renamed'], [b.id, 'New chat']]);
+    assert.deepEqual(
+      store.list().map((summary) => [summary.id, summary.title]),
+      [
+        [a.id, 'Renamed'],
+        [b.id, 'New chat'],
+      ],
+    );
     store.delete(b.id);
     assert.deepEqual(changes, [
       { conversationId: a.id, listChanged: true },
@@ -105,8 +114,14 @@ describe('chat conversation store', () => {
       ],
     });
     const store = new ConversationStore(storage, { warn: (m) => warnings.push(m) });
-    assert.deepEqual(store.list().map((summary) => summary.id), ['ok']);
-    assert.ok(warnings.some((warning) => warning.includes('Ignored 2')), warnings.join('\n'));
+    assert.deepEqual(
+      store.list().map((summary) => summary.id),
+      ['ok'],
+    );
+    assert.ok(
+      warnings.some((warning) => warning.includes('Ignored 2')),
+      warnings.join('\n'),
+    );
   });
 
   it('keeps at most maxConversations, dropping the oldest', async () => {

@@ -34,7 +34,10 @@ describe('chat reply failures', () => {
   });
 
   it('decides on status and code, not on the text', () => {
-    assert.deepEqual(describeReplyFailure(apiError({ kind: 'http', status: 503, code: 'model_not_found', serverMessage: '无可用渠道' })).error?.actions, ['selectModel', 'showLogs']);
+    assert.deepEqual(describeReplyFailure(apiError({ kind: 'http', status: 503, code: 'model_not_found', serverMessage: '无可用渠道' })).error?.actions, [
+      'selectModel',
+      'showLogs',
+    ]);
     assert.deepEqual(describeReplyFailure(apiError({ kind: 'http', status: 429 })).error?.actions, ['retry', 'showLogs']);
     assert.deepEqual(describeReplyFailure(apiError({ kind: 'network' })).error?.actions, ['retry', 'openSettings', 'showLogs']);
     assert.deepEqual(describeReplyFailure(apiError({ kind: 'no-key' })).error?.actions, ['setApiKey', 'openSettings']);
@@ -48,6 +51,9 @@ describe('chat reply failures', () => {
   });
 
   it('reports anything else as an error with Retry and Show Logs', () => {
-    assert.deepEqual(describeReplyFailure(new Error('boom')), { status: 'error', error: { message: 'The reply failed: boom', actions: ['retry', 'showLogs'] } });
+    assert.deepEqual(describeReplyFailure(new Error('boom')), {
+      status: 'error',
+      error: { message: 'The reply failed: boom', actions: ['retry', 'showLogs'] },
+    });
   });
 });

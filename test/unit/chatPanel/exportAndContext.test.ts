@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { addUserMessage, applyStreamEvent, completeAssistantMessage, createConversation, failAssistantMessage, startAssistantMessage } from '../../../src/chatPanel/core/conversation';
+import {
+  addUserMessage,
+  applyStreamEvent,
+  completeAssistantMessage,
+  createConversation,
+  failAssistantMessage,
+  startAssistantMessage,
+} from '../../../src/chatPanel/core/conversation';
 import { describeRange, fenceFor, quickActionPrompt, renderContext, userPromptText } from '../../../src/chatPanel/core/contextPrompt';
 import { conversationToMarkdown } from '../../../src/chatPanel/core/exportMarkdown';
 import { imageDataUrl, imageMimeType } from '../../../src/chatPanel/core/images';
@@ -20,7 +27,16 @@ describe('chat context prompts', () => {
     assert.equal(describeRange(context), 'src/sample.ts, line 7');
     assert.equal(
       renderContext(context),
-      ['Code from src/sample.ts, line 7 (typescript):', '', '```typescript', 'greet(1);', '```', '', 'Problems VS Code reports in this code:', "- line 7, error: Argument of type 'number' is not assignable."].join('\n'),
+      [
+        'Code from src/sample.ts, line 7 (typescript):',
+        '',
+        '```typescript',
+        'greet(1);',
+        '```',
+        '',
+        'Problems VS Code reports in this code:',
+        "- line 7, error: Argument of type 'number' is not assignable.",
+      ].join('\n'),
     );
   });
 
@@ -46,7 +62,11 @@ describe('chat context prompts', () => {
 describe('chat export to Markdown', () => {
   it('writes the turns, context, reasoning, tool calls, outcome and usage', () => {
     const conversation = createConversation({ model: 'promptreel-chat', temperature: 0.5, systemPrompt: 'Be brief.\nAlways.' });
-    addUserMessage(conversation, { text: 'Explain', context, images: [{ name: 'shot.png', mimeType: 'image/png', size: 3, dataUrl: 'data:image/png;base64,AA' }] });
+    addUserMessage(conversation, {
+      text: 'Explain',
+      context,
+      images: [{ name: 'shot.png', mimeType: 'image/png', size: 3, dataUrl: 'data:image/png;base64,AA' }],
+    });
     const reply = startAssistantMessage(conversation, 'promptreel-chat');
     applyStreamEvent(reply, { type: 'reasoning', text: 'Think.' });
     applyStreamEvent(reply, { type: 'text', text: 'It greets.' });

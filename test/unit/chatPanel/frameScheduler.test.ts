@@ -55,10 +55,14 @@ describe('FrameScheduler (the chat webview’s rendering work per frame)', () =>
     const scheduler = new FrameScheduler(frames, 8);
     const runs: number[] = [];
     for (let i = 0; i < 7; i++) {
-      scheduler.schedule({}, () => {
-        runs.push(i);
-        frames.time += i === 3 ? 20 : 3;
-      }, 'later');
+      scheduler.schedule(
+        {},
+        () => {
+          runs.push(i);
+          frames.time += i === 3 ? 20 : 3;
+        },
+        'later',
+      );
     }
     frames.frame();
     assert.deepEqual(runs, [0, 1, 2], '3 + 3 + 3 ms: the third job ends past the 8 ms budget');
@@ -76,11 +80,15 @@ describe('FrameScheduler (the chat webview’s rendering work per frame)', () =>
     const scroll = {};
     const queueScroll = () => scheduler.schedule(scroll, () => runs.push('scroll'));
     for (let i = 0; i < 3; i++) {
-      scheduler.schedule({}, () => {
-        runs.push(`old ${i}`);
-        frames.time += 10;
-        queueScroll();
-      }, 'later');
+      scheduler.schedule(
+        {},
+        () => {
+          runs.push(`old ${i}`);
+          frames.time += 10;
+          queueScroll();
+        },
+        'later',
+      );
     }
     scheduler.schedule({}, () => {
       runs.push('streaming');
@@ -95,10 +103,14 @@ describe('FrameScheduler (the chat webview’s rendering work per frame)', () =>
     const scheduler = new FrameScheduler(frames, 8);
     const runs: string[] = [];
     const filler = {};
-    scheduler.schedule(filler, () => {
-      runs.push('filler');
-      frames.time += 20;
-    }, 'later');
+    scheduler.schedule(
+      filler,
+      () => {
+        runs.push('filler');
+        frames.time += 20;
+      },
+      'later',
+    );
     const message = {};
     scheduler.schedule(message, () => runs.push('later'), 'later');
     scheduler.schedule(message, () => runs.push('now'));
@@ -128,9 +140,13 @@ describe('FrameScheduler (the chat webview’s rendering work per frame)', () =>
       throw new Error('render failed');
     });
     scheduler.schedule({}, () => runs.push('after'));
-    scheduler.schedule({}, () => {
-      throw new Error('background failed');
-    }, 'later');
+    scheduler.schedule(
+      {},
+      () => {
+        throw new Error('background failed');
+      },
+      'later',
+    );
     scheduler.schedule({}, () => runs.push('background after'), 'later');
     frames.frame();
     assert.deepEqual(runs, ['after', 'background after']);

@@ -1,6 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
-import { addUserMessage, applyStreamEvent, completeAssistantMessage, createConversation, editUserMessage, failAssistantMessage, startAssistantMessage } from '../../../src/chatPanel/core/conversation';
+import {
+  addUserMessage,
+  applyStreamEvent,
+  completeAssistantMessage,
+  createConversation,
+  editUserMessage,
+  failAssistantMessage,
+  startAssistantMessage,
+} from '../../../src/chatPanel/core/conversation';
 import type { Conversation, ConversationOptions, SelectionContext } from '../../../src/chatPanel/core/model';
 import { buildChatRequest, TOOL_NOT_RUN, type ChatDefaults } from '../../../src/chatPanel/core/requestBuilder';
 import { toChatTools } from '../../../src/chatPanel/core/tools';
@@ -35,7 +43,11 @@ describe('chat request builder', () => {
   });
 
   it('falls back to the settings, then to the declared maxOutputTokens', () => {
-    const request = buildChatRequest({ conversation: conversationWith('hi'), defaults: { ...defaults, temperature: 0.7 }, capabilities: { maxOutputTokens: 4096 } });
+    const request = buildChatRequest({
+      conversation: conversationWith('hi'),
+      defaults: { ...defaults, temperature: 0.7 },
+      capabilities: { maxOutputTokens: 4096 },
+    });
     assert.equal(request.temperature, 0.7);
     assert.equal(request.max_tokens, 4096);
   });
@@ -60,8 +72,14 @@ describe('chat request builder', () => {
   it('sends the system message as developer only when the model is declared to accept it', () => {
     const conversation = conversationWith('hi', { systemPrompt: '  Be brief.  ' });
     assert.deepEqual(buildChatRequest({ conversation, defaults }).messages[0], { role: 'system', content: 'Be brief.' });
-    assert.deepEqual(buildChatRequest({ conversation, defaults, capabilities: { developerRole: false } }).messages[0], { role: 'system', content: 'Be brief.' });
-    assert.deepEqual(buildChatRequest({ conversation, defaults, capabilities: { developerRole: true } }).messages[0], { role: 'developer', content: 'Be brief.' });
+    assert.deepEqual(buildChatRequest({ conversation, defaults, capabilities: { developerRole: false } }).messages[0], {
+      role: 'system',
+      content: 'Be brief.',
+    });
+    assert.deepEqual(buildChatRequest({ conversation, defaults, capabilities: { developerRole: true } }).messages[0], {
+      role: 'developer',
+      content: 'Be brief.',
+    });
     assert.equal(buildChatRequest({ conversation: conversationWith('hi', { systemPrompt: '   ' }), defaults }).messages[0].role, 'user');
   });
 
@@ -81,7 +99,10 @@ describe('chat request builder', () => {
   });
 
   it('sends the tools of the settings only to a model declared with tools', () => {
-    const tools = toChatTools([{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }, { name: 'noop' }]);
+    const tools = toChatTools([
+      { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+      { name: 'noop' },
+    ]);
     assert.deepEqual(tools[1], { type: 'function', function: { name: 'noop', parameters: { type: 'object', properties: {} } } });
     const conversation = conversationWith('weather?');
     assert.equal(buildChatRequest({ conversation, defaults, tools }).tools, undefined, 'capabilities unknown: no tools');

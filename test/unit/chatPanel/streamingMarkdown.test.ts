@@ -76,8 +76,14 @@ describe('chat streaming markdown (block splitting)', () => {
 
   it('keeps an unclosed code fence open until it closes', () => {
     const split = splitStreamingMarkdown('Intro\n\n```ts\nconst a = 1;\n');
-    assert.deepEqual(split.closed.map((token) => token.type), ['paragraph', 'space']);
-    assert.deepEqual(split.open.map((token) => token.type), ['code']);
+    assert.deepEqual(
+      split.closed.map((token) => token.type),
+      ['paragraph', 'space'],
+    );
+    assert.deepEqual(
+      split.open.map((token) => token.type),
+      ['code'],
+    );
     assert.equal(split.closedChars, 'Intro\n\n'.length);
   });
 

@@ -7,13 +7,26 @@ const SOURCE = 'https://file+.vscode-resource.vscode-cdn.net';
 function csp(html: string): Map<string, string> {
   const content = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1];
   assert.ok(content, 'the page declares a CSP');
-  return new Map(content.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name ?? '', values.join(' ')]));
+  return new Map(
+    content
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...values]) => [name ?? '', values.join(' ')]),
+  );
 }
 
 describe('webview pages (one CSP for every webview)', () => {
   it('allows nothing by default, our files only, and scripts by nonce only', () => {
     const nonce = newNonce();
-    const html = webviewPage({ title: 'Chat', cspSource: SOURCE, nonce, allow: { fonts: true }, style: { href: `${SOURCE}/chat.css` }, script: { src: `${SOURCE}/chat.js` }, body: '<main></main>' });
+    const html = webviewPage({
+      title: 'Chat',
+      cspSource: SOURCE,
+      nonce,
+      allow: { fonts: true },
+      style: { href: `${SOURCE}/chat.css` },
+      script: { src: `${SOURCE}/chat.js` },
+      body: '<main></main>',
+    });
     const policy = csp(html);
     assert.equal(policy.get('default-src'), "'none'");
     assert.equal(policy.get('script-src'), `'nonce-${nonce}'`);
@@ -26,7 +39,15 @@ describe('webview pages (one CSP for every webview)', () => {
   });
 
   it('gives an inline style the nonce, and allows media only when asked', () => {
-    const html = webviewPage({ title: 'Player', cspSource: SOURCE, nonce: 'n1', allow: { media: true }, style: { inline: 'body{}' }, script: { inline: 'run()' }, body: '' });
+    const html = webviewPage({
+      title: 'Player',
+      cspSource: SOURCE,
+      nonce: 'n1',
+      allow: { media: true },
+      style: { inline: 'body{}' },
+      script: { inline: 'run()' },
+      body: '',
+    });
     const policy = csp(html);
     assert.equal(policy.get('style-src'), "'nonce-n1'");
     assert.equal(policy.get('media-src'), SOURCE);
@@ -42,7 +63,14 @@ describe('webview pages (one CSP for every webview)', () => {
   });
 
   it('escapes the title and the addresses', () => {
-    const html = webviewPage({ title: '<img src=x onerror=alert(1)>', cspSource: SOURCE, nonce: 'n', style: { href: 'a"b' }, script: { src: 'c"d' }, body: '' });
+    const html = webviewPage({
+      title: '<img src=x onerror=alert(1)>',
+      cspSource: SOURCE,
+      nonce: 'n',
+      style: { href: 'a"b' },
+      script: { src: 'c"d' },
+      body: '',
+    });
     assert.ok(!html.includes('<img'), html);
     assert.ok(html.includes(`<title>${escapeHtml('<img src=x onerror=alert(1)>')}</title>`));
     assert.ok(!html.includes('a"b') && !html.includes('c"d'));

@@ -43,7 +43,8 @@ describe('FrameBatcher', () => {
     }
     const rest = await batcher.close();
     assert.equal(applied.map((entry) => entry.text).join('') + rest, 'x'.repeat(200));
-    for (let i = 1; i < applied.length - 1; i++) assert.ok(applied[i].at - applied[i - 1].at >= 16, `apply ${i} came ${applied[i].at - applied[i - 1].at} ms after the previous one`);
+    for (let i = 1; i < applied.length - 1; i++)
+      assert.ok(applied[i].at - applied[i - 1].at >= 16, `apply ${i} came ${applied[i].at - applied[i - 1].at} ms after the previous one`);
     assert.ok(applied.length <= 200 / 16 + 2, `${applied.length} applies for 200 chunks over 200 ms`);
   });
 

@@ -42,16 +42,24 @@ describe('moveRange: where a change by someone else leaves the tracked text', ()
 
   it('keeps the range on the same text for any change outside it (property)', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 40 }), fc.nat(), fc.nat(), fc.nat(), fc.nat(), fc.string({ maxLength: 5 }), (text, a, b, c, d, inserted) => {
-        const [start, end] = [a % (text.length + 1), b % (text.length + 1)].sort((x, y) => x - y);
-        const offset = c % (text.length + 1);
-        const length = d % (text.length - offset + 1);
-        const edit = change(offset, length, inserted);
-        const moved = moveRange(range(start, end), edit);
-        if (!moved) return;
-        const after = apply(text, edit);
-        assert.equal(after.slice(moved.start, moved.end), text.slice(start, end));
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        fc.string({ maxLength: 5 }),
+        (text, a, b, c, d, inserted) => {
+          const [start, end] = [a % (text.length + 1), b % (text.length + 1)].sort((x, y) => x - y);
+          const offset = c % (text.length + 1);
+          const length = d % (text.length - offset + 1);
+          const edit = change(offset, length, inserted);
+          const moved = moveRange(range(start, end), edit);
+          if (!moved) return;
+          const after = apply(text, edit);
+          assert.equal(after.slice(moved.start, moved.end), text.slice(start, end));
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -111,36 +119,33 @@ describe('InsertionTracker', () => {
 
   it('follows a stream and random edits of the user outside the text (property)', () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.boolean(), fc.nat(), fc.nat(3), fc.string({ minLength: 1, maxLength: 4 })), { maxLength: 30 }),
-        (steps) => {
-          let text = 'function main() {\n  \n}\n';
-          const tracker = new InsertionTracker(range(20, 20));
-          let written = '';
-          for (const [own, position, length, piece] of steps) {
-            const { start, end } = tracker.range;
-            if (own) {
-              const edit = change(end, 0, piece);
-              tracker.expect(edit);
-              text = apply(text, edit);
-              tracker.accept([edit]);
-              assert.equal(tracker.takeSeen(), true);
-              written += piece;
-            } else {
-              // A user edit strictly before or after the written text.
-              const before = position % 2 === 0;
-              const offset = before ? position % (start + 1) : end + 1 + (position % (text.length - end + 1));
-              if (offset > text.length) continue;
-              const size = before ? Math.min(length, start - offset) : Math.min(length, text.length - offset);
-              const edit = change(offset, size, piece);
-              text = apply(text, edit);
-              tracker.accept([edit]);
-            }
-            assert.equal(tracker.conflict, false);
-            assert.equal(text.slice(tracker.range.start, tracker.range.end), written);
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.nat(), fc.nat(3), fc.string({ minLength: 1, maxLength: 4 })), { maxLength: 30 }), (steps) => {
+        let text = 'function main() {\n  \n}\n';
+        const tracker = new InsertionTracker(range(20, 20));
+        let written = '';
+        for (const [own, position, length, piece] of steps) {
+          const { start, end } = tracker.range;
+          if (own) {
+            const edit = change(end, 0, piece);
+            tracker.expect(edit);
+            text = apply(text, edit);
+            tracker.accept([edit]);
+            assert.equal(tracker.takeSeen(), true);
+            written += piece;
+          } else {
+            // A user edit strictly before or after the written text.
+            const before = position % 2 === 0;
+            const offset = before ? position % (start + 1) : end + 1 + (position % (text.length - end + 1));
+            if (offset > text.length) continue;
+            const size = before ? Math.min(length, start - offset) : Math.min(length, text.length - offset);
+            const edit = change(offset, size, piece);
+            text = apply(text, edit);
+            tracker.accept([edit]);
           }
-        },
-      ),
+          assert.equal(tracker.conflict, false);
+          assert.equal(text.slice(tracker.range.start, tracker.range.end), written);
+        }
+      }),
       { numRuns: 500 },
     );
   });

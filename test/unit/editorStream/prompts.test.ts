@@ -6,7 +6,11 @@ const options: RequestOptions = { model: 'promptreel-chat', temperature: 0.2, to
 
 describe('editor prompts', () => {
   it('Complete at Cursor sends the text around the cursor with the file name and language, and asks for the continuation only', () => {
-    const request = completionRequest({ fileName: 'src/sum.ts', languageId: 'typescript', before: 'function sum(a, b) {\n  return ', after: '\n}\n' }, options, undefined);
+    const request = completionRequest(
+      { fileName: 'src/sum.ts', languageId: 'typescript', before: 'function sum(a, b) {\n  return ', after: '\n}\n' },
+      options,
+      undefined,
+    );
     validateChatRequest(request);
     assert.equal(request.model, 'promptreel-chat');
     const [system, user] = request.messages;
@@ -21,7 +25,14 @@ describe('editor prompts', () => {
 
   it('Rewrite Selection sends the selection and the instruction, and asks for the replacement only', () => {
     const request = rewriteRequest(
-      { fileName: 'a.py', languageId: 'python', instruction: 'Add type hints', selection: 'def f(x):\n    return x\n', before: 'import os\n', after: '\nf(1)\n' },
+      {
+        fileName: 'a.py',
+        languageId: 'python',
+        instruction: 'Add type hints',
+        selection: 'def f(x):\n    return x\n',
+        before: 'import os\n',
+        after: '\nf(1)\n',
+      },
       options,
       undefined,
     );

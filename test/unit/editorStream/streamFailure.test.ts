@@ -8,7 +8,10 @@ const http = (status: number, extra: Partial<ConstructorParameters<typeof ApiErr
 describe('explainStreamFailure', () => {
   it('401: the key was refused, nothing inserted, Set API Key offered', () => {
     const explanation = explainStreamFailure(http(401, { serverMessage: 'Invalid token' }), 'Complete at Cursor', 0);
-    assert.match(explanation.message, /^Complete at Cursor: the service refused the API key \(HTTP 401\)\. The service said: "Invalid token"\. hint for 401\. Nothing was inserted\.$/);
+    assert.match(
+      explanation.message,
+      /^Complete at Cursor: the service refused the API key \(HTTP 401\)\. The service said: "Invalid token"\. hint for 401\. Nothing was inserted\.$/,
+    );
     assert.deepEqual(explanation.actions, ['setApiKey', 'showLogs']);
   });
 

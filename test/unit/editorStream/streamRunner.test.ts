@@ -130,7 +130,13 @@ describe('runStream: a chat stream into a sink (local service, real sockets)', (
   });
 
   it('keeps what arrived before a mid-stream error', async () => {
-    ctx.service.setScenario({ chat: { reply: 'abcdefghijklmnop', chunkChars: 4, midStreamError: { afterChunks: 3, message: 'upstream broke', code: 'upstream_error', type: 'server_error' } } });
+    ctx.service.setScenario({
+      chat: {
+        reply: 'abcdefghijklmnop',
+        chunkChars: 4,
+        midStreamError: { afterChunks: 3, message: 'upstream broke', code: 'upstream_error', type: 'server_error' },
+      },
+    });
     const sink = new RecordingSink();
     const outcome = await run(sink, 'go');
     assert.equal(outcome.status, 'failed');

@@ -1,5 +1,13 @@
 import * as assert from 'assert';
-import { IMAGE_OMITTED, parseToolInput, textOf, toChatMessages, toChatTools, ToolArgumentsError, type PlainMessage } from '../../../src/languageModels/core/messages';
+import {
+  IMAGE_OMITTED,
+  parseToolInput,
+  textOf,
+  toChatMessages,
+  toChatTools,
+  ToolArgumentsError,
+  type PlainMessage,
+} from '../../../src/languageModels/core/messages';
 import { validateChatRequest } from '../../../src/api';
 
 const text = (value: string) => ({ kind: 'text' as const, text: value });
@@ -18,7 +26,10 @@ describe('language models: VS Code messages to chat-completions messages', () =>
   });
 
   it('sends instructions as system, or as developer when the model takes that role', () => {
-    const messages: PlainMessage[] = [{ role: 'system', parts: [text('Be brief.')] }, { role: 'user', parts: [text('Hi')] }];
+    const messages: PlainMessage[] = [
+      { role: 'system', parts: [text('Be brief.')] },
+      { role: 'user', parts: [text('Hi')] },
+    ];
     assert.strictEqual(toChatMessages(messages, plain)[0].role, 'system');
     assert.strictEqual(toChatMessages(messages, { ...plain, developerRole: true })[0].role, 'developer');
   });
@@ -29,16 +40,17 @@ describe('language models: VS Code messages to chat-completions messages', () =>
       { role: 'assistant', parts: [text('Let me look.'), { kind: 'tool-call', callId: 'call_1', name: 'get_weather', input: { city: 'Paris' } }] },
       {
         role: 'user',
-        parts: [
-          { kind: 'tool-result', callId: 'call_1', parts: [text('Sunny, '), text('21 °C')] },
-          text('And tomorrow?'),
-        ],
+        parts: [{ kind: 'tool-result', callId: 'call_1', parts: [text('Sunny, '), text('21 °C')] }, text('And tomorrow?')],
       },
     ];
     const converted = toChatMessages(messages, plain);
     assert.deepStrictEqual(converted, [
       { role: 'user', content: 'Weather in Paris?' },
-      { role: 'assistant', content: 'Let me look.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: 'Let me look.',
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'Sunny, 21 °C' },
       { role: 'user', content: 'And tomorrow?' },
     ]);
@@ -49,12 +61,27 @@ describe('language models: VS Code messages to chat-completions messages', () =>
   it('gives an assistant turn made only of tool calls a null content, and adds no empty user turn after results', () => {
     const converted = toChatMessages(
       [
-        { role: 'assistant', parts: [{ kind: 'tool-call', callId: 'a', name: 'one', input: {} }, { kind: 'tool-call', callId: 'b', name: 'two', input: { n: 1 } }] },
-        { role: 'user', parts: [{ kind: 'tool-result', callId: 'a', parts: [text('1')] }, { kind: 'tool-result', callId: 'b', parts: [text('2')] }] },
+        {
+          role: 'assistant',
+          parts: [
+            { kind: 'tool-call', callId: 'a', name: 'one', input: {} },
+            { kind: 'tool-call', callId: 'b', name: 'two', input: { n: 1 } },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [
+            { kind: 'tool-result', callId: 'a', parts: [text('1')] },
+            { kind: 'tool-result', callId: 'b', parts: [text('2')] },
+          ],
+        },
       ],
       plain,
     );
-    assert.deepStrictEqual(converted.map((message) => message.role), ['assistant', 'tool', 'tool']);
+    assert.deepStrictEqual(
+      converted.map((message) => message.role),
+      ['assistant', 'tool', 'tool'],
+    );
     assert.strictEqual(converted[0].content, null);
   });
 
@@ -84,7 +111,13 @@ describe('language models: VS Code messages to chat-completions messages', () =>
     const png = new Uint8Array([1, 2, 3]);
     const message: PlainMessage = { role: 'user', parts: [text('What is this?'), { kind: 'data', mimeType: 'image/PNG', data: png }] };
     assert.deepStrictEqual(toChatMessages([message], { ...plain, vision: true }), [
-      { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AQID' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AQID' } },
+        ],
+      },
     ]);
     assert.deepStrictEqual(toChatMessages([message], plain), [{ role: 'user', content: `What is this?\n${IMAGE_OMITTED}\n` }]);
   });
@@ -117,7 +150,10 @@ describe('language models: tools', () => {
         { name: 'now', description: '' },
       ]),
       [
-        { type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+        {
+          type: 'function',
+          function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+        },
         { type: 'function', function: { name: 'now', parameters: { type: 'object', properties: {} } } },
       ],
     );
@@ -130,7 +166,10 @@ describe('language models: tools', () => {
 
   it('refuses arguments that are not a JSON object, naming the tool', () => {
     for (const raw of ['{"a":', '[1,2]', '"text"', 'null']) {
-      assert.throws(() => parseToolInput('get_weather', raw), (error: unknown) => error instanceof ToolArgumentsError && error.toolName === 'get_weather' && error.message.includes('get_weather'));
+      assert.throws(
+        () => parseToolInput('get_weather', raw),
+        (error: unknown) => error instanceof ToolArgumentsError && error.toolName === 'get_weather' && error.message.includes('get_weather'),
+      );
     }
   });
 });

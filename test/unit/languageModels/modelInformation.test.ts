@@ -3,7 +3,11 @@ import { DEFAULT_CAPABILITIES, modelInformation, resolveCapabilities } from '../
 
 describe('language models: model information for VS Code', () => {
   it('uses the declared capabilities', () => {
-    const info = modelInformation({ id: 'gpt-x', ownedBy: 'acme', created: 1763700000 }, { contextWindow: 32_000, maxOutputTokens: 2_000, tools: false, vision: true }, 'https://api.example.com');
+    const info = modelInformation(
+      { id: 'gpt-x', ownedBy: 'acme', created: 1763700000 },
+      { contextWindow: 32_000, maxOutputTokens: 2_000, tools: false, vision: true },
+      'https://api.example.com',
+    );
     assert.deepStrictEqual(info, {
       id: 'gpt-x',
       name: 'gpt-x',

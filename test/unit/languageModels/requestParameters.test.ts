@@ -10,11 +10,18 @@ describe('language models: request parameters', () => {
   });
 
   it('sends the settings that differ from the defaults', () => {
-    assert.deepStrictEqual(samplingParameters({ ...defaults, temperature: 0.2, presencePenalty: 0.5, maxTokens: 500 }, undefined), { temperature: 0.2, presence_penalty: 0.5, max_tokens: 500 });
+    assert.deepStrictEqual(samplingParameters({ ...defaults, temperature: 0.2, presencePenalty: 0.5, maxTokens: 500 }, undefined), {
+      temperature: 0.2,
+      presence_penalty: 0.5,
+      max_tokens: 500,
+    });
   });
 
-  it('lets the caller\'s modelOptions win, and ignores invalid or unknown ones', () => {
-    assert.deepStrictEqual(samplingParameters({ ...defaults, temperature: 0.2 }, undefined, { temperature: 1, top_p: 7, max_tokens: 64, foo: 'bar' }), { temperature: 1, max_tokens: 64 });
+  it("lets the caller's modelOptions win, and ignores invalid or unknown ones", () => {
+    assert.deepStrictEqual(samplingParameters({ ...defaults, temperature: 0.2 }, undefined, { temperature: 1, top_p: 7, max_tokens: 64, foo: 'bar' }), {
+      temperature: 1,
+      max_tokens: 64,
+    });
     assert.deepStrictEqual(samplingParameters(defaults, undefined, 'not an object'), {});
   });
 

@@ -15,7 +15,9 @@ describe('language models: response parts', () => {
     const client = clientFor(context.service);
     context.service.setScenario({ chat: { chunkChars: 3, reasoning: 'think', delayMs: 10 } });
     const summary: ResponseSummary = { reasoningChars: 0 };
-    const parts = await collect(responseParts(client.streamChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'streaming' }] }), summary));
+    const parts = await collect(
+      responseParts(client.streamChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'streaming' }] }), summary),
+    );
     assert.ok(parts.length > 3, `several text parts (${parts.length})`);
     assert.ok(parts.every((part) => part.kind === 'text'));
     assert.strictEqual(parts.map((part) => (part.kind === 'text' ? part.text : '')).join(''), 'You said: streaming');
@@ -27,21 +29,34 @@ describe('language models: response parts', () => {
     const client = clientFor(context.service);
     context.service.setScenario({ chat: { chunkChars: 2 } });
     const tools = [
-      { type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } } } },
-      { type: 'function' as const, function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string', enum: ['UTC', 'CET'] } } } } },
+      {
+        type: 'function' as const,
+        function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } } },
+      },
+      {
+        type: 'function' as const,
+        function: { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string', enum: ['UTC', 'CET'] } } } },
+      },
     ];
-    const parts = await collect(responseParts(client.streamChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'use get_weather and get_time' }], tools })));
+    const parts = await collect(
+      responseParts(client.streamChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'use get_weather and get_time' }], tools })),
+    );
     const calls = parts.filter((part): part is Extract<ResponsePart, { kind: 'tool-call' }> => part.kind === 'tool-call');
-    assert.deepStrictEqual(calls.map((call) => [call.name, call.input]), [
-      ['get_weather', { city: 'example', days: 1 }],
-      ['get_time', { zone: 'UTC' }],
-    ]);
+    assert.deepStrictEqual(
+      calls.map((call) => [call.name, call.input]),
+      [
+        ['get_weather', { city: 'example', days: 1 }],
+        ['get_time', { zone: 'UTC' }],
+      ],
+    );
     assert.ok(calls.every((call) => call.callId.startsWith('call_')));
     assert.notStrictEqual(calls[0].callId, calls[1].callId);
   });
 
   it('names calls without an id by their position, and fails on arguments that are not an object', async () => {
-    const parts = await collect(responseParts(events({ type: 'tool-calls', calls: [{ id: '', name: 'a', arguments: '' }] }, { type: 'finish', reason: 'tool_calls' })));
+    const parts = await collect(
+      responseParts(events({ type: 'tool-calls', calls: [{ id: '', name: 'a', arguments: '' }] }, { type: 'finish', reason: 'tool_calls' })),
+    );
     assert.deepStrictEqual(parts, [{ kind: 'tool-call', callId: 'call_0', name: 'a', input: {} }]);
     await assert.rejects(collect(responseParts(events({ type: 'tool-calls', calls: [{ id: 'x', name: 'a', arguments: '[1]' }] }))), ToolArgumentsError);
   });
@@ -49,8 +64,11 @@ describe('language models: response parts', () => {
   it('passes a mid-stream error of the service on', async () => {
     const client = clientFor(context.service);
     context.service.setScenario({ chat: { midStreamError: { afterChunks: 1, message: 'upstream overloaded', code: '503', type: 'server_error' } } });
-    await assert.rejects(collect(responseParts(client.streamChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'hello there' }] }))), (error: unknown) => {
-      return isApiError(error) && error.kind === 'stream' && error.serverMessage === 'upstream overloaded';
-    });
+    await assert.rejects(
+      collect(responseParts(client.streamChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'hello there' }] }))),
+      (error: unknown) => {
+        return isApiError(error) && error.kind === 'stream' && error.serverMessage === 'upstream overloaded';
+      },
+    );
   });
 });

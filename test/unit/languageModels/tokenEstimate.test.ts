@@ -12,7 +12,10 @@ describe('language models: token estimate', () => {
   it('adds a per-message overhead, and counts tool calls, results and images', () => {
     assert.strictEqual(estimateMessageTokens({ role: 'user', parts: [{ kind: 'text', text: 'a'.repeat(40) }] }), 14);
     assert.strictEqual(estimateMessageTokens({ role: 'assistant', parts: [{ kind: 'tool-call', callId: 'c', name: 'abcd', input: { a: 1 } }] }), 4 + 3 + 4);
-    assert.strictEqual(estimateMessageTokens({ role: 'user', parts: [{ kind: 'tool-result', callId: 'c', parts: [{ kind: 'text', text: 'abcdefgh' }] }] }), 4 + 4 + 2);
+    assert.strictEqual(
+      estimateMessageTokens({ role: 'user', parts: [{ kind: 'tool-result', callId: 'c', parts: [{ kind: 'text', text: 'abcdefgh' }] }] }),
+      4 + 4 + 2,
+    );
     assert.strictEqual(estimateMessageTokens({ role: 'user', parts: [{ kind: 'data', mimeType: 'image/png', data: new Uint8Array(10) }] }), 4 + 765);
   });
 

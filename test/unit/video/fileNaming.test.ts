@@ -3,7 +3,6 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { fileInFolder, isInside, resolveDownloadFolder, videoFileName } from '../../../src/video/core/fileNaming';
 
-
 describe('video file naming', () => {
   it('names the file from the prompt and the task id', () => {
     assert.equal(videoFileName('A paper boat on a rainy street', 'task_abc123'), 'a-paper-boat-on-a-rainy-street-task_abc123.mp4');

@@ -47,7 +47,17 @@ function setup(options: { memento?: MemoryStorage; clock?: FakeClock; owner?: st
 
 function record(id: string, clock: FakeClock, init: Partial<VideoTaskRecord> = {}): VideoTaskRecord {
   const now = clock.now();
-  return { id, prompt: `prompt of ${id}`, model: 'promptreel-video', state: 'queued', rawStatus: 'queued', createdAt: now, updatedAt: now, nextPollAt: now + BASE_MS, ...init };
+  return {
+    id,
+    prompt: `prompt of ${id}`,
+    model: 'promptreel-video',
+    state: 'queued',
+    rawStatus: 'queued',
+    createdAt: now,
+    updatedAt: now,
+    nextPollAt: now + BASE_MS,
+    ...init,
+  };
 }
 
 /** The gaps between successive requests for one task. */
@@ -85,7 +95,10 @@ describe('video poller (fake clock)', () => {
     await clock.advance(1);
     assert.deepEqual(source.calls.map((call) => call.id).sort(), ['a', 'b', 'c']);
     await clock.advance(BASE_MS);
-    assert.deepEqual(['a', 'b', 'c'].map((id) => source.callsFor(id)), [2, 2, 2]);
+    assert.deepEqual(
+      ['a', 'b', 'c'].map((id) => source.callsFor(id)),
+      [2, 2, 2],
+    );
     assert.equal(source.callsFor('done'), 0);
     assert.equal(clock.pendingTimers, 1);
   });
@@ -101,7 +114,10 @@ describe('video poller (fake clock)', () => {
     assert.equal(clock.pendingTimers, 0);
     await clock.advance(10 * 60_000);
     assert.equal(source.callsFor('a'), 3);
-    assert.deepEqual(finished.map((event) => [event.task.id, event.state]), [['a', 'completed']]);
+    assert.deepEqual(
+      finished.map((event) => [event.task.id, event.state]),
+      [['a', 'completed']],
+    );
   });
 
   it('reports a failure with and without a reason', async () => {
@@ -114,7 +130,10 @@ describe('video poller (fake clock)', () => {
     assert.equal(store.get('a')?.error, 'the prompt was rejected');
     assert.equal(store.get('b')?.state, 'failed');
     assert.equal(store.get('b')?.error, undefined);
-    assert.deepEqual(finished.map((event) => event.state), ['failed', 'failed']);
+    assert.deepEqual(
+      finished.map((event) => event.state),
+      ['failed', 'failed'],
+    );
   });
 
   it('keeps at most `concurrency` requests in flight and still asks about every due task', async () => {
@@ -139,7 +158,10 @@ describe('video poller (fake clock)', () => {
     assert.equal(early[0], BASE_MS, 'the base interval while the task is young');
     assert.ok(early.includes(2 * BASE_MS), `doubles after a minute: ${early.join()}`);
     assert.ok(early.includes(4 * BASE_MS), `doubles again after five minutes: ${early.join()}`);
-    assert.ok(early.every((gap, index) => index === 0 || gap >= early[index - 1]), `never shrinks: ${early.join()}`);
+    assert.ok(
+      early.every((gap, index) => index === 0 || gap >= early[index - 1]),
+      `never shrinks: ${early.join()}`,
+    );
 
     const hidden = setup();
     hidden.view.visible = false;
@@ -153,12 +175,18 @@ describe('video poller (fake clock)', () => {
     const { clock, store, source, settings } = setup();
     await store.add(record('a', clock, { createdAt: clock.now() - 3 * 60 * 60_000, nextPollAt: clock.now() }));
     await clock.advance(30 * 60_000);
-    assert.ok(gaps(source, 'a').every((gap) => gap === 16 * BASE_MS), gaps(source, 'a').join());
+    assert.ok(
+      gaps(source, 'a').every((gap) => gap === 16 * BASE_MS),
+      gaps(source, 'a').join(),
+    );
 
     settings.pollIntervalSeconds = 30;
     await store.add(record('b', clock, { createdAt: clock.now() - 3 * 60 * 60_000, nextPollAt: clock.now() }));
     await clock.advance(30 * 60_000);
-    assert.ok(gaps(source, 'b').every((gap) => gap === 5 * 60_000), gaps(source, 'b').join());
+    assert.ok(
+      gaps(source, 'b').every((gap) => gap === 5 * 60_000),
+      gaps(source, 'b').join(),
+    );
   });
 
   it('backs off a task whose polls fail, and recovers when they succeed', async () => {
@@ -181,9 +209,16 @@ describe('video poller (fake clock)', () => {
     await clock.advance(BASE_MS);
     const limitedAt = clock.now();
     await clock.advance(39_999);
-    assert.deepEqual(source.calls.filter((call) => call.at > limitedAt), [], 'nothing during Retry-After');
+    assert.deepEqual(
+      source.calls.filter((call) => call.at > limitedAt),
+      [],
+      'nothing during Retry-After',
+    );
     await clock.advance(1);
-    assert.ok(source.calls.some((call) => call.at === limitedAt + 40_000 && call.id === 'a'), 'asks again right after it');
+    assert.ok(
+      source.calls.some((call) => call.at === limitedAt + 40_000 && call.id === 'a'),
+      'asks again right after it',
+    );
   });
 
   it('marks a task pending past the limit as stale and stops asking about it', async () => {
@@ -218,14 +253,21 @@ describe('video poller (fake clock)', () => {
     const probeTimes = probes.map((call) => call.at);
     assert.equal(new Set(probeTimes).size, probeTimes.length, 'one request per probe');
     const probeGaps = probeTimes.slice(1).map((time, index) => time - probeTimes[index]);
-    assert.ok(probeGaps.every((gap, index) => index === 0 || gap >= probeGaps[index - 1]), `probes back off: ${probeGaps.join()}`);
+    assert.ok(
+      probeGaps.every((gap, index) => index === 0 || gap >= probeGaps[index - 1]),
+      `probes back off: ${probeGaps.join()}`,
+    );
 
     online = true;
     const reconnectAt = clock.now();
     await clock.advance(60_000);
     assert.equal(poller.pause, undefined);
     const afterReconnect = source.calls.filter((call) => call.at > reconnectAt);
-    for (const id of ['a', 'b', 'c']) assert.ok(afterReconnect.some((call) => call.id === id), `${id} polled after the reconnect`);
+    for (const id of ['a', 'b', 'c'])
+      assert.ok(
+        afterReconnect.some((call) => call.id === id),
+        `${id} polled after the reconnect`,
+      );
     assert.equal(store.get('a')?.state, 'running');
   });
 
@@ -255,8 +297,11 @@ describe('video poller (fake clock)', () => {
     await clock.advance(10 * BASE_MS);
     assert.equal(source.callsFor('on-a'), 0, 'never asked on the other service');
     assert.equal(store.get('on-a')?.state, 'queued', 'still pending, not failed');
-    assert.equal(store.get('on-b')?.state, 'failed', 'B\'s own unknown task still fails');
-    assert.deepEqual(finished.map((event) => event.task.id), ['on-b']);
+    assert.equal(store.get('on-b')?.state, 'failed', "B's own unknown task still fails");
+    assert.deepEqual(
+      finished.map((event) => event.task.id),
+      ['on-b'],
+    );
 
     // Back on service A: followed again, to its end.
     current = 'https://a.example';

@@ -1,6 +1,17 @@
 import * as assert from 'node:assert/strict';
 import { normalizeVideoTask } from '../../../src/api/video/normalize';
-import { applyAnswer, contextValue, describeTask, displayState, formatElapsed, isPastStaleLimit, newRecord, shortenPrompt, stateOf, taskLabel } from '../../../src/video/core/taskModel';
+import {
+  applyAnswer,
+  contextValue,
+  describeTask,
+  displayState,
+  formatElapsed,
+  isPastStaleLimit,
+  newRecord,
+  shortenPrompt,
+  stateOf,
+  taskLabel,
+} from '../../../src/video/core/taskModel';
 import { bounded, TASKS_KEY, VideoTaskStore } from '../../../src/video/core/taskStore';
 import { parseTaskList, type VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import { completed, MemoryStorage, failedTask, pending, silentLog } from './fakes';
@@ -14,9 +25,18 @@ function record(init: Partial<VideoTaskRecord> = {}): VideoTaskRecord {
 describe('video task model', () => {
   it('maps every status of SERVICE.md (through the API normalisation) to a state', () => {
     const cases: [string, string][] = [
-      ['unknown', 'queued'], ['queued', 'queued'], ['NOT_START', 'queued'], ['SUBMITTED', 'queued'], ['QUEUED', 'queued'],
-      ['in_progress', 'running'], ['IN_PROGRESS', 'running'], ['completed', 'completed'], ['SUCCESS', 'completed'],
-      ['failed', 'failed'], ['FAILURE', 'failed'], ['rendering_frames', 'running'],
+      ['unknown', 'queued'],
+      ['queued', 'queued'],
+      ['NOT_START', 'queued'],
+      ['SUBMITTED', 'queued'],
+      ['QUEUED', 'queued'],
+      ['in_progress', 'running'],
+      ['IN_PROGRESS', 'running'],
+      ['completed', 'completed'],
+      ['SUCCESS', 'completed'],
+      ['failed', 'failed'],
+      ['FAILURE', 'failed'],
+      ['rendering_frames', 'running'],
     ];
     for (const [status, state] of cases) {
       const task = normalizeVideoTask({ id: 'task_1', status });
@@ -84,8 +104,16 @@ describe('video task model', () => {
     assert.ok(long.length <= 48 && long.endsWith('…'), long);
 
     assert.equal(describeTask(record({ state: 'running', progress: 50, rawStatus: 'in_progress' }), NOW + 83_000), 'promptreel-video · 50% · 1m 23s');
-    assert.equal(describeTask(record({ state: 'running', rawStatus: 'RENDERING_FRAMES' }), NOW + 5_000), 'promptreel-video · 5s · RENDERING_FRAMES', 'an unknown status is shown raw');
-    assert.equal(describeTask(record({ state: 'completed', progress: 100, finishedAt: NOW + 7_000 }), NOW + 99_000), 'promptreel-video · 7s', 'elapsed stops at the end');
+    assert.equal(
+      describeTask(record({ state: 'running', rawStatus: 'RENDERING_FRAMES' }), NOW + 5_000),
+      'promptreel-video · 5s · RENDERING_FRAMES',
+      'an unknown status is shown raw',
+    );
+    assert.equal(
+      describeTask(record({ state: 'completed', progress: 100, finishedAt: NOW + 7_000 }), NOW + 99_000),
+      'promptreel-video · 7s',
+      'elapsed stops at the end',
+    );
     assert.equal(describeTask(record({ state: 'stale' }), NOW + 25 * 3_600_000), 'promptreel-video · 1d 01h · stale');
     assert.deepEqual([formatElapsed(0), formatElapsed(59_999), formatElapsed(3_600_000 + 120_000)], ['0s', '59s', '1h 02m']);
   });
@@ -99,7 +127,10 @@ describe('video task store', () => {
     store.onDidChange(() => changes++);
     await store.add(record({ id: 'a' }));
     await store.add(record({ id: 'b', state: 'running' }));
-    assert.deepEqual(store.tasks.map((task) => task.id), ['b', 'a']);
+    assert.deepEqual(
+      store.tasks.map((task) => task.id),
+      ['b', 'a'],
+    );
     assert.equal(store.runningCount, 2);
     assert.equal(changes, 2);
     const reloaded = new VideoTaskStore(memento, () => 50, silentLog);
@@ -107,7 +138,10 @@ describe('video task store', () => {
     await store.update('a', (task) => ({ ...task, state: 'completed' }));
     assert.equal(store.runningCount, 1);
     assert.equal(await store.remove(['a', 'nope']), 1);
-    assert.deepEqual(store.tasks.map((task) => task.id), ['b']);
+    assert.deepEqual(
+      store.tasks.map((task) => task.id),
+      ['b'],
+    );
   });
 
   it('sees what another window wrote, and never writes back a stale copy', async () => {
@@ -120,10 +154,13 @@ describe('video task store', () => {
     await there.add(record({ id: 'second' }));
     // No reload() here: a write must still start from the freshest state.
     await here.add(record({ id: 'from-here' }));
-    assert.deepEqual(here.tasks.map((task) => task.id), ['from-here', 'second', 'from-there']);
+    assert.deepEqual(
+      here.tasks.map((task) => task.id),
+      ['from-here', 'second', 'from-there'],
+    );
   });
 
-  it('ignores the late echo of its own earlier write, which VS Code\'s globalState hands back for a moment', async () => {
+  it("ignores the late echo of its own earlier write, which VS Code's globalState hands back for a moment", async () => {
     const memento = new MemoryStorage();
     const store = new VideoTaskStore(memento, () => 50, silentLog);
     await store.add(record({ id: 'lost-entry', state: 'unconfirmed' }));
@@ -133,10 +170,20 @@ describe('video task store', () => {
     // The storage service echoes the write of a moment ago after the newer one was applied.
     memento.values.set(TASKS_KEY, withEntry);
     assert.equal(store.reload(), false, 'an echo of its own older write is not news');
-    assert.deepEqual(store.tasks.map((task) => task.id), ['task_real']);
+    assert.deepEqual(
+      store.tasks.map((task) => task.id),
+      ['task_real'],
+    );
     await store.update('task_real', (task) => ({ ...task, state: 'running' }));
-    assert.deepEqual(store.tasks.map((task) => task.id), ['task_real'], 'no write starts from the echo');
-    assert.deepEqual((memento.get<{ id: string }[]>(TASKS_KEY) ?? []).map((task) => task.id), ['task_real']);
+    assert.deepEqual(
+      store.tasks.map((task) => task.id),
+      ['task_real'],
+      'no write starts from the echo',
+    );
+    assert.deepEqual(
+      (memento.get<{ id: string }[]>(TASKS_KEY) ?? []).map((task) => task.id),
+      ['task_real'],
+    );
   });
 
   it('keeps at most historySize tasks, dropping the oldest finished ones first', async () => {
@@ -147,18 +194,30 @@ describe('video task store', () => {
     await store.add(record({ id: 'done-1', state: 'completed' }));
     await store.add(record({ id: 'done-2', state: 'failed' }));
     await store.add(record({ id: 'new' }));
-    assert.deepEqual(store.tasks.map((task) => task.id), ['new', 'done-2', 'pending-old']);
+    assert.deepEqual(
+      store.tasks.map((task) => task.id),
+      ['new', 'done-2', 'pending-old'],
+    );
     size = 1;
     await store.trim();
-    assert.deepEqual(store.tasks.map((task) => task.id), ['new']);
-    assert.deepEqual(bounded([record({ id: 'x' }), record({ id: 'y' })], 1).map((task) => task.id), ['x']);
+    assert.deepEqual(
+      store.tasks.map((task) => task.id),
+      ['new'],
+    );
+    assert.deepEqual(
+      bounded([record({ id: 'x' }), record({ id: 'y' })], 1).map((task) => task.id),
+      ['x'],
+    );
   });
 
   it('drops stored entries that do not fit the schema', () => {
     const memento = new MemoryStorage();
     memento.values.set(TASKS_KEY, [record({ id: 'ok' }), { id: 3 }, 'junk', record({ id: 'ok' })]);
     const store = new VideoTaskStore(memento, () => 50, silentLog);
-    assert.deepEqual(store.tasks.map((task) => task.id), ['ok']);
+    assert.deepEqual(
+      store.tasks.map((task) => task.id),
+      ['ok'],
+    );
     assert.deepEqual(parseTaskList({ not: 'a list' }), { tasks: [], dropped: 1 });
   });
 });

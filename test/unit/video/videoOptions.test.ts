@@ -1,7 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { videoBody } from '../../../src/api/client';
 import { cleanPrompt, explainerRequest, MAX_CODE_CHARS, writeExplainerPrompt } from '../../../src/video/core/explainerPrompt';
-import { defaultOptions, generateArgsSchema, optionsFromRequest, secondsProblem, seedProblem, toCreateRequest, withOverrides } from '../../../src/video/core/videoOptions';
+import {
+  defaultOptions,
+  generateArgsSchema,
+  optionsFromRequest,
+  secondsProblem,
+  seedProblem,
+  toCreateRequest,
+  withOverrides,
+} from '../../../src/video/core/videoOptions';
 import type { VideoSettings } from '../../../src/config/settings';
 
 const SETTINGS: VideoSettings = {

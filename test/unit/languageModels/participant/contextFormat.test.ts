@@ -1,9 +1,19 @@
 import * as assert from 'assert';
-import { explainRequest, fenced, formatContext, MAX_CONTEXT_CHARS, questionWithContext, withoutDuplicates } from '../../../../src/participant/core/contextFormat';
+import {
+  explainRequest,
+  fenced,
+  formatContext,
+  MAX_CONTEXT_CHARS,
+  questionWithContext,
+  withoutDuplicates,
+} from '../../../../src/participant/core/contextFormat';
 
 describe('participant: context text', () => {
   it('fences code under its label, with the language', () => {
-    assert.strictEqual(formatContext([{ label: 'src/a.ts:1-2', languageId: 'typescript', text: 'const a = 1;\nconst b = 2;' }]), 'src/a.ts:1-2:\n```typescript\nconst a = 1;\nconst b = 2;\n```');
+    assert.strictEqual(
+      formatContext([{ label: 'src/a.ts:1-2', languageId: 'typescript', text: 'const a = 1;\nconst b = 2;' }]),
+      'src/a.ts:1-2:\n```typescript\nconst a = 1;\nconst b = 2;\n```',
+    );
   });
 
   it('uses a longer fence than any backtick run in the text', () => {
@@ -27,11 +37,20 @@ describe('participant: context text', () => {
     assert.ok(!text.includes('three'));
   });
 
-  it('asks to explain the code, with the user\'s own words', () => {
+  it("asks to explain the code, with the user's own words", () => {
     const request = explainRequest([{ label: 'a.py:3', languageId: 'python', text: 'print(1)' }], '  the loop ');
     assert.match(request, /^Explain this code: what it does, how it works step by step/);
     assert.match(request, /In particular: the loop\n\na\.py:3:\n```python\nprint\(1\)\n```$/);
-    assert.match(explainRequest([{ label: 'a', text: 'x' }, { label: 'b', text: 'y' }], ''), /^Explain this code \(in several parts\)/);
+    assert.match(
+      explainRequest(
+        [
+          { label: 'a', text: 'x' },
+          { label: 'b', text: 'y' },
+        ],
+        '',
+      ),
+      /^Explain this code \(in several parts\)/,
+    );
   });
 });
 
@@ -41,14 +60,31 @@ describe('participant: duplicate context', () => {
 
   it('drops a selection that an attached file or a larger attached range contains', () => {
     const selection = item('selection', { uri: file, lines: { start: 2, end: 4 } });
-    assert.deepStrictEqual(withoutDuplicates([selection, item('file', { uri: file })]).map((entry) => entry.label), ['file']);
-    assert.deepStrictEqual(withoutDuplicates([selection, item('range', { uri: file, lines: { start: 0, end: 9 } })]).map((entry) => entry.label), ['range']);
+    assert.deepStrictEqual(
+      withoutDuplicates([selection, item('file', { uri: file })]).map((entry) => entry.label),
+      ['file'],
+    );
+    assert.deepStrictEqual(
+      withoutDuplicates([selection, item('range', { uri: file, lines: { start: 0, end: 9 } })]).map((entry) => entry.label),
+      ['range'],
+    );
   });
 
   it('keeps one of two identical items, and everything that does not overlap', () => {
     const same = { uri: file, lines: { start: 2, end: 4 } };
-    assert.deepStrictEqual(withoutDuplicates([item('first', same), item('second', same)]).map((entry) => entry.label), ['first']);
-    const kept = withoutDuplicates([item('a', { uri: file, lines: { start: 0, end: 1 } }), item('b', { uri: file, lines: { start: 1, end: 3 } }), item('other', { uri: 'file:///w/b.ts' }), item('text')]);
-    assert.deepStrictEqual(kept.map((entry) => entry.label), ['a', 'b', 'other', 'text']);
+    assert.deepStrictEqual(
+      withoutDuplicates([item('first', same), item('second', same)]).map((entry) => entry.label),
+      ['first'],
+    );
+    const kept = withoutDuplicates([
+      item('a', { uri: file, lines: { start: 0, end: 1 } }),
+      item('b', { uri: file, lines: { start: 1, end: 3 } }),
+      item('other', { uri: 'file:///w/b.ts' }),
+      item('text'),
+    ]);
+    assert.deepStrictEqual(
+      kept.map((entry) => entry.label),
+      ['a', 'b', 'other', 'text'],
+    );
   });
 });

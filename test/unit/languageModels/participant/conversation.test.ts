@@ -32,7 +32,10 @@ describe('participant: conversation', () => {
       { role: 'user', text: 'hello' },
       { role: 'assistant', text: '' },
     ];
-    assert.deepStrictEqual(buildConversation({ system: 's', developerRole: false, history, user: 'u' }).map((message) => message.content), ['s', 'hello', 'u']);
+    assert.deepStrictEqual(
+      buildConversation({ system: 's', developerRole: false, history, user: 'u' }).map((message) => message.content),
+      ['s', 'hello', 'u'],
+    );
   });
 
   it('keeps only the newest turns', () => {

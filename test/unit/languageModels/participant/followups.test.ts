@@ -5,15 +5,23 @@ import { ApiError } from '../../../../src/api';
 
 describe('participant: follow-ups', () => {
   it('offers more detail after an answer, and a focused /explain after an explanation', () => {
-    assert.deepStrictEqual(followupsFor({ kind: 'answer', model: 'm' }).map((followup) => followup.label), ['Tell me more', 'Summarize']);
-    assert.deepStrictEqual(followupsFor({ kind: 'explain' }).map((followup) => [followup.label, followup.command]), [
-      ['Explain it more simply', 'explain'],
-      ['What could go wrong?', 'explain'],
-    ]);
+    assert.deepStrictEqual(
+      followupsFor({ kind: 'answer', model: 'm' }).map((followup) => followup.label),
+      ['Tell me more', 'Summarize'],
+    );
+    assert.deepStrictEqual(
+      followupsFor({ kind: 'explain' }).map((followup) => [followup.label, followup.command]),
+      [
+        ['Explain it more simply', 'explain'],
+        ['What could go wrong?', 'explain'],
+      ],
+    );
   });
 
   it('offers another video from the same prompt', () => {
-    assert.deepStrictEqual(followupsFor({ kind: 'video', prompt: 'a cat', taskId: 't' }), [{ prompt: 'a cat', label: 'Make another video from the same prompt', command: 'video' }]);
+    assert.deepStrictEqual(followupsFor({ kind: 'video', prompt: 'a cat', taskId: 't' }), [
+      { prompt: 'a cat', label: 'Make another video from the same prompt', command: 'video' },
+    ]);
   });
 
   it('offers nothing after a failure, a cancellation, a setup hint or unknown metadata', () => {
@@ -32,7 +40,11 @@ describe('participant: recovery actions', () => {
     assert.deepStrictEqual(recoveryActions(http(503, 'model_not_found')), ['selectChatModel', 'showLogs']);
     assert.deepStrictEqual(recoveryActions(http(403)), ['selectChatModel', 'showLogs']);
     assert.deepStrictEqual(recoveryActions(http(404)), ['openSettings', 'showLogs']);
-    assert.deepStrictEqual(recoveryActions(new ApiError({ kind: 'network', message: 'ECONNREFUSED', hint: 'Check' })), ['testConnection', 'openSettings', 'showLogs']);
+    assert.deepStrictEqual(recoveryActions(new ApiError({ kind: 'network', message: 'ECONNREFUSED', hint: 'Check' })), [
+      'testConnection',
+      'openSettings',
+      'showLogs',
+    ]);
     assert.deepStrictEqual(recoveryActions(http(500)), ['showLogs']);
     assert.deepStrictEqual(recoveryActions(new Error('boom')), ['showLogs']);
   });

@@ -1,7 +1,7 @@
-import type * as vscode from 'vscode';
+import type { Event } from '../../common/emitter';
 
 /** How many video tasks are queued or running; the video feature (src/video/videoFeature.ts) implements it, the status bar shows it. */
 export interface RunningVideoTasks {
   readonly runningCount: number;
-  readonly onDidChangeRunningCount: vscode.Event<void>;
+  readonly onDidChangeRunningCount: Event<void>;
 }
