@@ -32,9 +32,11 @@ export async function runCommand(page: Page, title: string, { attempts = 8, rowT
     await page.keyboard.press('F1');
     const input = quickInputBox(page);
     await input.waitFor({ state: 'visible', timeout: 15_000 });
-    await input.fill(`>${title}`);
     const row = quickInputRow(page, title);
     try {
+      // The palette closes when something else takes the focus just after it opened (a view focusing its input):
+      // then it is opened again.
+      await input.fill(`>${title}`, { timeout: 5_000 });
       await row.waitFor({ state: 'visible', timeout: rowTimeoutMs });
       await row.click();
       return;
