@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { AccountReader } from './account/accountReader';
 import { normalizeBaseUrl } from './baseUrl';
 import type { ChatCompletion, ChatStreamEvent } from './chat/events';
 import { validateChatRequest, type ChatRequest } from './chat/request';
@@ -36,6 +37,8 @@ export interface ClientOptions {
 /** The client of the Promptreel service. Plain Node: no `vscode` here. Every call takes an AbortSignal. */
 export class PromptreelClient {
   readonly baseUrl: string;
+  /** The key's quota and expiry, the display unit and the prices (SERVICE.md, "Account"). */
+  readonly account: AccountReader;
   private readonly transport: Transport;
   private readonly log: ApiLogger;
 
@@ -51,6 +54,7 @@ export class PromptreelClient {
       userAgent: options.userAgent ?? 'Promptreel',
       ...(options.redact ? { redact: options.redact } : {}),
     });
+    this.account = new AccountReader(this.transport);
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {

@@ -18,3 +18,17 @@ export type { VideoTask, VideoState, VideoCreateRequest } from './video/task';
 export type { DownloadProgress, DownloadOptions, DownloadResult } from './video/download';
 export { removeStaleDownloads, reserveFile } from './video/download';
 export { SaveError } from './video/savedFile';
+export { AccountReader, type Offered, type BillingAnswer, type PricingAnswer } from './account/accountReader';
+export {
+  keyHealthFromTokenUsage,
+  keyHealthFromBilling,
+  keyCondition,
+  describeKeyHealth,
+  quotaDisplay,
+  compactNumber,
+  DEFAULT_QUOTA_PER_UNIT,
+  type KeyHealth,
+  type KeyCondition,
+  type QuotaDisplay,
+} from './account/keyHealth';
+export { modelPrices, costOf, formatUsd, describePrice, DEFAULT_GROUP, type ModelPrice } from './account/prices';

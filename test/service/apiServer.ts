@@ -7,11 +7,14 @@ import { listModels } from './modelsRoute';
 import type { RouteContext } from './routeContext';
 import type { ServiceState } from './serviceState';
 import { createVideo, queryVideo, videoContent } from './videoRoutes';
+import { billingSubscription, billingUsage, pricing, status, tokenUsage } from './accountRoutes';
 
 interface Route {
   method: string;
   pattern: RegExp;
   handle: (context: RouteContext) => void | Promise<void>;
+  /** Answered without a key (`/api/status`, `/api/pricing`). */
+  public?: boolean;
 }
 
 const routes: Route[] = [
@@ -20,6 +23,11 @@ const routes: Route[] = [
   { method: 'POST', pattern: /^\/v1\/videos$/, handle: createVideo },
   { method: 'GET', pattern: /^\/v1\/videos\/([^/]+)$/, handle: queryVideo },
   { method: 'GET', pattern: /^\/v1\/videos\/([^/]+)\/content$/, handle: videoContent },
+  { method: 'GET', pattern: /^\/api\/usage\/token$/, handle: tokenUsage },
+  { method: 'GET', pattern: /^(?:\/v1)?\/dashboard\/billing\/subscription$/, handle: billingSubscription },
+  { method: 'GET', pattern: /^(?:\/v1)?\/dashboard\/billing\/usage$/, handle: billingUsage },
+  { method: 'GET', pattern: /^\/api\/status$/, handle: status, public: true },
+  { method: 'GET', pattern: /^\/api\/pricing$/, handle: pricing, public: true },
 ];
 
 /** The gateway: /v1 routes, plus the control API under /__control/ (not recorded, no auth). */
@@ -60,6 +68,10 @@ async function handle(state: ServiceState, request: http.IncomingMessage, respon
   });
   if (!route || !params) {
     sendInvalidUrl(response, method, path);
+    return;
+  }
+  if (key === undefined && route.public) {
+    await route.handle({ request, response, body: record.body, key: '', scenario: state.scenarioFor(undefined), state, signal, params });
     return;
   }
   if (key === undefined) {

@@ -97,6 +97,38 @@ const chatSchema = z.strictObject({
   endlessEventBytes: z.number().int().min(1).nullable(),
 });
 
+/** SERVICE.md, "Account": the key's quota and expiry, the display unit, and prices. */
+const accountSchema = z.strictObject({
+  /**
+   * `GET /api/usage/token`: the key's quota. `limited` (granted/used below), `unlimited`, `exhausted` (nothing left),
+   * or not offered: `absent` (404), `html` (a web page), `unsuccessful` (`{"success": false}`).
+   */
+  tokenUsage: z.enum(['limited', 'unlimited', 'exhausted', 'absent', 'html', 'unsuccessful']),
+  /** Quota units granted to the key and used so far. */
+  grantedQuota: z.number().min(0),
+  usedQuota: z.number().min(0),
+  /** When the key expires, in days from now (negative: it has expired); null: never (`expires_at: 0`). */
+  expiresInDays: z.number().nullable(),
+  modelLimits: z.record(z.string(), z.number()).nullable(),
+  /** The billing subscription and usage pair: under `/v1/dashboard/…`, `/dashboard/…`, both, or neither. */
+  billing: z.enum(['both', 'v1', 'root', 'absent']),
+  /** `GET /api/status`: how the gateway displays quota, or not offered. */
+  display: z.enum(['USD', 'CNY', 'TOKENS', 'absent']),
+  quotaPerUnit: z.number().positive(),
+  /** `GET /api/pricing`: offered, not offered (404), or `{"success": false}`. */
+  pricing: z.enum(['offered', 'absent', 'unsuccessful']),
+  groupRatio: z.record(z.string(), z.number()),
+  /** Prices: per call (`quota_type` 1, US dollars per request) or per token (`model_ratio`, `completion_ratio`). */
+  prices: z.array(
+    z.strictObject({
+      model: z.string(),
+      perCallUsd: z.number().min(0).optional(),
+      modelRatio: z.number().min(0).optional(),
+      completionRatio: z.number().min(0).optional(),
+    }),
+  ),
+});
+
 export const scenarioSchema = z.strictObject({
   fault: faultSchema.nullable(),
   models: z.array(modelEntrySchema),
@@ -106,6 +138,7 @@ export const scenarioSchema = z.strictObject({
   chat: chatSchema,
   /** GET /v1/models pads its JSON answer to at least this many bytes (sent in pieces, never held in memory). */
   modelsPaddingBytes: z.number().int().min(0).nullable(),
+  account: accountSchema,
 });
 
 export type Fault = z.infer<typeof faultSchema>;
@@ -113,6 +146,7 @@ export type ModelEntry = z.infer<typeof modelEntrySchema>;
 export type VideoScenario = z.infer<typeof videoSchema>;
 export type CdnScenario = z.infer<typeof cdnSchema>;
 export type ChatScenario = z.infer<typeof chatSchema>;
+export type AccountScenario = z.infer<typeof accountSchema>;
 export type Scenario = z.infer<typeof scenarioSchema>;
 
 /**
@@ -127,6 +161,7 @@ export const scenarioPatchSchema = z.strictObject({
   cdn: cdnSchema.partial().optional(),
   chat: chatSchema.partial().optional(),
   modelsPaddingBytes: z.number().int().min(0).nullable().optional(),
+  account: accountSchema.partial().optional(),
 });
 export type ScenarioPatch = z.infer<typeof scenarioPatchSchema>;
 
@@ -190,6 +225,24 @@ export function defaultScenario(): Scenario {
       endlessEventBytes: null,
     },
     modelsPaddingBytes: null,
+    account: {
+      tokenUsage: 'limited',
+      // $10 granted, $6.80 used: $3.20 left at 500000 quota units per dollar.
+      grantedQuota: 5_000_000,
+      usedQuota: 3_400_000,
+      expiresInDays: 12,
+      modelLimits: null,
+      billing: 'both',
+      display: 'USD',
+      quotaPerUnit: 500_000,
+      pricing: 'offered',
+      groupRatio: { default: 1, vip: 0.8 },
+      prices: [
+        { model: 'promptreel-chat', modelRatio: 1.5, completionRatio: 4 },
+        { model: 'promptreel-reasoner', modelRatio: 5, completionRatio: 4 },
+        { model: 'promptreel-video', perCallUsd: 0.4 },
+      ],
+    },
   };
 }
 
@@ -208,6 +261,7 @@ export function applyPatch(base: ScenarioPatch, patch: ScenarioPatch): ScenarioP
   if (base.video || patch.video) merged.video = structuredClone({ ...base.video, ...definedOnly(patch.video) });
   if (base.cdn || patch.cdn) merged.cdn = structuredClone({ ...base.cdn, ...definedOnly(patch.cdn) });
   if (base.chat || patch.chat) merged.chat = structuredClone({ ...base.chat, ...definedOnly(patch.chat) });
+  if (base.account || patch.account) merged.account = structuredClone({ ...base.account, ...definedOnly(patch.account) });
   return merged;
 }
 

@@ -1,0 +1,73 @@
+import * as z from 'zod/mini';
+
+// The account endpoints of SERVICE.md ("Account"), as gateways of this family answer them. Every field is optional
+// and checked on its own: a gateway that leaves one out, or sends a string for a number, loses that field only.
+
+const num = z.catch(z.optional(z.pipe(z.union([z.number(), z.string().check(z.regex(/^-?\d+(\.\d+)?$/))]), z.transform(Number))), undefined);
+const bool = z.catch(z.optional(z.boolean()), undefined);
+
+/** `GET /api/usage/token` → `data` (new-api): amounts in quota units. */
+export const tokenUsageSchema = z.object({
+  name: z.catch(z.optional(z.string()), undefined),
+  total_granted: num,
+  total_used: num,
+  total_available: num,
+  unlimited_quota: bool,
+  model_limits: z.catch(z.optional(z.record(z.string(), z.number())), undefined),
+  model_limits_enabled: bool,
+  /** Unix seconds; 0: never. */
+  expires_at: num,
+});
+export type TokenUsageAnswer = z.infer<typeof tokenUsageSchema>;
+
+/** `GET [/v1]/dashboard/billing/subscription` (one-api, OpenAI's legacy format). */
+export const billingSubscriptionSchema = z.object({
+  object: z.optional(z.string()),
+  hard_limit_usd: num,
+  soft_limit_usd: num,
+  system_hard_limit_usd: num,
+  /** Unix seconds; 0: never. */
+  access_until: num,
+});
+export type BillingSubscriptionAnswer = z.infer<typeof billingSubscriptionSchema>;
+
+/** `GET [/v1]/dashboard/billing/usage`: `total_usage` in hundredths of a US dollar. */
+export const billingUsageSchema = z.object({ total_usage: num });
+
+/** `GET /api/status` → `data`. */
+export const statusSchema = z.object({
+  quota_per_unit: num,
+  display_in_currency: bool,
+  quota_display_type: z.catch(z.optional(z.string()), undefined),
+});
+export type StatusAnswer = z.infer<typeof statusSchema>;
+
+/** One entry of `GET /api/pricing` → `data`. */
+export const modelPriceSchema = z.object({
+  model_name: z.string().check(z.minLength(1)),
+  /** 0: per token, 1: per call. */
+  quota_type: num,
+  model_ratio: num,
+  model_price: num,
+  completion_ratio: num,
+  enable_groups: z.catch(z.optional(z.array(z.string())), undefined),
+});
+export type ModelPriceAnswer = z.infer<typeof modelPriceSchema>;
+
+export const pricingSchema = z.object({
+  data: z.array(z.unknown()),
+  group_ratio: z.catch(z.optional(z.record(z.string(), z.number())), undefined),
+});
+
+/**
+ * The payload of an answer that says it succeeded: new-api wraps it as `{success|code, data}`; `{"success": false}`
+ * (or `code: false`) means the endpoint is not offered. Answers without a wrapper are their own payload.
+ */
+export function unwrap(raw: unknown): { ok: true; data: unknown } | { ok: false; message: string } {
+  if (typeof raw !== 'object' || raw === null) return { ok: false, message: 'the answer is not an object' };
+  const record = raw as Record<string, unknown>;
+  if (record.success === false || record.code === false)
+    return { ok: false, message: typeof record.message === 'string' && record.message ? record.message : 'not offered' };
+  if ('data' in record && (record.success === true || record.code === true || record.code === 0)) return { ok: true, data: record.data };
+  return { ok: true, data: raw };
+}

@@ -1,0 +1,47 @@
+import type { PricingAnswer } from './accountReader';
+
+/** The price of one model for the key's group, in US dollars. */
+export type ModelPrice = { kind: 'per-call'; usd: number } | { kind: 'per-token'; promptUsdPerMillion: number; completionUsdPerMillion: number };
+
+/** The group a key belongs to is not exposed; `default` is the usual one. */
+export const DEFAULT_GROUP = 'default';
+
+/**
+ * SERVICE.md: per call, a request costs `model_price × group_ratio` dollars; per token, 1M prompt tokens cost
+ * `model_ratio × 2 × group_ratio` dollars and completion tokens `completion_ratio` times that.
+ */
+export function modelPrices(pricing: PricingAnswer, group = DEFAULT_GROUP): Map<string, ModelPrice> {
+  const ratio = pricing.groupRatio[group] ?? 1;
+  const prices = new Map<string, ModelPrice>();
+  for (const entry of pricing.models) {
+    if (entry.quota_type === 1) {
+      if (entry.model_price !== undefined) prices.set(entry.model_name, { kind: 'per-call', usd: entry.model_price * ratio });
+      continue;
+    }
+    if (entry.model_ratio === undefined) continue;
+    const prompt = entry.model_ratio * 2 * ratio;
+    prices.set(entry.model_name, { kind: 'per-token', promptUsdPerMillion: prompt, completionUsdPerMillion: prompt * (entry.completion_ratio ?? 1) });
+  }
+  return prices;
+}
+
+/** What a request costs: per call, the price; per token, from the tokens the service counted. */
+export function costOf(price: ModelPrice, usage: { promptTokens?: number; completionTokens?: number } = {}): number {
+  if (price.kind === 'per-call') return price.usd;
+  return ((usage.promptTokens ?? 0) * price.promptUsdPerMillion + (usage.completionTokens ?? 0) * price.completionUsdPerMillion) / 1_000_000;
+}
+
+/** Dollars as people read them: cents from $0.01 up, two significant digits below (a reply often costs $0.0004). */
+export function formatUsd(usd: number): string {
+  if (usd === 0) return '$0.00';
+  const sign = usd < 0 ? '-' : '';
+  const amount = Math.abs(usd);
+  if (amount >= 0.01) return `${sign}$${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return `${sign}$${Number(amount.toPrecision(2))}`;
+}
+
+export function describePrice(price: ModelPrice): string {
+  return price.kind === 'per-call'
+    ? `${formatUsd(price.usd)} per request`
+    : `${formatUsd(price.promptUsdPerMillion)} in / ${formatUsd(price.completionUsdPerMillion)} out per 1M tokens`;
+}
