@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { AccountFeature } from './account/accountFeature';
 import { ApiKeyCommands } from './auth/apiKeyCommands';
 import { ApiKeyContext } from './auth/apiKeyContext';
 import { ApiKeyStore } from './auth/apiKeyStore';
@@ -41,6 +42,8 @@ export interface PromptreelTestApi {
   readonly connection: Connection;
   readonly doctor: ConnectionDoctor;
   readonly statusBar: ChatModelStatusBar;
+  /** The key's quota and expiry in the status bar. */
+  readonly account: AccountFeature;
   /** Video tasks: the runtime (store, poller, view, commands, downloads, player). */
   readonly video: VideoFeature;
   /** The global storage the video tasks persist in (tests play "another window" with it). */
@@ -92,6 +95,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   store.add(new SelectChatModelCommand(settings, connection, logger.forComponent('models')));
   const video = store.add(new VideoFeature({ globalState: context.globalState, settings, connection, logger }));
   const statusBar = store.add(new ChatModelStatusBar(chatModel, video));
+  const account = store.add(new AccountFeature(connection, logger.forComponent('account')));
   const chat = store.add(new ChatFeature(context.workspaceState, context.extensionUri, settings, connection, logger));
   const rewriteProposals = store.add(new RewriteProposals(logger.forComponent('editor')));
   const editorStream = {
@@ -127,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
     connection,
     doctor,
     statusBar,
+    account,
     logUri: context.logUri,
     secrets: context.secrets,
     video,

@@ -32,6 +32,8 @@ export interface ClientOptions {
   userAgent?: string;
   /** Hides registered secrets in what the server says (the key of each request is hidden in any case). */
   redact?: (text: string) => string;
+  /** A request the service charges for (a chat completion, a video task) was accepted. */
+  onCharged?: () => void;
 }
 
 /** The client of the Promptreel service. Plain Node: no `vscode` here. Every call takes an AbortSignal. */
@@ -53,6 +55,7 @@ export class PromptreelClient {
       retry: { ...DEFAULT_RETRY, ...options.retry },
       userAgent: options.userAgent ?? 'Promptreel',
       ...(options.redact ? { redact: options.redact } : {}),
+      ...(options.onCharged ? { onCharged: options.onCharged } : {}),
     });
     this.account = new AccountReader(this.transport);
   }

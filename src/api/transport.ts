@@ -18,6 +18,8 @@ export interface TransportOptions {
   userAgent: string;
   /** Hides registered secrets in server text (the extension's redactor); the key a request sent is hidden anyway. */
   redact?: (text: string) => string;
+  /** A POST the service charges for (a chat completion, a video task) was accepted. */
+  onCharged?: () => void;
 }
 
 export interface SendOptions {
@@ -159,6 +161,7 @@ export class Transport {
       const text = await readText(response.body, send.signal, { limit: MAX_ERROR_BODY, truncate: true }).catch(() => '');
       throw errorFromResponse(response.statusCode, response.headers, text, send.what);
     }
+    if (send.method === 'POST' && send.auth) this.options.onCharged?.();
     return { status: response.statusCode, headers: response.headers, body: response.body, url };
   }
 

@@ -17,6 +17,9 @@ export class ClientProvider extends Disposable {
   private readonly changed = this._register(new Emitter<void>());
   /** The client to use changed (new base URL or proxy settings): drop any cached one. */
   readonly onDidChange = this.changed.event;
+  private readonly charged = this._register(new Emitter<void>());
+  /** A request the service charges for was accepted (the key's quota changed). */
+  readonly onDidCharge = this.charged.event;
   private dispatcher: Dispatcher | undefined;
   private client: PromptreelClient | undefined;
 
@@ -58,6 +61,7 @@ export class ClientProvider extends Disposable {
       log: this.log,
       userAgent: this.userAgent,
       redact: (text) => this.redactor.redact(text),
+      onCharged: () => this.charged.fire(),
       ...(options.retry ? { retry: options.retry } : {}),
     });
   }

@@ -133,6 +133,21 @@ describe('account: the key quota, its expiry and prices, against the local servi
     });
   }
 
+  it('tells when a charged request was accepted (a chat, a video task), not for reads nor refused requests', async () => {
+    let charged = 0;
+    const client = clientFor(ctx.service, { onCharged: () => charged++ });
+    await client.listModels();
+    await client.account.tokenUsage();
+    assert.equal(charged, 0);
+    await client.createChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'hi' }] });
+    assert.equal(charged, 1);
+    await client.createVideoTask({ model: 'promptreel-video', prompt: 'a kite' });
+    assert.equal(charged, 2);
+    ctx.service.setScenario({ fault: { status: 401, code: 'invalid_api_key', message: 'expired' } });
+    await assert.rejects(client.createChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'hi' }] }));
+    assert.equal(charged, 2);
+  });
+
   it('takes an absent /api/status as the default scale (500000 units per dollar)', async () => {
     ctx.service.setScenario({ account: { display: 'absent' } });
     const status = await clientFor(ctx.service).account.status();

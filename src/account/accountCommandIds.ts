@@ -1,0 +1,3 @@
+export const AccountCommandIds = {
+  refreshKeyHealth: 'promptreel.refreshKeyHealth',
+} as const;
