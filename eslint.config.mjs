@@ -4,8 +4,13 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /** The layers, as import rules (see CONTRIBUTING.md, "Layers"). */
-const FEATURES = 'auth|chatPanel|commands|config|connection|doctor|editorStream|languageModels|participant|statusBar|video|webview|workbench';
+const FEATURES = 'account|auth|chatPanel|commands|config|connection|doctor|editorStream|languageModels|participant|statusBar|video|webview|workbench';
 const noVscode = { name: 'vscode', message: 'This layer runs in plain Node: no `vscode` here (see CONTRIBUTING.md, "Layers").' };
+/** Only the API layer (downloads) touches the disk itself; the rest goes through VS Code, so remote and virtual workspaces work. */
+const noNodeFs = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'].map((name) => ({
+  name,
+  message: 'Outside src/api, use vscode.workspace.fs (see src/workbench/fileExists.ts): remote and virtual workspaces have no local disk.',
+}));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '.artifacts/**', 'media/**'] },
@@ -23,6 +28,11 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    ignores: ['src/api/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: noNodeFs }] },
+  },
+  {
     // The API layer: plain Node, the bottom of the stack.
     files: ['src/api/**/*.ts'],
     rules: {
@@ -38,7 +48,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [noVscode], patterns: [{ regex: `^(\\.\\./)+(${FEATURES})(/|$)`, message: '`src/common` imports only `src/api`.' }] },
+        { paths: [noVscode, ...noNodeFs], patterns: [{ regex: `^(\\.\\./)+(${FEATURES})(/|$)`, message: '`src/common` imports only `src/api`.' }] },
       ],
     },
   },
@@ -54,7 +64,7 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [noVscode],
+          paths: [noVscode, ...noNodeFs],
           patterns: [
             {
               regex: '^\\.\\./(?!\\.\\./)',
@@ -78,7 +88,7 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [noVscode],
+          paths: [noVscode, ...noNodeFs],
           patterns: [
             {
               regex: '^\\.\\./\\.\\./(?!chatPanel/core/(protocol|model)$)',

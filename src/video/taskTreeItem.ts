@@ -1,6 +1,6 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isFile } from '../workbench/fileExists';
 import { contextValue, describeTask, displayState, elapsedOf, formatElapsed, isFollowedHere, taskLabel, type DisplayState } from './core/taskModel';
 import { VideoCommandIds } from './videoCommandIds';
 import type { VideoTaskRecord } from './core/videoTaskRecord';
@@ -26,12 +26,12 @@ const STATE_NAMES: Record<DisplayState, string> = {
 };
 
 /** True when the task's downloaded file is still there (a file deleted by hand makes it "completed" again). */
-export function isDownloaded(record: VideoTaskRecord): boolean {
-  return !!record.downloadedPath && fs.existsSync(record.downloadedPath);
+export async function isDownloaded(record: VideoTaskRecord): Promise<boolean> {
+  return !!record.downloadedPath && (await isFile(record.downloadedPath));
 }
 
-export function buildTreeItem(record: VideoTaskRecord, now: number, service: string | undefined): vscode.TreeItem {
-  const downloaded = isDownloaded(record);
+/** The tree item of a task; `downloaded`: its file is still there (see isDownloaded). */
+export function buildTreeItem(record: VideoTaskRecord, now: number, service: string | undefined, downloaded: boolean): vscode.TreeItem {
   const state = displayState(record, downloaded);
   const here = isFollowedHere(record, service);
   const item = new vscode.TreeItem(taskLabel(record), vscode.TreeItemCollapsibleState.None);

@@ -3,7 +3,7 @@ import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import { isPending } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
-import { buildTreeItem } from './taskTreeItem';
+import { buildTreeItem, isDownloaded } from './taskTreeItem';
 
 /** The Video Tasks view: one item per task id of the store, built fresh from the record. */
 export class VideoTaskTreeProvider extends Disposable implements vscode.TreeDataProvider<string> {
@@ -23,9 +23,10 @@ export class VideoTaskTreeProvider extends Disposable implements vscode.TreeData
     return element ? [] : this.store.tasks.map((task) => task.id);
   }
 
-  getTreeItem(id: string): vscode.TreeItem {
+  async getTreeItem(id: string): Promise<vscode.TreeItem> {
     const record = this.store.get(id);
-    return record ? buildTreeItem(record, Date.now(), this.service()) : new vscode.TreeItem(`Task ${id} (removed)`);
+    if (!record) return new vscode.TreeItem(`Task ${id} (removed)`);
+    return buildTreeItem(record, Date.now(), this.service(), await isDownloaded(record));
   }
 
   getParent(): undefined {

@@ -205,7 +205,7 @@ export class VideoCommands extends Disposable {
 
   /** Plays the downloaded file, downloading it first when needed. */
   async open(task: VideoTaskRecord): Promise<OpenOutcome> {
-    let file = isDownloaded(task) ? task.downloadedPath : undefined;
+    let file = (await isDownloaded(task)) ? task.downloadedPath : undefined;
     if (!file) {
       const download = await this.deps.downloader.download(task.id);
       if (download.kind !== 'saved') return { kind: 'not-opened', download };
@@ -216,7 +216,7 @@ export class VideoCommands extends Disposable {
   }
 
   private async reveal(task: VideoTaskRecord): Promise<boolean> {
-    if (!task.downloadedPath || !isDownloaded(task)) {
+    if (!task.downloadedPath || !(await isDownloaded(task))) {
       showMessage('info', 'This video is not downloaded (or its file was moved).', [{ title: 'Download', run: () => this.deps.downloader.download(task.id) }]);
       return false;
     }

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
@@ -6,6 +5,7 @@ import * as z from 'zod/mini';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { newNonce } from '../common/webviewPage';
+import { isFile } from '../workbench/fileExists';
 import { playerHtml, playerMessageSchema, type PlaybackReport, type PlayerCommand } from './core/playerPage';
 
 export const PLAYER_VIEW_TYPE = 'promptreel.videoPlayer';
@@ -48,12 +48,7 @@ export class VideoPlayer extends Disposable {
   async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const saved = savedStateSchema.safeParse(state);
     const file = saved.success ? saved.data.file : undefined;
-    const exists = file
-      ? await stat(file).then(
-          (info) => info.isFile(),
-          () => false,
-        )
-      : false;
+    const exists = file ? await isFile(file) : false;
     if (!file || !exists || this.panels.has(file)) {
       this.log.info(file && !exists ? `The video player of ${path.basename(file)} was not restored: the file is gone.` : 'A video player was not restored.');
       panel.dispose();

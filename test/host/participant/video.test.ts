@@ -75,7 +75,7 @@ describe('participant: @promptreel /video', () => {
     const record = api.video.runtime.store.get(id);
     assert.strictEqual(record?.state, 'completed');
     assert.ok(api.video.runtime.tree.getChildren().includes(id));
-    assert.match(String(api.video.runtime.tree.getTreeItem(id).label), /a paper boat drifting/);
+    assert.match(String((await api.video.runtime.tree.getTreeItem(id)).label), /a paper boat drifting/);
 
     // The buttons work: Download saves the file, Open plays it.
     const [download, open] = stream.buttons;

@@ -60,7 +60,7 @@ describe('video: creating tasks', () => {
 
     const { tree, store } = runtime(api);
     assert.deepStrictEqual(tree.getChildren(), [task.id], 'listed at once');
-    const item = tree.getTreeItem(task.id);
+    const item = await tree.getTreeItem(task.id);
     assert.strictEqual(item.label, 'A paper boat drifting down a rainy street at dusk'.slice(0, 47) + '…');
     assert.match(String(item.contextValue), /^videoTask:queued:request$/);
     assert.match(String(item.description), /^promptreel-video · \d+s$/);
@@ -145,7 +145,7 @@ describe('video: creating tasks', () => {
     assert.strictEqual(post.length, 1, 'one video request, after the edit');
     assert.strictEqual((post[0].body as { prompt: string }).prompt, `${offered} Edited by hand.`);
     assert.deepStrictEqual(task.source, { uri: document.uri.toString(), startLine: 1, startCharacter: 0, endLine: 3, endCharacter: 1 });
-    assert.match(String(runtime(api).tree.getTreeItem(task.id).contextValue), /:source/);
+    assert.match(String((await runtime(api).tree.getTreeItem(task.id)).contextValue), /:source/);
 
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     assert.strictEqual(await vscode.commands.executeCommand('promptreel.video.goToSource', task.id), true);
@@ -245,7 +245,7 @@ describe('video: creating tasks', () => {
     assert.strictEqual(tracked?.id, id);
     assert.strictEqual(runtime(api).store.get(lost.id), undefined, 'the "answer lost" entry made way for the real task');
     assert.strictEqual(tracked?.prompt, undefined, 'a tracked task has no known prompt');
-    assert.strictEqual(runtime(api).tree.getTreeItem(id).label, `Task ${id}`);
+    assert.strictEqual((await runtime(api).tree.getTreeItem(id)).label, `Task ${id}`);
     const done = await pollUntil(api, id, (task) => task.state === 'completed', 'the tracked task to complete');
     assert.ok(done.videoUrl);
     assert.strictEqual(videoPosts(ctx.service).length, 1, 'still one POST');
@@ -270,7 +270,7 @@ describe('video: creating tasks', () => {
       const lost = runtime(api).store.tasks.filter((task) => task.state === 'unconfirmed');
       assert.strictEqual(lost.length, 1);
       assert.strictEqual(lost[0].prompt, PROMPT);
-      assert.match(runtime(api).tree.getTreeItem(lost[0].id).contextValue ?? '', /^videoTask:unconfirmed/);
+      assert.match((await runtime(api).tree.getTreeItem(lost[0].id)).contextValue ?? '', /^videoTask:unconfirmed/);
       assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
       assert.strictEqual(runtime(api).poller.requestsInFlight, 0, 'the entry is not polled');
     });

@@ -85,7 +85,7 @@ describe('video: download and playback', () => {
 
     const { tree, store } = runtime(api);
     assert.strictEqual(store.get(task.id)?.downloadedPath, outcome.path);
-    const item = tree.getTreeItem(task.id);
+    const item = await tree.getTreeItem(task.id);
     assert.strictEqual(String(item.contextValue), 'videoTask:completed:downloaded:request');
     assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'pass-filled');
     const saved = messages?.shown.find((shown) => shown.message.startsWith('Saved videos/'));
@@ -97,7 +97,7 @@ describe('video: download and playback', () => {
 
     fs.rmSync(again.path);
     fs.rmSync(outcome.path);
-    assert.strictEqual(String(tree.getTreeItem(task.id).contextValue), 'videoTask:completed:request', 'a deleted file is no longer "downloaded"');
+    assert.strictEqual(String((await tree.getTreeItem(task.id)).contextValue), 'videoTask:completed:request', 'a deleted file is no longer "downloaded"');
   });
 
   it('follows CDN redirects without sending the key', async () => {

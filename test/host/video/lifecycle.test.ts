@@ -42,17 +42,17 @@ describe('video: task lifecycle with the real poller', () => {
     try {
       const task = await create();
       const { tree, store } = runtime(api);
-      assert.match(String(tree.getTreeItem(task.id).contextValue), /^videoTask:queued/);
+      assert.match(String((await tree.getTreeItem(task.id)).contextValue), /^videoTask:queued/);
       await waitFor(() => api.statusBar.text.endsWith('$(loading~spin) 1'), { what: 'the status bar to count the task' });
       // No pollNow here: the poller's own timer (2 s) drives it.
       await waitFor(() => store.get(task.id)?.state === 'running', { what: 'running', timeoutMs: 15_000 });
-      const running = tree.getTreeItem(task.id);
+      const running = await tree.getTreeItem(task.id);
       assert.strictEqual((running.iconPath as vscode.ThemeIcon).id, 'loading~spin');
       assert.match(String(running.description), /^promptreel-video · \d+% · \d+s$/);
       const done = await waitFor(() => (store.get(task.id)?.state === 'completed' ? store.get(task.id) : undefined), { what: 'completed', timeoutMs: 20_000 });
       assert.strictEqual(done.progress, 100);
       assert.strictEqual(done.videoUrl, ctx.service.task(task.id)?.url);
-      const item = tree.getTreeItem(task.id);
+      const item = await tree.getTreeItem(task.id);
       assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'check');
       assert.strictEqual(String(item.contextValue), 'videoTask:completed:request');
       const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
@@ -116,7 +116,7 @@ describe('video: task lifecycle with the real poller', () => {
     ctx.service.setScenario({ video: { customRunningStatus: 'RENDERING_FRAMES', progress: 'none', pollsToDone: 50 } });
     const task = await create();
     await pollUntil(api, task.id, (current) => current.rawStatus === 'RENDERING_FRAMES', 'the custom status');
-    const item = runtime(api).tree.getTreeItem(task.id);
+    const item = await runtime(api).tree.getTreeItem(task.id);
     assert.match(String(item.description), /RENDERING_FRAMES$/);
     assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'loading~spin');
   });
@@ -132,7 +132,7 @@ describe('video: task lifecycle with the real poller', () => {
         assert.strictEqual(final.state, 'failed');
         const reason = 'Video generation failed: the upstream provider rejected the prompt';
         assert.strictEqual(final.error, failureStyle === 'none' ? undefined : reason);
-        const item = runtime(api).tree.getTreeItem(task.id);
+        const item = await runtime(api).tree.getTreeItem(task.id);
         assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'error');
         assert.match(String(item.contextValue), /^videoTask:failed/);
         const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
@@ -156,8 +156,8 @@ describe('video: task lifecycle with the real poller', () => {
     assert.ok(tracked);
     const { store, tree, poller } = runtime(api);
     await waitFor(() => store.get(old.id)?.state === 'stale', { what: 'stale', timeoutMs: 15_000 });
-    assert.match(String(tree.getTreeItem(old.id).description), /stale$/);
-    assert.strictEqual((tree.getTreeItem(old.id).iconPath as vscode.ThemeIcon).id, 'warning');
+    assert.match(String((await tree.getTreeItem(old.id)).description), /stale$/);
+    assert.strictEqual(((await tree.getTreeItem(old.id)).iconPath as vscode.ThemeIcon).id, 'warning');
     await waitFor(() => !poller.isScheduled, { what: 'the timer to stop' });
     const polls = ctx.service.task(old.id)?.polls;
     await new Promise((resolve) => setTimeout(resolve, 3000));

@@ -28,7 +28,7 @@ describe('video: each task belongs to the service that made it', () => {
     assert.strictEqual(second.service.requests.filter((request) => request.path.startsWith('/v1/videos')).length, 0, 'never asked on the other service');
     const kept = runtime(api).store.get(id);
     assert.ok(kept && (kept.state === 'queued' || kept.state === 'running'), `still pending: ${kept?.state}`);
-    const item = runtime(api).tree.getTreeItem(id);
+    const item = await runtime(api).tree.getTreeItem(id);
     assert.strictEqual(item.description, `on ${ctx.service.baseUrl}: not followed here`);
     assert.match(String(item.contextValue), /^videoTaskElsewhere:/);
 
