@@ -27,7 +27,7 @@ import { PromptreelParticipant } from './participant/promptreelParticipant';
 import { VideoCommand } from './participant/videoCommand';
 import { ChatModelStatusBar } from './statusBar/chatModelStatusBar';
 import { ParticipantVideoTasksAdapter } from './video/participantVideoTasks';
-import { VideoFeature } from './video/videoFeature';
+import { VideoRuntime } from './video/videoRuntime';
 
 /** Handles returned by `activate()` only when VS Code runs the extension's tests (never to other extensions in normal use). */
 export interface PromptreelTestApi {
@@ -45,7 +45,7 @@ export interface PromptreelTestApi {
   /** The key's quota and expiry in the status bar. */
   readonly account: AccountFeature;
   /** Video tasks: the runtime (store, poller, view, commands, downloads, player). */
-  readonly video: VideoFeature;
+  readonly video: VideoRuntime;
   /** The global storage the video tasks persist in (tests play "another window" with it). */
   readonly globalState: vscode.Memento;
   readonly logUri: vscode.Uri;
@@ -93,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   store.add(new ApiKeyCommands(keyStore, settings, logger.forComponent('auth')));
   store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor'), () => confirmService(keyStore, 'Test Connection')));
   store.add(new SelectChatModelCommand(settings, connection, logger.forComponent('models')));
-  const video = store.add(new VideoFeature({ globalState: context.globalState, settings, connection, logger }));
+  const video = store.add(new VideoRuntime({ globalState: context.globalState, settings, connection, logger }));
   const statusBar = store.add(new ChatModelStatusBar(chatModel, video));
   const account = store.add(new AccountFeature(connection, logger.forComponent('account')));
   const chat = store.add(new ChatFeature(context.workspaceState, context.extensionUri, settings, connection, logger));

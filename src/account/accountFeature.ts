@@ -18,7 +18,6 @@ const FIRST_READ_DELAY_MS = 3_000;
 export class AccountFeature extends Disposable {
   readonly monitor: KeyHealthMonitor;
   private readonly item: vscode.StatusBarItem;
-  private visible = false;
 
   constructor(
     private readonly connection: Connection,
@@ -44,7 +43,7 @@ export class AccountFeature extends Disposable {
 
   /** The status bar item's text, or undefined while it is hidden (tests read it). */
   get text(): string | undefined {
-    return this.visible ? this.item.text : undefined;
+    return keyHealthText(this.monitor.state, this.clock.now()) === undefined ? undefined : this.item.text;
   }
 
   get tooltip(): string {
@@ -54,7 +53,6 @@ export class AccountFeature extends Disposable {
   private show(state: KeyHealthState): void {
     const now = this.clock.now();
     const text = keyHealthText(state, now);
-    this.visible = text !== undefined;
     if (!text) {
       this.item.hide();
       return;

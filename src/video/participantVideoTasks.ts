@@ -2,7 +2,7 @@ import type * as vscode from 'vscode';
 import type { Settings } from '../config/settings';
 import type { ParticipantVideoTask, ParticipantVideoTasks } from '../participant/videoTasksPort';
 import { VideoCommandIds } from './videoCommandIds';
-import type { VideoFeature } from './videoFeature';
+import type { VideoRuntime } from './videoRuntime';
 import { defaultOptions, toCreateRequest } from './core/videoOptions';
 import type { VideoTaskRecord } from './core/videoTaskRecord';
 
@@ -11,20 +11,20 @@ export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
   readonly onDidChange: vscode.Event<void>;
 
   constructor(
-    private readonly feature: VideoFeature,
+    private readonly video: VideoRuntime,
     private readonly settings: Settings,
   ) {
-    this.onDidChange = feature.onDidChangeTasks;
+    this.onDidChange = video.store.onDidChange;
   }
 
   async create(prompt: string): Promise<ParticipantVideoTask> {
     const options = defaultOptions(this.settings.video);
     if (!options.model) throw new Error('No video model is set: set promptreel.video.model, or use Promptreel: Generate Video to pick one.');
-    return toParticipantTask(await this.feature.runtime.creator.createOrThrow(toCreateRequest(prompt, options)));
+    return toParticipantTask(await this.video.creator.createOrThrow(toCreateRequest(prompt, options)));
   }
 
   get(id: string): ParticipantVideoTask | undefined {
-    const task = this.feature.runtime.store.get(id);
+    const task = this.video.store.get(id);
     return task ? toParticipantTask(task) : undefined;
   }
 

@@ -15,7 +15,9 @@ import { VIDEO_TASKS_VIEW } from './videoCommandIds';
 import { VideoCreator } from './videoCreator';
 import { VideoDownloader } from './videoDownloader';
 import { VideoNotifications } from './videoNotifications';
-import { VideoPlayer } from './videoPlayer';
+import { PLAYER_VIEW_TYPE, VideoPlayer } from './videoPlayer';
+import type { RunningVideoTasks } from '../statusBar/core/runningVideoTasks';
+import type { Event } from '../common/emitter';
 import { VideoPoller, type VideoTaskSource } from './core/videoPoller';
 
 /** How long after start-up the download folder is checked for what interrupted downloads left. */
@@ -32,8 +34,11 @@ export interface VideoRuntimeDeps {
 
 const ELAPSED_TICK_MS = 1000;
 
-/** Everything of the video feature that lives as long as a window: built from globalState, disposed on deactivate. */
-export class VideoRuntime extends Disposable {
+/**
+ * The video feature, as long as a window lives: the store (globalState), the poller, the view, the commands, downloads
+ * and the player; it tells the status bar how many tasks run. Disposed on deactivate.
+ */
+export class VideoRuntime extends Disposable implements RunningVideoTasks {
   readonly store: VideoTaskStore;
   readonly poller: VideoPoller;
   readonly tree: VideoTaskTreeProvider;
@@ -43,6 +48,7 @@ export class VideoRuntime extends Disposable {
   readonly player: VideoPlayer;
   readonly notifications: VideoNotifications;
   readonly commands: VideoCommands;
+  readonly onDidChangeRunningCount: Event<void>;
   private readonly elapsedTicker = this._register(new MutableDisposable());
   private readonly connection: Connection;
   private readonly settings: Settings;
@@ -59,6 +65,7 @@ export class VideoRuntime extends Disposable {
     const log = logger.forComponent('video');
     this.log = log;
     this.store = this._register(new VideoTaskStore(deps.globalState, () => settings.video.historySize, log));
+    this.onDidChangeRunningCount = this.store.onDidChangeRunningCount;
     this.tree = this._register(new VideoTaskTreeProvider(this.store, () => keyStore.scope));
     this.view = this._register(vscode.window.createTreeView(VIDEO_TASKS_VIEW, { treeDataProvider: this.tree }));
     this.poller = this._register(
@@ -77,6 +84,10 @@ export class VideoRuntime extends Disposable {
     this.creator = new VideoCreator(settings, connection, this.store, reveal, log);
     this.downloader = new VideoDownloader(settings, connection, this.store, log);
     this.player = this._register(new VideoPlayer(log));
+    // The player panels VS Code brings back after a window reload.
+    this._register(
+      vscode.window.registerWebviewPanelSerializer(PLAYER_VIEW_TYPE, { deserializeWebviewPanel: (panel, state: unknown) => this.player.restore(panel, state) }),
+    );
     this.notifications = this._register(new VideoNotifications(this.poller, settings, this.downloader));
     this.commands = this._register(
       new VideoCommands({
@@ -130,6 +141,10 @@ export class VideoRuntime extends Disposable {
       STALE_CLEANUP_DELAY_MS,
     );
     this._register(toDisposable(() => clearTimeout(cleanup)));
+  }
+
+  get runningCount(): number {
+    return this.store.runningCount;
   }
 
   /**

@@ -36,6 +36,8 @@ export class KeyHealthMonitor extends Disposable {
   private readonly debounce = this._register(new MutableDisposable());
   private reading: Promise<KeyHealthState> | undefined;
   private generation = 0;
+  /** The service's display unit: read once per service (it is the same for every key and never changes meanwhile). */
+  private display: Promise<QuotaDisplay> | undefined;
 
   constructor(private readonly options: KeyHealthOptions) {
     super();
@@ -59,6 +61,7 @@ export class KeyHealthMonitor extends Disposable {
   /** Another key or service: what was known is about the old one. */
   forget(): void {
     this.generation++;
+    this.display = undefined;
     this.debounce.clear();
     this.set({ kind: 'unknown' });
   }
@@ -68,8 +71,14 @@ export class KeyHealthMonitor extends Disposable {
     const reader = await this.options.reader();
     if (!reader) return this.current;
     try {
-      const [usage, status] = await Promise.all([reader.tokenUsage(), reader.status().catch(() => undefined)]);
-      const display = quotaDisplay(status?.offered ? status.value : undefined);
+      this.display ??= reader.status().then(
+        (status) => quotaDisplay(status.offered ? status.value : undefined),
+        () => {
+          this.display = undefined; // a failed read is tried again next time
+          return quotaDisplay(undefined);
+        },
+      );
+      const [usage, display] = await Promise.all([reader.tokenUsage(), this.display]);
       let health: KeyHealth | undefined;
       if (usage.offered) health = keyHealthFromTokenUsage(usage.value, display.quotaPerUnit);
       else {

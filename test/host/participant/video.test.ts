@@ -21,7 +21,7 @@ async function runVideo(
   const handled = api.participant.handle(chatRequest({ prompt, command: 'video' }), { history: [] }, stream, token).finally(() => (done = true));
   const deadline = Date.now() + 30_000;
   while (!done && Date.now() < deadline) {
-    await api.video.runtime.poller.pollNow();
+    await api.video.poller.pollNow();
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return handled;
@@ -72,15 +72,15 @@ describe('participant: @promptreel /video', () => {
     );
 
     // The same task is in the Video Tasks list (the store behind the tree) and its item shows it.
-    const record = api.video.runtime.store.get(id);
+    const record = api.video.store.get(id);
     assert.strictEqual(record?.state, 'completed');
-    assert.ok(api.video.runtime.tree.getChildren().includes(id));
-    assert.match(String((await api.video.runtime.tree.getTreeItem(id)).label), /a paper boat drifting/);
+    assert.ok(api.video.tree.getChildren().includes(id));
+    assert.match(String((await api.video.tree.getTreeItem(id)).label), /a paper boat drifting/);
 
     // The buttons work: Download saves the file, Open plays it.
     const [download, open] = stream.buttons;
     await vscode.commands.executeCommand(download.command, ...(download.arguments ?? []));
-    const saved = await waitFor(() => api.video.runtime.store.get(id)?.downloadedPath, { what: 'the downloaded file', timeoutMs: 20_000 });
+    const saved = await waitFor(() => api.video.store.get(id)?.downloadedPath, { what: 'the downloaded file', timeoutMs: 20_000 });
     assert.ok(fs.existsSync(saved) && fs.statSync(saved).size > 0, saved);
     await vscode.commands.executeCommand(open.command, ...(open.arguments ?? []));
 
@@ -109,7 +109,7 @@ describe('participant: @promptreel /video', () => {
     assert.strictEqual(result.metadata.videoState, 'running');
     assert.match(stream.text, /Stopped following the task here/);
     const id = result.metadata.taskId;
-    assert.ok(id && api.video.runtime.store.get(id), 'the task is still listed');
+    assert.ok(id && api.video.store.get(id), 'the task is still listed');
   });
 
   it('issue 11.3: Stop while the create request is on its way does not abort it: the charged task lands in Video Tasks', async () => {
@@ -127,7 +127,7 @@ describe('participant: @promptreel /video', () => {
     const serverTasks = (await (await fetch(`${ctx.service.baseUrl}/__control/tasks`)).json()) as { tasks: { id: string }[] };
     assert.strictEqual(serverTasks.tasks.length, 1, 'the service made the task');
     const id = serverTasks.tasks[0].id;
-    const listed = await waitFor(() => api.video.runtime.store.get(id), { what: 'the task in Video Tasks', timeoutMs: 10_000 });
+    const listed = await waitFor(() => api.video.store.get(id), { what: 'the task in Video Tasks', timeoutMs: 10_000 });
     assert.strictEqual(listed.prompt, PROMPT);
     assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
   });
@@ -147,7 +147,7 @@ describe('participant: @promptreel /video', () => {
       stream.buttons.map((button) => button.command),
       ['promptreel.trackVideoTask', 'promptreel.showLogs'],
     );
-    const lost = api.video.runtime.store.tasks.filter((task) => task.state === 'unconfirmed');
+    const lost = api.video.store.tasks.filter((task) => task.state === 'unconfirmed');
     assert.strictEqual(lost.length, 1);
     assert.strictEqual(lost[0].prompt, PROMPT);
     assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
@@ -198,6 +198,6 @@ describe('participant: @promptreel /video', () => {
       stream.buttons.map((button) => button.command),
       ['promptreel.openSettings', 'promptreel.showLogs'],
     );
-    assert.strictEqual(api.video.runtime.store.tasks.length, 0);
+    assert.strictEqual(api.video.store.tasks.length, 0);
   });
 });

@@ -1,18 +1,6 @@
-import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
+import { setSetting, testApi } from '../shell/shellTestSupport';
 import { startLocalService, type LocalService } from '../../service';
-
-const EXTENSION_ID = 'promptreel.promptreel';
-
-async function testApi(): Promise<PromptreelTestApi> {
-  const api = await vscode.extensions.getExtension<PromptreelTestApi | undefined>(EXTENSION_ID)?.activate();
-  if (!api) throw new Error(`${EXTENSION_ID} gives no test API`);
-  return api;
-}
-
-async function setSetting(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('promptreel').update(key, value, vscode.ConfigurationTarget.Global);
-}
 
 /**
  * Points Promptreel at `service` with its demo key (stored for that base URL) and sets `promptreel.*` settings:

@@ -19,11 +19,11 @@ async function create(prompt = PROMPT): Promise<VideoTaskRecord> {
 async function followToEnd(api: PromptreelTestApi, id: string): Promise<{ final: VideoTaskRecord; seen: string[] }> {
   const seen: string[] = [];
   const note = () => {
-    const task = api.video.runtime.store.get(id);
+    const task = api.video.store.get(id);
     const entry = task ? `${task.state}/${task.rawStatus}/${task.progress ?? '-'}` : 'gone';
     if (seen.at(-1) !== entry) seen.push(entry);
   };
-  const listener = api.video.runtime.store.onDidChange(note);
+  const listener = api.video.store.onDidChange(note);
   try {
     note();
     const final = await pollUntil(api, id, (task) => task.state === 'completed' || task.state === 'failed', `${id} to end`);

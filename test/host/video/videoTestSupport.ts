@@ -40,12 +40,12 @@ export async function disconnectVideo(): Promise<void> {
 }
 
 export async function clearTasks(api: PromptreelTestApi): Promise<void> {
-  const runtime = api.video.runtime;
+  const runtime = api.video;
   await runtime.store.remove(runtime.store.tasks.map((task) => task.id));
 }
 
 export function runtime(api: PromptreelTestApi): VideoRuntime {
-  return api.video.runtime;
+  return api.video;
 }
 
 /** Drives the real poller: asks for the task now, until `done` holds for its record. */
@@ -58,11 +58,11 @@ export async function pollUntil(
 ): Promise<VideoTaskRecord> {
   return waitFor(
     async () => {
-      const task = api.video.runtime.store.get(id);
+      const task = api.video.store.get(id);
       if (task && done(task)) return task;
-      await api.video.runtime.poller.pollNow([id]);
+      await api.video.poller.pollNow([id]);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const after = api.video.runtime.store.get(id);
+      const after = api.video.store.get(id);
       return after && done(after) ? after : undefined;
     },
     { what, timeoutMs, intervalMs: 50 },

@@ -2,16 +2,15 @@ import * as assert from 'node:assert/strict';
 import { KeyHealthMonitor } from '../../../src/account/core/keyHealthMonitor';
 import { keyHealthIsBad, keyHealthText, keyHealthTooltip } from '../../../src/account/core/keyHealthText';
 import type { PromptreelClient } from '../../../src/api/client';
+import { silentLogger } from '../../../src/api/apiLogger';
 import { FakeClock } from '../../fakes/fakeClock';
-import { clientFor, useLocalService } from '../api/support';
-
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
+import { clientFor, useLocalService, waitUntil } from '../api/support';
 
 describe('key health monitor (against the local service)', () => {
   const ctx = useLocalService();
 
   function monitorFor(client: PromptreelClient | undefined, clock = new FakeClock(Date.now())) {
-    return { clock, monitor: new KeyHealthMonitor({ reader: async () => client?.account, clock, log: silent }) };
+    return { clock, monitor: new KeyHealthMonitor({ reader: async () => client?.account, clock, log: silentLogger }) };
   }
 
   const accountReads = () => ctx.service.requests.filter((request) => request.path.startsWith('/api/usage/token')).length;
@@ -76,8 +75,20 @@ describe('key health monitor (against the local service)', () => {
     }
     assert.equal(accountReads(), 0, 'not during the burst');
     await clock.advance(5_000);
-    await waitFor(() => accountReads() === 1);
+    await waitUntil(() => accountReads() === 1);
     assert.equal(monitor.state.kind, 'known');
+  });
+
+  it('reads the display unit once per service, the key usage each time', async () => {
+    const { monitor } = monitorFor(clientFor(ctx.service));
+    await monitor.refresh();
+    await monitor.refresh();
+    const statusReads = () => ctx.service.requests.filter((request) => request.path === '/api/status').length;
+    assert.equal(accountReads(), 2);
+    assert.equal(statusReads(), 1);
+    monitor.forget();
+    await monitor.refresh();
+    assert.equal(statusReads(), 2, 'read again for another key or service');
   });
 
   it('forgets what it knew when the key or the service changes', async () => {
@@ -99,11 +110,3 @@ describe('key health monitor (against the local service)', () => {
     assert.equal(state.kind, 'known');
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
