@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AccountFeature } from './account/accountFeature';
+import { AccountFeature, registerAccountCommands } from './account/accountFeature';
 import { ApiKeyCommands } from './auth/apiKeyCommands';
 import { ApiKeyContext } from './auth/apiKeyContext';
 import { ApiKeyStore } from './auth/apiKeyStore';
@@ -80,13 +80,14 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   const clients = store.add(new ClientProvider(settings, keyStore, logger.forComponent('api'), `Promptreel/${version} VSCode/${vscode.version}`, redactor));
   const modelCatalog = store.add(new ModelCatalog(settings, keyStore, clients, logger.forComponent('models')));
   const chatModel = store.add(new ChatModelChoice(settings, modelCatalog));
-  const connection = store.add(new Connection(keyStore, clients, modelCatalog, chatModel));
+  const connection = store.add(new Connection(keyStore, clients, modelCatalog, chatModel, settings, logger.forComponent('account')));
   const doctor = new ConnectionDoctor({
     baseUrlInput: () => settings.baseUrl,
     apiKey: () => keyStore.get(),
     createClient: (baseUrl) => clients.create({ baseUrl, retry: { retries: 0 } }),
     chatModel: () => settings.chat.model,
     videoModel: () => settings.video.model,
+    priceSettings: () => settings.get('models.prices'),
   });
 
   store.add(new GeneralCommands(context.extension.id, output));
@@ -95,7 +96,8 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   store.add(new SelectChatModelCommand(settings, connection, logger.forComponent('models')));
   const video = store.add(new VideoRuntime({ globalState: context.globalState, settings, connection, logger }));
   const statusBar = store.add(new ChatModelStatusBar(chatModel, video));
-  const account = store.add(new AccountFeature(connection, logger.forComponent('account')));
+  const account = store.add(new AccountFeature(connection, settings, context.globalState, logger.forComponent('account')));
+  store.add(registerAccountCommands(connection));
   const chat = store.add(new ChatFeature(context.workspaceState, context.extensionUri, settings, connection, logger));
   const rewriteProposals = store.add(new RewriteProposals(logger.forComponent('editor')));
   const editorStream = {
@@ -108,7 +110,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
     manage: store.add(new ManageModelsCommand(modelCatalog)),
   };
   const answers = new AnswerHandler(settings, connection, logger.forComponent('participant'));
-  const participantVideoTasks = new ParticipantVideoTasksAdapter(video, settings);
+  const participantVideoTasks = new ParticipantVideoTasksAdapter(video, settings, connection);
   const participant = store.add(
     new PromptreelParticipant(
       context.extensionUri,

@@ -30,7 +30,12 @@ export class ChatFeature extends Disposable {
     const log = logger.forComponent('chat');
     this.store = this._register(new ConversationStore(workspaceState, { warn: (message) => log.warn(message) }));
     this.models = this._register(new ChatModelList(settings, connection, log));
-    this.controller = this._register(new ChatController(this.store, settings, connection.clients, log, () => connection.chatModel.resolve()));
+    this.controller = this._register(
+      new ChatController(this.store, settings, connection.clients, log, {
+        firstListedModel: () => connection.chatModel.resolve(),
+        priceOf: (model) => connection.prices.priceOf(model),
+      }),
+    );
     this.codeBlocks = this._register(new CodeBlockActions(log));
     this.conversations = new ConversationActions(this.controller, log);
     const services = {

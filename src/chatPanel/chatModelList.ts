@@ -4,6 +4,7 @@ import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import type { ModelsView } from './core/protocol';
+import { describePrice } from '../api/account/prices';
 
 /**
  * The chat models the panel offers: `/v1/models` (video models left out), loaded on first use and again when the
@@ -27,6 +28,7 @@ export class ChatModelList extends Disposable {
   ) {
     super();
     this._register(connection.onDidChange(() => this.invalidate()));
+    this._register(connection.prices.onDidChange(() => this.changed.fire()));
     this._register({ dispose: () => this.abort?.abort() });
   }
 
@@ -34,7 +36,13 @@ export class ChatModelList extends Disposable {
   get view(): ModelsView {
     const configured = this.settings.chat.model;
     const ids = configured && !this.ids.includes(configured) ? [configured, ...this.ids] : [...this.ids];
-    return { ids, loading: this.loading, stale: this.stale, ...(this.error ? { error: this.error } : {}) };
+    const known = this.connection.prices.known();
+    const prices: Record<string, string> = {};
+    for (const id of ids) {
+      const price = known.get(id);
+      if (price) prices[id] = describePrice(price);
+    }
+    return { ids, prices, loading: this.loading, stale: this.stale, ...(this.error ? { error: this.error } : {}) };
   }
 
   /** Loads the list once (later calls reuse it until something changes). */
@@ -57,6 +65,8 @@ export class ChatModelList extends Disposable {
     try {
       if (!this.connection.service) throw new Error('the address of the service is not set');
       if (!(await this.connection.hasKey())) throw new Error('no API key is set');
+      // The prices come with the list or after it; the list never waits for them.
+      void this.connection.prices.prices();
       const models = await this.connection.catalog.chatModels(abort.signal);
       if (generation !== this.generation) return;
       this.ids = models.map((model) => model.id);

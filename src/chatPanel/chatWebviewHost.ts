@@ -6,6 +6,7 @@ import { Disposable } from '../common/lifecycle';
 import { describeError } from '../common/logger';
 import { chatHtml, chatWebviewOptions } from './chatHtml';
 import { quickActionPrompt } from './core/contextPrompt';
+import { confirmCharge } from '../account/confirmCharge';
 import type { Conversation, ConversationOptions, ImageAttachment, SelectionContext } from './core/model';
 import { pickImageFor } from './imagePicker';
 import type { ChatServices } from './chatServices';
@@ -149,8 +150,7 @@ export class ChatWebviewHost extends Disposable {
         return this.sendTurn(message.conversationId, message.text);
       case 'quickAction': {
         const prompt = quickActionPrompt(message.action, this.draft.context);
-        this.sendTurn(message.conversationId, message.text.trim() ? `${prompt}\n\n${message.text.trim()}` : prompt);
-        return;
+        return this.sendTurn(message.conversationId, message.text.trim() ? `${prompt}\n\n${message.text.trim()}` : prompt, message.text);
       }
       case 'newConversation':
         return this.newConversation();
@@ -171,11 +171,16 @@ export class ChatWebviewHost extends Disposable {
     }
   }
 
-  private sendTurn(conversationId: string, text: string): void {
-    const { controller } = this.services;
+  /** `typed`: what the composer held (given back when the user decides not to send after all). */
+  private async sendTurn(conversationId: string, text: string, typed = text): Promise<void> {
+    const { controller, connection } = this.services;
     if (!controller.store.get(conversationId) || controller.isBusy(conversationId)) return;
     const trimmed = text.trim();
     if (!trimmed && !this.draft.context && this.draft.images.length === 0) return;
+    if (!(await confirmCharge(connection.keyHealth.state, connection.clock.now(), 'This message'))) {
+      if (this.isReady) this.post({ type: 'draft', draft: { ...draftView(this.draft), text: typed }, focus: true });
+      return;
+    }
     const { context, images } = this.draft;
     this.draft = { images: [] };
     this.postDraft(false);

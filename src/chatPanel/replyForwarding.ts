@@ -2,6 +2,7 @@ import { DisposableStore, type IDisposable } from '../common/lifecycle';
 import type { ChatController } from './core/chatController';
 import { usageTotals } from './core/conversation';
 import type { HostToWebview } from './core/protocol';
+import { assistantView, chatCostField } from './core/webviewViews';
 
 /** Forwards the replies streaming in the conversation a page shows (text, tool calls, the end) to that page. */
 export function forwardReplies(controller: ChatController, shown: () => string | undefined, post: (message: HostToWebview) => void): IDisposable {
@@ -20,10 +21,8 @@ export function forwardReplies(controller: ChatController, shown: () => string |
     controller.onDidFinish(({ conversationId, requestId, message }) => {
       const conversation = controller.store.get(conversationId);
       if (conversationId !== shown() || !conversation) return;
-      const usage = usageTotals(conversation);
-      post(
-        message.status === 'done' ? { type: 'done', requestId, conversationId, message, usage } : { type: 'error', requestId, conversationId, message, usage },
-      );
+      const ended = { requestId, conversationId, message: assistantView(message), usage: usageTotals(conversation), ...chatCostField(conversation) };
+      post(message.status === 'done' ? { type: 'done', ...ended } : { type: 'error', ...ended });
     }),
   );
   return subscriptions;

@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../api';
+import type { PriceQuote } from '../account/core/priceBook';
 import type { Connection } from '../connection/connection';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { CommandIds } from '../common/commandIds';
+import { modelDescription } from '../account/core/modelDescription';
 
 interface ModelItem extends vscode.QuickPickItem {
   modelId: string;
@@ -45,13 +47,24 @@ export class SelectChatModelCommand extends Disposable {
       };
       disposables.push(pick.onDidChangeValue(refreshItems));
 
+      // The prices arrive with (or after) the list; never wait for them to show the models.
+      const prices = this.connection.prices;
+      void prices.prices();
+      let models: ModelInfo[] | undefined;
+      const showPrices = () => {
+        if (!models) return;
+        const known = prices.known();
+        listed = models.map((model) => itemFor(model.id, current, model, known.get(model.id)));
+        if (current && !listed.some((item) => item.modelId === current))
+          listed.unshift({ ...itemFor(current, current, undefined, known.get(current)), detail: 'Not listed by the service for this key' });
+        refreshItems();
+      };
+      disposables.push(prices.onDidChange(showPrices));
       void this.connection.catalog.chatModels(loading.signal).then(
-        (models) => {
-          listed = models.map((model) => itemFor(model.id, current, model));
-          if (current && !listed.some((item) => item.modelId === current))
-            listed.unshift({ ...itemFor(current, current), detail: 'Not listed by the service for this key' });
+        (listedModels) => {
+          models = listedModels;
+          showPrices();
           pick.placeholder = listed.length ? 'Pick the model for chat' : 'The service lists no chat model: type a model id';
-          refreshItems();
           const currentItem = pick.items.find((item) => item.modelId === current);
           if (currentItem) pick.activeItems = [currentItem];
           pick.busy = false;
@@ -83,10 +96,10 @@ export class SelectChatModelCommand extends Disposable {
   }
 }
 
-function itemFor(id: string, current: string, model?: ModelInfo): ModelItem {
+function itemFor(id: string, current: string, model?: ModelInfo, price?: PriceQuote): ModelItem {
   return {
     modelId: id,
     label: id,
-    description: [id === current ? 'current' : undefined, model?.ownedBy].filter(Boolean).join(' · ') || undefined,
+    description: modelDescription(id, current, model?.ownedBy, price),
   };
 }

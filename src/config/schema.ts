@@ -18,6 +18,15 @@ const capabilitiesSchema = z.object({
 
 export type ModelCapabilities = z.infer<typeof capabilitiesSchema>;
 
+/** One entry of `promptreel.models.prices`, in US dollars: per request, or per 1M input and output tokens. */
+const priceSettingSchema = z.object({
+  perRequest: z.optional(z.number().check(z.gte(0))),
+  input: z.optional(z.number().check(z.gte(0))),
+  output: z.optional(z.number().check(z.gte(0))),
+});
+
+export type PriceSetting = z.infer<typeof priceSettingSchema>;
+
 /** One entry of `promptreel.chat.tools`: a function the model may ask to call, with a JSON schema of its arguments. */
 export const toolSettingSchema = z.object({
   name: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),
@@ -38,6 +47,8 @@ export const SETTING_SCHEMAS = {
   'chat.tools': z.array(toolSettingSchema),
   'editor.rewriteMode': z.enum(['inline', 'diff']),
   'models.capabilities': z.record(z.string(), capabilitiesSchema),
+  'models.prices': z.record(z.string(), priceSettingSchema),
+  'account.warnBelowShare': z.number().check(z.gte(0), z.lte(1)),
   'video.model': z.string(),
   'video.seconds': videoSecondsSchema,
   'video.resolution': z.string().check(z.minLength(1)),
@@ -67,6 +78,8 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   'chat.tools': [],
   'editor.rewriteMode': 'inline',
   'models.capabilities': {},
+  'models.prices': {},
+  'account.warnBelowShare': 0.1,
   'video.model': '',
   'video.seconds': '5',
   'video.resolution': '720p',

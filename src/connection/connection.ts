@@ -1,30 +1,58 @@
 import type { PromptreelClient } from '../api';
+import { confirmCharge } from '../account/confirmCharge';
+import { chargeQuote, type ChargeQuote } from '../account/core/chargeQuote';
+import { KeyHealthMonitor } from '../account/core/keyHealthMonitor';
+import { PriceBook } from '../account/core/priceBook';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import { ensureApiKey } from '../auth/ensureApiKey';
+import { systemClock, type Clock } from '../common/clock';
 import { Emitter, type Event } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
+import type { ComponentLogger } from '../common/logger';
+import type { Settings } from '../config/settings';
 import type { ClientProvider } from './clientProvider';
 import type { ChatModelChoice } from './core/chatModelChoice';
 import type { ModelCatalog } from './core/modelCatalog';
 
 /**
  * The service as every feature sees it: where it is, whether it is ready (an address and a key the user chose), the
- * client, the one model catalog and the chat model in use. Features take this one object, not the parts.
+ * client, the one model catalog, the chat model in use, the key's quota and the prices. Features take this one
+ * object, not the parts.
  */
 export class Connection extends Disposable {
   private readonly changed = this._register(new Emitter<void>());
   /** The key, the address or the proxy changed: what was read from the service may be out of date. */
   readonly onDidChange: Event<void> = this.changed.event;
+  /** What is left on the key and when it expires (read off the activation path, see AccountFeature). */
+  readonly keyHealth: KeyHealthMonitor;
+  /** The price of each model: the settings over the service's list. */
+  readonly prices: PriceBook;
 
   constructor(
     readonly keyStore: ApiKeyStore,
     readonly clients: ClientProvider,
     readonly catalog: ModelCatalog,
     readonly chatModel: ChatModelChoice,
+    settings: Settings,
+    log: ComponentLogger,
+    readonly clock: Clock = systemClock,
   ) {
     super();
-    this._register(keyStore.onDidChange(() => this.changed.fire()));
-    this._register(clients.onDidChange(() => this.changed.fire()));
+    const reader = async () => (await this.readyClient())?.account;
+    this.keyHealth = this._register(new KeyHealthMonitor({ reader, clock, log }));
+    this.prices = this._register(new PriceBook({ reader, overrides: () => settings.get('models.prices'), log }));
+    const changed = () => {
+      this.keyHealth.forget();
+      this.prices.forget();
+      this.changed.fire();
+    };
+    this._register(keyStore.onDidChange(changed));
+    this._register(clients.onDidChange(changed));
+    this._register(
+      settings.onDidChange((change) => {
+        if (change.affects('models.prices')) this.prices.settingsChanged();
+      }),
+    );
   }
 
   /** The normalized base URL of the service (the scope of its key), or undefined while none is set. */
@@ -49,5 +77,22 @@ export class Connection extends Disposable {
   async ensureReady(purpose: string): Promise<PromptreelClient | undefined> {
     if (!(await ensureApiKey(this.keyStore, purpose))) return undefined;
     return this.clients.get();
+  }
+
+  /**
+   * For a command that sends a charged request: `ensureReady`, then, when the key is known to be expired or used
+   * up, says so before anything is sent (the user may still send).
+   */
+  async ensureReadyToCharge(purpose: string): Promise<PromptreelClient | undefined> {
+    const client = await this.ensureReady(purpose);
+    if (!client || !(await confirmCharge(this.keyHealth.state, this.clock.now(), purpose))) return undefined;
+    return client;
+  }
+
+  /** The price of one request to `model` (priced per call) and what the key keeps: read when not known yet. */
+  async quoteCharge(model: string): Promise<ChargeQuote> {
+    const state = this.keyHealth.state;
+    const [price, health] = await Promise.all([this.prices.priceOf(model), state.kind === 'unknown' ? this.keyHealth.refresh() : state]);
+    return chargeQuote(price, health, this.clock.now());
   }
 }

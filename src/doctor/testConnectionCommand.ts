@@ -14,7 +14,10 @@ const ACTIONS: Record<DoctorAction, MessageAction> = {
   retry: { title: 'Retry', command: CommandIds.testConnection },
 };
 
-/** `Promptreel: Test Connection`: runs the doctor with progress, shows one message with actions, returns the result. */
+/**
+ * `Promptreel: Test Connection`: runs the doctor with progress, shows one message (the connection, the key's quota, the
+ * prices) with actions, returns the result.
+ */
 export class TestConnectionCommand extends Disposable {
   constructor(
     private readonly doctor: ConnectionDoctor,
@@ -41,7 +44,11 @@ export class TestConnectionCommand extends Disposable {
       },
     );
     for (const step of result.steps) this.log.info(`${step.ok ? 'ok  ' : 'FAIL'} ${step.name}: ${step.detail}`);
-    if (result.ok) {
+    if (result.ok && result.account?.keyProblem) {
+      // Connected, but the key can no longer pay for requests: worth more than an information message.
+      this.log.warn(result.message);
+      showMessage('warning', result.message, [ACTIONS.setApiKey, ACTIONS.showLogs]);
+    } else if (result.ok) {
       this.log.info(result.message);
       showMessage('info', result.message);
     } else {

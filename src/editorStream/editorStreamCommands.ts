@@ -202,7 +202,7 @@ export class EditorStreamCommands extends Disposable {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return this.reporter.skip('no-editor', { severity: 'info', message: `${what} works in a text editor: open a file first.`, actions: [] });
     if (isReadOnly(editor.document)) return this.reporter.skip('read-only', this.reporter.notify('info', `${what}: this editor is read-only.`, []));
-    const client = await this.connection.ensureReady(what);
+    const client = await this.connection.ensureReadyToCharge(what);
     if (!client) return this.reporter.skip('no-key');
     const model = await this.connection.chatModel.resolve();
     if (!model) {

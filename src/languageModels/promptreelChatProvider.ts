@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { isApiError, type ChatRequest, type ChatTool } from '../api';
 import type { Connection } from '../connection/connection';
 import { CommandIds } from '../common/commandIds';
+import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { showMessage } from '../workbench/showMessage';
@@ -13,7 +14,9 @@ import { modelInformation, resolveCapabilities } from './core/modelInformation';
 import { samplingParameters } from './core/requestParameters';
 import { responseParts, type ResponseSummary } from './core/responseParts';
 import { estimateMessageTokens, estimateTextTokens } from './core/tokenEstimate';
+import { describeUsage } from './core/usagePayload';
 import { toPlainMessage, toPlainTools } from './vscodeParts';
+import { usageDataPart } from './usageDataPart';
 
 /** The vendor of `languageModelChatProviders` in package.json. */
 export const LANGUAGE_MODEL_VENDOR = 'promptreel';
@@ -28,7 +31,11 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     private readonly log: ComponentLogger,
   ) {
     super();
-    this.onDidChangeLanguageModelChatInformation = connection.catalog.onDidChange;
+    // The list changes with the catalog, and its details with the prices.
+    const changed = this._register(new Emitter<void>());
+    this._register(connection.catalog.onDidChange(() => changed.fire()));
+    this._register(connection.prices.onDidChange(() => changed.fire()));
+    this.onDidChangeLanguageModelChatInformation = changed.event;
     this._register(vscode.lm.registerLanguageModelChatProvider(LANGUAGE_MODEL_VENDOR, this));
   }
 
@@ -45,7 +52,10 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     const cancel = abortOn(token);
     try {
       const models = await this.connection.catalog.chatModels(cancel.signal);
-      return models.map((model) => modelInformation(model, this.settings.capabilities(model.id), scope));
+      // Prices known now go into the details; a first read fires a change when it arrives (never waited on here).
+      void this.connection.prices.prices();
+      const prices = this.connection.prices.known();
+      return models.map((model) => modelInformation(model, this.settings.capabilities(model.id), scope, prices.get(model.id)));
     } catch (error) {
       if (cancel.signal.aborted) return [];
       this.log.warn(`Could not list the models for VS Code: ${describeError(error)}`);
@@ -93,8 +103,12 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
           progress.report(new vscode.LanguageModelToolCallPart(part.callId, part.name, part.input));
         }
       }
+      // After the answer, as OpenAI sends usage last: VS Code's Chat shows it in its context-window indicator.
+      const usagePart = summary.usage && usageDataPart(summary.usage);
+      if (usagePart) progress.report(usagePart);
+      const usage = summary.usage ? `, ${describeUsage(summary.usage)}` : ', no usage reported';
       this.log.info(
-        `${model.id}: ${request.messages.length} message(s), ${request.tools?.length ?? 0} tool(s) → ${chars} chars, ${toolCalls} tool call(s), finish ${summary.finishReason ?? '?'} in ${Date.now() - started} ms.`,
+        `${model.id}: ${request.messages.length} message(s), ${request.tools?.length ?? 0} tool(s) → ${chars} chars, ${toolCalls} tool call(s), finish ${summary.finishReason ?? '?'}${usage} in ${Date.now() - started} ms.`,
       );
     } catch (error) {
       if (cancel.signal.aborted) {

@@ -16,6 +16,7 @@ import type { ResultMetadata } from './core/followups';
 import { failureText, recoveryActions, type RecoveryAction } from './core/recovery';
 import type { PromptreelClient } from '../api';
 import { VideoCommandIds } from '../video/videoCommandIds';
+import { keyProblem } from '../account/core/keyWarnings';
 
 export interface ParticipantResult extends vscode.ChatResult {
   readonly metadata: ResultMetadata;
@@ -48,6 +49,9 @@ export class AnswerHandler {
   ): Promise<ParticipantResult> {
     const client = await this.readyClient(stream);
     if (!client) return { metadata: { kind: 'setup' } };
+    // Named before sending: what is known may be out of date, so the request still goes (the service decides).
+    const problem = keyProblem(this.connection.keyHealth.state, this.connection.clock.now());
+    if (problem) stream.markdown(`**Note:** ${problem} The service will likely refuse this request.\n\n`);
     const model = await this.modelFor(request);
     if (!model) {
       stream.markdown('The service lists no chat model for this key: choose the model `@promptreel` answers with (it is saved in `promptreel.chat.model`).');

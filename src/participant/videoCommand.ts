@@ -1,7 +1,8 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { AnswerHandler, ParticipantResult } from './answerHandler';
 import type { CommandHandler } from './promptreelParticipant';
+import { PARTICIPANT_ID, resultMetadataSchema } from './core/followups';
 import { videoRecoveryActions } from './core/recovery';
 import type { ParticipantVideoTask, ParticipantVideoTasks } from './videoTasksPort';
 
@@ -18,7 +19,7 @@ export class VideoCommand implements CommandHandler {
 
   async handle(
     request: vscode.ChatRequest,
-    _context: vscode.ChatContext,
+    context: vscode.ChatContext,
     stream: vscode.ChatResponseStream,
     token: vscode.CancellationToken,
   ): Promise<ParticipantResult> {
@@ -28,6 +29,17 @@ export class VideoCommand implements CommandHandler {
       return { metadata: { kind: 'setup' } };
     }
     if (!(await this.answers.readyClient(stream))) return { metadata: { kind: 'setup' } };
+    if (!confirmedBefore(context.history, prompt)) {
+      const quote = await this.tasks.quote(prompt);
+      // The price (or a key that cannot pay) is shown first; the follow-up "Generate for $0.40" asks again.
+      if (quote && (quote.price !== undefined || quote.warning)) {
+        const cost = quote.cost ? `It costs **${quote.cost}**.` : '';
+        stream.markdown(`Generate this video with \`${quote.model}\` (${quote.settings})? ${cost}\n\n> ${prompt}\n\n`);
+        if (quote.warning) stream.markdown(`**Note:** ${quote.warning}\n\n`);
+        stream.markdown('Nothing is sent (or charged) until you confirm with the follow-up below.');
+        return { metadata: { kind: 'video-confirm', prompt, ...(quote.price ? { price: quote.price } : {}) } };
+      }
+    }
 
     if (token.isCancellationRequested) return { metadata: { kind: 'cancelled', prompt } };
     stream.progress('Creating the video task…');
@@ -109,4 +121,12 @@ function untilCancelled(
 export function progressLine(task: ParticipantVideoTask): string {
   const percent = task.progress === undefined ? '' : ` — ${task.progress}%`;
   return `Video ${task.id}: ${task.status}${percent}`;
+}
+
+/** The user confirmed: the turn before this request is our price for the same prompt. */
+function confirmedBefore(history: vscode.ChatContext['history'], prompt: string): boolean {
+  const last = history.at(-1);
+  if (!(last instanceof vscode.ChatResponseTurn) || last.participant !== PARTICIPANT_ID) return false;
+  const metadata = resultMetadataSchema.safeParse(last.result.metadata);
+  return metadata.success && metadata.data.kind === 'video-confirm' && metadata.data.prompt === prompt;
 }

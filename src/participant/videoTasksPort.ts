@@ -12,6 +12,19 @@ export interface ParticipantVideoTask {
   readonly failure?: string;
 }
 
+/** What a task with the configured defaults would cost, shown before it is created. */
+export interface ParticipantVideoQuote {
+  model: string;
+  /** `5 s · 720p · adaptive`. */
+  settings: string;
+  /** `$0.40`, when the model's price is known. */
+  price?: string;
+  /** `$0.40 · $2.80 left after`. */
+  cost?: string;
+  /** Why the key may not cover it; the user may still go on. */
+  warning?: string;
+}
+
 /**
  * What `/video` needs from the Video feature: create a task with the configured defaults (it then shows in the
  * Video Tasks tree and the poller follows it), read it, hear about changes, and the commands behind its buttons.
@@ -19,6 +32,8 @@ export interface ParticipantVideoTask {
 export interface ParticipantVideoTasks {
   /** Sends the create request; it is not cancellable, since a request that reached the service may be charged. */
   create(prompt: string): Promise<ParticipantVideoTask>;
+  /** The price of `create(prompt)`, or undefined when no video model is set. */
+  quote(prompt: string): Promise<ParticipantVideoQuote | undefined>;
   get(id: string): ParticipantVideoTask | undefined;
   readonly onDidChange: vscode.Event<void>;
   downloadCommand(id: string): vscode.Command;

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
 import { isVideoModel, type ModelInfo } from '../api';
+import { describeChargeQuote, type ChargeQuote } from '../account/core/chargeQuote';
+import type { ModelPrice } from '../api/account/prices';
+import { modelDescription } from '../account/core/modelDescription';
 import { shortenPrompt } from './core/taskModel';
 import { MAX_SECONDS, RATIOS, RESOLUTIONS, seedProblem, secondsProblem, type VideoOptions } from './core/videoOptions';
 
@@ -27,17 +30,25 @@ export async function askPrompt(options: { value?: string; title?: string; promp
   return prompt ? prompt : undefined;
 }
 
+/** What the review step asks the service: the models, and the price of a task with a model (never throws). */
+export interface ReviewSources {
+  listModels: () => Promise<ModelInfo[]>;
+  priceOf: (model: string) => Promise<ModelPrice | undefined>;
+  quote: (model: string) => Promise<ChargeQuote>;
+}
+
 /** The review step; resolves with the prompt and options to send, or undefined when dismissed. */
 export async function reviewOptions(
   initialPrompt: string,
   initial: VideoOptions,
-  listModels: () => Promise<ModelInfo[]>,
+  sources: ReviewSources,
 ): Promise<{ prompt: string; options: VideoOptions } | undefined> {
   let prompt = initialPrompt;
   let options = { ...initial };
   let active: Action = 'generate';
   for (;;) {
-    const items = reviewItems(prompt, options);
+    const quote = options.model ? await sources.quote(options.model) : undefined;
+    const items = reviewItems(prompt, options, quote);
     const picked = await vscode.window.showQuickPick(items, {
       title: `${TITLE} (2/2)`,
       placeHolder: 'Press Enter to generate the video, or pick a setting to change it for this video',
@@ -50,19 +61,20 @@ export async function reviewOptions(
       if (options.model) return { prompt, options };
       active = 'model';
     }
-    const changed = await edit(active, prompt, options, listModels);
+    const changed = await edit(active, prompt, options, sources);
     if (changed) ({ prompt, options } = changed);
   }
 }
 
-function reviewItems(prompt: string, options: VideoOptions): ReviewItem[] {
+function reviewItems(prompt: string, options: VideoOptions, quote: ChargeQuote | undefined): ReviewItem[] {
   const onOff = (value: boolean) => (value ? 'on' : 'off');
+  const cost = quote && describeChargeQuote(quote);
   return [
     {
       action: 'generate',
-      label: '$(play) Generate video',
-      description: options.model ? `${options.model} · ${options.seconds} s · ${options.resolution}` : 'choose a model first',
-      detail: shortenPrompt(prompt, 120),
+      label: quote?.warning ? '$(warning) Generate video anyway' : '$(play) Generate video',
+      description: options.model ? [options.model, `${options.seconds} s`, options.resolution, cost].filter(Boolean).join(' · ') : 'choose a model first',
+      detail: quote?.warning ?? shortenPrompt(prompt, 120),
     },
     { action: 'prompt', label: '$(edit) Prompt', description: shortenPrompt(prompt, 60) },
     { action: 'model', label: '$(symbol-class) Model', description: options.model || 'not set: pick one' },
@@ -80,7 +92,7 @@ async function edit(
   action: Exclude<Action, 'generate'>,
   prompt: string,
   options: VideoOptions,
-  listModels: () => Promise<ModelInfo[]>,
+  sources: ReviewSources,
 ): Promise<{ prompt: string; options: VideoOptions } | undefined> {
   switch (action) {
     case 'prompt': {
@@ -124,7 +136,7 @@ async function edit(
       return { prompt, options: { ...options, seed: value.trim() === '' ? undefined : Number(value.trim()) } };
     }
     case 'model': {
-      const model = await pickModel(options.model, listModels);
+      const model = await pickModel(options.model, sources);
       return model ? { prompt, options: { ...options, model } } : undefined;
     }
   }
@@ -136,15 +148,17 @@ interface ModelItem extends vscode.QuickPickItem {
 
 const ENTER_ID = '$(edit) Enter a model id…';
 
-async function pickModel(current: string, listModels: () => Promise<ModelInfo[]>): Promise<string | undefined> {
-  const items = listModels().then(
-    (models): ModelItem[] => {
+async function pickModel(current: string, sources: ReviewSources): Promise<string | undefined> {
+  const items = sources.listModels().then(
+    async (models): Promise<ModelItem[]> => {
       // Prefer what the service marks as video models; a gateway that marks nothing gets the whole list.
       const video = models.filter(isVideoModel);
-      const shown = (video.length > 0 ? video : models).map((model) => ({
+      const listed = video.length > 0 ? video : models;
+      const prices = await Promise.all(listed.map((model) => sources.priceOf(model.id)));
+      const shown = listed.map((model, index) => ({
         label: model.id,
         modelId: model.id,
-        description: [model.id === current ? 'current' : undefined, model.ownedBy].filter(Boolean).join(' · ') || undefined,
+        description: modelDescription(model.id, current, model.ownedBy, prices[index]),
       }));
       return [...shown, { label: ENTER_ID }];
     },

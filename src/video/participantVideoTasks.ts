@@ -1,6 +1,9 @@
 import type * as vscode from 'vscode';
+import { describeChargeQuote } from '../account/core/chargeQuote';
+import { formatUsd } from '../api/account/prices';
 import type { Settings } from '../config/settings';
-import type { ParticipantVideoTask, ParticipantVideoTasks } from '../participant/videoTasksPort';
+import type { Connection } from '../connection/connection';
+import type { ParticipantVideoQuote, ParticipantVideoTask, ParticipantVideoTasks } from '../participant/videoTasksPort';
 import { VideoCommandIds } from './videoCommandIds';
 import type { VideoRuntime } from './videoRuntime';
 import { defaultOptions, toCreateRequest } from './core/videoOptions';
@@ -13,6 +16,7 @@ export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
   constructor(
     private readonly video: VideoRuntime,
     private readonly settings: Settings,
+    private readonly connection: Connection,
   ) {
     this.onDidChange = video.store.onDidChange;
   }
@@ -21,6 +25,20 @@ export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
     const options = defaultOptions(this.settings.video);
     if (!options.model) throw new Error('No video model is set: set promptreel.video.model, or use Promptreel: Generate Video to pick one.');
     return toParticipantTask(await this.video.creator.createOrThrow(toCreateRequest(prompt, options)));
+  }
+
+  async quote(): Promise<ParticipantVideoQuote | undefined> {
+    const options = defaultOptions(this.settings.video);
+    if (!options.model) return undefined;
+    const quote = await this.connection.quoteCharge(options.model);
+    const cost = describeChargeQuote(quote);
+    return {
+      model: options.model,
+      settings: `${options.seconds} s · ${options.resolution} · ${options.ratio}`,
+      ...(quote.priceUsd !== undefined ? { price: formatUsd(quote.priceUsd) } : {}),
+      ...(cost ? { cost } : {}),
+      ...(quote.warning ? { warning: quote.warning } : {}),
+    };
   }
 
   get(id: string): ParticipantVideoTask | undefined {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { describeChargeQuote } from '../account/core/chargeQuote';
 import type { Connection } from '../connection/connection';
 import * as z from 'zod/mini';
 import { isApiError } from '../api';
@@ -94,7 +95,12 @@ export class VideoCommands extends Disposable {
   }
 
   private async reviewAndCreate(prompt: string, options: VideoOptions, source?: TaskSource): Promise<CreateOutcome | undefined> {
-    const reviewed = await reviewOptions(prompt, options, () => this.deps.connection.catalog.allModels());
+    const connection = this.deps.connection;
+    const reviewed = await reviewOptions(prompt, options, {
+      listModels: () => connection.catalog.allModels(),
+      priceOf: (model) => connection.prices.priceOf(model),
+      quote: (model) => connection.quoteCharge(model),
+    });
     if (!reviewed) return undefined;
     return this.deps.creator.create(toCreateRequest(reviewed.prompt, reviewed.options), source);
   }
@@ -108,7 +114,7 @@ export class VideoCommands extends Disposable {
       showMessage('info', 'Select the code to explain in an editor first, then run Generate Explainer Video from Selection.');
       return undefined;
     }
-    const client = await this.deps.connection.ensureReady('Generating an explainer video');
+    const client = await this.deps.connection.ensureReadyToCharge('Generating an explainer video');
     if (!client) return { kind: 'not-ready' };
     const chatModel = await this.deps.connection.chatModel.resolve();
     if (!chatModel) {
@@ -243,9 +249,15 @@ export class VideoCommands extends Disposable {
   private async regenerate(task: VideoTaskRecord): Promise<CreateOutcome | undefined> {
     if (task.request) {
       const prompt = task.request.prompt.length > 120 ? `${task.request.prompt.slice(0, 119)}…` : task.request.prompt;
+      const quote = await this.deps.connection.quoteCharge(task.request.model);
+      const cost = describeChargeQuote(quote);
+      const charge = cost ? `It costs ${cost}.` : 'It uses your quota like any other.';
       const answer = await vscode.window.showWarningMessage(
         'Generate this video again?',
-        { modal: true, detail: `“${prompt}”\n\nA new task is created with the same prompt and settings, and uses your quota like any other.` },
+        {
+          modal: true,
+          detail: [`“${prompt}”`, `A new task is created with the same prompt and settings. ${charge}`, quote.warning].filter(Boolean).join('\n\n'),
+        },
         REGENERATE,
       );
       if (answer !== REGENERATE) return undefined;

@@ -1,5 +1,6 @@
 import * as assert from 'assert';
 import type { FrameLocator, Page } from 'playwright-core';
+import { costOf, formatUsd } from '../../src/api/account/prices';
 import { fillInput, pickItem, runCommand } from './support/palette';
 import { activityBarItem, openViewContainer, viewPane } from './support/views';
 import { useWorkbench } from './support/workbench';
@@ -9,6 +10,8 @@ import { useWorkbench } from './support/workbench';
 // light and dark themes, and a window reload that restores the conversation (in the side bar and in an editor panel).
 
 const LONG_WAIT = 30_000;
+/** promptreel-chat on the local service: $3.00 per 1M prompt tokens, $12.00 per 1M completion tokens. */
+const CHAT_PRICE = { kind: 'per-token', promptUsdPerMillion: 3, completionUsdPerMillion: 12 } as const;
 
 function normalize(text: string): string {
   return text.replace(/\u00a0/g, ' ');
@@ -355,8 +358,12 @@ describe('chat panel (real VS Code, end to end)', () => {
     const frame = await openChat(page);
     await frame.locator('#options > summary').click();
     const picker = frame.locator('#model-picker');
-    await waitUntil(async () => (await picker.locator('option').allTextContents()).includes('promptreel-reasoner'), 'the model list of the service');
-    assert.ok(!(await picker.locator('option').allTextContents()).includes('promptreel-video'), 'video models are left out');
+    // Each model with its price (the service's /api/pricing).
+    await waitUntil(
+      async () => (await picker.locator('option').allTextContents()).includes('promptreel-reasoner — $10.00 in / $40.00 out per 1M tokens'),
+      'the model list of the service, with prices',
+    );
+    assert.ok(!(await picker.locator('option').allTextContents()).some((text) => text.startsWith('promptreel-video')), 'video models are left out');
     const temperature = frame.locator('#option-temperature');
     await temperature.fill('3');
     await temperature.press('Tab');
@@ -425,5 +432,40 @@ describe('chat panel (real VS Code, end to end)', () => {
       await frame.locator('article.message.assistant .code-block code.hljs .hljs-keyword').first().waitFor({ state: 'attached' });
     }
     await context.workbench.screenshot('chat-restored-after-reload');
+  });
+
+  it('issue 13: a reply shows its cost beside its tokens, estimated when the service counts none, and the chat its total', async () => {
+    const { page, service } = context.workbench;
+    await runCommand(page, 'View: Close All Editors');
+    const frame = await openChat(page);
+    await frame.locator('#new-conversation').click();
+    await frame.locator('.empty-state').waitFor({ state: 'visible', timeout: LONG_WAIT });
+
+    await send(frame, 'What does this reply cost?');
+    await waitForStatus(frame, 'done');
+    const counted = lastReply(frame);
+    await counted.locator('.message-usage .cost').waitFor({ state: 'visible', timeout: LONG_WAIT });
+    const line = normalize(await counted.locator('.message-usage').innerText());
+    const tokens = /^Tokens: ([\d,]+) prompt · ([\d,]+) completion · [\d,]+ total · (\$\S+)$/.exec(line);
+    assert.ok(tokens, `tokens and cost: ${line}`);
+    const [promptTokens, completionTokens] = [tokens[1], tokens[2]].map((count) => Number(count.replace(/,/g, '')));
+    const cost = formatUsd(costOf(CHAT_PRICE, { promptTokens, completionTokens }));
+    assert.strictEqual(tokens[3], cost, 'the reply costs its tokens at the price of the service');
+    const chat = normalize(await frame.locator('#conversation-usage').innerText());
+    assert.ok(/^This chat: [\d,]+ tokens \(.+\) · /.test(chat) && chat.endsWith(` · ${cost}`), `the chat costs its one reply: ${chat}`);
+
+    service.setScenario({ chat: { usage: 'none' } });
+    try {
+      await send(frame, 'And when the service counts no tokens?');
+      await waitForStatus(frame, 'done');
+    } finally {
+      service.setScenario({ chat: { usage: 'final-chunk' } });
+    }
+    const estimate = lastReply(frame).locator('.message-usage .cost');
+    await estimate.waitFor({ state: 'visible', timeout: LONG_WAIT });
+    assert.match(normalize(await lastReply(frame).locator('.message-usage').innerText()), /^Cost: ≈ \$0\.\d+ \(estimated\)$/);
+    assert.match((await estimate.getAttribute('title')) ?? '', /reported no token counts/);
+    assert.match(normalize(await frame.locator('#conversation-usage').innerText()), /^This chat: [\d,]+ tokens \(.+\) · ≈ \$0\.\d+ \(estimated\)$/);
+    await context.workbench.screenshot('chat-reply-cost');
   });
 });

@@ -44,7 +44,13 @@ describe('keys and Test Connection (command palette, end to end)', () => {
     assert.ok(service.requests.some((request) => request.path === '/v1/chat/completions' && request.key === service.demoKey));
     // No model is selected: the status bar names the first chat model the service lists, the one a chat would use.
     await page.locator('.statusbar-item', { hasText: 'promptreel-chat' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    // The key's quota and expiry, read a moment after the key was set (never while VS Code starts).
+    const quota = page.locator('.statusbar-item', { hasText: /\$3\.20 left · 1[12] days/ }).first();
+    await quota.waitFor({ state: 'visible', timeout: 20_000 });
+    await quota.hover();
+    await page.locator('.monaco-hover, .workbench-hover', { hasText: 'Left: $3.20 of $10.00' }).first().waitFor({ state: 'visible', timeout: 10_000 });
     await context.workbench.screenshot('keys-3-connected');
+    await page.mouse.move(0, 0);
   });
 
   it('explains a refused key with actions, and Show Logs never shows the key', async () => {

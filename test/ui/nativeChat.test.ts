@@ -165,6 +165,17 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
     const { page, service } = context.workbench;
     const prompt = 'a paper boat drifting down a rainy street';
     await ask(context.workbench, `@promptreel /video ${prompt}`);
+    // First the price and what the key keeps; nothing is sent until the follow-up confirms.
+    const confirm = lastResponse(page);
+    await confirm
+      .getByText(/It costs \$0\.40 · \$2\.80 left after/)
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
+    assert.strictEqual(service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length, 0);
+    const followup = page.locator('.interactive-followup-reply', { hasText: 'Generate for $0.40' }).last();
+    await followup.waitFor({ state: 'visible', timeout: 10_000 });
+    await context.workbench.screenshot('native-5a-video-price');
+    await followup.click();
     const response = lastResponse(page);
     await response
       .getByText(/Video task `?task_/)

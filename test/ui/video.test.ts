@@ -83,6 +83,10 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     const review = await page.locator('.quick-input-list').innerText();
     for (const option of ['Duration', '5 s', 'Resolution', '720p', 'Aspect ratio', 'adaptive', 'Seed', 'Content review'])
       assert.ok(review.includes(option), `the review lists ${option}:\n${review}`);
+    // The price of the task (the service's /api/pricing) and what the key keeps, before anything is charged.
+    assert.ok(review.includes('$0.40 · $2.80 left after'), `the review shows the price:\n${review}`);
+    assert.strictEqual(service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length, 0);
+    await context.workbench.screenshot('video-review-price');
     await quickInputBox(page).press('Enter');
 
     const row = taskRow(page);
@@ -201,7 +205,8 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await runContextMenuItem(taskRow(page), 'Regenerate');
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.getByText('Generate this video again?').waitFor({ state: 'visible', timeout: 15_000 });
-    await dialog.getByText('uses your quota like any other').waitFor({ state: 'visible' });
+    // The price of the new task and what the key keeps, before it is charged.
+    await dialog.getByText(/It costs \$0\.40 · \$\d+\.\d{2} left after\./).waitFor({ state: 'visible' });
     await context.workbench.screenshot('video-regenerate-confirm');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });

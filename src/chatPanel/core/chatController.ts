@@ -1,5 +1,6 @@
 import { Emitter } from '../../common/emitter';
-import { ApiError, type ChatTool } from '../../api';
+import { ApiError, type ChatRequest, type ChatTool } from '../../api';
+import type { ModelPrice } from '../../api/account/prices';
 import type { ClientProvider } from '../../connection/clientProvider';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import { describeError, type ComponentLogger } from '../../common/logger';
@@ -21,6 +22,7 @@ import { describeReplyFailure } from './errorInfo';
 import type { AssistantMessage, Conversation, ToolCallRecord } from './model';
 import { buildChatRequest, modelOf, type ChatDefaults } from './requestBuilder';
 import { toChatTools } from './tools';
+import { estimateReplyTokens, replyCost } from './replyCost';
 
 export interface StreamDelta {
   conversationId: string;
@@ -52,8 +54,17 @@ interface Running {
   abort: AbortController;
 }
 
+export interface ChatControllerOptions {
+  /** The model to use when neither the chat nor the settings name one (the first the service lists). */
+  firstListedModel?: () => Promise<string | undefined>;
+  /** A model's price (never throws); the cost of each reply is kept with it. */
+  priceOf?: (model: string) => Promise<ModelPrice | undefined>;
+}
+
 /** Deltas are handed to the views at most this often; the webview then paints at its own frame rate. */
 const DELTA_INTERVAL_MS = 16;
+/** How long the end of a reply waits for the price list, at most. */
+const PRICE_WAIT_MS = 1_000;
 
 /**
  * Runs the chat: adds turns to conversations, streams replies from the service into them, and tells the views
@@ -79,8 +90,7 @@ export class ChatController extends Disposable {
     private readonly settings: Settings,
     private readonly clients: ClientProvider,
     private readonly log: ComponentLogger,
-    /** The model to use when neither the chat nor the settings name one (the first the service lists). */
-    private readonly firstListedModel: () => Promise<string | undefined> = async () => undefined,
+    private readonly options: ChatControllerOptions = {},
   ) {
     super();
     this._register(toDisposable(() => this.stopAll()));
@@ -146,7 +156,7 @@ export class ChatController extends Disposable {
     this.choosingModel.add(conversation.id);
     this.busyChanged.fire(conversation.id);
     try {
-      const first = await this.firstListedModel().catch(() => undefined);
+      const first = await (this.options.firstListedModel?.() ?? Promise.resolve(undefined)).catch(() => undefined);
       if (!first || this.modelOf(conversation)) return;
       conversation.options.model = first;
       this.log.info(`No chat model was chosen: this chat uses ${first}, the first one the service lists.`);
@@ -195,6 +205,9 @@ export class ChatController extends Disposable {
       }
     };
 
+    let request: ChatRequest | undefined;
+    // Asked now, while the reply streams: the price is there (or not) when the reply ends.
+    const price = this.options.priceOf?.(model).catch(() => undefined);
     try {
       const client = this.clients.get();
       if (!client) {
@@ -204,7 +217,7 @@ export class ChatController extends Disposable {
           hint: 'Set promptreel.baseUrl (Promptreel: Set API Key asks for it).',
         });
       }
-      const request = buildChatRequest({ conversation, defaults: this.defaults(), capabilities: this.capabilitiesOf(conversation), tools: this.tools() });
+      request = buildChatRequest({ conversation, defaults: this.defaults(), capabilities: this.capabilitiesOf(conversation), tools: this.tools() });
       this.log.info(`Request ${requestId}: ${model}, ${request.messages.length} message(s)${request.tools ? `, ${request.tools.length} tool(s)` : ''}.`);
       for await (const event of client.streamChatCompletion(request, running.abort.signal)) {
         const delta = applyStreamEvent(message, event);
@@ -227,6 +240,7 @@ export class ChatController extends Disposable {
       else this.log.warn(`Reply ${requestId} ${failure.status}: ${describeError(error)}`);
     } finally {
       if (timer) clearTimeout(timer);
+      if (request && message.status !== 'error') await this.keepCost(message, request, price);
       this.running.delete(conversation.id);
       conversation.updatedAt = Date.now();
       this.store.changed(conversation.id, { listChanged: true, persist: 'now' });
@@ -234,5 +248,16 @@ export class ChatController extends Disposable {
       this.busyChanged.fire(conversation.id);
     }
     return message;
+  }
+
+  /** A reply that reached the model was charged, stopped or not: its cost is kept with it (when the price is known). */
+  private async keepCost(message: AssistantMessage, request: ChatRequest, pricing: Promise<ModelPrice | undefined> | undefined): Promise<void> {
+    // A price list that is slow to come must not hold the end of the reply.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), PRICE_WAIT_MS)));
+    const price = pricing && (await Promise.race([pricing, late]));
+    clearTimeout(timer);
+    const cost = replyCost(price, message.usage, () => estimateReplyTokens(request.messages, message));
+    if (cost) message.cost = cost;
   }
 }

@@ -1,4 +1,5 @@
 import { usageTotals } from './conversation';
+import { conversationCost, formatCost } from './replyCost';
 import { describeRange, fenceFor } from './contextPrompt';
 import type { AssistantMessage, Conversation, UserMessage } from './model';
 
@@ -21,8 +22,10 @@ export function conversationToMarkdown(conversation: Conversation, exportedAt = 
     lines.push(...(message.role === 'user' ? userLines(message) : assistantLines(message)), '');
   }
   const total = usageTotals(conversation);
-  if (total.totalTokens > 0)
-    lines.push('---', '', `Total usage: ${total.promptTokens} prompt + ${total.completionTokens} completion = ${total.totalTokens} tokens.`, '');
+  const cost = conversationCost(conversation);
+  if (total.totalTokens > 0 || cost) lines.push('---', '');
+  if (total.totalTokens > 0) lines.push(`Total usage: ${total.promptTokens} prompt + ${total.completionTokens} completion = ${total.totalTokens} tokens.`, '');
+  if (cost) lines.push(`Total cost: ${formatCost(cost)}.`, '');
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
@@ -47,6 +50,7 @@ function assistantLines(message: AssistantMessage): string[] {
   if (message.status !== 'done') lines.push('', `_${statusNote(message)}_`);
   if (message.usage)
     lines.push('', `_Usage: ${message.usage.promptTokens} prompt + ${message.usage.completionTokens} completion = ${message.usage.totalTokens} tokens._`);
+  if (message.cost) lines.push('', `_Cost: ${formatCost(message.cost)}._`);
   return lines;
 }
 

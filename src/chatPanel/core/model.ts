@@ -53,6 +53,13 @@ export const usageSchema = z.object({
   totalTokens: z.number().check(z.gte(0)),
 });
 
+/** What a reply cost, fixed when it ended: prices change, an old chat keeps what it cost. */
+export const costSchema = z.object({
+  usd: z.number().check(z.gte(0)),
+  /** From estimated token counts: the service reported no usage. */
+  estimated: z.boolean(),
+});
+
 export const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 
 export const chatErrorActionSchema = z.enum(['setApiKey', 'openSettings', 'retry', 'showLogs', 'selectModel']);
@@ -89,6 +96,7 @@ export const assistantMessageSchema = z.object({
   createdAt: z.number(),
   finishReason: z.optional(z.string()),
   usage: z.optional(usageSchema),
+  cost: z.optional(costSchema),
   error: z.optional(chatErrorInfoSchema),
 });
 
@@ -111,6 +119,7 @@ export type SelectionContext = z.infer<typeof selectionContextSchema>;
 export type ImageAttachment = z.infer<typeof imageAttachmentSchema>;
 export type ConversationOptions = z.infer<typeof conversationOptionsSchema>;
 export type UsageTotals = z.infer<typeof usageSchema>;
+export type Cost = z.infer<typeof costSchema>;
 export type ToolCallRecord = z.infer<typeof toolCallSchema>;
 export type ChatErrorAction = z.infer<typeof chatErrorActionSchema>;
 export type ChatErrorInfo = z.infer<typeof chatErrorInfoSchema>;

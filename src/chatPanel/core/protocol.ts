@@ -5,6 +5,7 @@ import {
   quickActionSchema,
   type AssistantMessage,
   type ConversationOptions,
+  type Cost,
   type SelectionContext,
   type ToolCallRecord,
   type UsageTotals,
@@ -23,7 +24,12 @@ export interface ImageView {
 }
 
 export type UserMessageView = Omit<UserMessage, 'images'> & { images: ImageView[] };
-export type MessageView = UserMessageView | AssistantMessage;
+
+/** A cost with its words (`$0.0044`, `≈ $0.0040 (estimated)`): the page formats no money itself. */
+export type CostView = Cost & { text: string };
+
+export type AssistantMessageView = Omit<AssistantMessage, 'cost'> & { cost?: CostView };
+export type MessageView = UserMessageView | AssistantMessageView;
 
 export interface ConversationView {
   id: string;
@@ -31,6 +37,8 @@ export interface ConversationView {
   options: ConversationOptions;
   messages: MessageView[];
   usage: UsageTotals;
+  /** What the chat's replies cost so far, those whose model's price was known. */
+  cost?: CostView;
   busy: boolean;
 }
 
@@ -44,6 +52,8 @@ export interface ConversationSummaryView {
 
 export interface ModelsView {
   ids: string[];
+  /** Each model's price in words (`$3.00 in / $12.00 out per 1M tokens`), where known. */
+  prices: Record<string, string>;
   loading: boolean;
   /** Out of date (the key or the address changed): the webview asks for it when the user opens the picker. */
   stale: boolean;
@@ -70,6 +80,8 @@ export type DefaultsView = ChatSampling;
 export interface DraftView {
   context?: SelectionContext;
   images: ImageView[];
+  /** Text to put back in the composer (a message the user decided not to send). */
+  text?: string;
 }
 
 export interface Snapshot {
@@ -98,8 +110,8 @@ export type HostToWebview =
       reasoningOffset: number;
     }
   | { type: 'toolCalls'; requestId: string; conversationId: string; messageId: string; calls: ToolCallRecord[] }
-  | { type: 'done'; requestId: string; conversationId: string; message: AssistantMessage; usage: UsageTotals }
-  | { type: 'error'; requestId: string; conversationId: string; message: AssistantMessage; usage: UsageTotals }
+  | { type: 'done'; requestId: string; conversationId: string; message: AssistantMessageView; usage: UsageTotals; cost?: CostView }
+  | { type: 'error'; requestId: string; conversationId: string; message: AssistantMessageView; usage: UsageTotals; cost?: CostView }
   | { type: 'keyState'; hasKey: boolean }
   | { type: 'models'; models: ModelsView; capabilities: CapabilitiesView; defaults: DefaultsView }
   | { type: 'draft'; draft: DraftView; focus: boolean }

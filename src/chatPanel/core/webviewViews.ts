@@ -1,7 +1,8 @@
 import type { ModelCapabilities } from '../../config/schema';
 import { usageTotals } from './conversation';
-import type { Conversation, ConversationOptions, ImageAttachment, SelectionContext } from './model';
-import type { CapabilitiesView, ConversationView, DraftView, OptionsPatch } from './protocol';
+import { conversationCost, formatCost } from './replyCost';
+import type { AssistantMessage, Conversation, ConversationOptions, Cost, ImageAttachment, SelectionContext } from './model';
+import type { AssistantMessageView, CapabilitiesView, ConversationView, CostView, DraftView, OptionsPatch } from './protocol';
 
 /** What waits next to the prompt box until the next turn is sent: the selection asked about, images attached. */
 export interface Draft {
@@ -16,9 +17,12 @@ export function conversationView(conversation: Conversation, busy: boolean): Con
     title: conversation.title,
     options: conversation.options,
     messages: conversation.messages.map((message) =>
-      message.role === 'user' ? { ...message, images: (message.images ?? []).map(({ name, mimeType, size }) => ({ name, mimeType, size })) } : message,
+      message.role === 'user'
+        ? { ...message, images: (message.images ?? []).map(({ name, mimeType, size }) => ({ name, mimeType, size })) }
+        : assistantView(message),
     ),
     usage: usageTotals(conversation),
+    ...chatCostField(conversation),
     busy,
   };
 }
@@ -52,4 +56,20 @@ export function patchOptions(options: ConversationOptions, patch: OptionsPatch):
     else patched[key] = value;
   }
   return patched as ConversationOptions;
+}
+
+/** A reply as the page sees it: its cost comes with its words (the page formats no money). */
+export function assistantView(message: AssistantMessage): AssistantMessageView {
+  const { cost, ...rest } = message;
+  return cost ? { ...rest, cost: costView(cost) } : rest;
+}
+
+/** `{ cost }` when the chat has a known cost, else nothing (optional fields are left out, not undefined). */
+export function chatCostField(conversation: Conversation): { cost?: CostView } {
+  const cost = conversationCost(conversation);
+  return cost ? { cost: costView(cost) } : {};
+}
+
+function costView(cost: Cost): CostView {
+  return { ...cost, text: formatCost(cost) };
 }

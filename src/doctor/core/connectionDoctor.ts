@@ -1,11 +1,13 @@
-import { describeBaseUrlInput, withoutCredentials, type ModelInfo, type PromptreelClient } from '../../api';
+import { describeBaseUrlInput, isVideoModel, withoutCredentials, type ModelInfo, type PromptreelClient } from '../../api';
 import type { ApiKeyInfo } from '../../auth/apiKeyStore';
 import { chatModelsOf } from '../../connection/core/chatModels';
 import { describeError } from '../../common/logger';
+import type { PriceSetting } from '../../config/schema';
+import { checkAccount } from './accountCheck';
 import type { DoctorAction, DoctorResult, DoctorStep, DoctorStepName } from './doctorResult';
 import { explainFailure } from './explainFailure';
 
-export type DoctorClient = Pick<PromptreelClient, 'baseUrl' | 'listModels' | 'createChatCompletion'>;
+export type DoctorClient = Pick<PromptreelClient, 'baseUrl' | 'listModels' | 'createChatCompletion' | 'account'>;
 
 export interface DoctorDependencies {
   /** The base URL as the user typed it. */
@@ -15,6 +17,8 @@ export interface DoctorDependencies {
   createClient(baseUrl: string): DoctorClient;
   chatModel(): string;
   videoModel(): string;
+  /** `promptreel.models.prices`; none when left out. */
+  priceSettings?(): Readonly<Record<string, PriceSetting>>;
   now?(): number;
 }
 
@@ -29,9 +33,13 @@ const STEP_TITLES: Record<DoctorStepName, string> = {
   'api-key': 'Looking for the API key…',
   models: 'Listing the models…',
   chat: 'Sending a one-token test message…',
+  account: 'Reading the key quota and the prices…',
 };
 
-/** Test Connection: base URL, key, `GET /v1/models`, then a one-token chat completion; each failure explained. */
+/**
+ * Test Connection: base URL, key, `GET /v1/models`, then a one-token chat completion; each failure explained. Then
+ * the key's quota and the models' prices, where the service publishes them (never a failure).
+ */
 export class ConnectionDoctor {
   constructor(private readonly deps: DoctorDependencies) {}
 
@@ -149,11 +157,32 @@ export class ConnectionDoctor {
     const elapsed = now() - started;
     steps.push({ name: 'chat', ok: true, detail: `${chatModel} answered in ${elapsed} ms.`, durationMs: elapsed });
 
+    // 5. The key's quota and the prices, with the same client (never a failure)
+    start('account');
+    const configuredVideo = this.deps.videoModel().trim();
+    const videoModels = configuredVideo ? [configuredVideo] : models.filter(isVideoModel).map((model) => model.id);
+    const account = await checkAccount({
+      reader: client.account,
+      models: [chatModel, ...videoModels.slice(0, MAX_VIDEO_PRICES)],
+      priceSettings: this.deps.priceSettings?.() ?? {},
+      now: now(),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    steps.push({ name: 'account', ok: true, detail: [account.quota, account.prices].filter(Boolean).join(' ') });
+
     const extra = [...notes, ...(listed ? [] : [`Note: ${chatModel} is not in the model list of this key.`])];
-    const message = [`Connected to ${baseUrl} — ${plural(models.length, 'model')}; chat model ${chatModel} answered in ${elapsed} ms.`, ...extra].join(' ');
-    return { ok: true, baseUrl, steps, message, actions: [], modelCount: models.length, chatModel };
+    const message = [
+      `Connected to ${baseUrl} — ${plural(models.length, 'model')}; chat model ${chatModel} answered in ${elapsed} ms.`,
+      ...extra,
+      account.quota,
+      ...(account.prices ? [account.prices] : []),
+    ].join(' ');
+    return { ok: true, baseUrl, steps, message, actions: [], modelCount: models.length, chatModel, account };
   }
 }
+
+/** Without a video model setting, the prices of the video models the service lists, up to this many. */
+const MAX_VIDEO_PRICES = 3;
 
 function statusOf(explained: { status?: number; code?: string }): Partial<DoctorResult> {
   return { ...(explained.status ? { status: explained.status } : {}), ...(explained.code ? { code: explained.code } : {}) };

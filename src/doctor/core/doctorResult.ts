@@ -1,7 +1,7 @@
 /** What the user can do about a failed check; the command maps each to a button. */
 export type DoctorAction = 'setApiKey' | 'openSettings' | 'selectChatModel' | 'showLogs' | 'retry';
 
-export type DoctorStepName = 'base-url' | 'api-key' | 'models' | 'chat';
+export type DoctorStepName = 'base-url' | 'api-key' | 'models' | 'chat' | 'account';
 
 export interface DoctorStep {
   name: DoctorStepName;
@@ -26,4 +26,16 @@ export interface DoctorResult {
   code?: string;
   modelCount?: number;
   chatModel?: string;
+  /** After a successful test: the key's quota and the prices of the models in use. */
+  account?: DoctorAccount;
+}
+
+/** What Test Connection says about the key's quota and the models' prices; never a failure of the test. */
+export interface DoctorAccount {
+  /** `Key quota: $3.20 left of $10.00 …`, `Key quota: not offered by this service.`, or why it could not be read. */
+  quota: string;
+  /** `Prices: promptreel-chat $3.00 in / $12.00 out per 1M tokens; …`, when the chat or video model has a known price. */
+  prices?: string;
+  /** The key can no longer pay for requests. */
+  keyProblem?: 'expired' | 'used-up';
 }

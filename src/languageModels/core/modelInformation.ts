@@ -1,4 +1,6 @@
 import type { ModelInfo } from '../../api';
+import { describePrice } from '../../api/account/prices';
+import type { PriceQuote } from '../../account/core/priceBook';
 import type { ModelCapabilities } from '../../config/schema';
 
 export interface ResolvedCapabilities {
@@ -32,6 +34,11 @@ export function resolveCapabilities(declared: ModelCapabilities | undefined): Re
   };
 }
 
+const PRICE_ORIGIN: Record<PriceQuote['source'], string> = {
+  service: "from the service's price list",
+  settings: 'from the promptreel.models.prices setting',
+};
+
 /** The shape of `vscode.LanguageModelChatInformation`, kept free of `vscode` so it can be unit-tested in Node. */
 export interface ModelInformation {
   readonly id: string;
@@ -47,9 +54,10 @@ export interface ModelInformation {
 
 /**
  * One listed model as VS Code sees it. The context window holds prompt and reply, so the input may use what the
- * reply does not reserve (never less than a quarter of the window, for a setting with a huge max output).
+ * reply does not reserve (never less than a quarter of the window, for a setting with a huge max output). The price,
+ * where known, goes beside the name in VS Code's model picker and, with its origin, into the tooltip.
  */
-export function modelInformation(model: ModelInfo, declared: ModelCapabilities | undefined, serviceUrl: string): ModelInformation {
+export function modelInformation(model: ModelInfo, declared: ModelCapabilities | undefined, serviceUrl: string, price?: PriceQuote): ModelInformation {
   const capabilities = resolveCapabilities(declared);
   const maxOutputTokens = Math.min(capabilities.maxOutputTokens, capabilities.contextWindow);
   const maxInputTokens = Math.max(Math.floor(capabilities.contextWindow / 4), capabilities.contextWindow - maxOutputTokens, 1);
@@ -59,8 +67,10 @@ export function modelInformation(model: ModelInfo, declared: ModelCapabilities |
     name: model.id,
     family: model.id,
     version: model.created ? String(model.created) : model.id,
-    detail: 'Promptreel',
-    tooltip: `${model.id}${owner} on ${serviceUrl}${declared ? '' : ' — capabilities assumed: describe them in promptreel.models.capabilities'}`,
+    detail: price ? `Promptreel · ${describePrice(price)}` : 'Promptreel',
+    tooltip:
+      `${model.id}${owner} on ${serviceUrl}${declared ? '' : ' — capabilities assumed: describe them in promptreel.models.capabilities'}` +
+      (price ? `\nPrice: ${describePrice(price)}, ${PRICE_ORIGIN[price.source]}.` : ''),
     maxInputTokens,
     maxOutputTokens,
     capabilities: { imageInput: capabilities.vision, toolCalling: capabilities.tools },

@@ -1,4 +1,4 @@
-import type { ChatStreamEvent } from '../../api';
+import type { ChatStreamEvent, Usage } from '../../api';
 import { parseToolInput } from './messages';
 
 export type ResponsePart = { kind: 'text'; text: string } | { kind: 'tool-call'; callId: string; name: string; input: Record<string, unknown> };
@@ -6,6 +6,8 @@ export type ResponsePart = { kind: 'text'; text: string } | { kind: 'tool-call';
 export interface ResponseSummary {
   finishReason?: string;
   reasoningChars: number;
+  /** The tokens the service counted, when it said. */
+  usage?: Usage;
 }
 
 /**
@@ -28,6 +30,9 @@ export async function* responseParts(events: AsyncIterable<ChatStreamEvent>, sum
         break;
       case 'finish':
         summary.finishReason = event.reason;
+        break;
+      case 'usage':
+        summary.usage = event.usage;
         break;
       default:
         break;

@@ -4,16 +4,19 @@ export const PARTICIPANT_ID = 'promptreel.participant';
 export const VIDEO_COMMAND = 'video';
 export const EXPLAIN_COMMAND = 'explain';
 
-export type AnswerKind = 'answer' | 'explain' | 'video' | 'setup' | 'error' | 'cancelled';
+export type AnswerKind = 'answer' | 'explain' | 'video' | 'video-confirm' | 'setup' | 'error' | 'cancelled';
 
 /** What a `@promptreel` result remembers (VS Code keeps it as JSON in `ChatResult.metadata`). */
 export const resultMetadataSchema = z.object({
-  kind: z.enum(['answer', 'explain', 'video', 'setup', 'error', 'cancelled']),
+  /** `video-confirm`: `/video` showed the price and waits for the user to confirm (a follow-up asks again). */
+  kind: z.enum(['answer', 'explain', 'video', 'video-confirm', 'setup', 'error', 'cancelled']),
   model: z.optional(z.string()),
   /** The video prompt (for "make another one"). */
   prompt: z.optional(z.string()),
   taskId: z.optional(z.string()),
   videoState: z.optional(z.string()),
+  /** The price shown by `video-confirm` (`$0.40`). */
+  price: z.optional(z.string()),
 });
 export type ResultMetadata = z.infer<typeof resultMetadataSchema>;
 
@@ -43,6 +46,8 @@ export function followupsFor(metadata: unknown): Followup[] {
       ];
     case 'video':
       return result.prompt ? [{ prompt: result.prompt, label: 'Make another video from the same prompt', command: VIDEO_COMMAND }] : [];
+    case 'video-confirm':
+      return result.prompt ? [{ prompt: result.prompt, label: result.price ? `Generate for ${result.price}` : 'Generate it', command: VIDEO_COMMAND }] : [];
     default:
       return [];
   }

@@ -106,7 +106,7 @@ export class ChatApp {
       }
       case 'done':
       case 'error':
-        this.finishReply(message.conversationId, message.message, message.usage);
+        this.finishReply(message.conversationId, message.message, message.usage, message.cost);
         return;
       case 'keyState':
         this.noKey.hidden = message.hasKey;
@@ -218,13 +218,20 @@ export class ChatApp {
     return view;
   }
 
-  private finishReply(conversationId: string, message: Extract<MessageView, { role: 'assistant' }>, usage: ConversationView['usage']): void {
+  private finishReply(
+    conversationId: string,
+    message: Extract<MessageView, { role: 'assistant' }>,
+    usage: ConversationView['usage'],
+    cost: ConversationView['cost'],
+  ): void {
     const conversation = this.conversation;
     if (!conversation || conversation.id !== conversationId) return;
     const index = conversation.messages.findIndex((candidate) => candidate.id === message.id);
     if (index >= 0) conversation.messages[index] = message;
     conversation.busy = false;
     conversation.usage = usage;
+    if (cost) conversation.cost = cost;
+    else delete conversation.cost;
     this.header.setConversation(conversation);
     this.composer.setBusy(false);
     this.renderMessages();

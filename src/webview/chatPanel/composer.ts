@@ -63,6 +63,11 @@ export class Composer {
 
   setDraft(draft: DraftView): void {
     this.draft = draft;
+    if (draft.text !== undefined && !this.input.value) {
+      this.input.value = draft.text;
+      this.host.saveDraft(draft.text);
+      this.updateButtons();
+    }
     this.renderContext();
     this.images.replaceChildren(
       ...draft.images.map((image, index) => {

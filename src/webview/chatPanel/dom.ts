@@ -1,3 +1,5 @@
+import type { CostView } from '../../chatPanel/core/protocol';
+
 /** Attributes for `el`; `text` becomes textContent (never parsed as HTML). */
 export interface ElementOptions {
   className?: string;
@@ -47,4 +49,9 @@ const TOKENS = new Intl.NumberFormat('en-US');
 
 export function formatTokens(count: number): string {
   return TOKENS.format(count);
+}
+
+/** A cost (`$0.0044`, `≈ $0.0040 (estimated)`); `why` says, on hover, why an estimated one is estimated. */
+export function costElement(cost: CostView, why: string): HTMLElement {
+  return el('span', { className: 'cost', text: cost.text, dataset: { estimated: String(cost.estimated) }, attrs: { title: cost.estimated ? why : undefined } });
 }

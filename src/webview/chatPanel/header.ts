@@ -8,12 +8,14 @@ import type {
   OptionsPatch,
   WebviewToHost,
 } from '../../chatPanel/core/protocol';
-import { byId, el, formatTokens } from './dom';
+import { byId, costElement, el, formatTokens } from './dom';
 
 export interface HeaderHost {
   post(message: WebviewToHost): void;
   conversationId(): string;
 }
+
+const ESTIMATED_CHAT = 'The service reported no token counts for some replies: their cost is estimated from the length of the text.';
 
 type NumberOption = 'temperature' | 'topP' | 'frequencyPenalty' | 'presencePenalty' | 'maxTokens';
 
@@ -37,7 +39,7 @@ export class Header {
   private readonly jsonMode = byId<HTMLInputElement>('option-json');
   private readonly samplingNote = byId<HTMLElement>('sampling-note');
   private readonly numbers: NumberField[];
-  private models: ModelsView = { ids: [], loading: false, stale: false };
+  private models: ModelsView = { ids: [], prices: {}, loading: false, stale: false };
   private capabilities: CapabilitiesView | undefined;
   private defaults: DefaultsView | undefined;
   private options: ConversationOptions = {};
@@ -86,10 +88,13 @@ export class Header {
   setConversation(conversation: ConversationView): void {
     this.options = conversation.options;
     const usage = conversation.usage;
-    this.usage.textContent = usage.totalTokens
-      ? `This chat: ${formatTokens(usage.totalTokens)} tokens (${formatTokens(usage.promptTokens)} prompt, ${formatTokens(usage.completionTokens)} completion)`
+    const tokens = usage.totalTokens
+      ? `${formatTokens(usage.totalTokens)} tokens (${formatTokens(usage.promptTokens)} prompt, ${formatTokens(usage.completionTokens)} completion)`
       : '';
-    this.usage.hidden = !usage.totalTokens;
+    const cost = conversation.cost;
+    this.usage.hidden = !tokens && !cost;
+    this.usage.replaceChildren(`This chat: ${tokens}`);
+    if (cost) this.usage.append(tokens ? ' · ' : '', costElement(cost, ESTIMATED_CHAT));
     if (document.activeElement !== this.systemPrompt) this.systemPrompt.value = conversation.options.systemPrompt ?? '';
     this.jsonMode.checked = conversation.options.jsonMode === true;
     for (const field of this.numbers) {
@@ -128,7 +133,7 @@ export class Header {
     if (chosen && !ids.includes(chosen)) ids.unshift(chosen);
     this.model.replaceChildren(
       el('option', { text: fallback ? `Default (${fallback})` : 'Default (no model set)', attrs: { value: '' } }),
-      ...ids.map((id) => el('option', { text: id, attrs: { value: id } })),
+      ...ids.map((id) => el('option', { text: this.models.prices[id] ? `${id} — ${this.models.prices[id]}` : id, attrs: { value: id } })),
     );
     this.model.value = chosen;
     this.modelsNote.textContent = this.models.loading ? 'Loading models…' : this.models.error ? `Model list unavailable: ${this.models.error}` : '';

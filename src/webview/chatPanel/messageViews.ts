@@ -1,6 +1,6 @@
-import type { AssistantMessage, ChatErrorAction, ToolCallRecord } from '../../chatPanel/core/model';
-import type { WebviewToHost } from '../../chatPanel/core/protocol';
-import { button, el, formatTokens } from './dom';
+import type { ChatErrorAction, ToolCallRecord } from '../../chatPanel/core/model';
+import type { AssistantMessageView as AssistantMessageData, WebviewToHost } from '../../chatPanel/core/protocol';
+import { button, costElement, el, formatTokens } from './dom';
 import type { FrameScheduler, JobPriority } from './frameScheduler';
 import { MarkdownStream } from './markdownStream';
 
@@ -26,7 +26,7 @@ export interface MessagePlace {
   priority?: JobPriority;
 }
 
-const STATUS_LABELS: Record<AssistantMessage['status'], string> = {
+const STATUS_LABELS: Record<AssistantMessageData['status'], string> = {
   streaming: 'Answering…',
   done: '',
   stopped: 'Stopped',
@@ -42,6 +42,8 @@ const ACTION_LABELS: Record<ChatErrorAction, string> = {
   selectModel: 'Choose Model',
 };
 
+const ESTIMATED_REPLY = 'The service reported no token counts for this reply: its cost is estimated from the length of the text.';
+
 /** One reply: reasoning (collapsed), the markdown answer (streamed), tool calls, the outcome, usage and actions. */
 export class AssistantMessageView {
   readonly element: HTMLElement;
@@ -54,14 +56,14 @@ export class AssistantMessageView {
   private readonly usage: HTMLElement;
   private readonly actions: HTMLElement;
   private reasoningLength = 0;
-  private current: AssistantMessage;
+  private current: AssistantMessageData;
   private place: MessagePlace = { isLast: false, busy: false };
   private toolCallsKey = '';
   private outcomeKey = '';
   private actionsKey = '';
 
   constructor(
-    message: AssistantMessage,
+    message: AssistantMessageData,
     private readonly host: MessageHost,
   ) {
     this.current = { ...message, text: '', reasoning: '' };
@@ -95,7 +97,7 @@ export class AssistantMessageView {
   }
 
   /** Brings the view in line with the host's copy of the message (the authority on the text). */
-  update(message: AssistantMessage, place: MessagePlace): void {
+  update(message: AssistantMessageData, place: MessagePlace): void {
     const priority = place.priority ?? 'now';
     this.setReasoning(message.reasoning);
     this.markdown.set(message.text, priority);
@@ -157,7 +159,7 @@ export class AssistantMessageView {
   /** The status, the error (with its buttons) and the usage: redone only when the message's outcome changed. */
   private renderOutcome(): void {
     const message = this.current;
-    const key = JSON.stringify([message.status, message.error, message.usage, message.finishReason]);
+    const key = JSON.stringify([message.status, message.error, message.usage, message.cost, message.finishReason]);
     if (key === this.outcomeKey) return;
     this.outcomeKey = key;
     this.actionsKey = '';
@@ -181,10 +183,12 @@ export class AssistantMessageView {
       this.failure.append(buttons);
     }
 
-    this.usage.hidden = !message.usage;
-    if (message.usage) {
-      this.usage.textContent = `Tokens: ${formatTokens(message.usage.promptTokens)} prompt · ${formatTokens(message.usage.completionTokens)} completion · ${formatTokens(message.usage.totalTokens)} total`;
-    }
+    const tokens = message.usage
+      ? `Tokens: ${formatTokens(message.usage.promptTokens)} prompt · ${formatTokens(message.usage.completionTokens)} completion · ${formatTokens(message.usage.totalTokens)} total`
+      : '';
+    this.usage.hidden = !tokens && !message.cost;
+    this.usage.replaceChildren(tokens);
+    if (message.cost) this.usage.append(tokens ? ' · ' : 'Cost: ', costElement(message.cost, ESTIMATED_REPLY));
     this.host.rendered();
   }
 

@@ -1,14 +1,27 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { AccountFeature } from '../../../src/account/accountFeature';
+import { Connection } from '../../../src/connection/connection';
+import { FakeClock } from '../../fakes/fakeClock';
+import { closeAllEditors, openEditor } from '../editorStream/editorStreamSupport';
 import { testApi } from '../shell/shellTestSupport';
 import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
+import { recordMessages } from '../support/recordMessages';
 import { waitFor } from '../support/waitFor';
+
+const SHOWN_WARNINGS_KEY = 'promptreel.account.shownWarnings';
 
 describe('account: the key quota in the status bar', () => {
   const ctx = useConnectedService(
     (service) => connectService(service),
     () => disconnectService(),
   );
+
+  beforeEach(async () => {
+    const api = await testApi();
+    api.connection.keyHealth.forget();
+    await api.globalState.update(SHOWN_WARNINGS_KEY, undefined);
+  });
 
   it('shows what is left and when the key expires, with the detail in the tooltip', async () => {
     const api = await testApi();
@@ -43,5 +56,92 @@ describe('account: the key quota in the status bar', () => {
     subscription.dispose();
     assert.strictEqual(charges, 1, 'the chat request counted as charged');
     await waitFor(() => reads() > before && api.account.text?.includes('$2.00 left'), { what: 'the read after the charge', timeoutMs: 15_000 });
+  });
+
+  it('warns once when the key expires within 7 days, with Set API Key', async () => {
+    const api = await testApi();
+    ctx.service.setScenario({ account: { expiresInDays: 3.5 } });
+    const messages = recordMessages();
+    try {
+      await vscode.commands.executeCommand('promptreel.refreshKeyHealth');
+      await vscode.commands.executeCommand('promptreel.refreshKeyHealth');
+      const warnings = messages.shown.filter((shown) => /expires in 3 days/.test(shown.message));
+      assert.strictEqual(warnings.length, 1, messages.shown.map((shown) => shown.message).join(' | '));
+      assert.strictEqual(warnings[0].severity, 'warning');
+      assert.deepStrictEqual(warnings[0].items, ['Set API Key', 'Test Connection']);
+      assert.match(api.account.text ?? '', /\$3\.20 left · 3 days/);
+    } finally {
+      messages.restore();
+    }
+  });
+
+  it('warns once when less than promptreel.account.warnBelowShare is left', async () => {
+    ctx.service.setScenario({ account: { usedQuota: 4_700_000 } });
+    const messages = recordMessages();
+    try {
+      await vscode.commands.executeCommand('promptreel.refreshKeyHealth');
+      await vscode.commands.executeCommand('promptreel.refreshKeyHealth');
+      assert.deepStrictEqual(
+        messages.shown.map((shown) => [shown.message, shown.items]),
+        [["Less than 10% of your Promptreel API key's quota is left: $0.60 of $10.00.", ['Set API Key', 'Open Settings']]],
+      );
+    } finally {
+      messages.restore();
+    }
+  });
+
+  it('names an expired key before a charged request is sent, and sends nothing unless told to', async () => {
+    const api = await testApi();
+    await api.settings.update('chat.model', 'promptreel-chat');
+    ctx.service.setScenario({ account: { expiresInDays: -2 } });
+    const chatRequests = () => ctx.service.requests.filter((request) => request.path === '/v1/chat/completions').length;
+    let answer: string | undefined;
+    const messages = recordMessages(() => answer);
+    try {
+      await vscode.commands.executeCommand('promptreel.refreshKeyHealth');
+      await waitFor(() => api.account.text === '$(warning) expired', { what: 'the expired key in the status bar' });
+      assert.match(messages.shown[0]?.message ?? '', /^Your Promptreel API key expired on \d{4}-\d{2}-\d{2}\.$/);
+      assert.strictEqual(messages.shown[0].severity, 'error');
+
+      await openEditor('const answer = ', new vscode.Position(0, 15));
+      const before = messages.shown.length;
+      await vscode.commands.executeCommand('promptreel.completeAtCursor');
+      const asked = messages.shown.slice(before);
+      assert.deepStrictEqual(
+        asked.map((shown) => shown.items),
+        [['Send Anyway', 'Set API Key']],
+      );
+      assert.match(asked[0].message, /expired on/);
+      assert.strictEqual(chatRequests(), 0, 'nothing sent after the warning was dismissed');
+
+      answer = 'Send Anyway';
+      await vscode.commands.executeCommand('promptreel.completeAtCursor');
+      assert.strictEqual(chatRequests(), 1, 'sent when the user goes on (the service decides)');
+    } finally {
+      messages.restore();
+      await closeAllEditors();
+      await api.settings.update('chat.model', undefined);
+    }
+  });
+
+  it('asks the service nothing while the feature starts (activation); the first read comes after a pause', async () => {
+    const api = await testApi();
+    const clock = new FakeClock(Date.now());
+    const log = api.logger.forComponent('account-test');
+    const connection = new Connection(api.keyStore, api.clients, api.languageModels.catalog, api.connection.chatModel, api.settings, log, clock);
+    const feature = new AccountFeature(connection, api.settings, api.globalState, log);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Had anything been read, the monitor would know the quota (the service answers at once).
+      assert.strictEqual(connection.keyHealth.state.kind, 'unknown', 'nothing read while starting');
+      assert.strictEqual(connection.prices.known().size, 0, 'no prices read while starting');
+      assert.strictEqual(feature.text, undefined);
+      await clock.advance(3_000);
+      await waitFor(() => feature.text, { what: 'the first read, after the pause' });
+      assert.strictEqual(connection.prices.known().size, 0, 'prices are read only when a price is wanted');
+    } finally {
+      feature.dispose();
+      connection.dispose();
+    }
   });
 });

@@ -88,9 +88,16 @@ export function requestTurn(prompt: string, command?: string): vscode.ChatReques
   return new RequestTurn(prompt, command, [], 'promptreel.participant', []);
 }
 
-export function responseTurn(markdown: string, command?: string): vscode.ChatResponseTurn {
+export function responseTurn(markdown: string, command?: string, result: vscode.ChatResult = {}): vscode.ChatResponseTurn {
   const ResponseTurn = vscode.ChatResponseTurn as unknown as ResponseTurnConstructor;
-  return new ResponseTurn([new vscode.ChatResponseMarkdownPart(markdown)], {}, 'promptreel.participant', command);
+  return new ResponseTurn([new vscode.ChatResponseMarkdownPart(markdown)], result, 'promptreel.participant', command);
+}
+
+/** The history after `/video <prompt>` showed its price: the next `/video <prompt>` is the confirmation. */
+export function confirmedVideo(prompt: string): vscode.ChatContext {
+  return {
+    history: [requestTurn(prompt, 'video'), responseTurn('Generate this video?', 'video', { metadata: { kind: 'video-confirm', prompt, price: '$0.40' } })],
+  };
 }
 
 /** Opens the sample file and selects the given lines (1-based, inclusive). */

@@ -6,7 +6,7 @@ import type { ParticipantResult } from '../../../src/participant/answerHandler';
 import { useConnectedService } from '../support/connectedService';
 import { clearTasks, connectVideo, disconnectVideo, setSetting, testApi, videoPosts } from '../video/videoTestSupport';
 import { waitFor } from '../support/waitFor';
-import { chatRequest, RecordingStream } from './participantSupport';
+import { chatRequest, confirmedVideo, RecordingStream } from './participantSupport';
 
 const PROMPT = 'a paper boat drifting down a rainy street';
 
@@ -16,9 +16,10 @@ async function runVideo(
   stream: RecordingStream,
   token = new vscode.CancellationTokenSource().token,
   prompt = PROMPT,
+  context = confirmedVideo(prompt),
 ): Promise<ParticipantResult> {
   let done = false;
-  const handled = api.participant.handle(chatRequest({ prompt, command: 'video' }), { history: [] }, stream, token).finally(() => (done = true));
+  const handled = api.participant.handle(chatRequest({ prompt, command: 'video' }), context, stream, token).finally(() => (done = true));
   const deadline = Date.now() + 30_000;
   while (!done && Date.now() < deadline) {
     await api.video.poller.pollNow();
@@ -102,7 +103,7 @@ describe('participant: @promptreel /video', () => {
     ctx.service.setScenario({ video: { pollsToDone: 50 } });
     const source = new vscode.CancellationTokenSource();
     const stream = new RecordingStream();
-    const handled = api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, stream, source.token);
+    const handled = api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), confirmedVideo(PROMPT), stream, source.token);
     await waitFor(() => /created with/.test(stream.text), { what: 'the task to be created', timeoutMs: 20_000 });
     source.cancel();
     const result = await handled;
@@ -118,7 +119,7 @@ describe('participant: @promptreel /video', () => {
     ctx.service.setScenario({ video: { answerDelayMs: 1500, pollsToDone: 50 } });
     const source = new vscode.CancellationTokenSource();
     const stream = new RecordingStream();
-    const handled = api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, stream, source.token);
+    const handled = api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), confirmedVideo(PROMPT), stream, source.token);
     await waitFor(() => videoPosts(ctx.service).length === 1, { what: 'the POST to reach the service' });
     source.cancel();
     const result = await handled;
@@ -138,7 +139,7 @@ describe('participant: @promptreel /video', () => {
     const stream = new RecordingStream();
     const result = await api.participant.handle(
       chatRequest({ prompt: PROMPT, command: 'video' }),
-      { history: [] },
+      confirmedVideo(PROMPT),
       stream,
       new vscode.CancellationTokenSource().token,
     );
@@ -167,7 +168,7 @@ describe('participant: @promptreel /video', () => {
     const noModel = new RecordingStream();
     const result = await api.participant.handle(
       chatRequest({ prompt: PROMPT, command: 'video' }),
-      { history: [] },
+      confirmedVideo(PROMPT),
       noModel,
       new vscode.CancellationTokenSource().token,
     );
@@ -188,7 +189,7 @@ describe('participant: @promptreel /video', () => {
     const stream = new RecordingStream();
     const result = await api.participant.handle(
       chatRequest({ prompt: PROMPT, command: 'video' }),
-      { history: [] },
+      confirmedVideo(PROMPT),
       stream,
       new vscode.CancellationTokenSource().token,
     );
@@ -199,5 +200,46 @@ describe('participant: @promptreel /video', () => {
       ['promptreel.openSettings', 'promptreel.showLogs'],
     );
     assert.strictEqual(api.video.store.tasks.length, 0);
+  });
+
+  it('shows the price and what is left before anything is charged; the follow-up confirms and creates exactly one task', async () => {
+    const api = await testApi();
+    ctx.service.setScenario({ video: { pollsToDone: 1 } });
+    const token = new vscode.CancellationTokenSource().token;
+    const first = new RecordingStream();
+    const asked = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, first, token);
+    assert.deepStrictEqual(asked.metadata, { kind: 'video-confirm', prompt: PROMPT, price: '$0.40' });
+    assert.match(first.text, /Generate this video with `promptreel-video` \(5 s · \d+p · adaptive\)\? It costs \*\*\$0\.40 · \$2\.80 left after\*\*/);
+    assert.match(first.text, /Nothing is sent \(or charged\) until you confirm/);
+    assert.strictEqual(videoPosts(ctx.service).length, 0, 'nothing is sent before the confirmation');
+    const [followup] = api.participant.provideFollowups(asked);
+    assert.deepStrictEqual(followup, { prompt: PROMPT, label: 'Generate for $0.40', command: 'video' });
+
+    const confirmed = await runVideo(api, new RecordingStream(), token, followup.prompt);
+    assert.strictEqual(confirmed.metadata.kind, 'video');
+    assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
+  });
+
+  it('names a key that cannot pay before sending; without a price the task is created at once, as before', async () => {
+    const api = await testApi();
+    ctx.service.setScenario({ account: { usedQuota: 4_900_000 } });
+    await api.connection.keyHealth.refresh();
+    const warned = new RecordingStream();
+    const token = new vscode.CancellationTokenSource().token;
+    const asked = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, warned, token);
+    assert.strictEqual(asked.metadata.kind, 'video-confirm');
+    assert.match(warned.text, /Your key has \$0\.20 left, less than the \$0\.40 this costs: the service may refuse it\./);
+    assert.strictEqual(videoPosts(ctx.service).length, 0);
+
+    ctx.service.setScenario({ account: { usedQuota: 3_400_000, pricing: 'absent' }, video: { pollsToDone: 1 } });
+    await api.connection.keyHealth.refresh();
+    api.connection.prices.forget();
+    try {
+      const direct = await runVideo(api, new RecordingStream(), token, PROMPT, { history: [] });
+      assert.strictEqual(direct.metadata.kind, 'video');
+      assert.strictEqual(videoPosts(ctx.service).length, 1);
+    } finally {
+      api.connection.prices.forget(); // the next tests' service publishes prices again
+    }
   });
 });

@@ -2,6 +2,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { DoctorResult } from '../../../src/doctor/core/doctorResult';
 import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
+import { recordMessages } from '../support/recordMessages';
 import { setSetting, testApi } from './shellTestSupport';
 
 async function testConnection(): Promise<DoctorResult> {
@@ -45,14 +46,18 @@ describe('shell: Test Connection against the local service', () => {
     await keyStore.store(key);
   }
 
-  it('reports success with the model count and the chat answer time', async () => {
+  it('reports success with the model count, the chat answer time, the key quota and the prices', async () => {
     const result = await testConnection();
     assert.strictEqual(result.ok, true, result.message);
     assert.match(
       result.message,
-      new RegExp(`^Connected to ${ctx.service.baseUrl.replace(/\./g, '\\.')} — 3 models; chat model promptreel-chat answered in \\d+ ms\\.$`),
+      new RegExp(
+        `^Connected to ${ctx.service.baseUrl.replace(/\./g, '\\.')} — 3 models; chat model promptreel-chat answered in \\d+ ms\\. ` +
+          'Key quota: \\$3\\.20 left of \\$10\\.00 \\(used \\$6\\.80\\), expires \\d{4}-\\d{2}-\\d{2} \\(1[12] days\\)\\. ' +
+          'Prices: promptreel-chat \\$3\\.00 in / \\$12\\.00 out per 1M tokens; promptreel-video \\$0\\.40 per request\\.$',
+      ),
     );
-    assert.strictEqual(stepsOf(result), 'base-url:ok api-key:ok models:ok chat:ok');
+    assert.strictEqual(stepsOf(result), 'base-url:ok api-key:ok models:ok chat:ok account:ok');
     const chat = ctx.service.requests.find((request) => request.path === '/v1/chat/completions');
     assert.ok(chat, 'a chat completion was sent');
     assert.deepStrictEqual(
@@ -61,6 +66,31 @@ describe('shell: Test Connection against the local service', () => {
       'a one-token completion with the first chat model (the video model is skipped)',
     );
     assert.strictEqual(chat.key, ctx.service.demoKey);
+  });
+
+  it('stays a success on a gateway that offers no quota, and warns about a used-up key without failing', async () => {
+    ctx.service.setScenario({ account: { tokenUsage: 'absent', billing: 'absent', pricing: 'absent' } });
+    const messages = recordMessages();
+    try {
+      const plain = await testConnection();
+      assert.strictEqual(plain.ok, true, plain.message);
+      assert.match(plain.message, / answered in \d+ ms\. Key quota: not offered by this service\.$/);
+      assert.strictEqual(stepsOf(plain), 'base-url:ok api-key:ok models:ok chat:ok account:ok');
+
+      ctx.service.setScenario({ account: { tokenUsage: 'exhausted', pricing: 'offered' } });
+      const usedUp = await testConnection();
+      assert.strictEqual(usedUp.ok, true, usedUp.message);
+      assert.match(usedUp.message, /Key quota: used up \(\$10\.00 of \$10\.00\), expires/);
+      // Other features may warn about the key on their own: only Test Connection's messages count here.
+      const shown = messages.shown.filter((message) => message.message.startsWith('Connected to'));
+      assert.deepStrictEqual(
+        shown.map((message) => `${message.severity}: ${message.items.join(', ')}`),
+        ['info: ', 'warning: Set API Key, Show Logs'],
+      );
+      assert.strictEqual(shown[1].message, usedUp.message, 'the message shown is the one returned');
+    } finally {
+      messages.restore();
+    }
   });
 
   it('tests the configured chat model', async () => {

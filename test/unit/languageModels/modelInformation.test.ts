@@ -36,6 +36,26 @@ describe('language models: model information for VS Code', () => {
     assert.strictEqual(info.maxInputTokens, 2_000);
   });
 
+  it('puts the price beside the name and, with where it comes from, in the tooltip', () => {
+    const service = modelInformation({ id: 'gpt-x', ownedBy: 'acme' }, {}, 'https://api.example.com', {
+      kind: 'per-token',
+      promptUsdPerMillion: 3,
+      completionUsdPerMillion: 12,
+      source: 'service',
+    });
+    assert.strictEqual(service.detail, 'Promptreel · $3.00 in / $12.00 out per 1M tokens');
+    assert.strictEqual(service.tooltip, "gpt-x (acme) on https://api.example.com\nPrice: $3.00 in / $12.00 out per 1M tokens, from the service's price list.");
+    const settings = modelInformation({ id: 'clip' }, {}, 'x', { kind: 'per-call', usd: 0.4, source: 'settings' });
+    assert.strictEqual(settings.detail, 'Promptreel · $0.40 per request');
+    assert.match(settings.tooltip, /\nPrice: \$0\.40 per request, from the promptreel\.models\.prices setting\.$/);
+  });
+
+  it('names no price when none is known', () => {
+    const info = modelInformation({ id: 'm' }, {}, 'x');
+    assert.strictEqual(info.detail, 'Promptreel');
+    assert.doesNotMatch(info.tooltip, /Price/);
+  });
+
   it('fills what a declaration leaves out', () => {
     assert.deepStrictEqual(resolveCapabilities({ vision: true }), { ...DEFAULT_CAPABILITIES, vision: true });
   });

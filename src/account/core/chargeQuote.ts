@@ -1,0 +1,47 @@
+import { formatUsd } from '../../api/account/prices';
+import type { KeyHealthState } from './keyHealthMonitor';
+import { keyProblem } from './keyWarnings';
+import type { PriceQuote } from './priceBook';
+
+/** What a request priced per call costs and what the key keeps, shown before it is sent. */
+export interface ChargeQuote {
+  /** US dollars; undefined when no per-call price is known (the confirm steps then say nothing about cost). */
+  priceUsd?: number;
+  /** What the key has left before and after, when the key's quota is known and limited. */
+  leftUsd?: number;
+  leftAfterUsd?: number;
+  unlimited: boolean;
+  /** Why the key may not cover it (expired, used up, too little left), or undefined. The user may still go on. */
+  warning?: string;
+}
+
+export function chargeQuote(price: PriceQuote | undefined, state: KeyHealthState, now: number): ChargeQuote {
+  const priceUsd = price?.kind === 'per-call' ? price.usd : undefined;
+  const problem = keyProblem(state, now);
+  if (state.kind !== 'known')
+    return {
+      ...(priceUsd !== undefined ? { priceUsd } : {}),
+      unlimited: false,
+      ...(problem ? { warning: `${problem} The service will likely refuse it.` } : {}),
+    };
+  const { health } = state;
+  const quote: ChargeQuote = { unlimited: health.unlimited };
+  if (priceUsd !== undefined) quote.priceUsd = priceUsd;
+  if (!health.unlimited && health.leftUsd !== undefined) {
+    quote.leftUsd = health.leftUsd;
+    if (priceUsd !== undefined) quote.leftAfterUsd = health.leftUsd - priceUsd;
+  }
+  if (problem) quote.warning = `${problem} The service will likely refuse it.`;
+  else if (quote.leftUsd !== undefined && priceUsd !== undefined && quote.leftUsd < priceUsd)
+    quote.warning = `Your key has ${formatUsd(quote.leftUsd)} left, less than the ${formatUsd(priceUsd)} this costs: the service may refuse it.`;
+  return quote;
+}
+
+/** `$0.40 · $2.80 left after`, `$0.40 · unlimited key`, `$0.40`, or undefined when the price is not known. */
+export function describeChargeQuote(quote: ChargeQuote): string | undefined {
+  if (quote.priceUsd === undefined) return undefined;
+  const price = formatUsd(quote.priceUsd);
+  if (quote.unlimited) return `${price} · unlimited key`;
+  if (quote.leftAfterUsd !== undefined && quote.leftAfterUsd >= 0) return `${price} · ${formatUsd(quote.leftAfterUsd)} left after`;
+  return price;
+}

@@ -1,0 +1,59 @@
+import type { ChatMessage } from '../../api';
+import { costOf, formatUsd, type ModelPrice } from '../../api/account/prices';
+import type { PlainPart } from '../../languageModels/core/messages';
+import { estimateMessageTokens, estimateTextTokens } from '../../languageModels/core/tokenEstimate';
+import type { AssistantMessage, Conversation, Cost, UsageTotals } from './model';
+
+export interface TokenCounts {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/**
+ * What a reply cost at `price`: from the tokens the service counted, else from estimated counts (marked as such).
+ * Undefined when the model's price is not known: an unknown cost is never shown as $0.00.
+ */
+export function replyCost(price: ModelPrice | undefined, usage: UsageTotals | undefined, estimate: () => TokenCounts): Cost | undefined {
+  if (!price) return undefined;
+  if (price.kind === 'per-call') return { usd: costOf(price), estimated: false };
+  return usage ? { usd: costOf(price, usage), estimated: false } : { usd: costOf(price, estimate()), estimated: true };
+}
+
+/** The cost of every reply of the chat that has one; estimated when any part is. */
+export function conversationCost(conversation: Conversation): Cost | undefined {
+  let total: Cost | undefined;
+  for (const message of conversation.messages) {
+    if (message.role !== 'assistant' || !message.cost) continue;
+    total = { usd: (total?.usd ?? 0) + message.cost.usd, estimated: (total?.estimated ?? false) || message.cost.estimated };
+  }
+  return total;
+}
+
+/** `$0.0044`, or `≈ $0.0040 (estimated)`. */
+export function formatCost(cost: Cost): string {
+  return cost.estimated ? `≈ ${formatUsd(cost.usd)} (estimated)` : formatUsd(cost.usd);
+}
+
+/**
+ * The tokens of a reply the service did not count, with the estimator of the `vscode.lm` provider: the request's
+ * messages as prompt, everything the reply streamed (reasoning and tool calls are billed too) as completion.
+ */
+export function estimateReplyTokens(messages: readonly ChatMessage[], reply: AssistantMessage): TokenCounts {
+  // The estimate does not depend on the role.
+  const promptTokens = messages.reduce((sum, message) => sum + estimateMessageTokens({ role: 'user', parts: partsOf(message) }), 0);
+  const calls = reply.toolCalls.map((call) => call.name + call.arguments).join('');
+  return { promptTokens, completionTokens: estimateTextTokens(reply.text + reply.reasoning + calls) };
+}
+
+function partsOf(message: ChatMessage): PlainPart[] {
+  const content = message.content ?? [];
+  // An image counts as a fixed number of tokens whatever its size: only its type is looked at.
+  const parts: PlainPart[] =
+    typeof content === 'string'
+      ? [{ kind: 'text', text: content }]
+      : content.map((part) => (part.type === 'text' ? { kind: 'text', text: part.text } : { kind: 'data', mimeType: 'image/*', data: new Uint8Array() }));
+  if (message.role === 'assistant') {
+    for (const call of message.tool_calls ?? []) parts.push({ kind: 'text', text: call.function.name + call.function.arguments });
+  }
+  return parts;
+}

@@ -1,0 +1,69 @@
+import { isApiError, type AccountReader } from '../../api';
+import { keyCondition, keyHealthFromBilling, keyHealthFromTokenUsage, quotaDisplay, type KeyHealth } from '../../api/account/keyHealth';
+import { describePrice, modelPrices, type ModelPrice } from '../../api/account/prices';
+import { priceFromSetting } from '../../account/core/priceBook';
+import { describeError } from '../../common/logger';
+import type { PriceSetting } from '../../config/schema';
+import type { DoctorAccount } from './doctorResult';
+import { describeQuota } from './quotaWords';
+
+export interface AccountCheckInput {
+  reader: AccountReader;
+  /** The models whose prices are worth naming: the chat model, the video model. */
+  models: readonly string[];
+  /** `promptreel.models.prices`: they win over the service's list, as everywhere else. */
+  priceSettings: Readonly<Record<string, PriceSetting>>;
+  now: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The key's quota (`/api/usage/token`, else the billing pair; `/api/status` for the unit) and the prices of the models
+ * in use. Never a failure: a gateway without these endpoints is healthy, and what could not be read is said in words.
+ */
+export async function checkAccount(input: AccountCheckInput): Promise<DoctorAccount> {
+  const [quota, prices] = await Promise.all([readQuota(input), readPrices(input)]);
+  return { ...quota, ...(prices ? { prices } : {}) };
+}
+
+async function readQuota({ reader, now, signal }: AccountCheckInput): Promise<Omit<DoctorAccount, 'prices'>> {
+  try {
+    const [usage, status] = await Promise.all([reader.tokenUsage(signal), reader.status(signal).catch(() => undefined)]);
+    const display = quotaDisplay(status?.offered ? status.value : undefined);
+    let health: KeyHealth | undefined;
+    if (usage.offered) health = keyHealthFromTokenUsage(usage.value, display.quotaPerUnit);
+    else {
+      const billing = await reader.billing(signal);
+      if (billing.offered) health = keyHealthFromBilling(billing.value);
+    }
+    if (!health) return { quota: 'Key quota: not offered by this service.' };
+    const condition = keyCondition(health, now);
+    const keyProblem = condition.expired ? 'expired' : condition.exhausted ? 'used-up' : undefined;
+    return { quota: `Key quota: ${describeQuota(health, display, now)}.`, ...(keyProblem ? { keyProblem } : {}) };
+  } catch (error) {
+    // Some gateways answer these endpoints only for a dashboard login: the key that just chatted is not at fault.
+    if (isApiError(error) && (error.status === 401 || error.status === 403)) {
+      return { quota: `Key quota: the service refused the key when asked about its quota (${error.serverMessage ?? error.message}).` };
+    }
+    return { quota: `Key quota: could not be read (${describeError(error)}).` };
+  }
+}
+
+async function readPrices({ reader, models, priceSettings, signal }: AccountCheckInput): Promise<string | undefined> {
+  const prices = new Map<string, { price: ModelPrice; setting: boolean }>();
+  try {
+    const pricing = await reader.pricing(signal);
+    if (pricing.offered) for (const [model, price] of modelPrices(pricing.value)) prices.set(model, { price, setting: false });
+  } catch {
+    // Prices are a courtesy here: those of the settings are still named.
+  }
+  for (const [model, setting] of Object.entries(priceSettings)) {
+    const price = priceFromSetting(setting);
+    if (price) prices.set(model, { price, setting: true });
+  }
+  const named = models.flatMap((model) => {
+    const known = prices.get(model);
+    return known ? [`${model} ${describePrice(known.price)}${known.setting ? ' (promptreel.models.prices)' : ''}`] : [];
+  });
+  return named.length ? `Prices: ${named.join('; ')}.` : undefined;
+}
