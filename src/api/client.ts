@@ -8,7 +8,7 @@ import { openOnRead } from './chat/openOnRead';
 import { peekBody } from './chat/peekedBody';
 import { decodeChatStream } from './chat/sse';
 import { ThinkSplitter } from './chat/thinkSplitter';
-import { notAStream, wholeAnswerEvents } from './chat/wholeAnswer';
+import { completionEvents, notAStream, wholeAnswerEvents } from './chat/wholeAnswer';
 import { createDispatcher } from './dispatcher';
 import { ApiError, isApiError } from './errors';
 import { headerValue } from './httpErrors';
@@ -34,7 +34,12 @@ export interface ClientOptions {
   redact?: (text: string) => string;
   /** A request the service charges for (a chat completion, a video task) was accepted. */
   onCharged?: () => void;
+  /** False for a model declared unable to stream: it is asked without `stream`, and its whole answer becomes the events. */
+  streams?: (model: string) => boolean;
 }
+
+/** What a gateway that refuses a streaming feature for a model answers (SERVICE.md, "gateway quirks"). */
+type StreamRefusal = 'stream_options' | 'stream';
 
 /** The client of the Promptreel service. Plain Node: no `vscode` here. Every call takes an AbortSignal. */
 export class PromptreelClient {
@@ -43,10 +48,14 @@ export class PromptreelClient {
   readonly account: AccountReader;
   private readonly transport: Transport;
   private readonly log: ApiLogger;
+  private readonly streams: (model: string) => boolean;
+  /** Per model, what this service refused once: not sent again (`stream_options`), or not streamed at all. */
+  private readonly refused = new Map<string, Set<StreamRefusal>>();
 
   constructor(options: ClientOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.log = options.log ?? silentLogger;
+    this.streams = options.streams ?? (() => true);
     this.transport = new Transport({
       baseUrl: this.baseUrl,
       apiKey: options.apiKey,
@@ -73,31 +82,49 @@ export class PromptreelClient {
     return parseCompletion(raw);
   }
 
+  /**
+   * Streams a chat completion. A gateway that refuses `stream_options` (or streaming) for a model is asked once more
+   * without it, and this client remembers that for the model: the refusal came before anything was charged.
+   */
   streamChatCompletion(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatStreamEvent> {
     const transport = this.transport;
     const log = this.log;
     return openOnRead(async () => {
-      const body = { ...validateChatRequest(request), stream: true, stream_options: { include_usage: true } };
-      const response = await transport.send({
-        method: 'POST',
-        path: 'chat/completions',
-        auth: true,
-        body,
-        accept: 'text/event-stream',
-        signal,
-        what: 'The chat request',
-      });
-      // Told apart by the first character, whatever the content type says: an event stream starts with a field
-      // name or a comment; a gateway that ignored `stream: true` sends JSON; a proxy or login page sends HTML.
-      const peeked = await peekBody(response.body);
-      if (peeked.failed || SSE_START.test(peeked.first)) return decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) });
-      const contentType = headerValue(response.headers, 'content-type');
-      const text = await transport.readJsonText(response, { signal, what: 'The chat request' }, peeked.chunks);
-      try {
-        if (peeked.first !== '{') throw notAStream(text, contentType);
-        return eventsOf(wholeAnswerEvents(text, contentType, parseCompletion));
-      } catch (error) {
-        throw isApiError(error) ? transport.redactError(error) : error;
+      const validated = validateChatRequest(request);
+      for (;;) {
+        const refused = this.refused.get(validated.model) ?? new Set<StreamRefusal>();
+        if (refused.has('stream') || !this.streams(validated.model)) return eventsOf(completionEvents(await this.createChatCompletion(request, signal)));
+        const body = { ...validated, stream: true, ...(refused.has('stream_options') ? {} : { stream_options: { include_usage: true } }) };
+        let response: Awaited<ReturnType<Transport['send']>>;
+        try {
+          response = await transport.send({
+            method: 'POST',
+            path: 'chat/completions',
+            auth: true,
+            body,
+            accept: 'text/event-stream',
+            signal,
+            what: 'The chat request',
+          });
+        } catch (error) {
+          const refusal = streamRefusal(error, body);
+          if (!refusal) throw error;
+          log.info(`${validated.model} at ${this.baseUrl}: the service refused \`${refusal}\`; asking again without it (remembered for this model).`);
+          this.refused.set(validated.model, refused.add(refusal));
+          continue;
+        }
+        // Told apart by the first character, whatever the content type says: an event stream starts with a field
+        // name or a comment; a gateway that ignored `stream: true` sends JSON; a proxy or login page sends HTML.
+        const peeked = await peekBody(response.body);
+        if (peeked.failed || SSE_START.test(peeked.first)) return decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) });
+        const contentType = headerValue(response.headers, 'content-type');
+        const text = await transport.readJsonText(response, { signal, what: 'The chat request' }, peeked.chunks);
+        try {
+          if (peeked.first !== '{') throw notAStream(text, contentType);
+          return eventsOf(wholeAnswerEvents(text, contentType, parseCompletion));
+        } catch (error) {
+          throw isApiError(error) ? transport.redactError(error) : error;
+        }
       }
     });
   }
@@ -187,4 +214,13 @@ function invalidResponse(what: string, detail: string): ApiError {
     message: `${what}: ${detail}.`,
     hint: 'The service answered in a way Promptreel does not understand: see the logs.',
   });
+}
+
+/** A 400 that names `stream_options` (or, once that is gone, `stream`) as what the gateway does not take. */
+function streamRefusal(error: unknown, body: { stream_options?: unknown }): StreamRefusal | undefined {
+  if (!isApiError(error) || error.status !== 400) return undefined;
+  const said = `${error.param ?? ''} ${error.serverMessage ?? ''}`;
+  if (body.stream_options !== undefined && /stream_options/i.test(said)) return 'stream_options';
+  if (error.param === 'stream' || /\bstream(ing)?\b.*\bnot supported\b|\bdoes not support stream/i.test(said)) return 'stream';
+  return undefined;
 }

@@ -14,6 +14,7 @@ const capabilitiesSchema = z.object({
   developerRole: z.optional(z.boolean()),
   jsonMode: z.optional(z.boolean()),
   sampling: z.optional(z.boolean()),
+  stream: z.optional(z.boolean()),
 });
 
 export type ModelCapabilities = z.infer<typeof capabilitiesSchema>;

@@ -62,6 +62,7 @@ export class ClientProvider extends Disposable {
       userAgent: this.userAgent,
       redact: (text) => this.redactor.redact(text),
       onCharged: () => this.charged.fire(),
+      streams: (model) => this.settings.capabilities(model)?.stream !== false,
       ...(options.retry ? { retry: options.retry } : {}),
     });
   }

@@ -17,6 +17,24 @@ export async function chatCompletions(context: RouteContext): Promise<void> {
   }
   const request = validated.request;
   const chat = scenario.chat;
+  if (chat.refuseStreamOptions && request['stream_options'] !== undefined) {
+    sendOpenAiError(response, 400, {
+      message: 'Unrecognized request argument supplied: stream_options',
+      type: 'invalid_request_error',
+      param: 'stream_options',
+      code: 'unknown_parameter',
+    });
+    return;
+  }
+  if (chat.refuseStream && request.stream === true) {
+    sendOpenAiError(response, 400, {
+      message: 'Streaming is not supported by this model',
+      type: 'invalid_request_error',
+      param: 'stream',
+      code: 'invalid_value',
+    });
+    return;
+  }
   const plan = planReply(request, chat);
   const target = { response, signal, chat, id: newChatCompletionId(), created: unixSeconds(), model: request.model };
   if (request.stream === true && chat.endlessEventBytes !== null) {

@@ -95,6 +95,10 @@ const chatSchema = z.strictObject({
   streamContentType: z.string().nullable(),
   /** One `data:` line of this many bytes that never ends (a runaway stream). */
   endlessEventBytes: z.number().int().min(1).nullable(),
+  /** SERVICE.md, "gateway quirks": a gateway that refuses `stream_options` (400), as some upstreams do. */
+  refuseStreamOptions: z.boolean(),
+  /** A gateway that cannot stream: `stream: true` is refused (400); the same request without it is answered. */
+  refuseStream: z.boolean(),
 });
 
 /** SERVICE.md, "Account": the key's quota and expiry, the display unit, and prices. */
@@ -223,6 +227,8 @@ export function defaultScenario(): Scenario {
       streamAnswer: 'sse',
       streamContentType: null,
       endlessEventBytes: null,
+      refuseStreamOptions: false,
+      refuseStream: false,
     },
     modelsPaddingBytes: null,
     account: {

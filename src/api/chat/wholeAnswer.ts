@@ -45,7 +45,8 @@ function isCompletion(json: unknown): boolean {
   return typeof json === 'object' && json !== null && Array.isArray((json as { choices?: unknown }).choices);
 }
 
-function* completionEvents(completion: ChatCompletion): Generator<ChatStreamEvent> {
+/** A whole completion as the events a stream of it would have given. */
+export function* completionEvents(completion: ChatCompletion): Generator<ChatStreamEvent> {
   yield { type: 'role', role: 'assistant' };
   if (completion.reasoning) yield { type: 'reasoning', text: completion.reasoning };
   if (completion.text) yield { type: 'text', text: completion.text };

@@ -1,0 +1,41 @@
+import * as assert from 'assert';
+import { chatRequests, connectChat, disconnectChat, newConversation, setSetting, testApi } from './chatTestSupport';
+import { useConnectedService } from '../support/connectedService';
+
+describe('chat: gateways that refuse stream_options or streaming', () => {
+  const ctx = useConnectedService(connectChat, disconnectChat);
+
+  afterEach(async () => {
+    await setSetting('models.capabilities', undefined);
+  });
+
+  it('answers in the panel when the gateway refuses stream_options, asking without it from then on', async () => {
+    const api = await testApi();
+    // This block's service has its own address, so its client remembers nothing yet.
+    ctx.service.setScenario({ chat: { refuseStreamOptions: true } });
+    const conversation = await newConversation();
+    const first = await api.chat.controller.send(conversation.id, { text: 'hello there' });
+    assert.strictEqual(first?.status, 'done', first?.error?.message);
+    assert.strictEqual(first.text, 'You said: hello there');
+    const second = await api.chat.controller.send(conversation.id, { text: 'again' });
+    assert.strictEqual(second?.status, 'done');
+    assert.deepStrictEqual(
+      chatRequests(ctx.service).map((request) => (request.body as { stream_options?: unknown }).stream_options !== undefined),
+      [true, false, false],
+    );
+  });
+
+  it('asks a model declared with "stream": false in promptreel.models.capabilities without streaming', async () => {
+    const api = await testApi();
+    await setSetting('models.capabilities', { 'promptreel-chat': { stream: false } });
+    const conversation = await newConversation();
+    const reply = await api.chat.controller.send(conversation.id, { text: 'hello there' });
+    assert.strictEqual(reply?.status, 'done', reply?.error?.message);
+    assert.strictEqual(reply.text, 'You said: hello there');
+    assert.ok(reply.usage, 'the whole answer carries its usage');
+    assert.deepStrictEqual(
+      chatRequests(ctx.service).map((request) => (request.body as { stream?: boolean }).stream),
+      [false],
+    );
+  });
+});
