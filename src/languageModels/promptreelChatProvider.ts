@@ -17,6 +17,8 @@ import { estimateMessageTokens, estimateTextTokens } from './core/tokenEstimate'
 import { describeUsage } from './core/usagePayload';
 import { toPlainMessage, toPlainTools } from './vscodeParts';
 import { usageDataPart } from './usageDataPart';
+import { thinkingPart } from './thinkingPart';
+import { ReasoningMemory } from './core/reasoningMemory';
 
 /** The vendor of `languageModelChatProviders` in package.json. */
 export const LANGUAGE_MODEL_VENDOR = 'promptreel';
@@ -24,6 +26,7 @@ export const LANGUAGE_MODEL_VENDOR = 'promptreel';
 /** Promptreel's chat models in VS Code's own model list (`vscode.lm`), answering through the Promptreel client. */
 export class PromptreelChatProvider extends Disposable implements vscode.LanguageModelChatProvider {
   readonly onDidChangeLanguageModelChatInformation: vscode.Event<void>;
+  private readonly reasoning = new ReasoningMemory();
 
   constructor(
     private readonly settings: Settings,
@@ -92,23 +95,27 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     const summary: ResponseSummary = { reasoningChars: 0 };
     const started = Date.now();
     let chars = 0;
-    let toolCalls = 0;
+    const callIds: string[] = [];
     try {
       for await (const part of responseParts(client.streamChatCompletion(request, cancel.signal), summary)) {
         if (part.kind === 'text') {
           chars += part.text.length;
           progress.report(new vscode.LanguageModelTextPart(part.text));
+        } else if (part.kind === 'reasoning') {
+          const thinking = thinkingPart(part.text);
+          if (thinking) progress.report(thinking);
         } else {
-          toolCalls++;
+          callIds.push(part.callId);
           progress.report(new vscode.LanguageModelToolCallPart(part.callId, part.name, part.input));
         }
       }
+      if (callIds.length && summary.reasoning) this.reasoning.remember(callIds, summary.reasoning);
       // After the answer, as OpenAI sends usage last: VS Code's Chat shows it in its context-window indicator.
       const usagePart = summary.usage && usageDataPart(summary.usage);
       if (usagePart) progress.report(usagePart);
       const usage = summary.usage ? `, ${describeUsage(summary.usage)}` : ', no usage reported';
       this.log.info(
-        `${model.id}: ${request.messages.length} message(s), ${request.tools?.length ?? 0} tool(s) → ${chars} chars, ${toolCalls} tool call(s), finish ${summary.finishReason ?? '?'}${usage} in ${Date.now() - started} ms.`,
+        `${model.id}: ${request.messages.length} message(s), ${request.tools?.length ?? 0} tool(s) → ${chars} chars, ${callIds.length} tool call(s), finish ${summary.finishReason ?? '?'}${usage} in ${Date.now() - started} ms.`,
       );
     } catch (error) {
       if (cancel.signal.aborted) {
@@ -140,7 +147,11 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     const capabilities = resolveCapabilities(declared);
     const request: ChatRequest = {
       model: model.id,
-      messages: toChatMessages(messages.map(toPlainMessage), { vision: capabilities.vision, developerRole: capabilities.developerRole }),
+      messages: toChatMessages(messages.map(toPlainMessage), {
+        vision: capabilities.vision,
+        developerRole: capabilities.developerRole,
+        reasoningOf: (callIds) => this.reasoning.recall(callIds),
+      }),
       ...samplingParameters(this.settings.chat, declared, options.modelOptions),
     };
     const tools = options.tools ?? [];

@@ -44,7 +44,10 @@ export function planReply(request: ChatRequest, chat: ChatScenario): ReplyPlan {
   const promptTokens = tokens(request.messages.map((message) => messageText(message)).join(''));
   const calls = plannedToolCalls(request, chat, lastUser);
   if (calls.length) {
-    return finish({ reasoning: null, content: '', toolCalls: calls, finishReason: 'tool_calls' }, promptTokens);
+    const reasoning = chat.deepseekReasoning
+      ? { field: 'reasoning_content' as const, text: `To answer "${lastUser.slice(0, 80)}" I need ${calls.map((call) => call.name).join(', ')}.` }
+      : null;
+    return finish({ reasoning, content: '', toolCalls: calls, finishReason: 'tool_calls' }, promptTokens);
   }
   let finishReason = chat.finishReason;
   let content: string;
@@ -62,7 +65,7 @@ export function planReply(request: ChatRequest, chat: ChatScenario): ReplyPlan {
   else if (lastUser.includes('#long')) content = longText();
   else content = `You said: ${lastUser}`;
 
-  const style = chat.reasoning === 'none' && request.model === 'promptreel-reasoner' ? 'reasoning_content' : chat.reasoning;
+  const style = chat.deepseekReasoning || (chat.reasoning === 'none' && request.model === 'promptreel-reasoner') ? 'reasoning_content' : chat.reasoning;
   const thought = `The user wrote "${lastUser.slice(0, 80)}". A short, direct answer fits best.`;
   if (style === 'think') content = `<think>${thought}</think>${content}`;
   const reasoning = style === 'reasoning_content' || style === 'reasoning' ? { field: style, text: thought } : null;

@@ -1,4 +1,4 @@
-import { validateChatRequest } from './chatRequest';
+import { validateChatRequest, type ChatRequest } from './chatRequest';
 import { planReply } from './chatReply';
 import { streamBulk, streamReply } from './chatStream';
 import { sendOpenAiError } from './errors';
@@ -24,6 +24,11 @@ export async function chatCompletions(context: RouteContext): Promise<void> {
       param: 'stream_options',
       code: 'unknown_parameter',
     });
+    return;
+  }
+  const reasoningProblem = chat.deepseekReasoning ? deepseekReasoningProblem(request) : undefined;
+  if (reasoningProblem) {
+    sendOpenAiError(response, 400, { message: reasoningProblem, type: 'invalid_request_error', param: 'messages', code: 'invalid_request_error' });
     return;
   }
   if (chat.refuseStream && request.stream === true) {
@@ -72,4 +77,17 @@ export async function chatCompletions(context: RouteContext): Promise<void> {
   };
   if (request.stream === true) sendWholeAnswer(response, chat, completion);
   else sendJson(response, 200, completion);
+}
+
+/** What DeepSeek's API says about the reasoning of earlier assistant turns, or undefined when they are as it wants. */
+function deepseekReasoningProblem(request: ChatRequest): string | undefined {
+  for (const [index, message] of request.messages.entries()) {
+    if (message.role !== 'assistant') continue;
+    const calls = Array.isArray(message['tool_calls']) && message['tool_calls'].length > 0;
+    const reasoning = typeof message['reasoning_content'] === 'string' && message['reasoning_content'] !== '';
+    if (calls && !reasoning) return `Missing \`reasoning_content\` field in the assistant message at message index ${index}`;
+    if (!calls && message['reasoning_content'] !== undefined)
+      return `The \`reasoning_content\` field is not allowed in an assistant message without tool calls (message index ${index})`;
+  }
+  return undefined;
 }

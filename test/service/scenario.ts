@@ -99,6 +99,12 @@ const chatSchema = z.strictObject({
   refuseStreamOptions: z.boolean(),
   /** A gateway that cannot stream: `stream: true` is refused (400); the same request without it is answered. */
   refuseStream: z.boolean(),
+  /**
+   * SERVICE.md, "Reasoning models": a DeepSeek-style reasoning model. Every reply carries `reasoning_content`, tool-call
+   * turns included; a request is refused (400) when an assistant turn with tool calls lacks its `reasoning_content`,
+   * or one without tool calls carries it.
+   */
+  deepseekReasoning: z.boolean(),
 });
 
 /** SERVICE.md, "Account": the key's quota and expiry, the display unit, and prices. */
@@ -229,6 +235,7 @@ export function defaultScenario(): Scenario {
       endlessEventBytes: null,
       refuseStreamOptions: false,
       refuseStream: false,
+      deepseekReasoning: false,
     },
     modelsPaddingBytes: null,
     account: {

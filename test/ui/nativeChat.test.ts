@@ -21,6 +21,14 @@ function chatBodies(service: LocalService): ChatBody[] {
   return service.requests.filter((request) => request.path === '/v1/chat/completions').map((request) => request.body as ChatBody);
 }
 
+async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 function chatPanel(page: Page): Locator {
   return page.locator('.part.auxiliarybar');
 }
@@ -197,6 +205,63 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
     await response.getByRole('button', { name: 'Open Video' }).click();
     await page.locator('.tab', { hasText: /\.mp4/ }).first().waitFor({ state: 'visible', timeout: 20_000 });
     await context.workbench.screenshot('native-6-video-opened');
+  });
+
+  it("VS Code's Chat shows a reasoning model's thinking, and a DeepSeek-style model answers three turns without a 400", async () => {
+    const { page, service } = context.workbench;
+    service.setScenario({ chat: { deepseekReasoning: true, chunkChars: 16, delayMs: 15 } });
+    const answered = /You said:|Tool result received:/;
+    try {
+      await context.workbench.runCommand('Chat: Open Chat');
+      await chatPanel(page).locator('.action-label[aria-label^="New Chat"]').first().click();
+      const lastRequest = chatPanel(page).locator('.interactive-item-container.interactive-request').last();
+      for (const [turn, text] of ['what is a monad', 'shorter please', 'thanks'].entries()) {
+        const before = chatBodies(service).length;
+        await ask(context.workbench, text);
+        await until(async () => chatBodies(service).length > before, 60_000);
+        // The list is virtualized: the answer of this turn is the last response, below the last request.
+        await until(async () => {
+          const request = await lastRequest.boundingBox();
+          const response = await lastResponse(page).boundingBox();
+          return !!request && !!response && response.y > request.y && answered.test(await lastResponse(page).innerText());
+        }, 90_000);
+        assert.ok(chatBodies(service).length > before, `turn ${turn + 1} reached the service`);
+        assert.doesNotMatch(await lastResponse(page).innerText(), /HTTP 400|reasoning_content/, `turn ${turn + 1} was not refused`);
+      }
+      // The reasoning is VS Code's thinking, folded with the steps of the turn: open it.
+      // The reasoning is VS Code's thinking (its thinking box, folded with the steps of the turn), not the answer.
+      const steps = lastResponse(page)
+        .getByText(/Completed \d+ steps?/)
+        .first();
+      if (await steps.isVisible()) await steps.click();
+      const thinking = lastResponse(page).locator('.chat-thinking-box', { has: page.locator('.chat-thinking-item', { hasText: /The user wrote|To answer/ }) });
+      await thinking.first().waitFor({ state: 'attached', timeout: 20_000 });
+      await thinking
+        .first()
+        .locator('.chat-used-context-label, .monaco-button')
+        .first()
+        .click()
+        .catch(() => undefined);
+      assert.doesNotMatch(
+        await lastResponse(page)
+          .locator('.value > .rendered-markdown')
+          .last()
+          .innerText()
+          .catch(() => ''),
+        /The user wrote|To answer/,
+      );
+      await context.workbench.screenshot('native-8-thinking-three-turns');
+      // Every tool-call turn went back with its reasoning (the DeepSeek-style model refuses it otherwise).
+      for (const body of chatBodies(service)) {
+        for (const message of body.messages) {
+          const withReasoning = message as { tool_calls?: unknown[]; reasoning_content?: string };
+          if (message.role === 'assistant' && withReasoning.tool_calls?.length)
+            assert.ok(withReasoning.reasoning_content, 'a tool-call turn without its reasoning');
+        }
+      }
+    } finally {
+      service.setScenario({ chat: { deepseekReasoning: false, chunkChars: 8, delayMs: 0 } });
+    }
   });
 
   it("VS Code's agent answers with a Promptreel model, tool calls included", async () => {

@@ -23,6 +23,8 @@ export const chatMessageSchema = z.discriminatedUnion('role', [
     content: z.nullable(z.string()),
     name: z.optional(z.string()),
     tool_calls: z.optional(z.array(toolCallSchema)),
+    /** DeepSeek-style reasoning models want the reasoning of a turn that made tool calls back (and only of those). */
+    reasoning_content: z.optional(z.string()),
   }),
   z.object({ role: z.literal('tool'), content: z.string(), tool_call_id: z.string() }),
 ]);

@@ -117,6 +117,8 @@ function assistantMessages(message: AssistantMessage): ChatMessage[] {
     {
       role: 'assistant',
       content: message.text || null,
+      // Reasoning models of the DeepSeek kind refuse the next request without it (and a turn without tool calls with it).
+      ...(message.reasoning ? { reasoning_content: message.reasoning } : {}),
       tool_calls: withIds.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
     },
     ...withIds.map((call) => ({ role: 'tool' as const, tool_call_id: call.id, content: TOOL_NOT_RUN })),

@@ -22,6 +22,8 @@ export interface ConversionOptions {
   vision: boolean;
   /** The model accepts the `developer` role (otherwise instructions go out as `system`). */
   developerRole: boolean;
+  /** The reasoning of the earlier turn that made these tool calls (sent back for DeepSeek-style models). */
+  reasoningOf?: (callIds: readonly string[]) => string | undefined;
 }
 
 /** Said in place of an image the model cannot take, so the model knows something was left out. */
@@ -47,10 +49,12 @@ export function toChatMessages(messages: readonly PlainMessage[], options: Conve
         const text = textOf(message.parts);
         const calls = message.parts.filter((part) => part.kind === 'tool-call');
         if (!text && calls.length === 0) break;
+        const reasoning = calls.length ? options.reasoningOf?.(calls.map((call) => call.callId)) : undefined;
         out.push({
           role: 'assistant',
           content: text || null,
           ...name,
+          ...(reasoning ? { reasoning_content: reasoning } : {}),
           ...(calls.length
             ? {
                 tool_calls: calls.map((call) => ({

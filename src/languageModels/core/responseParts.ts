@@ -1,18 +1,24 @@
 import type { ChatStreamEvent, Usage } from '../../api';
 import { parseToolInput } from './messages';
 
-export type ResponsePart = { kind: 'text'; text: string } | { kind: 'tool-call'; callId: string; name: string; input: Record<string, unknown> };
+export type ResponsePart =
+  | { kind: 'text'; text: string }
+  /** The model's reasoning, as it arrives (`reasoning_content`, `reasoning` or `<think>`): not part of the answer. */
+  | { kind: 'reasoning'; text: string }
+  | { kind: 'tool-call'; callId: string; name: string; input: Record<string, unknown> };
 
 export interface ResponseSummary {
   finishReason?: string;
   reasoningChars: number;
+  /** All the reasoning of the reply (sent back with its tool calls to DeepSeek-style models). */
+  reasoning?: string;
   /** The tokens the service counted, when it said. */
   usage?: Usage;
 }
 
 /**
  * Chat stream events to the parts VS Code wants: text as it arrives, each tool call once complete (the decoder
- * assembles the fragments and hands them over with the finish reason). Reasoning is not part of the answer.
+ * assembles the fragments and hands them over with the finish reason), reasoning as its own kind of part.
  */
 export async function* responseParts(events: AsyncIterable<ChatStreamEvent>, summary: ResponseSummary = { reasoningChars: 0 }): AsyncGenerator<ResponsePart> {
   for await (const event of events) {
@@ -21,7 +27,10 @@ export async function* responseParts(events: AsyncIterable<ChatStreamEvent>, sum
         if (event.text) yield { kind: 'text', text: event.text };
         break;
       case 'reasoning':
+        if (!event.text) break;
         summary.reasoningChars += event.text.length;
+        summary.reasoning = (summary.reasoning ?? '') + event.text;
+        yield { kind: 'reasoning', text: event.text };
         break;
       case 'tool-calls':
         for (const [index, call] of event.calls.entries()) {
