@@ -9,6 +9,7 @@ import { peekBody } from './chat/peekedBody';
 import { decodeChatStream } from './chat/sse';
 import { ThinkSplitter } from './chat/thinkSplitter';
 import { completionEvents, notAStream, wholeAnswerEvents } from './chat/wholeAnswer';
+import { FirstTokenDeadline, withFirstTokenTimeout } from './chat/firstTokenTimeout';
 import { createDispatcher } from './dispatcher';
 import { ApiError, isApiError } from './errors';
 import { headerValue } from './httpErrors';
@@ -36,7 +37,17 @@ export interface ClientOptions {
   onCharged?: () => void;
   /** False for a model declared unable to stream: it is asked without `stream`, and its whole answer becomes the events. */
   streams?: (model: string) => boolean;
+  /** How long a model's streamed answer may take to begin, and to pause once begun (a half-open connection). */
+  streamTimeouts?: (model: string) => StreamTimeouts;
 }
+
+export interface StreamTimeouts {
+  firstTokenMs: number;
+  idleMs: number;
+}
+
+/** Reasoning models may think for minutes before the first token; a healthy stream is never silent for two. */
+export const DEFAULT_STREAM_TIMEOUTS: StreamTimeouts = { firstTokenMs: 300_000, idleMs: 120_000 };
 
 /** What a gateway that refuses a streaming feature for a model answers (SERVICE.md, "gateway quirks"). */
 type StreamRefusal = 'stream_options' | 'stream';
@@ -49,6 +60,7 @@ export class PromptreelClient {
   private readonly transport: Transport;
   private readonly log: ApiLogger;
   private readonly streams: (model: string) => boolean;
+  private readonly streamTimeouts: (model: string) => StreamTimeouts;
   /** Per model, what this service refused once: not sent again (`stream_options`), or not streamed at all. */
   private readonly refused = new Map<string, Set<StreamRefusal>>();
 
@@ -56,6 +68,7 @@ export class PromptreelClient {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.log = options.log ?? silentLogger;
     this.streams = options.streams ?? (() => true);
+    this.streamTimeouts = options.streamTimeouts ?? (() => DEFAULT_STREAM_TIMEOUTS);
     this.transport = new Transport({
       baseUrl: this.baseUrl,
       apiKey: options.apiKey,
@@ -95,6 +108,8 @@ export class PromptreelClient {
         const refused = this.refused.get(validated.model) ?? new Set<StreamRefusal>();
         if (refused.has('stream') || !this.streams(validated.model)) return eventsOf(completionEvents(await this.createChatCompletion(request, signal)));
         const body = { ...validated, stream: true, ...(refused.has('stream_options') ? {} : { stream_options: { include_usage: true } }) };
+        const timeouts = this.streamTimeouts(validated.model);
+        const deadline = new FirstTokenDeadline(validated.model, timeouts.firstTokenMs);
         let response: Awaited<ReturnType<Transport['send']>>;
         try {
           response = await transport.send({
@@ -105,6 +120,7 @@ export class PromptreelClient {
             accept: 'text/event-stream',
             signal,
             what: 'The chat request',
+            timeouts: { headersMs: timeouts.firstTokenMs, idleMs: timeouts.idleMs },
           });
         } catch (error) {
           const refusal = streamRefusal(error, body);
@@ -115,8 +131,10 @@ export class PromptreelClient {
         }
         // Told apart by the first character, whatever the content type says: an event stream starts with a field
         // name or a comment; a gateway that ignored `stream: true` sends JSON; a proxy or login page sends HTML.
-        const peeked = await peekBody(response.body);
-        if (peeked.failed || SSE_START.test(peeked.first)) return decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) });
+        const answer = response.body;
+        const peeked = await deadline.race(peekBody(answer), () => answer.destroy());
+        if (peeked.failed || SSE_START.test(peeked.first))
+          return withFirstTokenTimeout(decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) }), deadline);
         const contentType = headerValue(response.headers, 'content-type');
         const text = await transport.readJsonText(response, { signal, what: 'The chat request' }, peeked.chunks);
         try {

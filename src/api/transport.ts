@@ -35,6 +35,8 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Human name for messages, e.g. "Listing models". */
   what: string;
+  /** For this request instead of the dispatcher's: until the headers, and the longest silence while the body arrives. */
+  timeouts?: { headersMs?: number; idleMs?: number };
 }
 
 export interface RawResponse {
@@ -151,6 +153,8 @@ export class Transport {
         body: payload,
         dispatcher,
         signal: send.signal,
+        ...(send.timeouts?.headersMs ? { headersTimeout: send.timeouts.headersMs } : {}),
+        ...(send.timeouts?.idleMs ? { bodyTimeout: send.timeouts.idleMs } : {}),
       });
     } catch (error) {
       if (send.signal?.aborted) throw abortedError(send.signal.reason);

@@ -15,6 +15,8 @@ const capabilitiesSchema = z.object({
   jsonMode: z.optional(z.boolean()),
   sampling: z.optional(z.boolean()),
   stream: z.optional(z.boolean()),
+  firstTokenTimeoutSeconds: z.optional(z.int().check(z.gte(1), z.lte(3600))),
+  idleTimeoutSeconds: z.optional(z.int().check(z.gte(1), z.lte(3600))),
 });
 
 export type ModelCapabilities = z.infer<typeof capabilitiesSchema>;

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { DEFAULT_STREAM_TIMEOUTS, type StreamTimeouts } from '../api/client';
+import type { ModelCapabilities } from '../config/schema';
 import { Emitter } from '../common/emitter';
 import type { Dispatcher } from 'undici';
 import { PromptreelClient, createDispatcher, type RetryPolicy } from '../api';
@@ -63,6 +65,7 @@ export class ClientProvider extends Disposable {
       redact: (text) => this.redactor.redact(text),
       onCharged: () => this.charged.fire(),
       streams: (model) => this.settings.capabilities(model)?.stream !== false,
+      streamTimeouts: (model) => streamTimeoutsOf(this.settings.capabilities(model)),
       ...(options.retry ? { retry: options.retry } : {}),
     });
   }
@@ -99,4 +102,12 @@ export class ClientProvider extends Disposable {
     // close() lets requests in flight finish; new ones go through the next dispatcher.
     dispatcher?.close().catch((error: unknown) => this.log.debug(`Closing the old connection pool: ${describeError(error)}`));
   }
+}
+
+/** A model's timeouts from `promptreel.models.capabilities`, else the defaults (which suit reasoning models). */
+function streamTimeoutsOf(declared: ModelCapabilities | undefined): StreamTimeouts {
+  return {
+    firstTokenMs: declared?.firstTokenTimeoutSeconds ? declared.firstTokenTimeoutSeconds * 1000 : DEFAULT_STREAM_TIMEOUTS.firstTokenMs,
+    idleMs: declared?.idleTimeoutSeconds ? declared.idleTimeoutSeconds * 1000 : DEFAULT_STREAM_TIMEOUTS.idleMs,
+  };
 }

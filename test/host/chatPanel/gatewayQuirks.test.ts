@@ -38,4 +38,17 @@ describe('chat: gateways that refuse stream_options or streaming', () => {
       [false],
     );
   });
+
+  it('reports a half-open stream by the idle timeout of promptreel.models.capabilities, keeping what arrived', async () => {
+    const api = await testApi();
+    await setSetting('models.capabilities', { 'promptreel-chat': { idleTimeoutSeconds: 1 } });
+    ctx.service.setScenario({ chat: { stallAfterChunks: 3 } });
+    const conversation = await newConversation();
+    const started = Date.now();
+    const reply = await api.chat.controller.send(conversation.id, { text: 'hello there' });
+    assert.strictEqual(reply?.status, 'cut-off', reply?.error?.message);
+    assert.ok(reply.text.length > 0, 'the text that arrived is kept');
+    assert.match(reply.error?.message ?? '', /stopped sending/);
+    assert.ok(Date.now() - started < 10_000, 'not waited on for the default two minutes');
+  });
 });

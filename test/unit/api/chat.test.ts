@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChatStreamEvent } from '../../../src/api/chat/events';
 import { ApiError } from '../../../src/api/errors';
-import { clientFor, collect, testDispatcher, useLocalService, v1Requests, waitUntil } from './support';
+import { clientFor, collect, useLocalService, v1Requests, waitUntil } from './support';
 
 const ask = (content: string, extra: object = {}) => ({ model: 'promptreel-chat', messages: [{ role: 'user' as const, content }], ...extra });
 
@@ -165,7 +165,7 @@ describe('chat completions against the local service', () => {
 
   it('a stalled stream ends as cut off after the idle timeout', async () => {
     ctx.service.setScenario({ chat: { stallAfterChunks: 2 } });
-    const client = clientFor(ctx.service, { dispatcher: testDispatcher({ bodyTimeoutMs: 200 }) });
+    const client = clientFor(ctx.service, { streamTimeouts: () => ({ firstTokenMs: 5_000, idleMs: 200 }) });
     await assert.rejects(
       collect(client.streamChatCompletion(ask('stall'))),
       (error: unknown) => error instanceof ApiError && error.kind === 'cut-off' && /stopped sending/.test(error.message),
