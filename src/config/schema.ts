@@ -15,6 +15,10 @@ const capabilitiesSchema = z.object({
   jsonMode: z.optional(z.boolean()),
   sampling: z.optional(z.boolean()),
   stream: z.optional(z.boolean()),
+  /** How the model takes its reasoning switches (SERVICE.md, "Reasoning models"). */
+  reasoningFormat: z.optional(z.enum(['reasoning_effort', 'enable_thinking', 'thinking'])),
+  reasoningEffort: z.optional(z.enum(['minimal', 'low', 'medium', 'high'])),
+  thinking: z.optional(z.boolean()),
   firstTokenTimeoutSeconds: z.optional(z.int().check(z.gte(1), z.lte(3600))),
   idleTimeoutSeconds: z.optional(z.int().check(z.gte(1), z.lte(3600))),
 });

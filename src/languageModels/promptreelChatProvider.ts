@@ -11,7 +11,8 @@ import { abortOn } from './abortOn';
 import { needsNewKey, toLanguageModelError } from './languageModelErrors';
 import { toChatMessages, toChatTools } from './core/messages';
 import { modelInformation, resolveCapabilities } from './core/modelInformation';
-import { samplingParameters } from './core/requestParameters';
+import { reasoningChoiceOf, samplingParameters } from './core/requestParameters';
+import { reasoningParameters } from './core/reasoningParameters';
 import { responseParts, type ResponseSummary } from './core/responseParts';
 import { estimateMessageTokens, estimateTextTokens } from './core/tokenEstimate';
 import { describeUsage } from './core/usagePayload';
@@ -153,6 +154,11 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
         reasoningOf: (callIds) => this.reasoning.recall(callIds),
       }),
       ...samplingParameters(this.settings.chat, declared, options.modelOptions),
+      // What the caller put in modelOptions, over the model picker's choices (newer VS Code: `modelConfiguration`).
+      ...reasoningParameters(declared, {
+        ...reasoningChoiceOf((options as { modelConfiguration?: unknown }).modelConfiguration),
+        ...reasoningChoiceOf(options.modelOptions),
+      }),
     };
     const tools = options.tools ?? [];
     if (tools.length > 0 && !capabilities.tools) {

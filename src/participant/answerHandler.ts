@@ -8,6 +8,7 @@ import { abortOn } from '../languageModels/abortOn';
 import { resolveCapabilities } from '../languageModels/core/modelInformation';
 import { LANGUAGE_MODEL_VENDOR } from '../languageModels/promptreelChatProvider';
 import { samplingParameters } from '../languageModels/core/requestParameters';
+import { reasoningParameters } from '../languageModels/core/reasoningParameters';
 import { pastTurns } from './chatHistory';
 import { editorSelection, referencedContext } from './contextCollector';
 import { explainRequest, questionWithContext, SYSTEM_PROMPT, withoutDuplicates, type ContextItem } from './core/contextFormat';
@@ -83,6 +84,7 @@ export class AnswerHandler {
         user: kind === 'explain' ? explainRequest(items, request.prompt) : questionWithContext(request.prompt, items),
       }),
       ...samplingParameters(this.settings.chat, declared),
+      ...reasoningParameters(declared),
     };
     return this.stream(client, chatRequest, stream, token, kind);
   }

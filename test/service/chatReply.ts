@@ -65,7 +65,10 @@ export function planReply(request: ChatRequest, chat: ChatScenario): ReplyPlan {
   else if (lastUser.includes('#long')) content = longText();
   else content = `You said: ${lastUser}`;
 
-  const style = chat.deepseekReasoning || (chat.reasoning === 'none' && request.model === 'promptreel-reasoner') ? 'reasoning_content' : chat.reasoning;
+  // A request that switches thinking off (Qwen's enable_thinking, GLM's thinking) gets no reasoning.
+  const thinkingOff = request['enable_thinking'] === false || (request['thinking'] as { type?: unknown } | undefined)?.type === 'disabled';
+  const reasons = chat.deepseekReasoning || (chat.reasoning === 'none' && request.model === 'promptreel-reasoner');
+  const style = thinkingOff ? 'none' : reasons ? 'reasoning_content' : chat.reasoning;
   const thought = `The user wrote "${lastUser.slice(0, 80)}". A short, direct answer fits best.`;
   if (style === 'think') content = `<think>${thought}</think>${content}`;
   const reasoning = style === 'reasoning_content' || style === 'reasoning' ? { field: style, text: thought } : null;

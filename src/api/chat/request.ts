@@ -59,6 +59,10 @@ export const chatRequestSchema = z.object({
   tools: z.optional(z.array(toolSchema)),
   tool_choice: z.optional(z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })])),
   user: z.optional(z.string()),
+  /** Reasoning switches, each as the models that take it expect (OpenAI and most gateways; Qwen; GLM and others). */
+  reasoning_effort: z.optional(z.enum(['minimal', 'low', 'medium', 'high'])),
+  enable_thinking: z.optional(z.boolean()),
+  thinking: z.optional(z.object({ type: z.enum(['enabled', 'disabled']) })),
   seed: z.optional(z.int()),
   stop: z.optional(z.union([z.string(), z.array(z.string()).check(z.maxLength(4))])),
 });

@@ -45,6 +45,9 @@ export const conversationOptionsSchema = z.object({
   presencePenalty: z.optional(z.number().check(z.gte(-2), z.lte(2))),
   maxTokens: z.optional(z.int().check(z.gte(1))),
   jsonMode: z.optional(z.boolean()),
+  /** This chat's reasoning switches, over the model's settings. */
+  reasoningEffort: z.optional(z.enum(['minimal', 'low', 'medium', 'high'])),
+  thinking: z.optional(z.boolean()),
 });
 
 export const usageSchema = z.object({

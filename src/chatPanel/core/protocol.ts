@@ -133,6 +133,8 @@ export const optionsPatchSchema = z.strictObject({
   presencePenalty: z.optional(z.nullable(z.number().check(z.gte(-2), z.lte(2)))),
   maxTokens: z.optional(z.nullable(z.int().check(z.gte(1), z.lte(10_000_000)))),
   jsonMode: z.optional(z.nullable(z.boolean())),
+  reasoningEffort: z.optional(z.nullable(z.enum(['minimal', 'low', 'medium', 'high']))),
+  thinking: z.optional(z.nullable(z.boolean())),
 });
 export type OptionsPatch = z.infer<typeof optionsPatchSchema>;
 

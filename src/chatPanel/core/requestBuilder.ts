@@ -4,6 +4,7 @@ import type { ModelCapabilities } from '../../config/schema';
 import { userPromptText } from './contextPrompt';
 import type { AssistantMessage, Conversation, UserMessage } from './model';
 import type { ChatSampling } from '../../config/chatSampling';
+import { reasoningParameters } from '../../languageModels/core/reasoningParameters';
 
 /** The `promptreel.chat.*` settings a conversation falls back to. */
 export type ChatDefaults = ChatSampling;
@@ -50,7 +51,14 @@ export function buildChatRequest(input: RequestInput): ChatRequest {
     else messages.push(...assistantMessages(message));
   });
 
-  const request: ChatRequest = { model, messages };
+  const request: ChatRequest = {
+    model,
+    messages,
+    ...reasoningParameters(capabilities, {
+      ...(options.reasoningEffort ? { effort: options.reasoningEffort } : {}),
+      ...(options.thinking !== undefined ? { thinking: options.thinking } : {}),
+    }),
+  };
   if (capabilities.sampling !== false) {
     addUnlessDefault(request, 'temperature', options.temperature ?? defaults.temperature);
     addUnlessDefault(request, 'top_p', options.topP ?? defaults.topP);

@@ -1,6 +1,7 @@
 import type { ChatMessage, ChatRequest } from '../../api';
 import type { ModelCapabilities } from '../../config/schema';
 import type { ChatSampling } from '../../config/chatSampling';
+import { reasoningParameters } from '../../languageModels/core/reasoningParameters';
 
 /** Text sent around the cursor or the selection: enough context for a model, small enough to stay cheap. */
 export const CONTEXT_BEFORE_CHARS = 6000;
@@ -96,7 +97,7 @@ function instructionsMessage(content: string, capabilities: ModelCapabilities | 
 }
 
 function request(messages: ChatMessage[], options: RequestOptions, capabilities: ModelCapabilities | undefined): ChatRequest {
-  const body: ChatRequest = { model: options.model, messages };
+  const body: ChatRequest = { model: options.model, messages, ...reasoningParameters(capabilities) };
   if (capabilities?.sampling !== false) {
     body.temperature = options.temperature;
     body.top_p = options.topP;

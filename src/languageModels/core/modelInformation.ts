@@ -50,6 +50,39 @@ export interface ModelInformation {
   readonly maxInputTokens: number;
   readonly maxOutputTokens: number;
   readonly capabilities: { readonly imageInput: boolean; readonly toolCalling: boolean };
+  /**
+   * The choices VS Code's model picker offers for this model (newer VS Code versions read it; older ones ignore it).
+   * Only for a model declared as a reasoning model in `promptreel.models.capabilities`.
+   */
+  readonly configurationSchema?: ReasoningConfigurationSchema;
+}
+
+export interface ReasoningConfigurationSchema {
+  readonly type: 'object';
+  readonly properties: Record<string, { type: 'string' | 'boolean'; title: string; description: string; enum?: readonly string[]; default?: string | boolean }>;
+}
+
+/** A model declared with a reasoning format, effort or thinking switch gets them in VS Code's model picker. */
+export function reasoningConfigurationSchema(declared: ModelCapabilities | undefined): ReasoningConfigurationSchema | undefined {
+  if (!declared?.reasoningFormat && !declared?.reasoningEffort && declared?.thinking === undefined) return undefined;
+  return {
+    type: 'object',
+    properties: {
+      reasoningEffort: {
+        type: 'string',
+        title: 'Reasoning effort',
+        description: 'How hard the model thinks before it answers.',
+        enum: ['minimal', 'low', 'medium', 'high'],
+        ...(declared.reasoningEffort ? { default: declared.reasoningEffort } : {}),
+      },
+      thinking: {
+        type: 'boolean',
+        title: 'Thinking',
+        description: 'Lets the model think before it answers.',
+        ...(declared.thinking !== undefined ? { default: declared.thinking } : {}),
+      },
+    },
+  };
 }
 
 /**
@@ -74,5 +107,10 @@ export function modelInformation(model: ModelInfo, declared: ModelCapabilities |
     maxInputTokens,
     maxOutputTokens,
     capabilities: { imageInput: capabilities.vision, toolCalling: capabilities.tools },
+    ...optionalSchema(reasoningConfigurationSchema(declared)),
   };
+}
+
+function optionalSchema(schema: ReasoningConfigurationSchema | undefined): { configurationSchema?: ReasoningConfigurationSchema } {
+  return schema ? { configurationSchema: schema } : {};
 }

@@ -3,6 +3,7 @@ import type { ChatRequest } from '../../api';
 import type { ChatSettings } from '../../config/settings';
 import type { ModelCapabilities } from '../../config/schema';
 import { resolveCapabilities } from './modelInformation';
+import type { ReasoningChoice } from './reasoningParameters';
 
 export type SamplingParameters = Pick<ChatRequest, 'temperature' | 'top_p' | 'frequency_penalty' | 'presence_penalty' | 'max_tokens'>;
 
@@ -14,9 +15,19 @@ const modelOptionsSchema = z.catch(
     frequency_penalty: z.catch(z.optional(z.number().check(z.gte(-2), z.lte(2))), undefined),
     presence_penalty: z.catch(z.optional(z.number().check(z.gte(-2), z.lte(2))), undefined),
     max_tokens: z.catch(z.optional(z.int().check(z.positive())), undefined),
+    reasoning_effort: z.catch(z.optional(z.enum(['minimal', 'low', 'medium', 'high'])), undefined),
+    reasoningEffort: z.catch(z.optional(z.enum(['minimal', 'low', 'medium', 'high'])), undefined),
+    thinking: z.catch(z.optional(z.boolean()), undefined),
   }),
   {},
 );
+
+/** The reasoning a caller of `sendRequest` asked for in `modelOptions` (`reasoningEffort` or `reasoning_effort`, `thinking`). */
+export function reasoningChoiceOf(modelOptions: unknown): ReasoningChoice {
+  const options = modelOptionsSchema.parse(modelOptions ?? {});
+  const effort = options.reasoningEffort ?? options.reasoning_effort;
+  return { ...(effort ? { effort } : {}), ...(options.thinking !== undefined ? { thinking: options.thinking } : {}) };
+}
 
 /**
  * Sampling and length parameters: the `promptreel.chat.*` settings, overridden by the caller's `modelOptions`.

@@ -37,6 +37,8 @@ export class Header {
   private readonly systemPrompt = byId<HTMLTextAreaElement>('option-system');
   private readonly systemLabel = byId<HTMLElement>('option-system-label');
   private readonly jsonMode = byId<HTMLInputElement>('option-json');
+  private readonly reasoningEffort = byId<HTMLSelectElement>('option-reasoning-effort');
+  private readonly thinking = byId<HTMLSelectElement>('option-thinking');
   private readonly samplingNote = byId<HTMLElement>('sampling-note');
   private readonly numbers: NumberField[];
   private models: ModelsView = { ids: [], prices: {}, loading: false, stale: false };
@@ -66,8 +68,20 @@ export class Header {
     byId('options').addEventListener('toggle', loadIfStale);
     this.model.addEventListener('focus', loadIfStale);
     byId('reset-options').addEventListener('click', () =>
-      this.setOptions({ systemPrompt: null, temperature: null, topP: null, frequencyPenalty: null, presencePenalty: null, maxTokens: null, jsonMode: null }),
+      this.setOptions({
+        systemPrompt: null,
+        temperature: null,
+        topP: null,
+        frequencyPenalty: null,
+        presencePenalty: null,
+        maxTokens: null,
+        jsonMode: null,
+        reasoningEffort: null,
+        thinking: null,
+      }),
     );
+    this.reasoningEffort.addEventListener('change', () => this.setOptions({ reasoningEffort: effortOf(this.reasoningEffort.value) }));
+    this.thinking.addEventListener('change', () => this.setOptions({ thinking: this.thinking.value === '' ? null : this.thinking.value === 'on' }));
     this.systemPrompt.addEventListener('change', () => this.setOptions({ systemPrompt: this.systemPrompt.value.trim() ? this.systemPrompt.value : null }));
     this.jsonMode.addEventListener('change', () => this.setOptions({ jsonMode: this.jsonMode.checked ? true : null }));
   }
@@ -97,6 +111,8 @@ export class Header {
     if (cost) this.usage.append(tokens ? ' · ' : '', costElement(cost, ESTIMATED_CHAT));
     if (document.activeElement !== this.systemPrompt) this.systemPrompt.value = conversation.options.systemPrompt ?? '';
     this.jsonMode.checked = conversation.options.jsonMode === true;
+    this.reasoningEffort.value = conversation.options.reasoningEffort ?? '';
+    this.thinking.value = conversation.options.thinking === undefined ? '' : conversation.options.thinking ? 'on' : 'off';
     for (const field of this.numbers) {
       if (document.activeElement === field.input) continue;
       const value = conversation.options[field.option];
@@ -185,4 +201,10 @@ export class Header {
   private setOptions(options: OptionsPatch): void {
     this.host.post({ type: 'setOptions', conversationId: this.host.conversationId(), options });
   }
+}
+
+const EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
+
+function effortOf(value: string): (typeof EFFORTS)[number] | null {
+  return EFFORTS.find((effort) => effort === value) ?? null;
 }

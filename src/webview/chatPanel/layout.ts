@@ -59,6 +59,18 @@ export function buildLayout(root: HTMLElement): void {
           numberInput('option-frequency-penalty', 'Frequency penalty (−2–2)', '0.1', '-2', '2'),
           numberInput('option-presence-penalty', 'Presence penalty (−2–2)', '0.1', '-2', '2'),
           numberInput('option-max-tokens', 'Max tokens', '1', '1', '10000000'),
+          selectField('option-reasoning-effort', 'Reasoning effort', [
+            ['', 'Model default'],
+            ['minimal', 'Minimal'],
+            ['low', 'Low'],
+            ['medium', 'Medium'],
+            ['high', 'High'],
+          ]),
+          selectField('option-thinking', 'Thinking', [
+            ['', 'Model default'],
+            ['on', 'On'],
+            ['off', 'Off'],
+          ]),
           el('label', { className: 'option-check', attrs: { for: 'option-json' } }, [
             el('input', { attrs: { id: 'option-json', type: 'checkbox' } }),
             el('span', { text: 'JSON mode' }),
@@ -97,4 +109,16 @@ export function buildLayout(root: HTMLElement): void {
       el('div', { className: 'composer-actions' }, [attach, el('span', { className: 'spacer' }), stop, send]),
     ]),
   );
+}
+
+/** A labelled select of the options form: `[value, label]` pairs, the first one the default. */
+function selectField(id: string, label: string, choices: readonly (readonly [string, string])[]): HTMLElement {
+  return el('label', { className: 'option-field', attrs: { for: id } }, [
+    el('span', { text: label }),
+    el(
+      'select',
+      { attrs: { id } },
+      choices.map(([value, text]) => el('option', { text, attrs: { value } })),
+    ),
+  ]);
 }

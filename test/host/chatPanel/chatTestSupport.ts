@@ -44,6 +44,8 @@ export interface SentBody {
   tools?: { function: { name: string } }[];
   response_format?: { type: string };
   stream?: boolean;
+  enable_thinking?: boolean;
+  reasoning_effort?: string;
 }
 
 export function lastChatBody(service: LocalService): SentBody {

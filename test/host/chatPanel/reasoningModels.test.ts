@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { chatRequests, connectChat, disconnectChat, newConversation, setSetting, testApi } from './chatTestSupport';
+import { chatRequests, connectChat, disconnectChat, lastChatBody, newConversation, readyViewHost, setSetting, testApi } from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 const WEATHER = { name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
@@ -38,5 +38,22 @@ describe('chat: a DeepSeek-style reasoning model with tool calls', () => {
         [false, undefined],
       ],
     );
+  });
+
+  it("sends the chat's reasoning options as the model expects them; thinking switched off from the panel's options", async () => {
+    const api = await testApi();
+    await setSetting('models.capabilities', { 'promptreel-reasoner': { reasoningFormat: 'enable_thinking', thinking: true } });
+    const host = await readyViewHost(api);
+    const conversation = await newConversation({ model: 'promptreel-reasoner' });
+    host.showConversation(conversation.id);
+    const reasoning = await api.chat.controller.send(conversation.id, { text: 'hello' });
+    assert.strictEqual(lastChatBody(ctx.service).enable_thinking, true);
+    assert.ok(reasoning?.reasoning, 'the model thought');
+    // The page's "Thinking: Off" (validated as any message from the page).
+    await host.handleMessage({ type: 'setOptions', conversationId: conversation.id, options: { thinking: false } });
+    const quick = await api.chat.controller.send(conversation.id, { text: 'again' });
+    assert.strictEqual(lastChatBody(ctx.service).enable_thinking, false);
+    assert.strictEqual(quick?.reasoning, '', 'no thinking when it is switched off');
+    assert.strictEqual(api.chat.store.get(conversation.id)?.options.thinking, false, 'kept with the chat');
   });
 });

@@ -73,4 +73,40 @@ describe("language models: reasoning models in VS Code's Chat", () => {
     const statuses = ctx.service.requests.filter((request) => request.path === '/v1/chat/completions').length;
     assert.strictEqual(statuses, 3, 'three requests, none refused and retried');
   });
+
+  it("takes the reasoning effort a caller of vscode.lm asks for in modelOptions, over the model's settings", async () => {
+    await setSetting('models.capabilities', { 'promptreel-chat': { tools: true, reasoningEffort: 'low' } });
+    const model = await waitFor(() => promptreelModel('promptreel-chat').catch(() => undefined), { what: 'the model', timeoutMs: 20_000 });
+    const token = new vscode.CancellationTokenSource().token;
+    await collectResponse(await model.sendRequest([vscode.LanguageModelChatMessage.User('hello')], {}, token));
+    assert.strictEqual(lastChatBody(ctx.service).reasoning_effort, 'low', 'the setting');
+    await collectResponse(await model.sendRequest([vscode.LanguageModelChatMessage.User('hello')], { modelOptions: { reasoningEffort: 'high' } }, token));
+    assert.strictEqual(lastChatBody(ctx.service).reasoning_effort, 'high', "the caller's choice");
+  });
+
+  it("offers the reasoning choices in VS Code's model picker and takes what is chosen there", async () => {
+    await setSetting('models.capabilities', { 'promptreel-reasoner': { reasoningFormat: 'reasoning_effort', reasoningEffort: 'low' } });
+    const { languageModels } = await testApi();
+    const token = new vscode.CancellationTokenSource().token;
+    const information = await waitFor(
+      async () =>
+        (await languageModels.provider.provideLanguageModelChatInformation({ silent: true }, token)).find((model) => model.id === 'promptreel-reasoner'),
+      { what: 'the reasoner' },
+    );
+    const schema = (information as { configurationSchema?: { properties: Record<string, { default?: unknown }> } }).configurationSchema;
+    assert.strictEqual(schema?.properties.reasoningEffort.default, 'low');
+    await languageModels.provider.provideLanguageModelChatResponse(
+      information,
+      [vscode.LanguageModelChatMessage.User('hello')],
+      {
+        tools: [],
+        toolMode: vscode.LanguageModelChatToolMode.Auto,
+        modelOptions: {},
+        modelConfiguration: { reasoningEffort: 'high' },
+      } as unknown as vscode.ProvideLanguageModelChatResponseOptions,
+      { report: () => undefined },
+      token,
+    );
+    assert.strictEqual(lastChatBody(ctx.service).reasoning_effort, 'high');
+  });
 });
