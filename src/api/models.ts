@@ -6,6 +6,19 @@ export interface ModelInfo {
   created?: number;
   /** e.g. `openai`, `openai-video`; absent on many gateways. */
   endpointTypes?: string[];
+  /** What the entry says of the model's limits, where the gateway says anything (most say nothing). */
+  limits?: ModelLimits;
+}
+
+export interface ModelLimits {
+  /** Tokens of prompt plus reply (`context_length`, `max_model_len`). */
+  contextWindow?: number;
+  maxInputTokens?: number;
+  maxOutputTokens?: number;
+  /** `input_modalities` includes images. */
+  vision?: boolean;
+  /** `supported_parameters` includes `tools`. */
+  tools?: boolean;
 }
 
 const modelSchema = z.object({
@@ -13,7 +26,33 @@ const modelSchema = z.object({
   owned_by: z.catch(z.nullish(z.string()), undefined),
   created: z.catch(z.nullish(z.number()), undefined),
   supported_endpoint_types: z.catch(z.nullish(z.array(z.string())), undefined),
+  context_length: z.catch(z.optional(z.int().check(z.positive())), undefined),
+  max_model_len: z.catch(z.optional(z.int().check(z.positive())), undefined),
+  max_input_tokens: z.catch(z.optional(z.int().check(z.positive())), undefined),
+  max_output_tokens: z.catch(z.optional(z.int().check(z.positive())), undefined),
+  input_modalities: z.catch(z.optional(z.array(z.string())), undefined),
+  supported_parameters: z.catch(z.optional(z.array(z.string())), undefined),
+  // OpenRouter nests some of them.
+  architecture: z.catch(z.optional(z.object({ input_modalities: z.catch(z.optional(z.array(z.string())), undefined) })), undefined),
+  top_provider: z.catch(z.optional(z.object({ max_completion_tokens: z.catch(z.nullish(z.int().check(z.positive())), undefined) })), undefined),
 });
+
+function limitsOf(entry: z.infer<typeof modelSchema>): ModelLimits | undefined {
+  const modalities = entry.input_modalities ?? entry.architecture?.input_modalities;
+  const maxOutput = entry.max_output_tokens ?? entry.top_provider?.max_completion_tokens ?? undefined;
+  const limits: ModelLimits = {
+    ...defined('contextWindow', entry.context_length ?? entry.max_model_len),
+    ...defined('maxInputTokens', entry.max_input_tokens),
+    ...defined('maxOutputTokens', maxOutput),
+    ...defined('vision', modalities ? modalities.some((modality) => /image/i.test(modality)) : undefined),
+    ...defined('tools', entry.supported_parameters ? entry.supported_parameters.includes('tools') : undefined),
+  };
+  return Object.keys(limits).length ? limits : undefined;
+}
+
+function defined<K extends keyof ModelLimits>(key: K, value: ModelLimits[K] | undefined): Partial<ModelLimits> {
+  return value === undefined ? {} : { [key]: value };
+}
 
 const listSchema = z.union([z.object({ data: z.array(z.unknown()) }), z.array(z.unknown())]);
 
@@ -32,6 +71,8 @@ export function parseModelList(raw: unknown): ModelInfo[] | undefined {
       ...(typeof model.data.created === 'number' ? { created: model.data.created } : {}),
       ...(model.data.supported_endpoint_types ? { endpointTypes: model.data.supported_endpoint_types } : {}),
     });
+    const limits = limitsOf(model.data);
+    if (limits) models[models.length - 1].limits = limits;
   }
   return models;
 }

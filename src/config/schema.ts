@@ -15,6 +15,7 @@ const capabilitiesSchema = z.object({
   jsonMode: z.optional(z.boolean()),
   sampling: z.optional(z.boolean()),
   stream: z.optional(z.boolean()),
+  maxTools: z.optional(z.int().check(z.gte(1), z.lte(1000))),
   /** How the model takes its reasoning switches (SERVICE.md, "Reasoning models"). */
   reasoningFormat: z.optional(z.enum(['reasoning_effort', 'enable_thinking', 'thinking'])),
   reasoningEffort: z.optional(z.enum(['minimal', 'low', 'medium', 'high'])),
@@ -55,6 +56,7 @@ export const SETTING_SCHEMAS = {
   'editor.rewriteMode': z.enum(['inline', 'diff']),
   'models.capabilities': z.record(z.string(), capabilitiesSchema),
   'models.prices': z.record(z.string(), priceSettingSchema),
+  'models.shown': z.array(z.string().check(z.minLength(1))),
   'account.warnBelowShare': z.number().check(z.gte(0), z.lte(1)),
   'video.model': z.string(),
   'video.seconds': videoSecondsSchema,
@@ -86,6 +88,7 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   'editor.rewriteMode': 'inline',
   'models.capabilities': {},
   'models.prices': {},
+  'models.shown': [],
   'account.warnBelowShare': 0.1,
   'video.model': '',
   'video.seconds': '5',

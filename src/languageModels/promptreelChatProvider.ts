@@ -20,6 +20,7 @@ import { toPlainMessage, toPlainTools } from './vscodeParts';
 import { usageDataPart } from './usageDataPart';
 import { thinkingPart } from './thinkingPart';
 import { ReasoningMemory } from './core/reasoningMemory';
+import { TokenCalibration } from './core/tokenCalibration';
 
 /** The vendor of `languageModelChatProviders` in package.json. */
 export const LANGUAGE_MODEL_VENDOR = 'promptreel';
@@ -28,6 +29,8 @@ export const LANGUAGE_MODEL_VENDOR = 'promptreel';
 export class PromptreelChatProvider extends Disposable implements vscode.LanguageModelChatProvider {
   readonly onDidChangeLanguageModelChatInformation: vscode.Event<void>;
   private readonly reasoning = new ReasoningMemory();
+  /** Exposed for tests: how the estimate follows what the service counts, per model. */
+  readonly calibration = new TokenCalibration();
 
   constructor(
     private readonly settings: Settings,
@@ -59,7 +62,10 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
       // Prices known now go into the details; a first read fires a change when it arrives (never waited on here).
       void this.connection.prices.prices();
       const prices = this.connection.prices.known();
-      return models.map((model) => modelInformation(model, this.settings.capabilities(model.id), scope, prices.get(model.id)));
+      // A gateway may list hundreds of models: promptreel.models.shown picks the ones VS Code's picker offers.
+      const shown = this.settings.get('models.shown');
+      const offered = shown.length ? models.filter((model) => shown.includes(model.id)) : models;
+      return offered.map((model) => modelInformation(model, this.settings.capabilities(model.id), scope, prices.get(model.id)));
     } catch (error) {
       if (cancel.signal.aborted) return [];
       this.log.warn(`Could not list the models for VS Code: ${describeError(error)}`);
@@ -92,6 +98,7 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
       throw vscode.LanguageModelError.NoPermissions('Promptreel: the address of the service is not set (promptreel.baseUrl). Run "Promptreel: Set API Key".');
     }
     const request = this.buildRequest(model, messages, options);
+    const estimatedPrompt = messages.reduce((sum, message) => sum + estimateMessageTokens(toPlainMessage(message)), 0);
     const cancel = abortOn(token);
     const summary: ResponseSummary = { reasoningChars: 0 };
     const started = Date.now();
@@ -111,6 +118,7 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
         }
       }
       if (callIds.length && summary.reasoning) this.reasoning.remember(callIds, summary.reasoning);
+      if (summary.usage) this.calibration.record(model.id, estimatedPrompt, summary.usage.promptTokens);
       // After the answer, as OpenAI sends usage last: VS Code's Chat shows it in its context-window indicator.
       const usagePart = summary.usage && usageDataPart(summary.usage);
       if (usagePart) progress.report(usagePart);
@@ -135,8 +143,9 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     }
   }
 
-  async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
-    return typeof text === 'string' ? estimateTextTokens(text) : estimateMessageTokens(toPlainMessage(text));
+  async provideTokenCount(model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    const estimate = typeof text === 'string' ? estimateTextTokens(text) : estimateMessageTokens(toPlainMessage(text));
+    return this.calibration.calibrate(model.id, estimate);
   }
 
   private buildRequest(
@@ -145,7 +154,12 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     options: vscode.ProvideLanguageModelChatResponseOptions,
   ): ChatRequest {
     const declared = this.settings.capabilities(model.id);
-    const capabilities = resolveCapabilities(declared);
+    // What VS Code was told about the model (settings over the model list's limits) decides images and tools.
+    const capabilities = {
+      ...resolveCapabilities(declared),
+      vision: model.capabilities.imageInput ?? resolveCapabilities(declared).vision,
+      tools: model.capabilities.toolCalling === undefined ? resolveCapabilities(declared).tools : model.capabilities.toolCalling !== false,
+    };
     const request: ChatRequest = {
       model: model.id,
       messages: toChatMessages(messages.map(toPlainMessage), {
@@ -164,7 +178,10 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     if (tools.length > 0 && !capabilities.tools) {
       this.log.warn(`${model.id}: ${tools.length} tool(s) left out: promptreel.models.capabilities says the model takes none.`);
     } else if (tools.length > 0) {
-      request.tools = toChatTools(toPlainTools(tools));
+      const limit = declared?.maxTools ?? tools.length;
+      if (tools.length > limit)
+        this.log.warn(`${model.id}: ${tools.length - limit} of ${tools.length} tool(s) left out: promptreel.models.capabilities allows ${limit}.`);
+      request.tools = toChatTools(toPlainTools(tools.slice(0, limit)));
       request.tool_choice = toolChoice(options.toolMode, request.tools);
     }
     return request;

@@ -7,12 +7,13 @@ const modelsCreatedAt = 1763700000;
 
 /** GET /v1/models */
 export async function listModels(context: RouteContext): Promise<void> {
-  const data = context.scenario.models.map((model) => ({
-    id: model.id,
+  const data = context.scenario.models.map(({ id, created, owned_by, ...rest }) => ({
+    id,
     object: 'model',
-    created: model.created ?? modelsCreatedAt,
-    owned_by: model.owned_by ?? 'promptreel',
-    ...(model.supported_endpoint_types ? { supported_endpoint_types: model.supported_endpoint_types } : {}),
+    created: created ?? modelsCreatedAt,
+    owned_by: owned_by ?? 'promptreel',
+    // The endpoint types and, where the scenario gives them, the limits some gateways publish.
+    ...rest,
   }));
   const padding = context.scenario.modelsPaddingBytes;
   if (padding !== null) {

@@ -31,6 +31,13 @@ const modelEntrySchema = z.strictObject({
   owned_by: z.string().optional(),
   created: z.number().int().optional(),
   supported_endpoint_types: z.array(z.string()).optional(),
+  // SERVICE.md, "gateway quirks": the limits some gateways publish per model.
+  context_length: z.number().int().optional(),
+  max_model_len: z.number().int().optional(),
+  max_input_tokens: z.number().int().optional(),
+  max_output_tokens: z.number().int().optional(),
+  input_modalities: z.array(z.string()).optional(),
+  supported_parameters: z.array(z.string()).optional(),
 });
 
 const videoSchema = z.strictObject({

@@ -21,7 +21,9 @@ export function keyWarnings(state: KeyHealthState, service: string, now: number,
   if (state.kind !== 'known') return [];
   const { health } = state;
   const condition = keyCondition(health, now);
-  const grant = `${service}|${health.expiresAt ?? 'never'}|${health.grantedUsd ?? 'unlimited'}`;
+  // The key is not named by the service: its expiry day and grant tell one key from the next (a day, not the
+  // instant, since some gateways compute the expiry afresh on each answer).
+  const grant = `${service}|${health.expiresAt === undefined ? 'never' : isoDay(health)}|${health.grantedUsd ?? 'unlimited'}`;
   const problem = keyProblem(state, now);
   if (condition.expired && problem) return [{ kind: 'expired', id: `expired|${grant}`, message: problem }];
   if (condition.exhausted && problem) return [{ kind: 'used-up', id: `used-up|${grant}`, message: problem }];

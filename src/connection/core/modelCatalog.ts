@@ -39,7 +39,7 @@ export class ModelCatalog extends Disposable {
     this._register(clients.onDidChange(() => this.invalidate('the connection settings changed')));
     this._register(
       settings.onDidChange((change) => {
-        if (change.affects('models.capabilities') || change.affects('video.model')) this.changed.fire();
+        if (change.affects('models.capabilities') || change.affects('models.shown') || change.affects('video.model')) this.changed.fire();
       }),
     );
     this._register(toDisposable(() => this.drop()));

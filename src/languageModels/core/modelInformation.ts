@@ -1,4 +1,5 @@
 import type { ModelInfo } from '../../api';
+import type { ModelLimits } from '../../api/models';
 import { describePrice } from '../../api/account/prices';
 import type { PriceQuote } from '../../account/core/priceBook';
 import type { ModelCapabilities } from '../../config/schema';
@@ -23,12 +24,13 @@ export const DEFAULT_CAPABILITIES: Readonly<ResolvedCapabilities> = {
   sampling: true,
 };
 
-export function resolveCapabilities(declared: ModelCapabilities | undefined): ResolvedCapabilities {
+/** What the settings say, else what the model list says (`listed`), else what Promptreel assumes. */
+export function resolveCapabilities(declared: ModelCapabilities | undefined, listed?: ModelLimits): ResolvedCapabilities {
   return {
-    contextWindow: declared?.contextWindow ?? DEFAULT_CAPABILITIES.contextWindow,
-    maxOutputTokens: declared?.maxOutputTokens ?? DEFAULT_CAPABILITIES.maxOutputTokens,
-    tools: declared?.tools ?? DEFAULT_CAPABILITIES.tools,
-    vision: declared?.vision ?? DEFAULT_CAPABILITIES.vision,
+    contextWindow: declared?.contextWindow ?? listed?.contextWindow ?? DEFAULT_CAPABILITIES.contextWindow,
+    maxOutputTokens: declared?.maxOutputTokens ?? listed?.maxOutputTokens ?? DEFAULT_CAPABILITIES.maxOutputTokens,
+    tools: declared?.tools ?? listed?.tools ?? DEFAULT_CAPABILITIES.tools,
+    vision: declared?.vision ?? listed?.vision ?? DEFAULT_CAPABILITIES.vision,
     developerRole: declared?.developerRole ?? DEFAULT_CAPABILITIES.developerRole,
     sampling: declared?.sampling ?? DEFAULT_CAPABILITIES.sampling,
   };
@@ -49,7 +51,7 @@ export interface ModelInformation {
   readonly detail: string;
   readonly maxInputTokens: number;
   readonly maxOutputTokens: number;
-  readonly capabilities: { readonly imageInput: boolean; readonly toolCalling: boolean };
+  readonly capabilities: { readonly imageInput: boolean; readonly toolCalling: boolean | number };
   /**
    * The choices VS Code's model picker offers for this model (newer VS Code versions read it; older ones ignore it).
    * Only for a model declared as a reasoning model in `promptreel.models.capabilities`.
@@ -91,9 +93,11 @@ export function reasoningConfigurationSchema(declared: ModelCapabilities | undef
  * where known, goes beside the name in VS Code's model picker and, with its origin, into the tooltip.
  */
 export function modelInformation(model: ModelInfo, declared: ModelCapabilities | undefined, serviceUrl: string, price?: PriceQuote): ModelInformation {
-  const capabilities = resolveCapabilities(declared);
+  const capabilities = resolveCapabilities(declared, model.limits);
   const maxOutputTokens = Math.min(capabilities.maxOutputTokens, capabilities.contextWindow);
-  const maxInputTokens = Math.max(Math.floor(capabilities.contextWindow / 4), capabilities.contextWindow - maxOutputTokens, 1);
+  const fromWindow = Math.max(Math.floor(capabilities.contextWindow / 4), capabilities.contextWindow - maxOutputTokens, 1);
+  // A published input limit counts unless the settings describe the window.
+  const maxInputTokens = declared?.contextWindow === undefined && model.limits?.maxInputTokens ? model.limits.maxInputTokens : fromWindow;
   const owner = model.ownedBy ? ` (${model.ownedBy})` : '';
   return {
     id: model.id,
@@ -102,11 +106,12 @@ export function modelInformation(model: ModelInfo, declared: ModelCapabilities |
     version: model.created ? String(model.created) : model.id,
     detail: price ? `Promptreel · ${describePrice(price)}` : 'Promptreel',
     tooltip:
-      `${model.id}${owner} on ${serviceUrl}${declared ? '' : ' — capabilities assumed: describe them in promptreel.models.capabilities'}` +
+      `${model.id}${owner} on ${serviceUrl}${declared || model.limits ? '' : ' — capabilities assumed: describe them in promptreel.models.capabilities'}` +
       (price ? `\nPrice: ${describePrice(price)}, ${PRICE_ORIGIN[price.source]}.` : ''),
     maxInputTokens,
     maxOutputTokens,
-    capabilities: { imageInput: capabilities.vision, toolCalling: capabilities.tools },
+    // A number tells VS Code the most tools the model takes.
+    capabilities: { imageInput: capabilities.vision, toolCalling: capabilities.tools ? (declared?.maxTools ?? true) : false },
     ...optionalSchema(reasoningConfigurationSchema(declared)),
   };
 }

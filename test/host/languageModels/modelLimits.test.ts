@@ -1,0 +1,78 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { useConnectedService } from '../support/connectedService';
+import { waitFor } from '../support/waitFor';
+import { connectTo, disconnect, lastChatBody, setSetting, testApi } from './languageModelSupport';
+
+const token = () => new vscode.CancellationTokenSource().token;
+
+async function listed(): Promise<vscode.LanguageModelChatInformation[]> {
+  const { languageModels } = await testApi();
+  languageModels.catalog.invalidate('a new model list in the test');
+  return waitFor(
+    async () => {
+      const models = await languageModels.provider.provideLanguageModelChatInformation({ silent: true }, token());
+      return models.length ? models : undefined;
+    },
+    { what: 'the models' },
+  );
+}
+
+describe('language models: limits from the model list, models shown, calibrated counts', () => {
+  const ctx = useConnectedService(connectTo, disconnect);
+
+  afterEach(async () => {
+    await setSetting('models.shown', undefined);
+    await setSetting('models.capabilities', undefined);
+  });
+
+  it('tells VS Code the limits the service publishes in /v1/models, with the settings over them', async () => {
+    ctx.service.setScenario({
+      models: [
+        { id: 'promptreel-chat', context_length: 64_000, max_output_tokens: 8_000, input_modalities: ['text', 'image'], supported_parameters: ['tools'] },
+        { id: 'promptreel-reasoner' },
+      ],
+    });
+    const chat = (await listed()).find((model) => model.id === 'promptreel-chat');
+    assert.deepStrictEqual([chat?.maxInputTokens, chat?.maxOutputTokens, chat?.capabilities], [56_000, 8_000, { imageInput: true, toolCalling: true }]);
+    await setSetting('models.capabilities', { 'promptreel-chat': { contextWindow: 16_000, maxTools: 2 } });
+    const overridden = (await listed()).find((model) => model.id === 'promptreel-chat');
+    assert.deepStrictEqual([overridden?.maxInputTokens, overridden?.capabilities.toolCalling], [8_000, 2]);
+  });
+
+  it('shows only the models of promptreel.models.shown in VS Code', async () => {
+    await setSetting('models.shown', ['promptreel-reasoner']);
+    assert.deepStrictEqual(
+      (await listed()).map((model) => model.id),
+      ['promptreel-reasoner'],
+    );
+  });
+
+  it('sends at most maxTools tools, and calibrates its token count with the prompt tokens the service reported', async () => {
+    await setSetting('models.capabilities', { 'promptreel-chat': { tools: true, maxTools: 1 } });
+    const { languageModels } = await testApi();
+    const information = (await listed()).find((model) => model.id === 'promptreel-chat');
+    assert.ok(information);
+    const message = vscode.LanguageModelChatMessage.User('x'.repeat(400));
+    const before = await languageModels.provider.provideTokenCount(information, message);
+    const tool = (name: string): vscode.LanguageModelChatTool => ({ name, description: name, inputSchema: { type: 'object', properties: {} } });
+    await languageModels.provider.provideLanguageModelChatResponse(
+      information,
+      [message],
+      {
+        tools: [tool('first'), tool('second')],
+        toolMode: vscode.LanguageModelChatToolMode.Auto,
+        modelOptions: {},
+      } as unknown as vscode.ProvideLanguageModelChatResponseOptions,
+      { report: () => undefined },
+      token(),
+    );
+    assert.deepStrictEqual(
+      ((lastChatBody(ctx.service).tools ?? []) as { function: { name: string } }[]).map((sent) => sent.function.name),
+      ['first'],
+    );
+    const factor = languageModels.provider.calibration.factor('promptreel-chat');
+    assert.notStrictEqual(factor, 1, 'the service counted differently from the estimate');
+    assert.strictEqual(await languageModels.provider.provideTokenCount(information, message), Math.ceil(before * factor));
+  });
+});
