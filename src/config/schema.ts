@@ -16,6 +16,7 @@ const capabilitiesSchema = z.object({
   sampling: z.optional(z.boolean()),
   stream: z.optional(z.boolean()),
   maxTools: z.optional(z.int().check(z.gte(1), z.lte(1000))),
+  strictToolSchemas: z.optional(z.boolean()),
   /** How the model takes its reasoning switches (SERVICE.md, "Reasoning models"). */
   reasoningFormat: z.optional(z.enum(['reasoning_effort', 'enable_thinking', 'thinking'])),
   reasoningEffort: z.optional(z.enum(['minimal', 'low', 'medium', 'high'])),

@@ -181,7 +181,7 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
       const limit = declared?.maxTools ?? tools.length;
       if (tools.length > limit)
         this.log.warn(`${model.id}: ${tools.length - limit} of ${tools.length} tool(s) left out: promptreel.models.capabilities allows ${limit}.`);
-      request.tools = toChatTools(toPlainTools(tools.slice(0, limit)));
+      request.tools = toChatTools(toPlainTools(tools.slice(0, limit)), { strictSchemas: declared?.strictToolSchemas === true });
       request.tool_choice = toolChoice(options.toolMode, request.tools);
     }
     return request;

@@ -1,3 +1,4 @@
+import { sanitizeToolSchema } from './toolSchema';
 import type { ChatMessage, ChatTool, ContentPart } from '../../api';
 
 // The VS Code message parts, as plain tagged data: `vscodeParts.ts` maps the real classes to these, so the
@@ -157,13 +158,13 @@ export interface PlainTool {
 }
 
 /** VS Code tools as chat-completions `tools`; a tool without a schema takes an empty object. */
-export function toChatTools(tools: readonly PlainTool[]): ChatTool[] {
+export function toChatTools(tools: readonly PlainTool[], options: { strictSchemas?: boolean } = {}): ChatTool[] {
   return tools.map((tool) => ({
     type: 'function',
     function: {
       name: tool.name,
       ...(tool.description ? { description: tool.description } : {}),
-      parameters: isRecord(tool.inputSchema) ? tool.inputSchema : { type: 'object', properties: {} },
+      parameters: isRecord(tool.inputSchema) ? sanitizeToolSchema(tool.inputSchema, options.strictSchemas) : { type: 'object', properties: {} },
     },
   }));
 }

@@ -75,4 +75,30 @@ describe('language models: limits from the model list, models shown, calibrated 
     assert.notStrictEqual(factor, 1, 'the service counted differently from the estimate');
     assert.strictEqual(await languageModels.provider.provideTokenCount(information, message), Math.ceil(before * factor));
   });
+
+  it('cleans the tool schemas VS Code hands over, more so for a model declared with strictToolSchemas', async () => {
+    await setSetting('models.capabilities', { 'promptreel-chat': { tools: true, strictToolSchemas: true } });
+    const { languageModels } = await testApi();
+    const information = (await listed()).find((model) => model.id === 'promptreel-chat');
+    assert.ok(information);
+    const inputSchema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      additionalProperties: false,
+      properties: { when: { type: ['string', 'null'], format: 'date-time', default: null } },
+    };
+    await languageModels.provider.provideLanguageModelChatResponse(
+      information,
+      [vscode.LanguageModelChatMessage.User('hello')],
+      {
+        tools: [{ name: 'schedule', description: 'Plans', inputSchema }],
+        toolMode: vscode.LanguageModelChatToolMode.Auto,
+        modelOptions: {},
+      } as unknown as vscode.ProvideLanguageModelChatResponseOptions,
+      { report: () => undefined },
+      token(),
+    );
+    const [tool] = (lastChatBody(ctx.service).tools ?? []) as { function: { parameters: unknown } }[];
+    assert.deepStrictEqual(tool.function.parameters, { type: 'object', properties: { when: { type: 'string' } } });
+  });
 });
