@@ -140,8 +140,10 @@ export class ChatWebviewHost extends Disposable {
     const { controller, models } = this.services;
     switch (message.type) {
       case 'ready':
+        // The page's saved conversation counts when this host starts (a window reload); after that the page reloads
+        // only because it was hidden, and the host knows better (it may have shown another conversation meanwhile).
+        if (!this.isReady && message.conversationId && controller.store.get(message.conversationId)) this.activeId = message.conversationId;
         this.isReady = true;
-        if (message.conversationId && controller.store.get(message.conversationId)) this.activeId = message.conversationId;
         models.ensureLoaded();
         await this.postSnapshot();
         if (this.focusWhenReady) this.postDraft(true);
@@ -262,6 +264,8 @@ export class ChatWebviewHost extends Disposable {
         draft: draftView(this.draft),
       },
     });
+    const waiting = this.services.controller.rateLimitOf(conversation.id);
+    if (waiting) this.post({ type: 'rateLimit', ...waiting });
   }
 
   private postConversation(): void {

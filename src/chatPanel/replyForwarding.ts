@@ -18,6 +18,11 @@ export function forwardReplies(controller: ChatController, shown: () => string |
     }),
   );
   subscriptions.add(
+    controller.onDidChangeRateLimit((update) => {
+      if (update.conversationId === shown()) post({ type: 'rateLimit', ...update });
+    }),
+  );
+  subscriptions.add(
     controller.onDidFinish(({ conversationId, requestId, message }) => {
       const conversation = controller.store.get(conversationId);
       if (conversationId !== shown() || !conversation) return;

@@ -12,6 +12,8 @@ export async function runServiceIntent(message: ServiceIntent, { controller, con
   switch (message.type) {
     case 'stop':
       return controller.stop(message.conversationId);
+    case 'retryNow':
+      return controller.retryNow(message.conversationId);
     case 'renameConversation':
       return conversations.rename(message.conversationId);
     case 'deleteConversation':

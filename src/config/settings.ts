@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
 import { normalizeBaseUrl } from '../api';
+import { DEFAULT_RATE_LIMIT, type RateLimitPolicy } from '../api/chat/rateLimitRetry';
 import type { BaseUrlLevels } from '../auth/core/serviceChoice';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
@@ -81,6 +82,15 @@ export class Settings extends Disposable {
   get chat(): ChatSettings {
     const { model, temperature, topP, frequencyPenalty, presencePenalty, maxTokens } = this.group('chat');
     return { model: model.trim(), temperature, topP, frequencyPenalty, presencePenalty, maxTokens };
+  }
+
+  /** How a 429 is waited out before the user sees it (`chat.rateLimitRetries`, `chat.rateLimitMaxWaitSeconds`). */
+  get rateLimit(): RateLimitPolicy {
+    return {
+      ...DEFAULT_RATE_LIMIT,
+      retries: this.get('chat.rateLimitRetries'),
+      maxWaitMs: this.get('chat.rateLimitMaxWaitSeconds') * 1000,
+    };
   }
 
   get video(): VideoSettings {

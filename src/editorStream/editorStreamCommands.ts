@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { registerCommands } from '../workbench/registerCommands';
-import type { ChatRequest, PromptreelClient } from '../api';
+import { withRateLimitRetry, type ChatRequest, type PromptreelClient } from '../api';
 import type { Connection } from '../connection/connection';
 import { CommandIds } from '../common/commandIds';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
@@ -14,6 +14,7 @@ import { REWRITE_SCHEME } from './rewriteProposal';
 import type { RewriteProposals } from './rewriteProposals';
 import { rewriteArgsSchema, type RewriteArgs } from './core/rewriteArgs';
 import { runStream, type StreamRunOutcome } from './core/streamRunner';
+import { RateLimitCountdown } from './rateLimitCountdown';
 import type { StreamSink } from './streamSink';
 
 export type { EditorStreamResult } from './outcomeReporter';
@@ -44,6 +45,7 @@ interface Ready {
 export class EditorStreamCommands extends Disposable {
   private readonly active = this._register(new MutableDisposable());
   private readonly reporter: OutcomeReporter;
+  private readonly rateLimit = this._register(new RateLimitCountdown());
   private activeController: AbortController | undefined;
   private readonly highlight = this._register(
     vscode.window.createTextEditorDecorationType({
@@ -65,6 +67,7 @@ export class EditorStreamCommands extends Disposable {
         [EditorStreamCommandIds.completeAtCursor]: () => this.completeAtCursor(),
         [EditorStreamCommandIds.rewriteSelection]: (args?: unknown) => this.rewriteSelection(args),
         [EditorStreamCommandIds.cancelEditorStream]: () => this.cancel(),
+        [EditorStreamCommandIds.retryEditorStreamNow]: () => this.retryNow(),
       }),
     );
     this._register(toDisposable(() => void vscode.commands.executeCommand('setContext', EDITOR_STREAMING_CONTEXT, false)));
@@ -80,6 +83,17 @@ export class EditorStreamCommands extends Disposable {
     this.log.info('Stopping the stream into the editor.');
     this.activeController.abort();
     return true;
+  }
+
+  /** Ends a wait after HTTP 429 at once: the request goes again now. False when none is waited out. */
+  retryNow(): boolean {
+    const retried = this.rateLimit.retryNow();
+    if (retried) this.log.info('Retrying now, before the wait after HTTP 429 ended.');
+    return retried;
+  }
+
+  get rateLimited(): boolean {
+    return this.rateLimit.waiting;
   }
 
   async completeAtCursor(): Promise<EditorStreamResult> {
@@ -265,7 +279,19 @@ export class EditorStreamCommands extends Disposable {
         const cancelled = token.onCancellationRequested(() => controller.abort());
         try {
           return await runStream({
-            stream: (body, signal) => client.streamChatCompletion(body, signal),
+            stream: (body, signal) =>
+              withRateLimitRetry(() => client.streamChatCompletion(body, signal), {
+                policy: this.settings.rateLimit,
+                signal,
+                onWait: (wait) => {
+                  this.log.warn(`${what}: rate limited (HTTP 429); retry ${wait.attempt} of ${wait.retries} in ${Math.ceil(wait.delayMs / 1000)} s.`);
+                  this.rateLimit.start(wait, (message) => progress.report({ message }));
+                },
+                onRetry: () => {
+                  this.rateLimit.end();
+                  progress.report({ message: 'Sending again…' });
+                },
+              }),
             request,
             sink,
             signal: controller.signal,
@@ -276,6 +302,7 @@ export class EditorStreamCommands extends Disposable {
           });
         } finally {
           cancelled.dispose();
+          this.rateLimit.end();
         }
       });
     } finally {

@@ -468,4 +468,38 @@ describe('chat panel (real VS Code, end to end)', () => {
     assert.match(normalize(await frame.locator('#conversation-usage').innerText()), /^This chat: [\d,]+ tokens \(.+\) · ≈ \$0\.\d+ \(estimated\)$/);
     await context.workbench.screenshot('chat-reply-cost');
   });
+
+  it('issue 14.8: a 429 counts down in the reply with Retry now and Cancel, and retries by itself', async () => {
+    const { page, service } = context.workbench;
+    const frame = await openChat(page);
+    await frame.locator('#new-conversation').click();
+    await frame.locator('.empty-state').waitFor({ state: 'visible', timeout: LONG_WAIT });
+    const asked = () => service.requests.filter((request) => request.path === '/v1/chat/completions').length;
+    const before = asked();
+    service.setScenario({ fault: { status: 429, retryAfter: '30', times: 2, path: 'chat/completions' } });
+    await send(frame, 'Are you rate limited?');
+    const banner = lastReply(frame).locator('.rate-limit');
+    await banner.waitFor({ state: 'visible', timeout: LONG_WAIT });
+    const first = normalize(await banner.locator('.rate-limit-text').innerText());
+    assert.match(first, /^Rate limited by the service \(HTTP 429\)\. Retrying in \d+ s \(as the service asked; attempt 1 of 3\)\.$/);
+    const seconds = async () => Number(await banner.getAttribute('data-seconds'));
+    const start = await seconds();
+    assert.ok(start > 20 && start <= 30, `counts down from 30 s (${start})`);
+    await waitUntil(async () => (await seconds()) < start, 'the countdown to go down');
+    await context.workbench.screenshot('chat-rate-limit-countdown');
+
+    await banner.getByRole('button', { name: 'Retry now' }).click();
+    // The service refuses once more: the second wait shows, then Cancel leaves the 429 with its Retry.
+    await waitUntil(async () => /attempt 2 of 3/.test(await banner.locator('.rate-limit-text').innerText()), 'the second wait');
+    assert.strictEqual(asked() - before, 2, 'Retry now sent the request again at once');
+    await banner.getByRole('button', { name: 'Cancel' }).click();
+    await waitForStatus(frame, 'error');
+    assert.strictEqual(await banner.isVisible(), false, 'the countdown is gone');
+    const error = lastReply(frame).locator('.message-error');
+    assert.match(normalize(await error.innerText()), /rate limiting requests \(HTTP 429\)/);
+    assert.strictEqual(asked() - before, 2, 'nothing was sent after Cancel');
+    await error.locator('button', { hasText: 'Retry' }).click();
+    await waitForStatus(frame, 'done');
+    assert.match(await lastReply(frame).innerText(), /You said: Are you rate limited\?/);
+  });
 });

@@ -160,4 +160,31 @@ describe('streaming into the editor (Chromium, real workbench)', () => {
     assert.ok(!text.includes('let b'), text);
     await context.workbench.screenshot('editor-stream-3-rewrite-accepted');
   });
+
+  it('issue 14.8: a 429 counts down in the progress notification; Retry Now in the status bar sends again', async () => {
+    const { page, service } = context.workbench;
+    service.reset();
+    service.setScenario({
+      chat: { reply: 'return a + b;', chunkChars: 4, delayMs: 10 },
+      fault: { status: 429, retryAfter: '30', times: 1, path: 'chat/completions' },
+    });
+    await openAt(page, 'sum.ts', 2, 3);
+    await context.workbench.runCommand('Promptreel: Complete at Cursor');
+
+    const progress = await waitForNotification(page, /Rate limited \(HTTP 429\): retrying in \d+ s \(as the service asked; attempt 1 of 3\)/, {
+      timeoutMs: 30_000,
+    });
+    await progress.getByRole('button', { name: 'Cancel' }).waitFor({ state: 'visible' });
+    const retryNow = page.locator('.statusbar-item', { hasText: /Retry Now · \d+ s/ }).first();
+    await retryNow.waitFor({ state: 'visible', timeout: 10_000 });
+    await context.workbench.screenshot('editor-stream-4-rate-limited');
+    assert.strictEqual(service.requests.filter((request) => request.path === '/v1/chat/completions').length, 1);
+
+    await retryNow.click();
+    await waitForEditorText(page, (text) => text.includes('return a + b;'), 'the reply after Retry Now');
+    await retryNow.waitFor({ state: 'hidden', timeout: 10_000 });
+    assert.strictEqual(service.requests.filter((request) => request.path === '/v1/chat/completions').length, 2);
+    await page.keyboard.press('Control+Z');
+    await waitForEditorText(page, (text) => text.trimEnd() === SUM.trimEnd(), 'one undo to restore the file', 10_000);
+  });
 });

@@ -1,5 +1,5 @@
 import { Emitter } from '../../common/emitter';
-import { ApiError, type ChatRequest, type ChatTool } from '../../api';
+import { ApiError, withRateLimitRetry, type ChatRequest, type ChatTool, type RateLimitWait } from '../../api';
 import type { ModelPrice } from '../../api/account/prices';
 import type { ClientProvider } from '../../connection/clientProvider';
 import { Disposable, toDisposable } from '../../common/lifecycle';
@@ -20,6 +20,7 @@ import {
 import type { ConversationStore } from './conversationStore';
 import { describeReplyFailure } from './errorInfo';
 import type { AssistantMessage, Conversation, ToolCallRecord } from './model';
+import type { RateLimitView } from './protocol';
 import { buildChatRequest, modelOf, type ChatDefaults } from './requestBuilder';
 import { toChatTools } from './tools';
 import { estimateReplyTokens, replyCost } from './replyCost';
@@ -48,10 +49,22 @@ export interface ReplyFinished {
   message: AssistantMessage;
 }
 
+/** A 429 is being waited out before the request is sent again; `delayMs` counts from when this was fired. */
+export interface RateLimitUpdate {
+  conversationId: string;
+  messageId: string;
+  requestId: string;
+  /** Absent: the wait ended (the request went again, or the reply ended). */
+  wait?: RateLimitView;
+}
+
 interface Running {
   requestId: string;
   messageId: string;
   abort: AbortController;
+  /** Set while a 429 is waited out, with when the wait began. */
+  rateLimitWait?: RateLimitWait;
+  waitBegan?: number;
 }
 
 export interface ChatControllerOptions {
@@ -82,6 +95,9 @@ export class ChatController extends Disposable {
   private readonly finished = this._register(new Emitter<ReplyFinished>());
   /** A reply ended (completed, stopped, cut off or failed); the message carries the outcome. */
   readonly onDidFinish = this.finished.event;
+  private readonly rateLimited = this._register(new Emitter<RateLimitUpdate>());
+  /** A 429 is waited out (with a countdown), or the wait ended. */
+  readonly onDidChangeRateLimit = this.rateLimited.event;
   private readonly busyChanged = this._register(new Emitter<string>());
   readonly onDidChangeBusy = this.busyChanged.event;
 
@@ -144,6 +160,29 @@ export class ChatController extends Disposable {
     if (!running) return false;
     this.log.info(`Stopping the reply ${running.requestId}.`);
     running.abort.abort();
+    return true;
+  }
+
+  /** The 429 wait of the conversation's reply, with the time left now; undefined when it is not waiting. */
+  rateLimitOf(conversationId: string): RateLimitUpdate | undefined {
+    const running = this.running.get(conversationId);
+    const wait = running?.rateLimitWait;
+    if (!running || !wait) return undefined;
+    const left = Math.max(0, wait.delayMs - (Date.now() - (running.waitBegan ?? Date.now())));
+    return {
+      conversationId,
+      messageId: running.messageId,
+      requestId: running.requestId,
+      wait: { attempt: wait.attempt, retries: wait.retries, delayMs: left, fromService: wait.fromService },
+    };
+  }
+
+  /** Ends a 429 wait at once: the request is sent again now. False when the chat is not waiting. */
+  retryNow(conversationId: string): boolean {
+    const wait = this.running.get(conversationId)?.rateLimitWait;
+    if (!wait) return false;
+    this.log.info(`Retrying now, before the wait after HTTP 429 ended (attempt ${wait.attempt} of ${wait.retries}).`);
+    wait.retryNow();
     return true;
   }
 
@@ -219,7 +258,27 @@ export class ChatController extends Disposable {
       }
       request = buildChatRequest({ conversation, defaults: this.defaults(), capabilities: this.capabilitiesOf(conversation), tools: this.tools() });
       this.log.info(`Request ${requestId}: ${model}, ${request.messages.length} message(s)${request.tools ? `, ${request.tools.length} tool(s)` : ''}.`);
-      for await (const event of client.streamChatCompletion(request, running.abort.signal)) {
+      const sent = request;
+      const waitUpdate = (wait?: RateLimitWait) => {
+        running.rateLimitWait = wait;
+        running.waitBegan = wait ? Date.now() : undefined;
+        this.rateLimited.fire({
+          conversationId: conversation.id,
+          messageId: message.id,
+          requestId,
+          ...(wait ? { wait: { attempt: wait.attempt, retries: wait.retries, delayMs: wait.delayMs, fromService: wait.fromService } } : {}),
+        });
+      };
+      const events = withRateLimitRetry(() => client.streamChatCompletion(sent, running.abort.signal), {
+        policy: this.settings.rateLimit,
+        signal: running.abort.signal,
+        onWait: (wait) => {
+          this.log.warn(`Request ${requestId}: rate limited (HTTP 429); retry ${wait.attempt} of ${wait.retries} in ${Math.ceil(wait.delayMs / 1000)} s.`);
+          waitUpdate(wait);
+        },
+        onRetry: () => waitUpdate(undefined),
+      });
+      for await (const event of events) {
         const delta = applyStreamEvent(message, event);
         pending.text += delta.text;
         pending.reasoning += delta.reasoning;
@@ -233,13 +292,18 @@ export class ChatController extends Disposable {
       this.log.info(`Reply ${requestId} complete: ${message.text.length} characters, finish reason ${message.finishReason ?? 'none'}${usage}.`);
     } catch (error) {
       flush();
-      // A stop that raced with another failure is still a stop.
-      const failure = running.abort.signal.aborted ? { status: 'stopped' as const } : describeReplyFailure(error);
+      // A stop that raced with another failure is still a stop; a stop during a 429 wait leaves the 429 to retry.
+      const waitedOut = running.rateLimitWait?.error;
+      const failure = waitedOut ? describeReplyFailure(waitedOut) : running.abort.signal.aborted ? { status: 'stopped' as const } : describeReplyFailure(error);
       failAssistantMessage(message, failure.status, failure.error);
       if (failure.status === 'stopped') this.log.info(`Reply ${requestId} stopped after ${message.text.length} characters.`);
       else this.log.warn(`Reply ${requestId} ${failure.status}: ${describeError(error)}`);
     } finally {
       if (timer) clearTimeout(timer);
+      if (running.rateLimitWait) {
+        running.rateLimitWait = undefined;
+        this.rateLimited.fire({ conversationId: conversation.id, messageId: message.id, requestId });
+      }
       if (request && message.status !== 'error') await this.keepCost(message, request, price);
       this.running.delete(conversation.id);
       conversation.updatedAt = Date.now();

@@ -74,6 +74,15 @@ export interface CapabilitiesView {
   toolCount: number;
 }
 
+/** A wait after HTTP 429: retry `attempt` of `retries` goes in `delayMs` (from when the page was told). */
+export interface RateLimitView {
+  attempt: number;
+  retries: number;
+  delayMs: number;
+  /** The service said how long (`Retry-After`); else it is Promptreel's back-off. */
+  fromService: boolean;
+}
+
 /** The `promptreel.chat.*` values an unset option falls back to. */
 export type DefaultsView = ChatSampling;
 
@@ -110,6 +119,8 @@ export type HostToWebview =
       reasoningOffset: number;
     }
   | { type: 'toolCalls'; requestId: string; conversationId: string; messageId: string; calls: ToolCallRecord[] }
+  /** A 429 is waited out before the request goes again (the page counts down from `delayMs`); no `wait`: it ended. */
+  | { type: 'rateLimit'; requestId: string; conversationId: string; messageId: string; wait?: RateLimitView }
   | { type: 'done'; requestId: string; conversationId: string; message: AssistantMessageView; usage: UsageTotals; cost?: CostView }
   | { type: 'error'; requestId: string; conversationId: string; message: AssistantMessageView; usage: UsageTotals; cost?: CostView }
   | { type: 'keyState'; hasKey: boolean }
@@ -142,6 +153,7 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ready'), conversationId: z.optional(id) }),
   z.strictObject({ type: z.literal('send'), conversationId: id, text }),
   z.strictObject({ type: z.literal('stop'), conversationId: id }),
+  z.strictObject({ type: z.literal('retryNow'), conversationId: id }),
   z.strictObject({ type: z.literal('newConversation') }),
   z.strictObject({ type: z.literal('selectConversation'), conversationId: id }),
   z.strictObject({ type: z.literal('renameConversation'), conversationId: id }),

@@ -104,6 +104,11 @@ export class ChatApp {
         if (view instanceof AssistantMessageView) view.setToolCalls(message.calls);
         return;
       }
+      case 'rateLimit': {
+        const view = this.views.get(message.messageId);
+        if (message.conversationId === this.conversation?.id && view instanceof AssistantMessageView) view.setRateLimit(message.wait);
+        return;
+      }
       case 'done':
       case 'error':
         this.finishReply(message.conversationId, message.message, message.usage, message.cost);

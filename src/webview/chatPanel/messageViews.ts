@@ -3,6 +3,8 @@ import type { AssistantMessageView as AssistantMessageData, WebviewToHost } from
 import { button, costElement, el, formatTokens } from './dom';
 import type { FrameScheduler, JobPriority } from './frameScheduler';
 import { MarkdownStream } from './markdownStream';
+import { RateLimitBanner } from './rateLimitBanner';
+import type { RateLimitView } from '../../chatPanel/core/protocol';
 
 export interface MessageHost {
   post(message: WebviewToHost): void;
@@ -55,6 +57,7 @@ export class AssistantMessageView {
   private readonly failure: HTMLElement;
   private readonly usage: HTMLElement;
   private readonly actions: HTMLElement;
+  private readonly rateLimit: RateLimitBanner;
   private reasoningLength = 0;
   private current: AssistantMessageData;
   private place: MessagePlace = { isLast: false, busy: false };
@@ -76,6 +79,10 @@ export class AssistantMessageView {
     this.failure = el('div', { className: 'message-error', hidden: true, attrs: { role: 'alert' } });
     this.usage = el('div', { className: 'message-usage', hidden: true });
     this.actions = el('div', { className: 'message-actions' });
+    this.rateLimit = new RateLimitBanner({
+      retryNow: () => host.post({ type: 'retryNow', conversationId: host.conversationId() }),
+      cancel: () => host.post({ type: 'stop', conversationId: host.conversationId() }),
+    });
     const header = el('header', { className: 'message-header' }, [
       el('span', { className: 'message-role', text: 'Assistant' }),
       el('span', { className: 'message-model', text: message.model }),
@@ -85,6 +92,7 @@ export class AssistantMessageView {
       header,
       this.reasoning,
       body,
+      this.rateLimit.element,
       this.toolCalls,
       this.failure,
       this.usage,
@@ -104,6 +112,7 @@ export class AssistantMessageView {
     if (message.status !== 'streaming' && priority === 'now') this.markdown.flush();
     this.setToolCalls(message.toolCalls);
     this.current = { ...message };
+    if (message.status !== 'streaming') this.rateLimit.set(undefined);
     this.place = place;
     this.renderOutcome();
     this.renderActions();
@@ -134,8 +143,15 @@ export class AssistantMessageView {
     this.host.rendered();
   }
 
+  /** A wait after HTTP 429 before the request goes again (a countdown), or none. */
+  setRateLimit(wait: RateLimitView | undefined): void {
+    this.rateLimit.set(wait);
+    this.host.rendered();
+  }
+
   dispose(): void {
     this.markdown.dispose();
+    this.rateLimit.dispose();
   }
 
   private setReasoning(reasoning: string): void {

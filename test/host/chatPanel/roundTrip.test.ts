@@ -135,6 +135,17 @@ describe('chat: a conversation against the local service', () => {
     assert.strictEqual(conversation.messages.length, 2, 'the old reply was replaced');
   });
 
+  it('keeps the conversation the host shows when the page reloads (hidden, then shown) with the one it had saved', async () => {
+    const api = await testApi();
+    const host = await readyViewHost(api);
+    const older = await newConversation();
+    const shown = await newConversation();
+    host.showConversation(shown.id);
+    // What a page that was hidden says when it loads again: the conversation it had saved before.
+    await host.handleMessage({ type: 'ready', conversationId: older.id });
+    assert.strictEqual(host.conversationId, shown.id);
+  });
+
   it('persists the conversation in workspaceState: a new store (as after a reload) reads it back', async () => {
     const api = await testApi();
     const conversation = await newConversation();

@@ -1,0 +1,71 @@
+import * as vscode from 'vscode';
+import type { RateLimitWait } from '../api';
+import { Disposable, toDisposable } from '../common/lifecycle';
+import { EDITOR_RATE_LIMITED_CONTEXT, EditorStreamCommandIds } from './editorStreamCommandIds';
+
+/**
+ * The wait after HTTP 429 while writing into the editor: the progress notification counts down (its Cancel ends the
+ * run), and a status bar item offers Retry Now (as does the command of the same name while the wait lasts).
+ */
+export class RateLimitCountdown extends Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private wait: RateLimitWait | undefined;
+  private deadline = 0;
+  private ticker: ReturnType<typeof setInterval> | undefined;
+  private report: ((message: string) => void) | undefined;
+
+  constructor() {
+    super();
+    this.item = this._register(vscode.window.createStatusBarItem('promptreel.rateLimit', vscode.StatusBarAlignment.Left, 1000));
+    this.item.name = 'Promptreel: Rate Limited';
+    this.item.command = EditorStreamCommandIds.retryEditorStreamNow;
+    this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    this._register(toDisposable(() => this.end()));
+  }
+
+  get waiting(): boolean {
+    return this.wait !== undefined;
+  }
+
+  /** Shows the wait; `report` writes into the progress notification of the run. */
+  start(wait: RateLimitWait, report: (message: string) => void): void {
+    this.end();
+    this.wait = wait;
+    this.report = report;
+    this.deadline = Date.now() + wait.delayMs;
+    void vscode.commands.executeCommand('setContext', EDITOR_RATE_LIMITED_CONTEXT, true);
+    this.render();
+    this.item.show();
+    this.ticker = setInterval(() => this.render(), 1000);
+  }
+
+  /** Ends the wait at once (the request goes again now); false when there is none. */
+  retryNow(): boolean {
+    const wait = this.wait;
+    if (!wait) return false;
+    this.end();
+    wait.retryNow();
+    return true;
+  }
+
+  /** The wait is over (it ran out, Retry Now, or the run ended). */
+  end(): void {
+    if (this.ticker !== undefined) clearInterval(this.ticker);
+    this.ticker = undefined;
+    if (!this.wait) return;
+    this.wait = undefined;
+    this.report = undefined;
+    this.item.hide();
+    void vscode.commands.executeCommand('setContext', EDITOR_RATE_LIMITED_CONTEXT, false);
+  }
+
+  private render(): void {
+    const wait = this.wait;
+    if (!wait) return;
+    const seconds = Math.max(0, Math.ceil((this.deadline - Date.now()) / 1000));
+    const why = wait.fromService ? 'as the service asked' : 'backing off';
+    this.report?.(`Rate limited (HTTP 429): retrying in ${seconds} s (${why}; attempt ${wait.attempt} of ${wait.retries}). Retry Now is in the status bar.`);
+    this.item.text = `$(sync) Retry Now · ${seconds} s`;
+    this.item.tooltip = `Promptreel was rate limited (HTTP 429). It sends the request again in ${seconds} s by itself (attempt ${wait.attempt} of ${wait.retries}). Click to retry now; Cancel on the notification stops.`;
+  }
+}

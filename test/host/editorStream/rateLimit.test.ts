@@ -1,0 +1,74 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { chatRequests, completeAtCursor, controlProgress, openEditor, setSetting, testApi, useConfiguredService, waitFor } from './editorStreamSupport';
+
+const SUM = 'function sum(a: number, b: number) {\n  \n}\n';
+const IN_BODY = new vscode.Position(1, 2);
+const CHAT = '^/v1/chat/completions$';
+
+describe('editor: rate limits (HTTP 429) are waited out with a countdown', () => {
+  const ctx = useConfiguredService();
+  afterEach(async () => {
+    await setSetting('chat.rateLimitRetries', undefined);
+  });
+
+  it('counts down in the progress notification, then writes the reply after sending again', async () => {
+    ctx.service.setScenario({ chat: { reply: 'return a + b;' }, fault: { status: 429, retryAfter: '1', times: 1, path: CHAT } });
+    const progress = controlProgress();
+    try {
+      const editor = await openEditor(SUM, IN_BODY);
+      const result = await completeAtCursor();
+      assert.strictEqual(result.status, 'completed', JSON.stringify(result));
+      assert.strictEqual(editor.document.getText(), 'function sum(a: number, b: number) {\n  return a + b;\n}\n');
+      assert.ok(
+        progress.reports.some((report) => /^Rate limited \(HTTP 429\): retrying in 1 s \(as the service asked; attempt 1 of 3\)/.test(report)),
+        progress.reports.join('\n'),
+      );
+      assert.strictEqual(chatRequests(ctx.service).length, 2);
+    } finally {
+      progress.restore();
+    }
+  });
+
+  it('Retry Now sends again at once; Cancel on the notification during the wait sends nothing more', async () => {
+    const api = await testApi();
+    const commands = api.editorStream.commands;
+    ctx.service.setScenario({ chat: { reply: 'return a + b;' }, fault: { status: 429, retryAfter: '30', times: 1, path: CHAT } });
+    const progress = controlProgress();
+    try {
+      await openEditor(SUM, IN_BODY);
+      const running = completeAtCursor();
+      await waitFor(() => commands.rateLimited, { what: 'the wait after 429' });
+      assert.strictEqual(await vscode.commands.executeCommand('promptreel.retryEditorStreamNow'), true);
+      const result = await running;
+      assert.strictEqual(result.status, 'completed');
+      assert.strictEqual(commands.rateLimited, false);
+      assert.strictEqual(chatRequests(ctx.service).length, 2);
+
+      ctx.service.setScenario({ fault: { status: 429, retryAfter: '30', times: 1, path: CHAT } });
+      const editor = await openEditor(SUM, IN_BODY);
+      const second = completeAtCursor();
+      await waitFor(() => commands.rateLimited, { what: 'the second wait' });
+      progress.cancel();
+      const cancelled = await second;
+      assert.strictEqual(cancelled.status, 'cancelled');
+      assert.strictEqual(editor.document.getText(), SUM, 'nothing was written');
+      assert.strictEqual(commands.rateLimited, false, 'Retry Now is gone');
+      assert.strictEqual(await vscode.commands.executeCommand('promptreel.retryEditorStreamNow'), false);
+      assert.strictEqual(chatRequests(ctx.service).length, 3);
+    } finally {
+      progress.restore();
+    }
+  });
+
+  it('with retries off, the 429 is reported at once with Retry', async () => {
+    await setSetting('chat.rateLimitRetries', 0);
+    ctx.service.setScenario({ fault: { status: 429, retryAfter: '1', times: 1, path: CHAT } });
+    await openEditor(SUM, IN_BODY);
+    const result = await completeAtCursor();
+    assert.strictEqual(result.status, 'failed');
+    assert.match(result.notice?.message ?? '', /rate limiting requests \(HTTP 429\)/);
+    assert.ok(result.notice?.actions.includes('Retry'), JSON.stringify(result.notice));
+    assert.strictEqual(chatRequests(ctx.service).length, 1);
+  });
+});
