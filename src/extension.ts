@@ -3,6 +3,9 @@ import { AccountFeature, registerAccountCommands } from './account/accountFeatur
 import { ApiKeyCommands } from './auth/apiKeyCommands';
 import { ApiKeyContext } from './auth/apiKeyContext';
 import { ApiKeyStore } from './auth/apiKeyStore';
+import { SecretHeaderCommands } from './auth/secretHeaderCommands';
+import { SecretHeaderStore } from './auth/secretHeaderStore';
+import { describeExtraHeaders } from './connection/core/requestExtrasMerge';
 import { ServiceTrust } from './auth/core/serviceTrust';
 import { confirmService } from './auth/confirmService';
 import { ClientProvider } from './connection/clientProvider';
@@ -34,6 +37,8 @@ export interface PromptreelTestApi {
   readonly logger: Logger;
   readonly settings: Settings;
   readonly keyStore: ApiKeyStore;
+  /** Header values that are secrets, per service (SecretStorage). */
+  readonly secretHeaders: SecretHeaderStore;
   /** Which services the user chose (a service only a workspace names gets no key until confirmed). */
   readonly trust: ServiceTrust;
   readonly keyContext: ApiKeyContext;
@@ -77,7 +82,10 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   const trust = store.add(new ServiceTrust(context.globalState, () => settings.baseUrlLevels(), logger.forComponent('auth')));
   const keyStore = store.add(new ApiKeyStore(context.secrets, settings, redactor, logger.forComponent('auth'), trust));
   const keyContext = store.add(new ApiKeyContext(keyStore, logger.forComponent('auth')));
-  const clients = store.add(new ClientProvider(settings, keyStore, logger.forComponent('api'), `Promptreel/${version} VSCode/${vscode.version}`, redactor));
+  const secretHeaders = store.add(new SecretHeaderStore(context.secrets, redactor, logger.forComponent('auth')));
+  const clients = store.add(
+    new ClientProvider(settings, keyStore, logger.forComponent('api'), `Promptreel/${version} VSCode/${vscode.version}`, redactor, secretHeaders),
+  );
   const modelCatalog = store.add(new ModelCatalog(settings, keyStore, clients, logger.forComponent('models')));
   const chatModel = store.add(new ChatModelChoice(settings, modelCatalog));
   const connection = store.add(new Connection(keyStore, clients, modelCatalog, chatModel, settings, logger.forComponent('account')));
@@ -88,10 +96,12 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
     chatModel: () => settings.chat.model,
     videoModel: () => settings.video.model,
     priceSettings: () => settings.get('models.prices'),
+    extraHeaders: async (baseUrl) => describeExtraHeaders(settings.get('requestOptions'), await secretHeaders.get(baseUrl)),
   });
 
   store.add(new GeneralCommands(context.extension.id, output));
   store.add(new ApiKeyCommands(keyStore, settings, logger.forComponent('auth')));
+  store.add(new SecretHeaderCommands(secretHeaders, settings));
   store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor'), () => confirmService(keyStore, 'Test Connection')));
   store.add(new SelectChatModelCommand(settings, connection, logger.forComponent('models')));
   const video = store.add(new VideoRuntime({ globalState: context.globalState, settings, connection, logger }));
@@ -127,6 +137,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
     logger,
     settings,
     keyStore,
+    secretHeaders,
     trust,
     keyContext,
     clients,

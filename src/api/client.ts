@@ -17,6 +17,7 @@ import { silentLogger, type ApiLogger } from './apiLogger';
 import { parseModelList, type ModelInfo } from './models';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 import { Transport } from './transport';
+import { withExtraBody, type RequestExtrasSource } from './requestExtras';
 import { downloadVideo, type DownloadOptions, type DownloadResult } from './video/download';
 import { normalizeVideoTask } from './video/normalize';
 import { validateVideoCreateRequest } from './video/request';
@@ -39,6 +40,8 @@ export interface ClientOptions {
   streams?: (model: string) => boolean;
   /** How long a model's streamed answer may take to begin, and to pause once begun (a half-open connection). */
   streamTimeouts?: (model: string) => StreamTimeouts;
+  /** The user's headers, query parameters and chat body fields for this service, per model. */
+  extras?: RequestExtrasSource;
 }
 
 export interface StreamTimeouts {
@@ -78,6 +81,7 @@ export class PromptreelClient {
       userAgent: options.userAgent ?? 'Promptreel',
       ...(options.redact ? { redact: options.redact } : {}),
       ...(options.onCharged ? { onCharged: options.onCharged } : {}),
+      ...(options.extras ? { extras: options.extras } : {}),
     });
     this.account = new AccountReader(this.transport);
   }
@@ -90,8 +94,17 @@ export class PromptreelClient {
   }
 
   async createChatCompletion(request: ChatRequest, signal?: AbortSignal): Promise<ChatCompletion> {
-    const body = { ...validateChatRequest(request), stream: false };
-    const raw = await this.transport.json({ method: 'POST', path: 'chat/completions', auth: true, body, signal, what: 'The chat request' });
+    const validated = validateChatRequest(request);
+    const body = withExtraBody({ ...validated, stream: false }, (await this.transport.extras(validated.model)).body);
+    const raw = await this.transport.json({
+      method: 'POST',
+      path: 'chat/completions',
+      auth: true,
+      body,
+      signal,
+      what: 'The chat request',
+      model: validated.model,
+    });
     return parseCompletion(raw);
   }
 
@@ -107,7 +120,11 @@ export class PromptreelClient {
       for (;;) {
         const refused = this.refused.get(validated.model) ?? new Set<StreamRefusal>();
         if (refused.has('stream') || !this.streams(validated.model)) return eventsOf(completionEvents(await this.createChatCompletion(request, signal)));
-        const body = { ...validated, stream: true, ...(refused.has('stream_options') ? {} : { stream_options: { include_usage: true } }) };
+        const extraBody = (await transport.extras(validated.model)).body;
+        const body = withExtraBody(
+          { ...validated, stream: true, ...(refused.has('stream_options') ? {} : { stream_options: { include_usage: true } }) },
+          extraBody,
+        );
         const timeouts = this.streamTimeouts(validated.model);
         const deadline = new FirstTokenDeadline(validated.model, timeouts.firstTokenMs);
         let response: Awaited<ReturnType<Transport['send']>>;
@@ -120,6 +137,7 @@ export class PromptreelClient {
             accept: 'text/event-stream',
             signal,
             what: 'The chat request',
+            model: validated.model,
             timeouts: { headersMs: timeouts.firstTokenMs, idleMs: timeouts.idleMs },
           });
         } catch (error) {
@@ -152,7 +170,7 @@ export class PromptreelClient {
     const body = videoBody(validateVideoCreateRequest(request));
     let raw: unknown;
     try {
-      raw = await this.transport.json({ method: 'POST', path: 'videos', auth: true, body, signal, what: 'Creating the video task' });
+      raw = await this.transport.json({ method: 'POST', path: 'videos', auth: true, body, signal, what: 'Creating the video task', model: request.model });
     } catch (error) {
       if (isApiError(error) && error.mayHaveReachedServer && (error.kind === 'network' || error.kind === 'timeout')) {
         throw error.with({

@@ -7,6 +7,7 @@ import { redactApiError, redactSecrets } from './redaction';
 import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from './retry';
 import type { ApiLogger } from './apiLogger';
 import { undici } from './undici/load';
+import { usableHeaders, withQuery, type RequestExtras, type RequestExtrasSource } from './requestExtras';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -20,6 +21,8 @@ export interface TransportOptions {
   redact?: (text: string) => string;
   /** A POST the service charges for (a chat completion, a video task) was accepted. */
   onCharged?: () => void;
+  /** The user's headers and query parameters for the service: sent only to its origin (query: only to API paths). */
+  extras?: RequestExtrasSource;
 }
 
 export interface SendOptions {
@@ -35,6 +38,8 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Human name for messages, e.g. "Listing models". */
   what: string;
+  /** The model the request is for, when there is one: the user's extras can differ per model. */
+  model?: string;
   /** For this request instead of the dispatcher's: until the headers, and the longest silence while the body arrives. */
   timeouts?: { headersMs?: number; idleMs?: number };
 }
@@ -128,8 +133,16 @@ export class Transport {
 
   private async sendOnce(send: SendOptions): Promise<RawResponse> {
     if (send.signal?.aborted) throw abortedError(send.signal.reason);
-    const url = send.absolute ? send.path : apiUrl(this.options.baseUrl, send.path);
-    const headers: Record<string, string> = { 'user-agent': this.options.userAgent, accept: send.accept ?? 'application/json', ...send.headers };
+    const address = send.absolute ? send.path : apiUrl(this.options.baseUrl, send.path);
+    const extras = sameOrigin(address, this.options.baseUrl) ? await this.extras(send.model) : {};
+    for (const secret of extras.secrets ?? []) this.sentKeys.add(secret);
+    const url = send.absolute ? address : withQuery(address, extras.query);
+    const headers: Record<string, string> = {
+      'user-agent': this.options.userAgent,
+      ...usableHeaders(extras.headers).headers,
+      accept: send.accept ?? 'application/json',
+      ...send.headers,
+    };
     if (send.auth) {
       const key = await this.options.apiKey();
       if (!key) {
@@ -167,6 +180,19 @@ export class Transport {
     }
     if (send.method === 'POST' && send.auth) this.options.onCharged?.();
     return { status: response.statusCode, headers: response.headers, body: response.body, url };
+  }
+
+  /** The user's extras for a request; a source that fails costs the extras, never the request. */
+  async extras(model: string | undefined): Promise<RequestExtras> {
+    if (!this.options.extras) return {};
+    try {
+      return await this.options.extras(model);
+    } catch (error) {
+      this.options.log.warn(
+        `The custom headers and parameters could not be read, sending without them: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return {};
+    }
   }
 
   private currentDispatcher(): Dispatcher {
@@ -244,6 +270,14 @@ export function describeStart(text: string, contentType: string | undefined): st
   const start = flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
   const type = contentType ? contentType.split(';')[0].trim() : 'no content type';
   return start ? `${type}, starting "${start}"` : `${type}, empty`;
+}
+
+function sameOrigin(url: string, baseUrl: string): boolean {
+  try {
+    return new URL(url).origin === new URL(baseUrl).origin;
+  } catch {
+    return false;
+  }
 }
 
 /** Signed URLs carry credentials in the query string: logs show only origin and path. */

@@ -45,8 +45,18 @@ export const toolSettingSchema = z.object({
 
 export type ToolSetting = z.infer<typeof toolSettingSchema>;
 
+/** What the user adds to the requests to the service, or to one model's (`requestOptions`, `models.requestOptions`). */
+export const requestOptionsSchema = z.object({
+  headers: z.optional(z.record(z.string(), z.string())),
+  queryParameters: z.optional(z.record(z.string(), z.string())),
+  extraBody: z.optional(z.record(z.string(), z.unknown())),
+});
+
+export type RequestOptionsSetting = z.infer<typeof requestOptionsSchema>;
+
 export const SETTING_SCHEMAS = {
   baseUrl: z.string(),
+  requestOptions: requestOptionsSchema,
   'chat.model': z.string(),
   'chat.temperature': z.number().check(z.gte(0), z.lte(2)),
   'chat.topP': z.number().check(z.gte(0), z.lte(1)),
@@ -60,6 +70,7 @@ export const SETTING_SCHEMAS = {
   'models.capabilities': z.record(z.string(), capabilitiesSchema),
   'models.prices': z.record(z.string(), priceSettingSchema),
   'models.shown': z.array(z.string().check(z.minLength(1))),
+  'models.requestOptions': z.record(z.string(), requestOptionsSchema),
   'account.warnBelowShare': z.number().check(z.gte(0), z.lte(1)),
   'video.model': z.string(),
   'video.seconds': videoSecondsSchema,
@@ -81,6 +92,7 @@ export type SettingValue<K extends SettingKey> = z.output<(typeof SETTING_SCHEMA
 
 export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   baseUrl: '',
+  requestOptions: {},
   'chat.model': '',
   'chat.temperature': 1,
   'chat.topP': 1,
@@ -94,6 +106,7 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   'models.capabilities': {},
   'models.prices': {},
   'models.shown': [],
+  'models.requestOptions': {},
   'account.warnBelowShare': 0.1,
   'video.model': '',
   'video.seconds': '5',

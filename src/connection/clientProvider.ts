@@ -3,13 +3,16 @@ import { DEFAULT_STREAM_TIMEOUTS, type StreamTimeouts } from '../api/client';
 import type { ModelCapabilities } from '../config/schema';
 import { Emitter } from '../common/emitter';
 import type { Dispatcher } from 'undici';
-import { PromptreelClient, createDispatcher, type RetryPolicy } from '../api';
+import { PromptreelClient, createDispatcher, normalizeBaseUrl, type RetryPolicy } from '../api';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
 import type { SecretRedactor } from '../common/redactor';
 import type { Settings } from '../config/settings';
 import { PROXY_SETTINGS, readProxyConfig } from './proxyConfig';
+import type { RequestExtras } from '../api/requestExtras';
+import type { SecretHeaderStore } from '../auth/secretHeaderStore';
+import { mergeRequestExtras } from './core/requestExtrasMerge';
 
 /**
  * Builds the PromptreelClient from the settings (base URL, proxy) and the key store, and rebuilds it when they
@@ -24,6 +27,8 @@ export class ClientProvider extends Disposable {
   readonly onDidCharge = this.charged.event;
   private dispatcher: Dispatcher | undefined;
   private client: PromptreelClient | undefined;
+  /** Header problems already logged (once each, not per request). */
+  private readonly reported = new Set<string>();
 
   constructor(
     private readonly settings: Settings,
@@ -31,6 +36,7 @@ export class ClientProvider extends Disposable {
     private readonly log: ComponentLogger,
     private readonly userAgent: string,
     private readonly redactor: SecretRedactor,
+    private readonly secretHeaders: SecretHeaderStore,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     super();
@@ -55,8 +61,10 @@ export class ClientProvider extends Disposable {
 
   /** A separate client sharing the connection pool, e.g. without retries for the endpoint doctor. */
   create(options: { baseUrl?: string; retry?: Partial<RetryPolicy> } = {}): PromptreelClient {
+    const baseUrl = options.baseUrl ?? this.settings.baseUrl;
     return new PromptreelClient({
-      baseUrl: options.baseUrl ?? this.settings.baseUrl,
+      baseUrl,
+      extras: (model) => this.extrasFor(baseUrl, model),
       apiKey: () => this.keyStore.getKey(),
       // Made on the first request, not with the client: activation never loads undici.
       dispatcher: () => this.sharedDispatcher(),
@@ -68,6 +76,22 @@ export class ClientProvider extends Disposable {
       streamTimeouts: (model) => streamTimeoutsOf(this.settings.capabilities(model)),
       ...(options.retry ? { retry: options.retry } : {}),
     });
+  }
+
+  /** The settings' request options (the model's over the service's) and the service's secret headers, read per request. */
+  private async extrasFor(baseUrl: string, model: string | undefined): Promise<RequestExtras> {
+    const secret = await this.secretHeaders.get(normalizeBaseUrl(baseUrl));
+    const { extras, dropped } = mergeRequestExtras(
+      this.settings.get('requestOptions'),
+      model ? this.settings.get('models.requestOptions')[model] : undefined,
+      secret,
+    );
+    for (const problem of dropped) {
+      if (this.reported.has(problem)) continue;
+      this.reported.add(problem);
+      this.log.warn(`A custom header is not sent: ${problem}.`);
+    }
+    return extras;
   }
 
   private tryCreate(): PromptreelClient | undefined {

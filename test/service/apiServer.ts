@@ -1,7 +1,7 @@
 import type * as http from 'node:http';
 import { chatCompletions } from './chatRoute';
 import { handleControl } from './control';
-import { sendFault, sendInvalidKey, sendInvalidUrl } from './errors';
+import { sendFault, sendInvalidKey, sendInvalidUrl, sendOpenAiError, withRequestId } from './errors';
 import { closeSignal, pathOf, pause, recordRequest, sendJson } from './httpHelpers';
 import { listModels } from './modelsRoute';
 import type { RouteContext } from './routeContext';
@@ -68,6 +68,27 @@ async function handle(state: ServiceState, request: http.IncomingMessage, respon
   });
   if (!route || !params) {
     sendInvalidUrl(response, method, path);
+    return;
+  }
+  const gate = state.scenarioFor(key);
+  const missingHeader = Object.entries(gate.requiredHeaders).find(([name, value]) => record.headers[name.toLowerCase()] !== value);
+  if (missingHeader) {
+    sendOpenAiError(response, 403, {
+      message: withRequestId(`Access denied: header ${missingHeader[0]} is missing or wrong`),
+      type: 'access_denied',
+      code: 'missing_header',
+    });
+    return;
+  }
+  const query = new URLSearchParams(record.path.includes('?') ? record.path.slice(record.path.indexOf('?') + 1) : '');
+  const missingQuery = path.startsWith('/v1/') ? Object.entries(gate.requiredQuery).find(([name, value]) => query.get(name) !== value) : undefined;
+  if (missingQuery) {
+    sendOpenAiError(response, 400, {
+      message: withRequestId(`The query parameter ${missingQuery[0]} is required (e.g. ?${missingQuery[0]}=${missingQuery[1]})`),
+      type: 'invalid_request_error',
+      code: 'missing_required_parameter',
+      param: missingQuery[0],
+    });
     return;
   }
   if (key === undefined && route.public) {

@@ -156,6 +156,13 @@ export const scenarioSchema = z.strictObject({
   /** GET /v1/models pads its JSON answer to at least this many bytes (sent in pieces, never held in memory). */
   modelsPaddingBytes: z.number().int().min(0).nullable(),
   account: accountSchema,
+  /**
+   * SERVICE.md, "gateway quirks": a gateway (or the access proxy in front of it) that refuses (403) any request to it
+   * without these headers, with these values (names lower-case), before looking at the key.
+   */
+  requiredHeaders: z.record(z.string(), z.string()),
+  /** An Azure-style gateway that refuses (400) an API request (`/v1/…`) without these query parameters. */
+  requiredQuery: z.record(z.string(), z.string()),
 });
 
 export type Fault = z.infer<typeof faultSchema>;
@@ -179,6 +186,8 @@ export const scenarioPatchSchema = z.strictObject({
   chat: chatSchema.partial().optional(),
   modelsPaddingBytes: z.number().int().min(0).nullable().optional(),
   account: accountSchema.partial().optional(),
+  requiredHeaders: z.record(z.string(), z.string()).optional(),
+  requiredQuery: z.record(z.string(), z.string()).optional(),
 });
 export type ScenarioPatch = z.infer<typeof scenarioPatchSchema>;
 
@@ -245,6 +254,8 @@ export function defaultScenario(): Scenario {
       deepseekReasoning: false,
     },
     modelsPaddingBytes: null,
+    requiredHeaders: {},
+    requiredQuery: {},
     account: {
       tokenUsage: 'limited',
       // $10 granted, $6.80 used: $3.20 left at 500000 quota units per dollar.

@@ -19,6 +19,8 @@ export interface DoctorDependencies {
   videoModel(): string;
   /** `promptreel.models.prices`; none when left out. */
   priceSettings?(): Readonly<Record<string, PriceSetting>>;
+  /** The names of the custom headers sent to this service (`X-Org`, `X-Token (secret)`), never their values. */
+  extraHeaders?(baseUrl: string): Promise<string[]>;
   now?(): number;
 }
 
@@ -110,6 +112,9 @@ export class ConnectionDoctor {
       });
     }
 
+    const headerNames = (await this.deps.extraHeaders?.(baseUrl).catch(() => [])) ?? [];
+    const headersNote = headerNames.length ? [`Custom headers sent: ${headerNames.join(', ')}.`] : [];
+
     // 3. Models
     start('models');
     let models: ModelInfo[];
@@ -118,7 +123,7 @@ export class ConnectionDoctor {
       models = await client.listModels(options.signal);
     } catch (error) {
       const explained = explainFailure(error, { ...context, step: 'models', url: `${baseUrl}/v1/models` });
-      return fail('models', describeError(error), explained.message, explained.actions, { baseUrl, ...statusOf(explained) });
+      return fail('models', describeError(error), [explained.message, ...headersNote].join(' '), explained.actions, { baseUrl, ...statusOf(explained) });
     }
     steps.push({
       name: 'models',
@@ -174,6 +179,7 @@ export class ConnectionDoctor {
     const message = [
       `Connected to ${baseUrl} — ${plural(models.length, 'model')}; chat model ${chatModel} answered in ${elapsed} ms.`,
       ...extra,
+      ...headersNote,
       account.quota,
       ...(account.prices ? [account.prices] : []),
     ].join(' ');

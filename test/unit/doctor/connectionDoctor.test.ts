@@ -34,6 +34,27 @@ describe('Test Connection: the key quota after the checks, against the local ser
     assert.equal(usage?.key, ctx.service.demoKey);
   });
 
+  it('names the custom headers it sent (never their values), in the success and when the gateway refuses', async () => {
+    ctx.service.setScenario({ requiredHeaders: { 'x-gateway-token': 'open-sesame' } });
+    const withHeaders = (headers: Record<string, string>) =>
+      new ConnectionDoctor({
+        baseUrlInput: () => ctx.service.baseUrl,
+        apiKey: () => Promise.resolve({ key: ctx.service.demoKey, source: 'secret-storage' }),
+        createClient: (baseUrl) => clientFor(ctx.service, { baseUrl, retry: { retries: 0 }, extras: () => ({ headers, secrets: Object.values(headers) }) }),
+        chatModel: () => '',
+        videoModel: () => '',
+        extraHeaders: () => Promise.resolve(Object.keys(headers).map((name) => `${name} (secret)`)),
+      });
+    const refused = await withHeaders({ 'X-Gateway-Token': 'wrong-value' }).run();
+    assert.equal(refused.ok, false);
+    assert.equal(refused.status, 403);
+    assert.match(refused.message, /header x-gateway-token is missing or wrong.* Custom headers sent: X-Gateway-Token \(secret\)\.$/);
+    assert.ok(!refused.message.includes('wrong-value'));
+    const connected = await withHeaders({ 'X-Gateway-Token': 'open-sesame' }).run();
+    assert.equal(connected.ok, true, connected.message);
+    assert.match(connected.message, / Custom headers sent: X-Gateway-Token \(secret\)\. Key quota: /);
+  });
+
   it('names the configured video model rather than those the service lists', async () => {
     const result = await doctor('promptreel-reasoner').run();
     assert.match(
