@@ -4,8 +4,11 @@ import { ApiKeyCommands } from './auth/apiKeyCommands';
 import { ApiKeyContext } from './auth/apiKeyContext';
 import { ApiKeyStore } from './auth/apiKeyStore';
 import { SecretHeaderCommands } from './auth/secretHeaderCommands';
+import { ClientCertificateCommands } from './auth/clientCertificateCommands';
 import { SecretHeaderStore } from './auth/secretHeaderStore';
 import { describeExtraHeaders } from './connection/core/requestExtrasMerge';
+import { inspectServerCertificate } from './api/tls/inspectCertificate';
+import { secureContextFor } from './api/tls/tlsConfig';
 import { ServiceTrust } from './auth/core/serviceTrust';
 import { confirmService } from './auth/confirmService';
 import { ClientProvider } from './connection/clientProvider';
@@ -84,7 +87,15 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   const keyContext = store.add(new ApiKeyContext(keyStore, logger.forComponent('auth')));
   const secretHeaders = store.add(new SecretHeaderStore(context.secrets, redactor, logger.forComponent('auth')));
   const clients = store.add(
-    new ClientProvider(settings, keyStore, logger.forComponent('api'), `Promptreel/${version} VSCode/${vscode.version}`, redactor, secretHeaders),
+    new ClientProvider(
+      settings,
+      keyStore,
+      logger.forComponent('api'),
+      `Promptreel/${version} VSCode/${vscode.version}`,
+      redactor,
+      secretHeaders,
+      context.secrets,
+    ),
   );
   const modelCatalog = store.add(new ModelCatalog(settings, keyStore, clients, logger.forComponent('models')));
   const chatModel = store.add(new ChatModelChoice(settings, modelCatalog));
@@ -96,12 +107,17 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
     chatModel: () => settings.chat.model,
     videoModel: () => settings.video.model,
     priceSettings: () => settings.get('models.prices'),
+    inspectCertificate: async (baseUrl) => {
+      const tls = await clients.tlsConfig().catch(() => undefined);
+      return inspectServerCertificate(baseUrl, { secureContext: secureContextFor(tls) });
+    },
     extraHeaders: async (baseUrl) => describeExtraHeaders(settings.get('requestOptions'), await secretHeaders.get(baseUrl)),
   });
 
   store.add(new GeneralCommands(context.extension.id, output));
   store.add(new ApiKeyCommands(keyStore, settings, logger.forComponent('auth')));
   store.add(new SecretHeaderCommands(secretHeaders, settings));
+  store.add(new ClientCertificateCommands(context.secrets, redactor));
   store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor'), () => confirmService(keyStore, 'Test Connection')));
   store.add(new SelectChatModelCommand(settings, connection, logger.forComponent('models')));
   const video = store.add(new VideoRuntime({ globalState: context.globalState, settings, connection, logger }));

@@ -28,7 +28,7 @@ export interface ClientOptions {
   baseUrl: string;
   apiKey: () => Promise<string | undefined> | string | undefined;
   /** A dispatcher, or a function making one on the first request (making one loads undici). Default: a direct one made then. */
-  dispatcher?: Dispatcher | (() => Dispatcher);
+  dispatcher?: Dispatcher | (() => Dispatcher | Promise<Dispatcher>);
   log?: ApiLogger;
   retry?: Partial<RetryPolicy>;
   userAgent?: string;

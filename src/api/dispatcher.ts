@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { undici } from './undici/load';
+import { secureContextFor, type TlsConfig } from './tls/tlsConfig';
 
 export interface DispatcherOptions {
   /** An explicit proxy (VS Code's `http.proxy`); when absent, HTTPS_PROXY/HTTP_PROXY/NO_PROXY from `env` apply. */
@@ -8,6 +9,8 @@ export interface DispatcherOptions {
   noProxy?: string;
   /** VS Code's `http.proxyStrictSSL`: false accepts certificates that do not verify. Default true. */
   strictSSL?: boolean;
+  /** Authorities to trust besides Node's bundled ones, and a client certificate. */
+  tls?: TlsConfig;
   env?: NodeJS.ProcessEnv;
   connectTimeoutMs?: number;
   /** Time until the response headers arrive. */
@@ -26,22 +29,25 @@ export function createDispatcher(options: DispatcherOptions = {}): Dispatcher {
   const { Agent, EnvHttpProxyAgent } = undici();
   const env = options.env ?? process.env;
   const strictSSL = options.strictSSL ?? true;
+  const secureContext = secureContextFor(options.tls);
   const agentOptions = {
     connectTimeout: options.connectTimeoutMs ?? DEFAULT_TIMEOUTS.connectTimeoutMs,
     headersTimeout: options.headersTimeoutMs ?? DEFAULT_TIMEOUTS.headersTimeoutMs,
     bodyTimeout: options.bodyTimeoutMs ?? DEFAULT_TIMEOUTS.bodyTimeoutMs,
-    connect: { rejectUnauthorized: strictSSL },
+    connect: { rejectUnauthorized: strictSSL, ...(secureContext ? { secureContext } : {}) },
   };
   const proxy = proxySettings(options, env);
   if (!proxy) return new Agent(agentOptions);
+  // The proxy is trusted like the services, but never sees the client certificate.
+  const proxyContext = secureContextFor(options.tls && { ...options.tls, clientCertificate: undefined });
   return new EnvHttpProxyAgent({
     ...agentOptions,
     // '' rather than undefined: undici would otherwise fall back to process.env, ignoring `env`.
     httpProxy: proxy.httpProxy ?? '',
     httpsProxy: proxy.httpsProxy ?? '',
     noProxy: proxy.noProxy,
-    requestTls: { rejectUnauthorized: strictSSL },
-    proxyTls: { rejectUnauthorized: strictSSL },
+    requestTls: { rejectUnauthorized: strictSSL, ...(secureContext ? { secureContext } : {}) },
+    proxyTls: { rejectUnauthorized: strictSSL, ...(proxyContext ? { secureContext: proxyContext } : {}) },
   });
 }
 

@@ -1,5 +1,6 @@
 import { ApiError } from './errors';
 import { extractRequestId, parseErrorBody } from './errorBodies';
+import { certificateHint, certificateProblemOf } from './tls/certificateProblem';
 
 export type HeaderValue = string | string[] | undefined;
 export type Headers = Record<string, HeaderValue>;
@@ -117,18 +118,13 @@ export function errorFromNetwork(error: unknown, target: string): ApiError {
       cause: error,
     });
   }
-  if (
-    (code && code.startsWith('ERR_TLS')) ||
-    code === 'CERT_HAS_EXPIRED' ||
-    code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
-    code === 'SELF_SIGNED_CERT_IN_CHAIN' ||
-    code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'
-  ) {
+  const problem = certificateProblemOf(code);
+  if (problem || (code && code.startsWith('ERR_TLS'))) {
     return new ApiError({
       kind: 'network',
       code,
       message: `TLS failure talking to ${host}: ${detail}`,
-      hint: "The server's certificate was not accepted. Behind a corporate proxy, check http.proxyStrictSSL.",
+      hint: problem ? certificateHint(problem) : "The server's certificate was not accepted. Behind a corporate proxy, check http.proxyStrictSSL.",
       retryable: false,
       mayHaveReachedServer: false,
       cause: error,

@@ -12,8 +12,8 @@ import { usableHeaders, withQuery, type RequestExtras, type RequestExtrasSource 
 export interface TransportOptions {
   baseUrl: string;
   apiKey: () => Promise<string | undefined> | string | undefined;
-  /** Called on the first request (creating a dispatcher loads undici), then kept. */
-  dispatcher: Dispatcher | (() => Dispatcher);
+  /** Called on the first request (creating a dispatcher loads undici, and may read certificates), then kept. */
+  dispatcher: Dispatcher | (() => Dispatcher | Promise<Dispatcher>);
   log: ApiLogger;
   retry: RetryPolicy;
   userAgent: string;
@@ -156,7 +156,7 @@ export class Transport {
       payload = JSON.stringify(send.body);
       headers['content-type'] = 'application/json';
     }
-    const dispatcher = this.currentDispatcher();
+    const dispatcher = await this.currentDispatcher();
     const started = Date.now();
     let response: Dispatcher.ResponseData;
     try {
@@ -195,13 +195,14 @@ export class Transport {
     }
   }
 
-  private currentDispatcher(): Dispatcher {
+  private async currentDispatcher(): Promise<Dispatcher> {
     if (this.dispatcher) return this.dispatcher;
     const option = this.options.dispatcher;
     if (typeof option !== 'function') return (this.dispatcher = option);
     try {
-      this.dispatcher = option();
+      this.dispatcher = await option();
     } catch (cause) {
+      if (isApiError(cause)) throw cause;
       // Made on the first request rather than with the client: a proxy undici refuses fails here, once, not retried.
       const detail = cause instanceof Error ? cause.message : String(cause);
       throw new ApiError({

@@ -10,6 +10,10 @@ import type { ApiKeyStore } from '../auth/apiKeyStore';
 import type { SecretRedactor } from '../common/redactor';
 import type { Settings } from '../config/settings';
 import { PROXY_SETTINGS, readProxyConfig } from './proxyConfig';
+import { CLIENT_CERTIFICATE_PASSPHRASE_SECRET, TLS_SETTINGS, readTlsConfig } from './tlsSettings';
+import { ApiError } from '../api/errors';
+import { certificateHint } from '../api/tls/certificateProblem';
+import { secureContextFor, type TlsConfig } from '../api/tls/tlsConfig';
 import type { RequestExtras } from '../api/requestExtras';
 import type { SecretHeaderStore } from '../auth/secretHeaderStore';
 import { mergeRequestExtras } from './core/requestExtrasMerge';
@@ -25,7 +29,7 @@ export class ClientProvider extends Disposable {
   private readonly charged = this._register(new Emitter<void>());
   /** A request the service charges for was accepted (the key's quota changed). */
   readonly onDidCharge = this.charged.event;
-  private dispatcher: Dispatcher | undefined;
+  private dispatcher: Promise<Dispatcher> | undefined;
   private client: PromptreelClient | undefined;
   /** Header problems already logged (once each, not per request). */
   private readonly reported = new Set<string>();
@@ -37,9 +41,15 @@ export class ClientProvider extends Disposable {
     private readonly userAgent: string,
     private readonly redactor: SecretRedactor,
     private readonly secretHeaders: SecretHeaderStore,
+    private readonly secrets: vscode.SecretStorage,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
     super();
+    this._register(
+      secrets.onDidChange((event) => {
+        if (event.key === CLIENT_CERTIFICATE_PASSPHRASE_SECRET) this.invalidate('the client certificate passphrase changed');
+      }),
+    );
     this._register(
       settings.onDidChange((change) => {
         if (change.affects('baseUrl')) this.invalidate('the base URL changed');
@@ -48,6 +58,7 @@ export class ClientProvider extends Disposable {
     this._register(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (PROXY_SETTINGS.some((setting) => event.affectsConfiguration(setting))) this.invalidate('the proxy settings changed');
+        else if (TLS_SETTINGS.some((setting) => event.affectsConfiguration(setting))) this.invalidate('the certificate settings changed');
       }),
     );
     this._register(toDisposable(() => this.closeDispatcher()));
@@ -104,13 +115,44 @@ export class ClientProvider extends Disposable {
     }
   }
 
-  private sharedDispatcher(): Dispatcher {
-    if (!this.dispatcher) {
-      const proxy = readProxyConfig(this.env);
-      this.dispatcher = createDispatcher(proxy);
-      this.log.debug(proxy.proxyUrl ? 'Connecting through the proxy from http.proxy.' : 'Connecting directly (or through the proxy from the environment).');
+  /** The trust and client certificate of the settings (for Test Connection's look at a server's certificate). */
+  tlsConfig(): Promise<TlsConfig> {
+    return readTlsConfig(this.settings, this.secrets);
+  }
+
+  private sharedDispatcher(): Promise<Dispatcher> {
+    this.dispatcher ??= this.createSharedDispatcher();
+    const made = this.dispatcher;
+    // A certificate file fixed later is read again on the next request, not only after a settings change.
+    made.catch(() => {
+      if (this.dispatcher === made) this.dispatcher = undefined;
+    });
+    return made;
+  }
+
+  private async createSharedDispatcher(): Promise<Dispatcher> {
+    const proxy = readProxyConfig(this.env);
+    const tls = await this.tlsConfig();
+    try {
+      // Made once here to say what is wrong with the certificates before any request (the dispatcher makes its own).
+      secureContextFor(tls);
+    } catch (cause) {
+      throw new ApiError({
+        kind: 'network',
+        message: `The certificates of promptreel.tls cannot be used: ${cause instanceof Error ? cause.message : String(cause)}.`,
+        hint: tls.clientCertificate ? certificateHint('client-certificate-unusable') : 'Check the files of promptreel.tls.certificateAuthorities.',
+        retryable: false,
+        mayHaveReachedServer: false,
+        cause,
+      });
     }
-    return this.dispatcher;
+    const dispatcher = createDispatcher({ ...proxy, tls });
+    const trust = [tls.systemCa?.length ? `${tls.systemCa.length} system` : '', tls.extraCa?.length ? `${tls.extraCa.length} extra` : ''].filter(Boolean);
+    this.log.debug(
+      `${proxy.proxyUrl ? 'Connecting through the proxy from http.proxy' : 'Connecting directly (or through the proxy from the environment)'}` +
+        `${trust.length ? `, trusting ${trust.join(' and ')} authorities besides Node's` : ''}${tls.clientCertificate ? ', with a client certificate' : ''}.`,
+    );
+    return dispatcher;
   }
 
   private invalidate(reason: string): void {
@@ -124,7 +166,7 @@ export class ClientProvider extends Disposable {
     const dispatcher = this.dispatcher;
     this.dispatcher = undefined;
     // close() lets requests in flight finish; new ones go through the next dispatcher.
-    dispatcher?.close().catch((error: unknown) => this.log.debug(`Closing the old connection pool: ${describeError(error)}`));
+    dispatcher?.then((made) => made.close()).catch((error: unknown) => this.log.debug(`Closing the old connection pool: ${describeError(error)}`));
   }
 }
 

@@ -1,4 +1,7 @@
+import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as https from 'node:https';
+import * as path from 'node:path';
 import type { AddressInfo, Socket } from 'node:net';
 import { apiHandler } from './apiServer';
 import { cdnHandler } from './cdn';
@@ -24,7 +27,23 @@ export interface StartOptions {
   keys?: string[];
   /** A patch on the default scenario, kept across reset(). */
   scenario?: ScenarioPatch;
+  /**
+   * The API over HTTPS, with a certificate for 127.0.0.1 from a root CA of its own (`own-ca`: no system trusts it),
+   * and also asking for a client certificate from its client CA (`client-certificate`). The CDN stays HTTP.
+   */
+  tls?: 'own-ca' | 'client-certificate';
 }
+
+/** A file of test/service/fixtures/tls (made by scripts/make-test-certificates.sh). */
+export function tlsFixture(
+  name: 'ca.pem' | 'server.pem' | 'server.key' | 'client-ca.pem' | 'client.pem' | 'client.key' | 'client-encrypted.key' | 'client.p12',
+): string {
+  // Compiled to out/test/service: the fixtures stay in the sources.
+  return path.resolve(__dirname, '../../../test/service/fixtures/tls', name);
+}
+
+/** The passphrase of client-encrypted.key and client.p12. */
+export const TLS_FIXTURE_PASSPHRASE = 'promptreel-test-passphrase';
 
 export interface LocalService {
   /** 'http://127.0.0.1:PORT' (no /v1). */
@@ -71,11 +90,21 @@ interface TrackedServer {
   busy: Set<Socket>;
 }
 
-function tracked(listener: http.RequestListener): TrackedServer {
-  const server = http.createServer(listener);
+function tracked(listener: http.RequestListener, tls?: StartOptions['tls']): TrackedServer {
+  const server = tls
+    ? https.createServer(
+        {
+          cert: fs.readFileSync(tlsFixture('server.pem')),
+          key: fs.readFileSync(tlsFixture('server.key')),
+          ...(tls === 'client-certificate' ? { requestCert: true, rejectUnauthorized: true, ca: fs.readFileSync(tlsFixture('client-ca.pem')) } : {}),
+        },
+        listener,
+      )
+    : http.createServer(listener);
+  const connectionEvent = tls ? 'secureConnection' : 'connection';
   const sockets = new Set<Socket>();
   const busy = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
+  server.on(connectionEvent, (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
@@ -91,7 +120,7 @@ function listen(server: http.Server, port: number): Promise<string> {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       server.off('error', reject);
-      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      resolve(`${server instanceof https.Server ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`);
     });
   });
 }
@@ -108,7 +137,7 @@ function close({ server, sockets }: TrackedServer): Promise<void> {
 export async function startLocalService(options: StartOptions = {}): Promise<LocalService> {
   const state = new ServiceState(options.keys ?? [DEMO_KEY], options.scenario ?? {});
   let cdnHopUrl = '';
-  const api = tracked(apiHandler(state));
+  const api = tracked(apiHandler(state), options.tls);
   const cdn = tracked(cdnHandler(state, () => cdnHopUrl));
   const cdnHop = tracked(cdnHandler(state, () => cdnHopUrl));
   const servers = [api, cdn, cdnHop];

@@ -67,12 +67,22 @@ async function openQuickInput(page: Page, key: string): Promise<void> {
 
 /** Opens a workspace file with Quick Open and puts the cursor at line:column (1-based) with Go to Line. */
 async function openAt(page: Page, file: string, line: number, column: number): Promise<void> {
-  await openQuickInput(page, 'Control+P');
-  await quickInputBox(page).fill(file);
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ state: 'visible', timeout: 15_000 });
-  await page.keyboard.press('Enter');
+  // A file open in a tab is brought to the front by its tab (Quick Open's Enter does not always switch to it).
+  const tab = page.locator('.tab', { hasText: file }).first();
+  if (await tab.count()) await tab.click();
+  // Enter can land on the list before it is filtered (the recently opened file first): then Quick Open goes again.
+  for (let attempt = 1; !(await page.locator('.tab.active', { hasText: file }).count()); attempt++) {
+    await openQuickInput(page, 'Control+P');
+    await quickInputBox(page).fill(file);
+    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    try {
+      await page.locator('.tab.active', { hasText: file }).waitFor({ state: 'visible', timeout: 5_000 });
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
   await page.locator('.editor-group-container.active .monaco-editor .view-lines').waitFor({ state: 'visible', timeout: 15_000 });
-  await page.locator('.tab.active', { hasText: file }).waitFor({ state: 'visible', timeout: 15_000 });
   await openQuickInput(page, 'Control+G');
   await quickInputBox(page).fill(`:${line}:${column}`);
   await page.keyboard.press('Enter');

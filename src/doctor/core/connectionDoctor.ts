@@ -5,7 +5,11 @@ import { describeError } from '../../common/logger';
 import type { PriceSetting } from '../../config/schema';
 import { checkAccount } from './accountCheck';
 import type { DoctorAction, DoctorResult, DoctorStep, DoctorStepName } from './doctorResult';
-import { explainFailure } from './explainFailure';
+import { explainFailure, type Explanation } from './explainFailure';
+import { explainCertificate } from './explainCertificate';
+import { isApiError } from '../../api/errors';
+import { certificateProblemOf } from '../../api/tls/certificateProblem';
+import type { CertificateSummary } from '../../api/tls/inspectCertificate';
 
 export type DoctorClient = Pick<PromptreelClient, 'baseUrl' | 'listModels' | 'createChatCompletion' | 'account'>;
 
@@ -19,6 +23,8 @@ export interface DoctorDependencies {
   videoModel(): string;
   /** `promptreel.models.prices`; none when left out. */
   priceSettings?(): Readonly<Record<string, PriceSetting>>;
+  /** The certificate an HTTPS service presents, looked at when a request to it failed (Test Connection explains it). */
+  inspectCertificate?(baseUrl: string): Promise<CertificateSummary | undefined>;
   /** The names of the custom headers sent to this service (`X-Org`, `X-Token (secret)`), never their values. */
   extraHeaders?(baseUrl: string): Promise<string[]>;
   now?(): number;
@@ -122,6 +128,12 @@ export class ConnectionDoctor {
     try {
       models = await client.listModels(options.signal);
     } catch (error) {
+      const certificate = await certificateFailureOf(this.deps.inspectCertificate?.bind(this.deps), error, baseUrl);
+      if (certificate)
+        return fail('models', describeError(error), [certificate.message, ...headersNote].join(' '), certificate.actions, {
+          baseUrl,
+          ...statusOf(certificate),
+        });
       const explained = explainFailure(error, { ...context, step: 'models', url: `${baseUrl}/v1/models` });
       return fail('models', describeError(error), [explained.message, ...headersNote].join(' '), explained.actions, { baseUrl, ...statusOf(explained) });
     }
@@ -185,6 +197,20 @@ export class ConnectionDoctor {
     ].join(' ');
     return { ok: true, baseUrl, steps, message, actions: [], modelCount: models.length, chatModel, account };
   }
+}
+
+/** A failure to connect to an HTTPS service, explained by the certificate it presents; undefined for other failures. */
+async function certificateFailureOf(
+  inspect: ((baseUrl: string) => Promise<CertificateSummary | undefined>) | undefined,
+  error: unknown,
+  baseUrl: string,
+): Promise<Explanation | undefined> {
+  if (!inspect || !isApiError(error) || error.kind !== 'network' || !baseUrl.startsWith('https:')) return undefined;
+  // A certificate failure, or a connection closed during or right after the handshake (a missing client certificate).
+  const code = error.code ?? '';
+  if (!certificateProblemOf(code) && !/^(ERR_TLS|ERR_SSL|UND_ERR_SOCKET$|ECONNRESET$)/.test(code)) return undefined;
+  const summary = await inspect(baseUrl).catch(() => undefined);
+  return summary ? explainCertificate(summary, certificateProblemOf(error.code), baseUrl) : undefined;
 }
 
 /** Without a video model setting, the prices of the video models the service lists, up to this many. */

@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import { CommandIds } from '../common/commandIds';
+import { Disposable } from '../common/lifecycle';
+import type { SecretRedactor } from '../common/redactor';
+import { CLIENT_CERTIFICATE_PASSPHRASE_SECRET } from '../connection/tlsSettings';
+import { registerCommands } from '../workbench/registerCommands';
+import { showMessage } from '../workbench/showMessage';
+
+export const SET_CLIENT_CERTIFICATE_PASSPHRASE = 'promptreel.setClientCertificatePassphrase';
+
+/** `Promptreel: Set Client Certificate Passphrase…`: the passphrase of an encrypted key or PKCS#12, in SecretStorage. */
+export class ClientCertificateCommands extends Disposable {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly redactor: SecretRedactor,
+  ) {
+    super();
+    this._register(registerCommands({ [SET_CLIENT_CERTIFICATE_PASSPHRASE]: () => this.setPassphrase() }));
+  }
+
+  /** True when a passphrase was stored, false when one was removed, undefined when cancelled. */
+  async setPassphrase(): Promise<boolean | undefined> {
+    const passphrase = await vscode.window.showInputBox({
+      title: 'Promptreel: Set Client Certificate Passphrase',
+      prompt: "The passphrase of the client certificate's key (promptreel.tls.clientCertificate). Empty removes it. Kept in VS Code's secret storage.",
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (passphrase === undefined) return undefined;
+    if (!passphrase) {
+      await this.secrets.delete(CLIENT_CERTIFICATE_PASSPHRASE_SECRET);
+      showMessage('info', 'The client certificate passphrase was removed.', []);
+      return false;
+    }
+    this.redactor.register(passphrase);
+    await this.secrets.store(CLIENT_CERTIFICATE_PASSPHRASE_SECRET, passphrase);
+    showMessage('info', 'The client certificate passphrase is stored.', [{ title: 'Test Connection', command: CommandIds.testConnection }]);
+    return true;
+  }
+}
