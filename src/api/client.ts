@@ -28,7 +28,7 @@ export interface ClientOptions {
   baseUrl: string;
   apiKey: () => Promise<string | undefined> | string | undefined;
   /** A dispatcher, or a function making one on the first request (making one loads undici). Default: a direct one made then. */
-  dispatcher?: Dispatcher | (() => Dispatcher | Promise<Dispatcher>);
+  dispatcher?: Dispatcher | ((connectTimeoutMs?: number) => Dispatcher | Promise<Dispatcher>);
   log?: ApiLogger;
   retry?: Partial<RetryPolicy>;
   userAgent?: string;
@@ -47,6 +47,8 @@ export interface ClientOptions {
 export interface StreamTimeouts {
   firstTokenMs: number;
   idleMs: number;
+  /** To open a connection, when the model wants its own (else the dispatcher's 15 s). */
+  connectMs?: number;
 }
 
 /** Reasoning models may think for minutes before the first token; a healthy stream is never silent for two. */
@@ -75,7 +77,7 @@ export class PromptreelClient {
     this.transport = new Transport({
       baseUrl: this.baseUrl,
       apiKey: options.apiKey,
-      dispatcher: options.dispatcher ?? (() => createDispatcher()),
+      dispatcher: options.dispatcher ?? ((connectTimeoutMs) => createDispatcher(connectTimeoutMs ? { connectTimeoutMs } : {})),
       log: this.log,
       retry: { ...DEFAULT_RETRY, ...options.retry },
       userAgent: options.userAgent ?? 'Promptreel',
@@ -138,7 +140,7 @@ export class PromptreelClient {
             signal,
             what: 'The chat request',
             model: validated.model,
-            timeouts: { headersMs: timeouts.firstTokenMs, idleMs: timeouts.idleMs },
+            timeouts: { headersMs: timeouts.firstTokenMs, idleMs: timeouts.idleMs, ...(timeouts.connectMs ? { connectMs: timeouts.connectMs } : {}) },
           });
         } catch (error) {
           const refusal = streamRefusal(error, body);

@@ -12,8 +12,11 @@ import { usableHeaders, withQuery, type RequestExtras, type RequestExtrasSource 
 export interface TransportOptions {
   baseUrl: string;
   apiKey: () => Promise<string | undefined> | string | undefined;
-  /** Called on the first request (creating a dispatcher loads undici, and may read certificates), then kept. */
-  dispatcher: Dispatcher | (() => Dispatcher | Promise<Dispatcher>);
+  /**
+   * Called on the first request (creating a dispatcher loads undici, and may read certificates), then kept; per
+   * connect timeout when a request asks for its own (a model's `connectTimeoutSeconds`).
+   */
+  dispatcher: Dispatcher | ((connectTimeoutMs?: number) => Dispatcher | Promise<Dispatcher>);
   log: ApiLogger;
   retry: RetryPolicy;
   userAgent: string;
@@ -40,8 +43,8 @@ export interface SendOptions {
   what: string;
   /** The model the request is for, when there is one: the user's extras can differ per model. */
   model?: string;
-  /** For this request instead of the dispatcher's: until the headers, and the longest silence while the body arrives. */
-  timeouts?: { headersMs?: number; idleMs?: number };
+  /** For this request instead of the dispatcher's: to connect, until the headers, and the longest silence in the body. */
+  timeouts?: { connectMs?: number; headersMs?: number; idleMs?: number };
 }
 
 export interface RawResponse {
@@ -61,7 +64,8 @@ export const MAX_JSON_BODY = 16 * 1024 * 1024;
 
 /** HTTP over an explicit undici dispatcher; GETs retry with backoff, POSTs are sent exactly once. */
 export class Transport {
-  private dispatcher: Dispatcher | undefined;
+  /** By connect timeout (`undefined`: the dispatcher's own). */
+  private readonly dispatchers = new Map<number | undefined, Dispatcher>();
   /** The keys requests were sent with: a server that echoes one never gets it past this layer. */
   private readonly sentKeys = new Set<string>();
 
@@ -156,7 +160,7 @@ export class Transport {
       payload = JSON.stringify(send.body);
       headers['content-type'] = 'application/json';
     }
-    const dispatcher = await this.currentDispatcher();
+    const dispatcher = await this.currentDispatcher(send.timeouts?.connectMs);
     const started = Date.now();
     let response: Dispatcher.ResponseData;
     try {
@@ -195,12 +199,15 @@ export class Transport {
     }
   }
 
-  private async currentDispatcher(): Promise<Dispatcher> {
-    if (this.dispatcher) return this.dispatcher;
+  private async currentDispatcher(connectMs: number | undefined): Promise<Dispatcher> {
     const option = this.options.dispatcher;
-    if (typeof option !== 'function') return (this.dispatcher = option);
+    if (typeof option !== 'function') return option;
+    const made = this.dispatchers.get(connectMs);
+    if (made) return made;
     try {
-      this.dispatcher = await option();
+      const dispatcher = await option(connectMs);
+      this.dispatchers.set(connectMs, dispatcher);
+      return dispatcher;
     } catch (cause) {
       if (isApiError(cause)) throw cause;
       // Made on the first request rather than with the client: a proxy undici refuses fails here, once, not retried.
@@ -214,7 +221,6 @@ export class Transport {
         cause,
       });
     }
-    return this.dispatcher;
   }
 }
 

@@ -21,6 +21,7 @@ const capabilitiesSchema = z.object({
   reasoningFormat: z.optional(z.enum(['reasoning_effort', 'enable_thinking', 'thinking'])),
   reasoningEffort: z.optional(z.enum(['minimal', 'low', 'medium', 'high'])),
   thinking: z.optional(z.boolean()),
+  connectTimeoutSeconds: z.optional(z.int().check(z.gte(1), z.lte(600))),
   firstTokenTimeoutSeconds: z.optional(z.int().check(z.gte(1), z.lte(3600))),
   idleTimeoutSeconds: z.optional(z.int().check(z.gte(1), z.lte(3600))),
 });

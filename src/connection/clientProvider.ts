@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { DEFAULT_STREAM_TIMEOUTS, type StreamTimeouts } from '../api/client';
-import type { ModelCapabilities } from '../config/schema';
+import { streamTimeoutsOf } from './core/streamTimeouts';
 import { Emitter } from '../common/emitter';
 import type { Dispatcher } from 'undici';
 import { PromptreelClient, createDispatcher, normalizeBaseUrl, type RetryPolicy } from '../api';
@@ -29,7 +28,8 @@ export class ClientProvider extends Disposable {
   private readonly charged = this._register(new Emitter<void>());
   /** A request the service charges for was accepted (the key's quota changed). */
   readonly onDidCharge = this.charged.event;
-  private dispatcher: Promise<Dispatcher> | undefined;
+  /** The connection pools, by connect timeout (`undefined`: the default one). */
+  private readonly dispatchers = new Map<number | undefined, Promise<Dispatcher>>();
   private client: PromptreelClient | undefined;
   /** Header problems already logged (once each, not per request). */
   private readonly reported = new Set<string>();
@@ -78,7 +78,7 @@ export class ClientProvider extends Disposable {
       extras: (model) => this.extrasFor(baseUrl, model),
       apiKey: () => this.keyStore.getKey(),
       // Made on the first request, not with the client: activation never loads undici.
-      dispatcher: () => this.sharedDispatcher(),
+      dispatcher: (connectMs) => this.sharedDispatcher(connectMs),
       log: this.log,
       userAgent: this.userAgent,
       redact: (text) => this.redactor.redact(text),
@@ -120,17 +120,21 @@ export class ClientProvider extends Disposable {
     return readTlsConfig(this.settings, this.secrets);
   }
 
-  private sharedDispatcher(): Promise<Dispatcher> {
-    this.dispatcher ??= this.createSharedDispatcher();
-    const made = this.dispatcher;
-    // A certificate file fixed later is read again on the next request, not only after a settings change.
-    made.catch(() => {
-      if (this.dispatcher === made) this.dispatcher = undefined;
-    });
+  private sharedDispatcher(connectMs: number | undefined): Promise<Dispatcher> {
+    let made = this.dispatchers.get(connectMs);
+    if (!made) {
+      const making = this.createSharedDispatcher(connectMs);
+      this.dispatchers.set(connectMs, making);
+      // A certificate file fixed later is read again on the next request, not only after a settings change.
+      making.catch(() => {
+        if (this.dispatchers.get(connectMs) === making) this.dispatchers.delete(connectMs);
+      });
+      made = making;
+    }
     return made;
   }
 
-  private async createSharedDispatcher(): Promise<Dispatcher> {
+  private async createSharedDispatcher(connectMs: number | undefined): Promise<Dispatcher> {
     const proxy = readProxyConfig(this.env);
     const tls = await this.tlsConfig();
     try {
@@ -146,7 +150,7 @@ export class ClientProvider extends Disposable {
         cause,
       });
     }
-    const dispatcher = createDispatcher({ ...proxy, tls });
+    const dispatcher = createDispatcher({ ...proxy, tls, ...(connectMs ? { connectTimeoutMs: connectMs } : {}) });
     const trust = [tls.systemCa?.length ? `${tls.systemCa.length} system` : '', tls.extraCa?.length ? `${tls.extraCa.length} extra` : ''].filter(Boolean);
     this.log.debug(
       `${proxy.proxyUrl ? 'Connecting through the proxy from http.proxy' : 'Connecting directly (or through the proxy from the environment)'}` +
@@ -163,17 +167,11 @@ export class ClientProvider extends Disposable {
   }
 
   private closeDispatcher(): void {
-    const dispatcher = this.dispatcher;
-    this.dispatcher = undefined;
+    const pools = [...this.dispatchers.values()];
+    this.dispatchers.clear();
     // close() lets requests in flight finish; new ones go through the next dispatcher.
-    dispatcher?.then((made) => made.close()).catch((error: unknown) => this.log.debug(`Closing the old connection pool: ${describeError(error)}`));
+    for (const pool of pools) {
+      pool.then((made) => made.close()).catch((error: unknown) => this.log.debug(`Closing the old connection pool: ${describeError(error)}`));
+    }
   }
-}
-
-/** A model's timeouts from `promptreel.models.capabilities`, else the defaults (which suit reasoning models). */
-function streamTimeoutsOf(declared: ModelCapabilities | undefined): StreamTimeouts {
-  return {
-    firstTokenMs: declared?.firstTokenTimeoutSeconds ? declared.firstTokenTimeoutSeconds * 1000 : DEFAULT_STREAM_TIMEOUTS.firstTokenMs,
-    idleMs: declared?.idleTimeoutSeconds ? declared.idleTimeoutSeconds * 1000 : DEFAULT_STREAM_TIMEOUTS.idleMs,
-  };
 }

@@ -51,4 +51,13 @@ describe('chat: gateways that refuse stream_options or streaming', () => {
     assert.match(reply.error?.message ?? '', /stopped sending/);
     assert.ok(Date.now() - started < 10_000, 'not waited on for the default two minutes');
   });
+
+  it("answers through the connection pool of a model's own connectTimeoutSeconds", async () => {
+    const api = await testApi();
+    await setSetting('models.capabilities', { 'promptreel-chat': { connectTimeoutSeconds: 7 } });
+    const conversation = await newConversation();
+    const reply = await api.chat.controller.send(conversation.id, { text: 'hello there' });
+    assert.strictEqual(reply?.status, 'done', reply?.error?.message);
+    assert.strictEqual(reply.text, 'You said: hello there');
+  });
 });

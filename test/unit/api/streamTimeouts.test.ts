@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { isApiError, type ChatStreamEvent } from '../../../src/api';
-import { clientFor, useLocalService, waitUntil } from './support';
+import { clientFor, testDispatcher, useLocalService, waitUntil } from './support';
 
 const hello = { model: 'promptreel-chat', messages: [{ role: 'user' as const, content: 'hello there' }] };
 
@@ -17,6 +17,22 @@ describe('chat stream timeouts per model: the first token, and silence once begu
       return { events, error, ms: Date.now() - started };
     }
   }
+
+  it("opens a model's connections with its own connect timeout, in a pool of their own; other requests use the default", async () => {
+    const asked: (number | undefined)[] = [];
+    const client = clientFor(ctx.service, {
+      dispatcher: (connectTimeoutMs) => {
+        asked.push(connectTimeoutMs);
+        return testDispatcher(connectTimeoutMs ? { connectTimeoutMs } : {});
+      },
+      streamTimeouts: (model) => ({ firstTokenMs: 5_000, idleMs: 5_000, ...(model === 'promptreel-chat' ? { connectMs: 3_000 } : {}) }),
+    });
+    await client.listModels();
+    const { error } = await read(client);
+    assert.equal(error, undefined);
+    await read(client);
+    assert.deepEqual(asked, [undefined, 3_000], 'one pool per connect timeout, made once');
+  });
 
   it('reports a half-open connection by the idle timeout, with what arrived, and closes the socket', async () => {
     ctx.service.setScenario({ chat: { stallAfterChunks: 2 } });
