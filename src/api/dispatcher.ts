@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { undici } from './undici/load';
+import type { SecureContext } from 'node:tls';
 import { secureContextFor, type TlsConfig } from './tls/tlsConfig';
 
 export interface DispatcherOptions {
@@ -11,6 +12,8 @@ export interface DispatcherOptions {
   strictSSL?: boolean;
   /** Authorities to trust besides Node's bundled ones, and a client certificate. */
   tls?: TlsConfig;
+  /** `tls` made into a secure context already (by a caller that checked it first): not made twice. */
+  secureContext?: SecureContext;
   env?: NodeJS.ProcessEnv;
   connectTimeoutMs?: number;
   /** Time until the response headers arrive. */
@@ -29,7 +32,7 @@ export function createDispatcher(options: DispatcherOptions = {}): Dispatcher {
   const { Agent, EnvHttpProxyAgent } = undici();
   const env = options.env ?? process.env;
   const strictSSL = options.strictSSL ?? true;
-  const secureContext = secureContextFor(options.tls);
+  const secureContext = options.secureContext ?? secureContextFor(options.tls);
   const agentOptions = {
     connectTimeout: options.connectTimeoutMs ?? DEFAULT_TIMEOUTS.connectTimeoutMs,
     headersTimeout: options.headersTimeoutMs ?? DEFAULT_TIMEOUTS.headersTimeoutMs,

@@ -13,6 +13,7 @@ import { CLIENT_CERTIFICATE_PASSPHRASE_SECRET, TLS_SETTINGS, readTlsConfig } fro
 import { ApiError } from '../api/errors';
 import { certificateHint } from '../api/tls/certificateProblem';
 import { secureContextFor, type TlsConfig } from '../api/tls/tlsConfig';
+import type { SecureContext } from 'node:tls';
 import type { RequestExtras } from '../api/requestExtras';
 import type { SecretHeaderStore } from '../auth/secretHeaderStore';
 import { mergeRequestExtras } from './core/requestExtrasMerge';
@@ -137,9 +138,10 @@ export class ClientProvider extends Disposable {
   private async createSharedDispatcher(connectMs: number | undefined): Promise<Dispatcher> {
     const proxy = readProxyConfig(this.env);
     const tls = await this.tlsConfig();
+    let secureContext: SecureContext | undefined;
     try {
-      // Made once here to say what is wrong with the certificates before any request (the dispatcher makes its own).
-      secureContextFor(tls);
+      // Made here to say what is wrong with the certificates before any request.
+      secureContext = secureContextFor(tls);
     } catch (cause) {
       throw new ApiError({
         kind: 'network',
@@ -150,7 +152,7 @@ export class ClientProvider extends Disposable {
         cause,
       });
     }
-    const dispatcher = createDispatcher({ ...proxy, tls, ...(connectMs ? { connectTimeoutMs: connectMs } : {}) });
+    const dispatcher = createDispatcher({ ...proxy, tls, ...(secureContext ? { secureContext } : {}), ...(connectMs ? { connectTimeoutMs: connectMs } : {}) });
     const trust = [tls.systemCa?.length ? `${tls.systemCa.length} system` : '', tls.extraCa?.length ? `${tls.extraCa.length} extra` : ''].filter(Boolean);
     this.log.debug(
       `${proxy.proxyUrl ? 'Connecting through the proxy from http.proxy' : 'Connecting directly (or through the proxy from the environment)'}` +
