@@ -12,7 +12,8 @@ import { pickImageFor } from './imagePicker';
 import type { ChatServices } from './chatServices';
 import { forwardReplies } from './replyForwarding';
 import { runServiceIntent } from './serviceIntents';
-import { capabilitiesView, conversationView, draftView, patchOptions, type Draft } from './core/webviewViews';
+import { capabilitiesView, conversationView, patchOptions } from './core/webviewViews';
+import { ComposerDraft } from './core/composerDraft';
 import {
   webviewToHostSchema,
   type CapabilitiesView,
@@ -29,8 +30,10 @@ import {
  */
 export class ChatWebviewHost extends Disposable {
   private activeId: string | undefined;
-  private draft: Draft = { images: [] };
-  private focusWhenReady = false;
+  private readonly draft = new ComposerDraft(
+    (message) => this.post(message),
+    () => this.isReady,
+  );
   private lastTitle: string | undefined;
   private readonly titleChanged = this._register(new Emitter<string>());
   /** The title of the conversation shown changed (panels show it in their tab). */
@@ -109,14 +112,11 @@ export class ChatWebviewHost extends Disposable {
 
   /** Puts a selection next to the prompt box ("Ask About Selection"); the user then types or picks a quick action. */
   setContext(context: SelectionContext, { focus = true }: { focus?: boolean } = {}): void {
-    this.draft.context = context;
-    this.focusWhenReady = focus;
-    this.postDraft(focus);
+    this.draft.setContext(context, focus);
   }
 
   addImage(image: ImageAttachment): void {
-    this.draft.images.push(image);
-    this.postDraft(false);
+    this.draft.addImage(image);
   }
 
   /** Validates and handles one message from the webview; invalid ones are logged and dropped. */
@@ -146,7 +146,7 @@ export class ChatWebviewHost extends Disposable {
         this.isReady = true;
         models.ensureLoaded();
         await this.postSnapshot();
-        if (this.focusWhenReady) this.postDraft(true);
+        this.draft.onPageReady();
         return;
       case 'send':
         return this.sendTurn(message.conversationId, message.text);
@@ -163,11 +163,9 @@ export class ChatWebviewHost extends Disposable {
       case 'attachImage':
         return this.attachImage();
       case 'removeImage':
-        this.draft.images.splice(message.index, 1);
-        return this.postDraft(false);
+        return this.draft.removeImage(message.index);
       case 'clearContext':
-        delete this.draft.context;
-        return this.postDraft(false);
+        return this.draft.clearContext();
       default:
         return runServiceIntent(message, this.services);
     }
@@ -178,14 +176,12 @@ export class ChatWebviewHost extends Disposable {
     const { controller, connection } = this.services;
     if (!controller.store.get(conversationId) || controller.isBusy(conversationId)) return;
     const trimmed = text.trim();
-    if (!trimmed && !this.draft.context && this.draft.images.length === 0) return;
+    if (!trimmed && this.draft.isEmpty) return;
     if (!(await confirmCharge(connection.keyHealth.state, connection.clock.now(), 'This message'))) {
-      if (this.isReady) this.post({ type: 'draft', draft: { ...draftView(this.draft), text: typed }, focus: true });
+      this.draft.giveBack(typed);
       return;
     }
-    const { context, images } = this.draft;
-    this.draft = { images: [] };
-    this.postDraft(false);
+    const { context, images } = this.draft.take();
     this.activeId = conversationId;
     void controller.send(conversationId, { text: trimmed, ...(context ? { context } : {}), ...(images.length ? { images } : {}) });
   }
@@ -261,7 +257,7 @@ export class ChatWebviewHost extends Disposable {
         models: this.services.models.view,
         capabilities: this.capabilities(conversation),
         defaults: this.defaults(),
-        draft: draftView(this.draft),
+        draft: this.draft.view(),
       },
     });
     const waiting = this.services.controller.rateLimitOf(conversation.id);
@@ -282,11 +278,6 @@ export class ChatWebviewHost extends Disposable {
   private postModels(): void {
     if (this.isReady)
       this.post({ type: 'models', models: this.services.models.view, capabilities: this.capabilities(this.activeConversation()), defaults: this.defaults() });
-  }
-
-  private postDraft(focus: boolean): void {
-    if (this.isReady) this.post({ type: 'draft', draft: draftView(this.draft), focus });
-    if (focus && this.isReady) this.focusWhenReady = false;
   }
 
   private async postKeyState(): Promise<void> {

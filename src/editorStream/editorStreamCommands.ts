@@ -1,21 +1,19 @@
 import * as vscode from 'vscode';
 import { registerCommands } from '../workbench/registerCommands';
-import { withRateLimitRetry, type ChatRequest, type PromptreelClient } from '../api';
+import type { PromptreelClient } from '../api';
 import type { Connection } from '../connection/connection';
 import { CommandIds } from '../common/commandIds';
-import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
+import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { DocumentInsertion } from './documentInsertion';
-import { EDITOR_STREAMING_CONTEXT, EditorStreamCommandIds } from './editorStreamCommandIds';
+import { EditorStreamCommandIds } from './editorStreamCommandIds';
 import { OutcomeReporter, type EditorStreamResult } from './outcomeReporter';
 import { clipAfter, clipBefore, completionRequest, rewriteRequest, type RequestOptions } from './core/prompts';
 import { REWRITE_SCHEME } from './rewriteProposal';
 import type { RewriteProposals } from './rewriteProposals';
 import { rewriteArgsSchema, type RewriteArgs } from './core/rewriteArgs';
-import { runStream, type StreamRunOutcome } from './core/streamRunner';
-import { RateLimitCountdown } from './rateLimitCountdown';
-import type { StreamSink } from './streamSink';
+import { EditorStreamSession } from './editorStreamSession';
 
 export type { EditorStreamResult } from './outcomeReporter';
 
@@ -43,10 +41,8 @@ interface Ready {
  * One stream at a time: starting another one stops the previous.
  */
 export class EditorStreamCommands extends Disposable {
-  private readonly active = this._register(new MutableDisposable());
+  private readonly session: EditorStreamSession;
   private readonly reporter: OutcomeReporter;
-  private readonly rateLimit = this._register(new RateLimitCountdown());
-  private activeController: AbortController | undefined;
   private readonly highlight = this._register(
     vscode.window.createTextEditorDecorationType({
       backgroundColor: new vscode.ThemeColor('diffEditor.insertedTextBackground'),
@@ -62,38 +58,24 @@ export class EditorStreamCommands extends Disposable {
   ) {
     super();
     this.reporter = new OutcomeReporter(log);
+    this.session = this._register(new EditorStreamSession(settings, log));
     this._register(
       registerCommands({
         [EditorStreamCommandIds.completeAtCursor]: () => this.completeAtCursor(),
         [EditorStreamCommandIds.rewriteSelection]: (args?: unknown) => this.rewriteSelection(args),
-        [EditorStreamCommandIds.cancelEditorStream]: () => this.cancel(),
-        [EditorStreamCommandIds.retryEditorStreamNow]: () => this.retryNow(),
+        [EditorStreamCommandIds.cancelEditorStream]: () => this.session.cancel(),
+        [EditorStreamCommandIds.retryEditorStreamNow]: () => this.session.retryNow(),
       }),
     );
-    this._register(toDisposable(() => void vscode.commands.executeCommand('setContext', EDITOR_STREAMING_CONTEXT, false)));
   }
 
   get streaming(): boolean {
-    return this.activeController !== undefined;
+    return this.session.streaming;
   }
 
-  /** Stops the stream in progress (its text so far stays); false when none runs. */
-  cancel(): boolean {
-    if (!this.activeController) return false;
-    this.log.info('Stopping the stream into the editor.');
-    this.activeController.abort();
-    return true;
-  }
-
-  /** Ends a wait after HTTP 429 at once: the request goes again now. False when none is waited out. */
-  retryNow(): boolean {
-    const retried = this.rateLimit.retryNow();
-    if (retried) this.log.info('Retrying now, before the wait after HTTP 429 ended.');
-    return retried;
-  }
-
+  /** A 429 is waited out (Retry Now is offered). */
   get rateLimited(): boolean {
-    return this.rateLimit.waiting;
+    return this.session.rateLimited;
   }
 
   async completeAtCursor(): Promise<EditorStreamResult> {
@@ -116,15 +98,15 @@ export class EditorStreamCommands extends Disposable {
     );
     const sink = new DocumentInsertion(editor, new vscode.Range(cursor, cursor), this.highlight, this.log);
     try {
-      const outcome = await this.stream(
+      const outcome = await this.session.run({
         what,
-        'Promptreel: Completing at the cursor',
+        title: 'Promptreel: Completing at the cursor',
         started,
         client,
         request,
         sink,
-        !FENCED_LANGUAGES.has(document.languageId),
-      );
+        stripFences: !FENCED_LANGUAGES.has(document.languageId),
+      });
       return this.reporter.report(what, 'insert', outcome, () => [{ title: 'Retry', command: EditorStreamCommandIds.completeAtCursor }]);
     } finally {
       sink.dispose();
@@ -170,7 +152,16 @@ export class EditorStreamCommands extends Disposable {
     if (this.settings.get('editor.rewriteMode') === 'diff') {
       const proposal = this.proposals.create(document, range);
       await this.proposals.show(proposal, instruction);
-      const outcome = await this.stream(what, 'Promptreel: Rewriting the selection', started, client, request, proposal, stripFences, ending);
+      const outcome = await this.session.run({
+        what,
+        title: 'Promptreel: Rewriting the selection',
+        started,
+        client,
+        request,
+        sink: proposal,
+        stripFences,
+        ending,
+      });
       const selected = proposal.range;
       const retryArgs = {
         instruction,
@@ -195,7 +186,7 @@ export class EditorStreamCommands extends Disposable {
 
     const sink = new DocumentInsertion(editor, range, this.highlight, this.log);
     try {
-      const outcome = await this.stream(what, 'Promptreel: Rewriting the selection', started, client, request, sink, stripFences, ending);
+      const outcome = await this.session.run({ what, title: 'Promptreel: Rewriting the selection', started, client, request, sink, stripFences, ending });
       return this.reporter.report(what, 'inline', outcome, () => {
         const written = sink.edits > 0 ? sink.range : range;
         // Retry replaces whatever this run left (its partial text, or the untouched selection) with a new rewrite.
@@ -257,60 +248,5 @@ export class EditorStreamCommands extends Disposable {
     }
     await vscode.window.showTextDocument(document, { selection: range, preview: false });
     return true;
-  }
-
-  private async stream(
-    what: string,
-    title: string,
-    started: number,
-    client: PromptreelClient,
-    request: ChatRequest,
-    sink: StreamSink,
-    stripFences: boolean,
-    ending?: (written: string) => string,
-  ): Promise<StreamRunOutcome> {
-    const controller = new AbortController();
-    this.active.value = toDisposable(() => controller.abort());
-    this.activeController = controller;
-    void vscode.commands.executeCommand('setContext', EDITOR_STREAMING_CONTEXT, true);
-    this.log.info(`${what}: streaming from ${request.model}.`);
-    try {
-      return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-        const cancelled = token.onCancellationRequested(() => controller.abort());
-        try {
-          return await runStream({
-            stream: (body, signal) =>
-              withRateLimitRetry(() => client.streamChatCompletion(body, signal), {
-                policy: this.settings.rateLimit,
-                signal,
-                onWait: (wait) => {
-                  this.log.warn(`${what}: rate limited (HTTP 429); retry ${wait.attempt} of ${wait.retries} in ${Math.ceil(wait.delayMs / 1000)} s.`);
-                  this.rateLimit.start(wait, (message) => progress.report({ message }));
-                },
-                onRetry: () => {
-                  this.rateLimit.end();
-                  progress.report({ message: 'Sending again…' });
-                },
-              }),
-            request,
-            sink,
-            signal: controller.signal,
-            stripFences,
-            origin: started,
-            ...(ending ? { ending } : {}),
-            onProgress: (chars) => progress.report({ message: `${chars} characters` }),
-          });
-        } finally {
-          cancelled.dispose();
-          this.rateLimit.end();
-        }
-      });
-    } finally {
-      if (this.activeController === controller) {
-        this.activeController = undefined;
-        this.active.clear();
-        void vscode.commands.executeCommand('setContext', EDITOR_STREAMING_CONTEXT, false);
-      }
-    }
   }
 }

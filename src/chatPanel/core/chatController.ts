@@ -1,5 +1,5 @@
 import { Emitter } from '../../common/emitter';
-import { ApiError, withRateLimitRetry, type ChatRequest, type ChatTool, type RateLimitWait } from '../../api';
+import { ApiError, withRateLimitRetry, type ChatRequest, type ChatTool } from '../../api';
 import type { ModelPrice } from '../../api/account/prices';
 import type { ClientProvider } from '../../connection/clientProvider';
 import { Disposable, toDisposable } from '../../common/lifecycle';
@@ -23,7 +23,9 @@ import type { AssistantMessage, Conversation, ToolCallRecord } from './model';
 import type { RateLimitView } from './protocol';
 import { buildChatRequest, modelOf, type ChatDefaults } from './requestBuilder';
 import { toChatTools } from './tools';
-import { estimateReplyTokens, replyCost } from './replyCost';
+import { settledReplyCost } from './replyCost';
+import { ReplyDeltas } from './replyDeltas';
+import { ReplyRateLimit } from './replyRateLimit';
 
 export interface StreamDelta {
   conversationId: string;
@@ -62,9 +64,7 @@ interface Running {
   requestId: string;
   messageId: string;
   abort: AbortController;
-  /** Set while a 429 is waited out, with when the wait began. */
-  rateLimitWait?: RateLimitWait;
-  waitBegan?: number;
+  rateLimit: ReplyRateLimit;
 }
 
 export interface ChatControllerOptions {
@@ -166,24 +166,15 @@ export class ChatController extends Disposable {
   /** The 429 wait of the conversation's reply, with the time left now; undefined when it is not waiting. */
   rateLimitOf(conversationId: string): RateLimitUpdate | undefined {
     const running = this.running.get(conversationId);
-    const wait = running?.rateLimitWait;
-    if (!running || !wait) return undefined;
-    const left = Math.max(0, wait.delayMs - (Date.now() - (running.waitBegan ?? Date.now())));
-    return {
-      conversationId,
-      messageId: running.messageId,
-      requestId: running.requestId,
-      wait: { attempt: wait.attempt, retries: wait.retries, delayMs: left, fromService: wait.fromService },
-    };
+    const wait = running?.rateLimit.view();
+    return running && wait ? { conversationId, messageId: running.messageId, requestId: running.requestId, wait } : undefined;
   }
 
   /** Ends a 429 wait at once: the request is sent again now. False when the chat is not waiting. */
   retryNow(conversationId: string): boolean {
-    const wait = this.running.get(conversationId)?.rateLimitWait;
-    if (!wait) return false;
-    this.log.info(`Retrying now, before the wait after HTTP 429 ended (attempt ${wait.attempt} of ${wait.retries}).`);
-    wait.retryNow();
-    return true;
+    const wait = this.running.get(conversationId)?.rateLimit.retryNow();
+    if (wait) this.log.info(`Retrying now, before the wait after HTTP 429 ended (attempt ${wait.attempt} of ${wait.retries}).`);
+    return wait !== undefined;
   }
 
   stopAll(): void {
@@ -209,40 +200,18 @@ export class ChatController extends Disposable {
     if (!this.modelOf(conversation)) await this.chooseFirstListedModel(conversation);
     const model = this.modelOf(conversation);
     const message = startAssistantMessage(conversation, model);
-    const requestId = randomId();
-    const running: Running = { requestId, messageId: message.id, abort: new AbortController() };
+    const ids = { conversationId: conversation.id, messageId: message.id, requestId: randomId() };
+    const rateLimit = new ReplyRateLimit((wait) => this.rateLimited.fire({ ...ids, ...(wait ? { wait } : {}) }));
+    const running: Running = { requestId: ids.requestId, messageId: message.id, abort: new AbortController(), rateLimit };
     this.running.set(conversation.id, running);
     this.busyChanged.fire(conversation.id);
     this.store.changed(conversation.id, { listChanged: true, persist: 'now' });
-
-    const pending = { text: '', reasoning: '', toolCalls: false };
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const flush = () => {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      if (pending.text || pending.reasoning) {
-        this.streamed.fire({
-          conversationId: conversation.id,
-          messageId: message.id,
-          requestId,
-          text: pending.text,
-          textOffset: message.text.length - pending.text.length,
-          reasoning: pending.reasoning,
-          reasoningOffset: message.reasoning.length - pending.reasoning.length,
-        });
-        pending.text = '';
-        pending.reasoning = '';
-      }
-      if (pending.toolCalls) {
-        pending.toolCalls = false;
-        this.toolCallsChanged.fire({
-          conversationId: conversation.id,
-          messageId: message.id,
-          requestId,
-          calls: message.toolCalls.map((call) => ({ ...call })),
-        });
-      }
-    };
+    const deltas = new ReplyDeltas(
+      message,
+      DELTA_INTERVAL_MS,
+      (delta) => this.streamed.fire({ ...ids, ...delta }),
+      (calls) => this.toolCallsChanged.fire({ ...ids, calls }),
+    );
 
     let request: ChatRequest | undefined;
     // Asked now, while the reply streams: the price is there (or not) when the reply ends.
@@ -256,72 +225,47 @@ export class ChatController extends Disposable {
           hint: 'Set promptreel.baseUrl (Promptreel: Set API Key asks for it).',
         });
       }
-      request = buildChatRequest({ conversation, defaults: this.defaults(), capabilities: this.capabilitiesOf(conversation), tools: this.tools() });
-      this.log.info(`Request ${requestId}: ${model}, ${request.messages.length} message(s)${request.tools ? `, ${request.tools.length} tool(s)` : ''}.`);
-      const sent = request;
-      const waitUpdate = (wait?: RateLimitWait) => {
-        running.rateLimitWait = wait;
-        running.waitBegan = wait ? Date.now() : undefined;
-        this.rateLimited.fire({
-          conversationId: conversation.id,
-          messageId: message.id,
-          requestId,
-          ...(wait ? { wait: { attempt: wait.attempt, retries: wait.retries, delayMs: wait.delayMs, fromService: wait.fromService } } : {}),
-        });
-      };
+      const sent = buildChatRequest({ conversation, defaults: this.defaults(), capabilities: this.capabilitiesOf(conversation), tools: this.tools() });
+      request = sent;
+      this.log.info(`Request ${ids.requestId}: ${model}, ${sent.messages.length} message(s)${sent.tools ? `, ${sent.tools.length} tool(s)` : ''}.`);
       const events = withRateLimitRetry(() => client.streamChatCompletion(sent, running.abort.signal), {
         policy: this.settings.rateLimit,
         signal: running.abort.signal,
         onWait: (wait) => {
-          this.log.warn(`Request ${requestId}: rate limited (HTTP 429); retry ${wait.attempt} of ${wait.retries} in ${Math.ceil(wait.delayMs / 1000)} s.`);
-          waitUpdate(wait);
+          this.log.warn(`Request ${ids.requestId}: rate limited (HTTP 429); retry ${wait.attempt} of ${wait.retries} in ${Math.ceil(wait.delayMs / 1000)} s.`);
+          rateLimit.start(wait);
         },
-        onRetry: () => waitUpdate(undefined),
+        onRetry: () => rateLimit.end(),
       });
       for await (const event of events) {
-        const delta = applyStreamEvent(message, event);
-        pending.text += delta.text;
-        pending.reasoning += delta.reasoning;
-        pending.toolCalls ||= delta.toolCallsChanged;
-        if ((pending.text || pending.reasoning || pending.toolCalls) && !timer) timer = setTimeout(flush, DELTA_INTERVAL_MS);
+        deltas.push(applyStreamEvent(message, event));
         this.store.persistSoon();
       }
-      flush();
+      deltas.flush();
       completeAssistantMessage(message);
       const usage = message.usage ? `, ${message.usage.totalTokens} tokens` : '';
-      this.log.info(`Reply ${requestId} complete: ${message.text.length} characters, finish reason ${message.finishReason ?? 'none'}${usage}.`);
+      this.log.info(`Reply ${ids.requestId} complete: ${message.text.length} characters, finish reason ${message.finishReason ?? 'none'}${usage}.`);
     } catch (error) {
-      flush();
+      deltas.flush();
       // A stop that raced with another failure is still a stop; a stop during a 429 wait leaves the 429 to retry.
-      const waitedOut = running.rateLimitWait?.error;
+      const waitedOut = rateLimit.waitedOut;
       const failure = waitedOut ? describeReplyFailure(waitedOut) : running.abort.signal.aborted ? { status: 'stopped' as const } : describeReplyFailure(error);
       failAssistantMessage(message, failure.status, failure.error);
-      if (failure.status === 'stopped') this.log.info(`Reply ${requestId} stopped after ${message.text.length} characters.`);
-      else this.log.warn(`Reply ${requestId} ${failure.status}: ${describeError(error)}`);
+      if (failure.status === 'stopped') this.log.info(`Reply ${ids.requestId} stopped after ${message.text.length} characters.`);
+      else this.log.warn(`Reply ${ids.requestId} ${failure.status}: ${describeError(error)}`);
     } finally {
-      if (timer) clearTimeout(timer);
-      if (running.rateLimitWait) {
-        running.rateLimitWait = undefined;
-        this.rateLimited.fire({ conversationId: conversation.id, messageId: message.id, requestId });
+      deltas.dispose();
+      rateLimit.end();
+      if (request && message.status !== 'error') {
+        const cost = await settledReplyCost(price, message, request, PRICE_WAIT_MS);
+        if (cost) message.cost = cost;
       }
-      if (request && message.status !== 'error') await this.keepCost(message, request, price);
       this.running.delete(conversation.id);
       conversation.updatedAt = Date.now();
       this.store.changed(conversation.id, { listChanged: true, persist: 'now' });
-      this.finished.fire({ conversationId: conversation.id, requestId, message });
+      this.finished.fire({ conversationId: conversation.id, requestId: ids.requestId, message });
       this.busyChanged.fire(conversation.id);
     }
     return message;
-  }
-
-  /** A reply that reached the model was charged, stopped or not: its cost is kept with it (when the price is known). */
-  private async keepCost(message: AssistantMessage, request: ChatRequest, pricing: Promise<ModelPrice | undefined> | undefined): Promise<void> {
-    // A price list that is slow to come must not hold the end of the reply.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), PRICE_WAIT_MS)));
-    const price = pricing && (await Promise.race([pricing, late]));
-    clearTimeout(timer);
-    const cost = replyCost(price, message.usage, () => estimateReplyTokens(request.messages, message));
-    if (cost) message.cost = cost;
   }
 }

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../api';
+import type { ChatMessage, ChatRequest } from '../../api';
 import { costOf, formatUsd, type ModelPrice } from '../../api/account/prices';
 import type { PlainPart } from '../../languageModels/core/messages';
 import { estimateMessageTokens, estimateTextTokens } from '../../languageModels/core/tokenEstimate';
@@ -56,4 +56,21 @@ function partsOf(message: ChatMessage): PlainPart[] {
     for (const call of message.tool_calls ?? []) parts.push({ kind: 'text', text: call.function.name + call.function.arguments });
   }
   return parts;
+}
+
+/**
+ * The cost of a reply that reached the model (charged, stopped or not), once its price is known; a price list that is
+ * slow to come does not hold the end of the reply longer than `waitMs`.
+ */
+export async function settledReplyCost(
+  pricing: Promise<ModelPrice | undefined> | undefined,
+  message: AssistantMessage,
+  request: ChatRequest,
+  waitMs: number,
+): Promise<Cost | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), waitMs)));
+  const price = pricing && (await Promise.race([pricing, late]));
+  clearTimeout(timer);
+  return replyCost(price, message.usage, () => estimateReplyTokens(request.messages, message));
 }
