@@ -8,7 +8,6 @@ import { ClientCertificateCommands } from './auth/clientCertificateCommands';
 import { SecretHeaderStore } from './auth/secretHeaderStore';
 import { describeExtraHeaders } from './connection/core/requestExtrasMerge';
 import { inspectServerCertificate } from './api/tls/inspectCertificate';
-import { secureContextFor } from './api/tls/tlsConfig';
 import { ServiceTrust } from './auth/core/serviceTrust';
 import { confirmService } from './auth/confirmService';
 import { ClientProvider } from './connection/clientProvider';
@@ -107,10 +106,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
     chatModel: () => settings.chat.model,
     videoModel: () => settings.video.model,
     priceSettings: () => settings.get('models.prices'),
-    inspectCertificate: async (baseUrl) => {
-      const tls = await clients.tlsConfig().catch(() => undefined);
-      return inspectServerCertificate(baseUrl, { secureContext: secureContextFor(tls) });
-    },
+    inspectCertificate: async (baseUrl) => inspectServerCertificate(baseUrl, { secureContext: await clients.secureContext().catch(() => undefined) }),
     extraHeaders: async (baseUrl) => describeExtraHeaders(settings.get('requestOptions'), await secretHeaders.get(baseUrl)),
   });
 

@@ -97,16 +97,9 @@ export class PromptreelClient {
 
   async createChatCompletion(request: ChatRequest, signal?: AbortSignal): Promise<ChatCompletion> {
     const validated = validateChatRequest(request);
-    const body = withExtraBody({ ...validated, stream: false }, (await this.transport.extras(validated.model)).body);
-    const raw = await this.transport.json({
-      method: 'POST',
-      path: 'chat/completions',
-      auth: true,
-      body,
-      signal,
-      what: 'The chat request',
-      model: validated.model,
-    });
+    const extras = await this.transport.extras(validated.model);
+    const body = withExtraBody({ ...validated, stream: false }, extras.body);
+    const raw = await this.transport.json({ method: 'POST', path: 'chat/completions', auth: true, body, signal, what: 'The chat request', extras });
     return parseCompletion(raw);
   }
 
@@ -122,10 +115,10 @@ export class PromptreelClient {
       for (;;) {
         const refused = this.refused.get(validated.model) ?? new Set<StreamRefusal>();
         if (refused.has('stream') || !this.streams(validated.model)) return eventsOf(completionEvents(await this.createChatCompletion(request, signal)));
-        const extraBody = (await transport.extras(validated.model)).body;
+        const extras = await transport.extras(validated.model);
         const body = withExtraBody(
           { ...validated, stream: true, ...(refused.has('stream_options') ? {} : { stream_options: { include_usage: true } }) },
-          extraBody,
+          extras.body,
         );
         const timeouts = this.streamTimeouts(validated.model);
         const deadline = new FirstTokenDeadline(validated.model, timeouts.firstTokenMs);
@@ -139,7 +132,7 @@ export class PromptreelClient {
             accept: 'text/event-stream',
             signal,
             what: 'The chat request',
-            model: validated.model,
+            extras,
             timeouts: { headersMs: timeouts.firstTokenMs, idleMs: timeouts.idleMs, ...(timeouts.connectMs ? { connectMs: timeouts.connectMs } : {}) },
           });
         } catch (error) {

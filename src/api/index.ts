@@ -9,7 +9,7 @@ export { isVideoModel, type ModelInfo } from './models';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry';
 export type { ChatStreamEvent, ChatCompletion, ToolCall, Usage } from './chat/events';
 export { validateChatRequest, chatRequestSchema, type ChatRequest, type ChatMessage, type ContentPart, type ChatTool } from './chat/request';
-export { withRateLimitRetry, rateLimitDelay, isRateLimited, DEFAULT_RATE_LIMIT, type RateLimitPolicy, type RateLimitWait } from './chat/rateLimitRetry';
+export { withRateLimitRetry, type RateLimitPolicy, type RateLimitWait } from './chat/rateLimitRetry';
 export { ThinkSplitter } from './chat/thinkSplitter';
 export { decodeChatStream } from './chat/sse';
 export { mayHaveCreated, lostBecause } from './video/mayHaveCreated';

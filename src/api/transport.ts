@@ -43,6 +43,8 @@ export interface SendOptions {
   what: string;
   /** The model the request is for, when there is one: the user's extras can differ per model. */
   model?: string;
+  /** The extras already read for this request (a chat merged their body fields): not read again. */
+  extras?: RequestExtras;
   /** For this request instead of the dispatcher's: to connect, until the headers, and the longest silence in the body. */
   timeouts?: { connectMs?: number; headersMs?: number; idleMs?: number };
 }
@@ -138,7 +140,7 @@ export class Transport {
   private async sendOnce(send: SendOptions): Promise<RawResponse> {
     if (send.signal?.aborted) throw abortedError(send.signal.reason);
     const address = send.absolute ? send.path : apiUrl(this.options.baseUrl, send.path);
-    const extras = sameOrigin(address, this.options.baseUrl) ? await this.extras(send.model) : {};
+    const extras = sameOrigin(address, this.options.baseUrl) ? (send.extras ?? (await this.extras(send.model))) : {};
     for (const secret of extras.secrets ?? []) this.sentKeys.add(secret);
     const url = send.absolute ? address : withQuery(address, extras.query);
     const headers: Record<string, string> = {

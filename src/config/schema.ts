@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { videoSecondsSchema, videoSeedSchema } from '../api/video/request';
+import { REASONING_EFFORTS } from '../api/chat/reasoningEffort';
 
 // Plain data: the shape and defaults of the `promptreel.*` settings. package.json declares the same defaults
 // (a host test compares them), and every value read is checked here, so a hand-edited settings.json can never
@@ -19,7 +20,7 @@ const capabilitiesSchema = z.object({
   strictToolSchemas: z.optional(z.boolean()),
   /** How the model takes its reasoning switches (SERVICE.md, "Reasoning models"). */
   reasoningFormat: z.optional(z.enum(['reasoning_effort', 'enable_thinking', 'thinking'])),
-  reasoningEffort: z.optional(z.enum(['minimal', 'low', 'medium', 'high'])),
+  reasoningEffort: z.optional(z.enum(REASONING_EFFORTS)),
   thinking: z.optional(z.boolean()),
   connectTimeoutSeconds: z.optional(z.int().check(z.gte(1), z.lte(600))),
   firstTokenTimeoutSeconds: z.optional(z.int().check(z.gte(1), z.lte(3600))),

@@ -18,6 +18,12 @@ import type { RequestExtras } from '../api/requestExtras';
 import type { SecretHeaderStore } from '../auth/secretHeaderStore';
 import { mergeRequestExtras } from './core/requestExtrasMerge';
 
+/** The certificates of the settings, and the secure context made of them. */
+interface Trust {
+  config: TlsConfig;
+  secureContext: SecureContext | undefined;
+}
+
 /**
  * Builds the PromptreelClient from the settings (base URL, proxy) and the key store, and rebuilds it when they
  * change. The key is read per request, so a new key needs no rebuild.
@@ -32,6 +38,7 @@ export class ClientProvider extends Disposable {
   /** The connection pools, by connect timeout (`undefined`: the default one). */
   private readonly dispatchers = new Map<number | undefined, Promise<Dispatcher>>();
   private client: PromptreelClient | undefined;
+  private trust: Promise<Trust> | undefined;
   /** Header problems already logged (once each, not per request). */
   private readonly reported = new Set<string>();
 
@@ -116,9 +123,40 @@ export class ClientProvider extends Disposable {
     }
   }
 
-  /** The trust and client certificate of the settings (for Test Connection's look at a server's certificate). */
-  tlsConfig(): Promise<TlsConfig> {
-    return readTlsConfig(this.settings, this.secrets);
+  /** The trust and client certificate of the settings (read once, again after a change). */
+  async tlsConfig(): Promise<TlsConfig> {
+    return (await this.trusted()).config;
+  }
+
+  /** Them as one secure context, shared by every pool and by Test Connection's look at a server's certificate. */
+  async secureContext(): Promise<SecureContext | undefined> {
+    return (await this.trusted()).secureContext;
+  }
+
+  private trusted(): Promise<Trust> {
+    const reading = (this.trust ??= this.readTrust());
+    // A certificate file fixed later is read again on the next request, not only after a settings change.
+    reading.catch(() => {
+      if (this.trust === reading) this.trust = undefined;
+    });
+    return reading;
+  }
+
+  private async readTrust(): Promise<Trust> {
+    const config = await readTlsConfig(this.settings, this.secrets);
+    try {
+      // Made here, once: parsing a few hundred roots takes tens of milliseconds.
+      return { config, secureContext: secureContextFor(config) };
+    } catch (cause) {
+      throw new ApiError({
+        kind: 'network',
+        message: `The certificates of promptreel.tls cannot be used: ${cause instanceof Error ? cause.message : String(cause)}.`,
+        hint: config.clientCertificate ? certificateHint('client-certificate-unusable') : 'Check the files of promptreel.tls.certificateAuthorities.',
+        retryable: false,
+        mayHaveReachedServer: false,
+        cause,
+      });
+    }
   }
 
   private sharedDispatcher(connectMs: number | undefined): Promise<Dispatcher> {
@@ -126,7 +164,6 @@ export class ClientProvider extends Disposable {
     if (!made) {
       const making = this.createSharedDispatcher(connectMs);
       this.dispatchers.set(connectMs, making);
-      // A certificate file fixed later is read again on the next request, not only after a settings change.
       making.catch(() => {
         if (this.dispatchers.get(connectMs) === making) this.dispatchers.delete(connectMs);
       });
@@ -137,21 +174,7 @@ export class ClientProvider extends Disposable {
 
   private async createSharedDispatcher(connectMs: number | undefined): Promise<Dispatcher> {
     const proxy = readProxyConfig(this.env);
-    const tls = await this.tlsConfig();
-    let secureContext: SecureContext | undefined;
-    try {
-      // Made here to say what is wrong with the certificates before any request.
-      secureContext = secureContextFor(tls);
-    } catch (cause) {
-      throw new ApiError({
-        kind: 'network',
-        message: `The certificates of promptreel.tls cannot be used: ${cause instanceof Error ? cause.message : String(cause)}.`,
-        hint: tls.clientCertificate ? certificateHint('client-certificate-unusable') : 'Check the files of promptreel.tls.certificateAuthorities.',
-        retryable: false,
-        mayHaveReachedServer: false,
-        cause,
-      });
-    }
+    const { config: tls, secureContext } = await this.trusted();
     const dispatcher = createDispatcher({ ...proxy, tls, ...(secureContext ? { secureContext } : {}), ...(connectMs ? { connectTimeoutMs: connectMs } : {}) });
     const trust = [tls.systemCa?.length ? `${tls.systemCa.length} system` : '', tls.extraCa?.length ? `${tls.extraCa.length} extra` : ''].filter(Boolean);
     this.log.debug(
@@ -164,6 +187,7 @@ export class ClientProvider extends Disposable {
   private invalidate(reason: string): void {
     this.log.info(`Rebuilding the client: ${reason}.`);
     this.client = undefined;
+    this.trust = undefined;
     this.closeDispatcher();
     this.changed.fire();
   }

@@ -100,7 +100,7 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     const request = this.buildRequest(model, messages, options);
     const estimatedPrompt = messages.reduce((sum, message) => sum + estimateMessageTokens(toPlainMessage(message)), 0);
     const cancel = abortOn(token);
-    const summary: ResponseSummary = { reasoningChars: 0 };
+    const summary: ResponseSummary = {};
     const started = Date.now();
     let chars = 0;
     const callIds: string[] = [];
@@ -155,10 +155,11 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
   ): ChatRequest {
     const declared = this.settings.capabilities(model.id);
     // What VS Code was told about the model (settings over the model list's limits) decides images and tools.
+    const resolved = resolveCapabilities(declared);
     const capabilities = {
-      ...resolveCapabilities(declared),
-      vision: model.capabilities.imageInput ?? resolveCapabilities(declared).vision,
-      tools: model.capabilities.toolCalling === undefined ? resolveCapabilities(declared).tools : model.capabilities.toolCalling !== false,
+      ...resolved,
+      vision: model.capabilities.imageInput ?? resolved.vision,
+      tools: model.capabilities.toolCalling === undefined ? resolved.tools : model.capabilities.toolCalling !== false,
     };
     const request: ChatRequest = {
       model: model.id,

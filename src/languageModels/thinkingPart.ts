@@ -1,15 +1,11 @@
-import * as vscode from 'vscode';
-
-type ThinkingPartConstructor = new (value: string) => object;
+import type * as vscode from 'vscode';
+import { optionalPartClass } from './optionalPart';
 
 /**
- * `vscode.LanguageModelThinkingPart` is newer than the API this extension targets (1.104): looked up at run time,
- * no proposed API enabled. Where VS Code has it, its Chat shows a reply's reasoning as thinking; elsewhere the
- * reasoning stays out of the answer, as before.
+ * The reasoning of a reply as `vscode.LanguageModelThinkingPart`, which VS Code's Chat shows as thinking; undefined
+ * where VS Code has no such class (the reasoning then stays out of the answer, as before).
  */
 export function thinkingPart(text: string): vscode.LanguageModelResponsePart | undefined {
-  const candidate: unknown = (vscode as unknown as Record<string, unknown>)['LanguageModelThinkingPart'];
-  if (typeof candidate !== 'function') return undefined;
-  // The progress of a provider accepts thinking parts in the VS Code versions that have the class.
-  return new (candidate as ThinkingPartConstructor)(text) as vscode.LanguageModelResponsePart;
+  const ThinkingPart = optionalPartClass<[string]>('LanguageModelThinkingPart');
+  return ThinkingPart && new ThinkingPart(text);
 }

@@ -1,6 +1,6 @@
 import type { AccountReader, ApiLogger } from '../../api';
 import { isApiError } from '../../api';
-import { keyHealthFromBilling, keyHealthFromTokenUsage, quotaDisplay, type KeyHealth, type QuotaDisplay } from '../../api/account/keyHealth';
+import { quotaDisplay, type KeyHealth, type QuotaDisplay } from '../../api/account/keyHealth';
 import type { Clock } from '../../common/clock';
 import { Emitter, type Event } from '../../common/emitter';
 import { Disposable, MutableDisposable } from '../../common/lifecycle';
@@ -78,15 +78,10 @@ export class KeyHealthMonitor extends Disposable {
           return quotaDisplay(undefined);
         },
       );
-      const [usage, display] = await Promise.all([reader.tokenUsage(), this.display]);
-      let health: KeyHealth | undefined;
-      if (usage.offered) health = keyHealthFromTokenUsage(usage.value, display.quotaPerUnit);
-      else {
-        const billing = await reader.billing();
-        if (billing.offered) health = keyHealthFromBilling(billing.value);
-      }
+      const display = this.display;
+      const health = await reader.keyHealth(display);
       if (generation !== this.generation) return this.current;
-      this.set(health ? { kind: 'known', health, display, readAt: this.options.clock.now() } : { kind: 'not-offered' });
+      this.set(health ? { kind: 'known', health, display: await display, readAt: this.options.clock.now() } : { kind: 'not-offered' });
     } catch (error) {
       if (generation !== this.generation) return this.current;
       if (isApiError(error) && (error.status === 401 || error.status === 403)) this.set({ kind: 'refused', message: error.serverMessage ?? error.message });

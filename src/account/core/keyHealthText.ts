@@ -1,4 +1,4 @@
-import { describeKeyHealth, keyCondition } from '../../api/account/keyHealth';
+import { describeKeyHealth, expiryDay, keyCondition } from '../../api/account/keyHealth';
 import { formatUsd } from '../../api/account/prices';
 import type { KeyHealthState } from './keyHealthMonitor';
 
@@ -33,8 +33,7 @@ export function keyHealthTooltip(state: KeyHealthState, service: string | undefi
     if (health.usedUsd !== undefined) lines.push(`Used: ${formatUsd(health.usedUsd)}`);
   }
   const condition = keyCondition(health, now);
-  if (health.expiresAt === undefined) lines.push('Expires: never');
-  else lines.push(`${condition.expired ? 'Expired' : 'Expires'}: ${new Date(health.expiresAt).toISOString().slice(0, 10)}`);
+  lines.push(`${condition.expired ? 'Expired' : 'Expires'}: ${expiryDay(health) ?? 'never'}`);
   for (const [model, usd] of Object.entries(health.modelLimitsUsd ?? {})) lines.push(`Limit for ${model}: ${formatUsd(usd)}`);
   lines.push('', `Read ${new Date(state.readAt).toISOString().slice(11, 16)} UTC. Click to read again.`);
   return lines.join('\n');

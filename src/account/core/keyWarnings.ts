@@ -1,4 +1,4 @@
-import { keyCondition, type KeyHealth } from '../../api/account/keyHealth';
+import { expiryDay, keyCondition, type KeyHealth } from '../../api/account/keyHealth';
 import { formatUsd } from '../../api/account/prices';
 import type { KeyHealthState } from './keyHealthMonitor';
 
@@ -54,5 +54,5 @@ export function keyProblem(state: KeyHealthState, now: number): string | undefin
 }
 
 function isoDay(health: KeyHealth): string {
-  return health.expiresAt === undefined ? 'never' : new Date(health.expiresAt).toISOString().slice(0, 10);
+  return expiryDay(health) ?? 'never';
 }

@@ -44,13 +44,7 @@ export class PriceBook extends Disposable {
 
   /** What is known now, without asking the service (the settings, and the service's list once it has arrived). */
   known(): ReadonlyMap<string, PriceQuote> {
-    const quotes = new Map<string, PriceQuote>();
-    for (const [model, price] of this.settled ?? []) quotes.set(model, { ...price, source: 'service' });
-    for (const [model, setting] of Object.entries(this.options.overrides())) {
-      const price = priceFromSetting(setting);
-      if (price) quotes.set(model, { ...price, source: 'settings' });
-    }
-    return quotes;
+    return withPriceSettings(this.settled ?? new Map(), this.options.overrides());
   }
 
   /** Another key or service: its prices may differ. */
@@ -94,6 +88,17 @@ export class PriceBook extends Disposable {
       return empty;
     }
   }
+}
+
+/** The service's prices with `promptreel.models.prices` over them, each with where it comes from. */
+export function withPriceSettings(listed: ReadonlyMap<string, ModelPrice>, settings: Readonly<Record<string, PriceSetting>>): Map<string, PriceQuote> {
+  const quotes = new Map<string, PriceQuote>();
+  for (const [model, price] of listed) quotes.set(model, { ...price, source: 'service' });
+  for (const [model, setting] of Object.entries(settings)) {
+    const price = priceFromSetting(setting);
+    if (price) quotes.set(model, { ...price, source: 'settings' });
+  }
+  return quotes;
 }
 
 /** `{perRequest}` is per call; `{input, output}` per 1M tokens (`output` defaults to `input`); without either: no price. */

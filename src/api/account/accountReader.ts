@@ -1,5 +1,6 @@
 import { isApiError, type ApiError } from '../errors';
 import type { Transport } from '../transport';
+import { keyHealthFromBilling, keyHealthFromTokenUsage, type KeyHealth, type QuotaDisplay } from './keyHealth';
 import {
   billingSubscriptionSchema,
   billingUsageSchema,
@@ -44,6 +45,17 @@ export class AccountReader {
   /** `GET /api/usage/token` (new-api): the quota and expiry of the key itself. */
   async tokenUsage(signal?: AbortSignal): Promise<Offered<TokenUsageAnswer>> {
     return this.read('/api/usage/token', true, 'Reading the key quota', signal, (data) => tokenUsageSchema.safeParse(data));
+  }
+
+  /**
+   * The key's quota and expiry: `/api/usage/token`, else the legacy billing pair; undefined when neither is offered.
+   * `display` (from `status()`) is read alongside, not before.
+   */
+  async keyHealth(display: Promise<QuotaDisplay> | QuotaDisplay, signal?: AbortSignal): Promise<KeyHealth | undefined> {
+    const [usage, { quotaPerUnit }] = await Promise.all([this.tokenUsage(signal), display]);
+    if (usage.offered) return keyHealthFromTokenUsage(usage.value, quotaPerUnit);
+    const billing = await this.billing(signal);
+    return billing.offered ? keyHealthFromBilling(billing.value) : undefined;
   }
 
   /** The legacy billing pair, under `/v1/dashboard/…` or `/dashboard/…` (the first that answers). */

@@ -95,6 +95,11 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
+/** The key's expiry day (`2026-12-06`, UTC), or undefined when it never expires. */
+export function expiryDay(health: KeyHealth): string | undefined {
+  return health.expiresAt === undefined ? undefined : new Date(health.expiresAt).toISOString().slice(0, 10);
+}
+
 /** The status bar's words: `$3.20 left · 12 days`, `unlimited · never expires`, `expired`, `used up`. */
 export function describeKeyHealth(health: KeyHealth, display: QuotaDisplay, now: number): string {
   const condition = keyCondition(health, now);

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { invalidRequest } from '../invalidRequest';
+import { REASONING_EFFORTS } from './reasoningEffort';
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const imagePart = z.object({
@@ -60,7 +61,7 @@ export const chatRequestSchema = z.object({
   tool_choice: z.optional(z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) })])),
   user: z.optional(z.string()),
   /** Reasoning switches, each as the models that take it expect (OpenAI and most gateways; Qwen; GLM and others). */
-  reasoning_effort: z.optional(z.enum(['minimal', 'low', 'medium', 'high'])),
+  reasoning_effort: z.optional(z.enum(REASONING_EFFORTS)),
   enable_thinking: z.optional(z.boolean()),
   thinking: z.optional(z.object({ type: z.enum(['enabled', 'disabled']) })),
   seed: z.optional(z.int()),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { REASONING_EFFORTS } from '../../api/chat/reasoningEffort';
 
 // The conversation data the host owns and persists. Plain data with zod schemas, because it enters from
 // workspaceState (written by an older version, or edited by hand) and must be checked like any other input.
@@ -46,7 +47,7 @@ export const conversationOptionsSchema = z.object({
   maxTokens: z.optional(z.int().check(z.gte(1))),
   jsonMode: z.optional(z.boolean()),
   /** This chat's reasoning switches, over the model's settings. */
-  reasoningEffort: z.optional(z.enum(['minimal', 'low', 'medium', 'high'])),
+  reasoningEffort: z.optional(z.enum(REASONING_EFFORTS)),
   thinking: z.optional(z.boolean()),
 });
 

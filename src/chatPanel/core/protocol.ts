@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { ChatSampling } from '../../config/chatSampling';
+import { REASONING_EFFORTS } from '../../api/chat/reasoningEffort';
 import {
   conversationOptionsSchema,
   quickActionSchema,
@@ -144,7 +145,7 @@ export const optionsPatchSchema = z.strictObject({
   presencePenalty: z.optional(z.nullable(z.number().check(z.gte(-2), z.lte(2)))),
   maxTokens: z.optional(z.nullable(z.int().check(z.gte(1), z.lte(10_000_000)))),
   jsonMode: z.optional(z.nullable(z.boolean())),
-  reasoningEffort: z.optional(z.nullable(z.enum(['minimal', 'low', 'medium', 'high']))),
+  reasoningEffort: z.optional(z.nullable(z.enum(REASONING_EFFORTS))),
   thinking: z.optional(z.nullable(z.boolean())),
 });
 export type OptionsPatch = z.infer<typeof optionsPatchSchema>;

@@ -1,7 +1,7 @@
 import { isApiError, type AccountReader } from '../../api';
-import { keyCondition, keyHealthFromBilling, keyHealthFromTokenUsage, quotaDisplay, type KeyHealth } from '../../api/account/keyHealth';
+import { keyCondition, quotaDisplay } from '../../api/account/keyHealth';
 import { describePrice, modelPrices, type ModelPrice } from '../../api/account/prices';
-import { priceFromSetting } from '../../account/core/priceBook';
+import { withPriceSettings } from '../../account/core/priceBook';
 import { describeError } from '../../common/logger';
 import type { PriceSetting } from '../../config/schema';
 import type { DoctorAccount } from './doctorResult';
@@ -28,18 +28,15 @@ export async function checkAccount(input: AccountCheckInput): Promise<DoctorAcco
 
 async function readQuota({ reader, now, signal }: AccountCheckInput): Promise<Omit<DoctorAccount, 'prices'>> {
   try {
-    const [usage, status] = await Promise.all([reader.tokenUsage(signal), reader.status(signal).catch(() => undefined)]);
-    const display = quotaDisplay(status?.offered ? status.value : undefined);
-    let health: KeyHealth | undefined;
-    if (usage.offered) health = keyHealthFromTokenUsage(usage.value, display.quotaPerUnit);
-    else {
-      const billing = await reader.billing(signal);
-      if (billing.offered) health = keyHealthFromBilling(billing.value);
-    }
+    const display = reader.status(signal).then(
+      (status) => quotaDisplay(status.offered ? status.value : undefined),
+      () => quotaDisplay(undefined),
+    );
+    const health = await reader.keyHealth(display, signal);
     if (!health) return { quota: 'Key quota: not offered by this service.' };
     const condition = keyCondition(health, now);
     const keyProblem = condition.expired ? 'expired' : condition.exhausted ? 'used-up' : undefined;
-    return { quota: `Key quota: ${describeQuota(health, display, now)}.`, ...(keyProblem ? { keyProblem } : {}) };
+    return { quota: `Key quota: ${describeQuota(health, await display, now)}.`, ...(keyProblem ? { keyProblem } : {}) };
   } catch (error) {
     // Some gateways answer these endpoints only for a dashboard login: the key that just chatted is not at fault.
     if (isApiError(error) && (error.status === 401 || error.status === 403)) {
@@ -50,20 +47,17 @@ async function readQuota({ reader, now, signal }: AccountCheckInput): Promise<Om
 }
 
 async function readPrices({ reader, models, priceSettings, signal }: AccountCheckInput): Promise<string | undefined> {
-  const prices = new Map<string, { price: ModelPrice; setting: boolean }>();
+  let listed: ReadonlyMap<string, ModelPrice> = new Map();
   try {
     const pricing = await reader.pricing(signal);
-    if (pricing.offered) for (const [model, price] of modelPrices(pricing.value)) prices.set(model, { price, setting: false });
+    if (pricing.offered) listed = modelPrices(pricing.value);
   } catch {
     // Prices are a courtesy here: those of the settings are still named.
   }
-  for (const [model, setting] of Object.entries(priceSettings)) {
-    const price = priceFromSetting(setting);
-    if (price) prices.set(model, { price, setting: true });
-  }
+  const prices = withPriceSettings(listed, priceSettings);
   const named = models.flatMap((model) => {
     const known = prices.get(model);
-    return known ? [`${model} ${describePrice(known.price)}${known.setting ? ' (promptreel.models.prices)' : ''}`] : [];
+    return known ? [`${model} ${describePrice(known)}${known.source === 'settings' ? ' (promptreel.models.prices)' : ''}`] : [];
   });
   return named.length ? `Prices: ${named.join('; ')}.` : undefined;
 }

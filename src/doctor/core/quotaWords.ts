@@ -1,4 +1,4 @@
-import { compactNumber, keyCondition, type KeyHealth, type QuotaDisplay } from '../../api/account/keyHealth';
+import { compactNumber, expiryDay, keyCondition, type KeyHealth, type QuotaDisplay } from '../../api/account/keyHealth';
 import { formatUsd } from '../../api/account/prices';
 
 /**
@@ -8,7 +8,7 @@ import { formatUsd } from '../../api/account/prices';
  */
 export function describeQuota(health: KeyHealth, display: QuotaDisplay, now: number): string {
   const condition = keyCondition(health, now);
-  const day = health.expiresAt === undefined ? undefined : new Date(health.expiresAt).toISOString().slice(0, 10);
+  const day = expiryDay(health);
   if (condition.expired) return `expired on ${day}`;
   const amount = (usd: number, units?: number) =>
     display.unit === 'TOKENS' ? `${compactNumber(units ?? Math.round(usd * display.quotaPerUnit))} tokens` : formatUsd(usd);

@@ -3,6 +3,7 @@ import type { ModelLimits } from '../../api/models';
 import { describePrice } from '../../api/account/prices';
 import type { PriceQuote } from '../../account/core/priceBook';
 import type { ModelCapabilities } from '../../config/schema';
+import { REASONING_EFFORTS } from '../../api/chat/reasoningEffort';
 
 export interface ResolvedCapabilities {
   contextWindow: number;
@@ -74,7 +75,7 @@ export function reasoningConfigurationSchema(declared: ModelCapabilities | undef
         type: 'string',
         title: 'Reasoning effort',
         description: 'How hard the model thinks before it answers.',
-        enum: ['minimal', 'low', 'medium', 'high'],
+        enum: REASONING_EFFORTS,
         ...(declared.reasoningEffort ? { default: declared.reasoningEffort } : {}),
       },
       thinking: {

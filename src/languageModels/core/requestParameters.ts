@@ -4,6 +4,7 @@ import type { ChatSettings } from '../../config/settings';
 import type { ModelCapabilities } from '../../config/schema';
 import { resolveCapabilities } from './modelInformation';
 import type { ReasoningChoice } from './reasoningParameters';
+import { REASONING_EFFORTS } from '../../api/chat/reasoningEffort';
 
 export type SamplingParameters = Pick<ChatRequest, 'temperature' | 'top_p' | 'frequency_penalty' | 'presence_penalty' | 'max_tokens'>;
 
@@ -15,8 +16,8 @@ const modelOptionsSchema = z.catch(
     frequency_penalty: z.catch(z.optional(z.number().check(z.gte(-2), z.lte(2))), undefined),
     presence_penalty: z.catch(z.optional(z.number().check(z.gte(-2), z.lte(2))), undefined),
     max_tokens: z.catch(z.optional(z.int().check(z.positive())), undefined),
-    reasoning_effort: z.catch(z.optional(z.enum(['minimal', 'low', 'medium', 'high'])), undefined),
-    reasoningEffort: z.catch(z.optional(z.enum(['minimal', 'low', 'medium', 'high'])), undefined),
+    reasoning_effort: z.catch(z.optional(z.enum(REASONING_EFFORTS)), undefined),
+    reasoningEffort: z.catch(z.optional(z.enum(REASONING_EFFORTS)), undefined),
     thinking: z.catch(z.optional(z.boolean()), undefined),
   }),
   {},

@@ -9,7 +9,6 @@ export type ResponsePart =
 
 export interface ResponseSummary {
   finishReason?: string;
-  reasoningChars: number;
   /** All the reasoning of the reply (sent back with its tool calls to DeepSeek-style models). */
   reasoning?: string;
   /** The tokens the service counted, when it said. */
@@ -20,7 +19,7 @@ export interface ResponseSummary {
  * Chat stream events to the parts VS Code wants: text as it arrives, each tool call once complete (the decoder
  * assembles the fragments and hands them over with the finish reason), reasoning as its own kind of part.
  */
-export async function* responseParts(events: AsyncIterable<ChatStreamEvent>, summary: ResponseSummary = { reasoningChars: 0 }): AsyncGenerator<ResponsePart> {
+export async function* responseParts(events: AsyncIterable<ChatStreamEvent>, summary: ResponseSummary = {}): AsyncGenerator<ResponsePart> {
   for await (const event of events) {
     switch (event.type) {
       case 'text':
@@ -28,7 +27,6 @@ export async function* responseParts(events: AsyncIterable<ChatStreamEvent>, sum
         break;
       case 'reasoning':
         if (!event.text) break;
-        summary.reasoningChars += event.text.length;
         summary.reasoning = (summary.reasoning ?? '') + event.text;
         yield { kind: 'reasoning', text: event.text };
         break;

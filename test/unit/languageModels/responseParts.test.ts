@@ -14,7 +14,7 @@ describe('language models: response parts', () => {
   it('yields the text of the local service as it streams, the reasoning (<think>) apart from it', async () => {
     const client = clientFor(context.service);
     context.service.setScenario({ chat: { chunkChars: 3, reasoning: 'think', delayMs: 10 } });
-    const summary: ResponseSummary = { reasoningChars: 0 };
+    const summary: ResponseSummary = {};
     const parts = await collect(
       responseParts(client.streamChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'streaming' }] }), summary),
     );
@@ -25,7 +25,7 @@ describe('language models: response parts', () => {
     const reasoning = parts.flatMap((part) => (part.kind === 'reasoning' ? [part.text] : [])).join('');
     assert.strictEqual(reasoning, 'The user wrote "streaming". A short, direct answer fits best.');
     assert.strictEqual(summary.reasoning, reasoning);
-    assert.strictEqual(summary.reasoningChars, reasoning.length);
+    assert.strictEqual(summary.reasoning?.length, reasoning.length);
     assert.ok(parts.findIndex((part) => part.kind === 'reasoning') < parts.findIndex((part) => part.kind === 'text'), 'the reasoning comes first');
     assert.strictEqual(summary.finishReason, 'stop');
   });

@@ -9,7 +9,7 @@ async function* events(...list: ChatStreamEvent[]): AsyncGenerator<ChatStreamEve
 
 describe("language models: the usage part for VS Code's Chat", () => {
   it('keeps the usage the service reported out of the answer, in the summary', async () => {
-    const summary: ResponseSummary = { reasoningChars: 0 };
+    const summary: ResponseSummary = {};
     const parts = [];
     const usage = { promptTokens: 12, completionTokens: 3, totalTokens: 15 };
     for await (const part of responseParts(events({ type: 'text', text: 'hi' }, { type: 'usage', usage }, { type: 'finish', reason: 'stop' }), summary)) {
@@ -20,7 +20,7 @@ describe("language models: the usage part for VS Code's Chat", () => {
   });
 
   it('leaves the usage undefined when the service reported none', async () => {
-    const summary: ResponseSummary = { reasoningChars: 0 };
+    const summary: ResponseSummary = {};
     for await (const part of responseParts(events({ type: 'text', text: 'hi' }, { type: 'finish', reason: 'stop' }), summary)) assert.ok(part);
     assert.equal(summary.usage, undefined);
   });
