@@ -12,6 +12,7 @@ import { ChatViewProvider } from './chatViewProvider';
 import { CodeBlockActions } from './codeBlockActions';
 import { ConversationActions } from './conversationActions';
 import { ConversationStore } from './core/conversationStore';
+import { WorkspaceMentions } from './mentions/workspaceMentions';
 
 /** The chat panel's objects, wired together; `src/extension.ts` builds one and tests reach its parts. */
 export class ChatFeature extends Disposable {
@@ -24,6 +25,7 @@ export class ChatFeature extends Disposable {
   readonly commands: ChatCommands;
   readonly codeBlocks: CodeBlockActions;
   readonly conversations: ConversationActions;
+  readonly mentions: WorkspaceMentions;
 
   constructor(workspaceState: vscode.Memento, extensionUri: vscode.Uri, settings: Settings, connection: Connection, logger: Logger) {
     super();
@@ -38,6 +40,7 @@ export class ChatFeature extends Disposable {
     );
     this.codeBlocks = this._register(new CodeBlockActions(log));
     this.conversations = new ConversationActions(this.controller, log);
+    this.mentions = this._register(new WorkspaceMentions(log));
     const services = {
       controller: this.controller,
       models: this.models,
@@ -45,6 +48,7 @@ export class ChatFeature extends Disposable {
       settings,
       codeBlocks: this.codeBlocks,
       conversations: this.conversations,
+      mentions: this.mentions,
       extensionUri,
       log,
     };

@@ -8,6 +8,7 @@ import type { CodeBlockActions } from './codeBlockActions';
 import type { ConversationActions } from './conversationActions';
 import type { ChatController } from './core/chatController';
 import type { HostCommand } from './core/protocol';
+import type { WorkspaceMentions } from './mentions/workspaceMentions';
 
 /** What every chat webview (the side bar view, each editor panel) works with. */
 export interface ChatServices {
@@ -17,6 +18,7 @@ export interface ChatServices {
   readonly settings: Settings;
   readonly codeBlocks: CodeBlockActions;
   readonly conversations: ConversationActions;
+  readonly mentions: WorkspaceMentions;
   readonly extensionUri: vscode.Uri;
   readonly log: ComponentLogger;
 }

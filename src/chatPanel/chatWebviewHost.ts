@@ -8,21 +8,14 @@ import { chatHtml, chatWebviewOptions } from './chatHtml';
 import { quickActionPrompt } from './core/contextPrompt';
 import { confirmCharge } from '../account/confirmCharge';
 import type { Conversation, ConversationOptions, ImageAttachment, SelectionContext } from './core/model';
-import { pickImageFor } from './imagePicker';
 import type { ChatServices } from './chatServices';
 import { forwardReplies } from './replyForwarding';
 import { runServiceIntent } from './serviceIntents';
-import { capabilitiesView, conversationView, patchOptions } from './core/webviewViews';
+import { patchOptions, type Draft } from './core/webviewViews';
+import { pageCapabilities, pageConversation, pageDefaults, pageSummaries } from './pageViews';
 import { ComposerDraft } from './core/composerDraft';
-import {
-  webviewToHostSchema,
-  type CapabilitiesView,
-  type ConversationView,
-  type DefaultsView,
-  type HostToWebview,
-  type OptionsPatch,
-  type WebviewToHost,
-} from './core/protocol';
+import { ComposerIntents } from './composerIntents';
+import { webviewToHostSchema, type HostToWebview, type OptionsPatch, type WebviewToHost } from './core/protocol';
 
 /**
  * Binds one chat webview (the side bar view or an editor panel) to the controller: answers `ready` with a
@@ -33,7 +26,9 @@ export class ChatWebviewHost extends Disposable {
   private readonly draft = new ComposerDraft(
     (message) => this.post(message),
     () => this.isReady,
+    () => this.composer.postBudget(),
   );
+  private readonly composer: ComposerIntents;
   private lastTitle: string | undefined;
   private readonly titleChanged = this._register(new Emitter<string>());
   /** The title of the conversation shown changed (panels show it in their tab). */
@@ -50,6 +45,16 @@ export class ChatWebviewHost extends Disposable {
   ) {
     super();
     const { controller, models, connection, settings } = services;
+    this.composer = new ComposerIntents(
+      this.draft,
+      {
+        post: (message) => this.post(message),
+        ready: () => this.isReady,
+        conversation: () => this.activeConversation(),
+        capabilities: (conversation) => pageCapabilities(this.services, conversation),
+      },
+      services,
+    );
     if (initialConversationId && controller.store.get(initialConversationId)) this.activeId = initialConversationId;
     webview.options = chatWebviewOptions(services.extensionUri);
     webview.html = chatHtml(webview, services.extensionUri);
@@ -85,12 +90,9 @@ export class ChatWebviewHost extends Disposable {
     return this.isReady;
   }
 
-  get draftContext(): SelectionContext | undefined {
-    return this.draft.context;
-  }
-
-  get draftImages(): readonly ImageAttachment[] {
-    return this.draft.images;
+  /** What waits next to the prompt box (the selection, mentions, images) until the next message is sent. */
+  get composerDraft(): Readonly<Draft> {
+    return this.draft.current;
   }
 
   showConversation(conversationId: string): boolean {
@@ -161,13 +163,17 @@ export class ChatWebviewHost extends Disposable {
       case 'setOptions':
         return this.applyOptions(message.conversationId, message.options);
       case 'attachImage':
-        return this.attachImage();
       case 'removeImage':
-        return this.draft.removeImage(message.index);
       case 'clearContext':
-        return this.draft.clearContext();
+      case 'mentionQuery':
+      case 'addMention':
+      case 'removeMention':
+      case 'openMention':
+      case 'dropUris':
+      case 'addImageData':
+        return this.composer.handle(message);
       default:
-        return runServiceIntent(message, this.services);
+        return runServiceIntent(message, this.services, (reply) => this.post(reply));
     }
   }
 
@@ -181,9 +187,10 @@ export class ChatWebviewHost extends Disposable {
       this.draft.giveBack(typed);
       return;
     }
+    const mentions = this.composer.mentionsToSend(controller.store.get(conversationId)!);
     const { context, images } = this.draft.take();
     this.activeId = conversationId;
-    void controller.send(conversationId, { text: trimmed, ...(context ? { context } : {}), ...(images.length ? { images } : {}) });
+    void controller.send(conversationId, { text: trimmed, ...(context ? { context } : {}), ...(images.length ? { images } : {}), mentions });
   }
 
   private applyOptions(conversationId: string, patch: OptionsPatch): void {
@@ -191,11 +198,6 @@ export class ChatWebviewHost extends Disposable {
     if (!conversation) return;
     conversation.options = patchOptions(conversation.options, patch);
     this.services.controller.store.changed(conversationId, { persist: 'now' });
-  }
-
-  private async attachImage(): Promise<void> {
-    const image = await pickImageFor(this.capabilities(this.activeConversation()));
-    if (image) this.addImage(image);
   }
 
   private onStoreChange(conversationId: string | undefined, listChanged: boolean): void {
@@ -225,24 +227,6 @@ export class ChatWebviewHost extends Disposable {
     return model ? { model } : {};
   }
 
-  private conversationView(conversation: Conversation): ConversationView {
-    return conversationView(conversation, this.services.controller.isBusy(conversation.id));
-  }
-
-  private capabilities(conversation: Conversation): CapabilitiesView {
-    const { controller } = this.services;
-    return capabilitiesView(controller.modelOf(conversation), controller.capabilitiesOf(conversation), controller.tools().length);
-  }
-
-  private defaults(): DefaultsView {
-    return { ...this.services.controller.defaults() };
-  }
-
-  private summaries() {
-    const { controller } = this.services;
-    return controller.store.list().map((summary) => ({ ...summary, busy: controller.isBusy(summary.id) }));
-  }
-
   private async postSnapshot(): Promise<void> {
     const conversation = this.activeConversation();
     this.updateTitle(conversation.title);
@@ -252,12 +236,13 @@ export class ChatWebviewHost extends Disposable {
       type: 'snapshot',
       snapshot: {
         hasKey,
-        conversations: this.summaries(),
-        conversation: this.conversationView(conversation),
+        conversations: pageSummaries(this.services),
+        conversation: pageConversation(this.services, conversation),
         models: this.services.models.view,
-        capabilities: this.capabilities(conversation),
-        defaults: this.defaults(),
+        capabilities: pageCapabilities(this.services, conversation),
+        defaults: pageDefaults(this.services),
         draft: this.draft.view(),
+        budget: this.composer.budget(conversation),
       },
     });
     const waiting = this.services.controller.rateLimitOf(conversation.id);
@@ -267,17 +252,28 @@ export class ChatWebviewHost extends Disposable {
   private postConversation(): void {
     if (!this.isReady) return;
     const conversation = this.activeConversation();
-    this.post({ type: 'conversation', conversation: this.conversationView(conversation), capabilities: this.capabilities(conversation) });
+    this.post({
+      type: 'conversation',
+      conversation: pageConversation(this.services, conversation),
+      capabilities: pageCapabilities(this.services, conversation),
+    });
+    this.composer.postBudget();
     this.updateTitle(conversation.title);
   }
 
   private postConversations(): void {
-    if (this.isReady) this.post({ type: 'conversations', conversations: this.summaries() });
+    if (this.isReady) this.post({ type: 'conversations', conversations: pageSummaries(this.services) });
   }
 
   private postModels(): void {
-    if (this.isReady)
-      this.post({ type: 'models', models: this.services.models.view, capabilities: this.capabilities(this.activeConversation()), defaults: this.defaults() });
+    if (!this.isReady) return;
+    this.post({
+      type: 'models',
+      models: this.services.models.view,
+      capabilities: pageCapabilities(this.services, this.activeConversation()),
+      defaults: pageDefaults(this.services),
+    });
+    this.composer.postBudget();
   }
 
   private async postKeyState(): Promise<void> {

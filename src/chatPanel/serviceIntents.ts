@@ -1,14 +1,36 @@
 import * as vscode from 'vscode';
 import { HOST_COMMAND_IDS, type ChatServices } from './chatServices';
-import type { WebviewToHost } from './core/protocol';
+import type { HostToWebview, WebviewToHost } from './core/protocol';
 
 /** The page's intents that act on the shared services only (no state of the webview it came from). */
 export type ServiceIntent = Exclude<
   WebviewToHost,
-  { type: 'ready' | 'send' | 'quickAction' | 'newConversation' | 'selectConversation' | 'setOptions' | 'attachImage' | 'removeImage' | 'clearContext' }
+  {
+    type:
+      | 'ready'
+      | 'send'
+      | 'quickAction'
+      | 'newConversation'
+      | 'selectConversation'
+      | 'setOptions'
+      | 'attachImage'
+      | 'removeImage'
+      | 'clearContext'
+      | 'mentionQuery'
+      | 'addMention'
+      | 'removeMention'
+      | 'openMention'
+      | 'dropUris'
+      | 'addImageData';
+  }
 >;
 
-export async function runServiceIntent(message: ServiceIntent, { controller, conversations, codeBlocks, models }: ChatServices): Promise<unknown> {
+/** `reply` answers the page the intent came from (a search's results). */
+export async function runServiceIntent(
+  message: ServiceIntent,
+  { controller, conversations, codeBlocks, models }: ChatServices,
+  _reply: (message: HostToWebview) => void,
+): Promise<unknown> {
   switch (message.type) {
     case 'stop':
       return controller.stop(message.conversationId);

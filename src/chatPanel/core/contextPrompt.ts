@@ -1,4 +1,4 @@
-import type { QuickAction, SelectionContext } from './model';
+import type { Mention, QuickAction, SelectionContext } from './model';
 
 export const QUICK_ACTIONS: readonly { action: QuickAction; label: string; prompt: string }[] = [
   { action: 'explain', label: 'Explain', prompt: 'Explain what this code does, step by step.' },
@@ -40,8 +40,16 @@ export function renderContext(context: SelectionContext): string {
   return parts.join('\n');
 }
 
-/** The text of a user turn as sent: the context (when there is one) followed by what the user wrote. */
-export function userPromptText(text: string, context?: SelectionContext): string {
-  if (!context) return text;
-  return text.trim() ? `${renderContext(context)}\n\n${text}` : renderContext(context);
+/** A mention as the model reads it: what it is, then its text in a fence the text cannot close. */
+export function renderMention(mention: Mention): string {
+  const fence = fenceFor(mention.content);
+  const cut = mention.trimmedFrom !== undefined ? ` (cut to fit the context window: ${mention.tokens} of ${mention.trimmedFrom} tokens)` : '';
+  return [`${mention.label}${mention.detail ? ` (${mention.detail})` : ''}${cut}:`, '', fence, mention.content, fence].join('\n');
+}
+
+/** The text of a user turn as sent: the mentions and the selection (when there are) followed by what the user wrote. */
+export function userPromptText(text: string, context?: SelectionContext, mentions: readonly Mention[] = []): string {
+  const parts = [...mentions.map(renderMention), ...(context ? [renderContext(context)] : [])];
+  if (text.trim()) parts.push(text);
+  return parts.length ? parts.join('\n\n') : text;
 }

@@ -1,5 +1,15 @@
 import type { ChatStreamEvent } from '../../api/chat/events';
-import type { AssistantMessage, ChatErrorInfo, Conversation, ConversationOptions, ImageAttachment, SelectionContext, UsageTotals, UserMessage } from './model';
+import type {
+  AssistantMessage,
+  ChatErrorInfo,
+  Conversation,
+  ConversationOptions,
+  ImageAttachment,
+  Mention,
+  SelectionContext,
+  UsageTotals,
+  UserMessage,
+} from './model';
 
 // Operations on one conversation. They change the conversation in place (the store owns it and persists it);
 // a reply that streams thousands of chunks must not copy the whole conversation per chunk.
@@ -16,13 +26,13 @@ export function createConversation(options: ConversationOptions = {}, now = Date
 }
 
 /** A title from the first line of the first message, shortened on a word boundary. */
-export function titleFrom(text: string, context?: SelectionContext): string {
+export function titleFrom(text: string, context?: SelectionContext, mention?: string): string {
   const line =
     text
       .split('\n')
       .map((part) => part.trim())
       .find((part) => part.length > 0) ?? '';
-  const base = line || (context ? `About ${context.fileName}:${context.startLine}-${context.endLine}` : UNTITLED);
+  const base = line || (context ? `About ${context.fileName}:${context.startLine}-${context.endLine}` : mention ? `About ${mention}` : UNTITLED);
   if (base.length <= TITLE_LENGTH) return base;
   const cut = base.slice(0, TITLE_LENGTH);
   const space = cut.lastIndexOf(' ');
@@ -33,6 +43,7 @@ export interface UserInput {
   text: string;
   context?: SelectionContext;
   images?: ImageAttachment[];
+  mentions?: Mention[];
 }
 
 export function addUserMessage(conversation: Conversation, input: UserInput, now = Date.now(), newId: IdFactory = randomId): UserMessage {
@@ -43,10 +54,11 @@ export function addUserMessage(conversation: Conversation, input: UserInput, now
     createdAt: now,
     ...(input.context ? { context: input.context } : {}),
     ...(input.images && input.images.length > 0 ? { images: [...input.images] } : {}),
+    ...(input.mentions && input.mentions.length > 0 ? { mentions: [...input.mentions] } : {}),
   };
   conversation.messages.push(message);
   if (!conversation.titleEdited && conversation.messages.filter((m) => m.role === 'user').length === 1) {
-    conversation.title = titleFrom(input.text, input.context);
+    conversation.title = titleFrom(input.text, input.context, input.mentions?.[0]?.label);
   }
   conversation.updatedAt = now;
   return message;

@@ -11,6 +11,7 @@ export interface ConversationSummary {
   title: string;
   updatedAt: number;
   messageCount: number;
+  pinned: boolean;
 }
 
 export interface StoreChange {
@@ -76,6 +77,7 @@ export class ConversationStore implements IDisposable {
       title: conversation.title,
       updatedAt: conversation.updatedAt,
       messageCount: conversation.messages.length,
+      pinned: conversation.pinned === true,
     }));
   }
 

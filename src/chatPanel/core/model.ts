@@ -64,7 +64,20 @@ export const costSchema = z.object({
   estimated: z.boolean(),
 });
 
-export const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+/** Where a tool call stands: asked for approval, running, answered, refused by the user, failed, or ended by Stop. */
+export const toolCallStateSchema = z.enum(['pending', 'running', 'done', 'denied', 'failed', 'stopped']);
+
+export const toolCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  /** Absent in chats saved before tools were run (they were shown, not run). */
+  state: z.optional(toolCallStateSchema),
+  /** What went back to the model (the tool's output, or why there is none). */
+  result: z.optional(z.string()),
+  /** Reads only: may be allowed for the whole chat. */
+  readOnly: z.optional(z.boolean()),
+});
 
 export const chatErrorActionSchema = z.enum(['setApiKey', 'openSettings', 'retry', 'showLogs', 'selectModel']);
 
@@ -77,6 +90,38 @@ export const chatErrorInfoSchema = z.object({
   code: z.optional(z.string()),
 });
 
+/** What a mention brings into a message (`@file`, `#problems`, …). */
+export const mentionKindSchema = z.enum([
+  'file',
+  'folder',
+  'currentFile',
+  'openEditor',
+  'problems',
+  'terminalSelection',
+  'terminalOutput',
+  'gitChanges',
+  'symbol',
+]);
+
+/** A mention as sent: its text is read when the chip is added, so what the chip shows is what goes. */
+export const mentionSchema = z.object({
+  id: z.string(),
+  kind: mentionKindSchema,
+  /** `src/app.ts:10-40`, `Problems (workspace)`, `Git: staged changes`. */
+  label: z.string(),
+  /** `2.1 KB`, `3 errors`. */
+  detail: z.optional(z.string()),
+  /** What a click on the chip opens. */
+  uri: z.optional(z.string()),
+  /** 1-based, inclusive. */
+  startLine: z.optional(z.int().check(z.gte(1))),
+  endLine: z.optional(z.int().check(z.gte(1))),
+  content: z.string(),
+  tokens: z.int().check(z.gte(0)),
+  /** Cut to fit the model's context window: the tokens it had before. */
+  trimmedFrom: z.optional(z.int().check(z.gte(0))),
+});
+
 export const userMessageSchema = z.object({
   id: z.string(),
   role: z.literal('user'),
@@ -84,6 +129,7 @@ export const userMessageSchema = z.object({
   createdAt: z.number(),
   context: z.optional(selectionContextSchema),
   images: z.optional(z.array(imageAttachmentSchema)),
+  mentions: z.optional(z.array(mentionSchema)),
 });
 
 /** `streaming` while the reply arrives; `stopped` by the user; `cut-off` when the stream broke; `error` when it failed. */
@@ -115,6 +161,10 @@ export const conversationSchema = z.object({
   updatedAt: z.number(),
   options: conversationOptionsSchema,
   messages: z.array(conversationMessageSchema),
+  /** Pinned chats stay at the top of the history. */
+  pinned: z.optional(z.boolean()),
+  /** Read-only tools the user allowed for this whole chat. */
+  allowedTools: z.optional(z.array(z.string())),
 });
 
 export type DiagnosticSeverity = z.infer<typeof diagnosticSeveritySchema>;
@@ -125,6 +175,9 @@ export type ConversationOptions = z.infer<typeof conversationOptionsSchema>;
 export type UsageTotals = z.infer<typeof usageSchema>;
 export type Cost = z.infer<typeof costSchema>;
 export type ToolCallRecord = z.infer<typeof toolCallSchema>;
+export type ToolCallState = z.infer<typeof toolCallStateSchema>;
+export type MentionKind = z.infer<typeof mentionKindSchema>;
+export type Mention = z.infer<typeof mentionSchema>;
 export type ChatErrorAction = z.infer<typeof chatErrorActionSchema>;
 export type ChatErrorInfo = z.infer<typeof chatErrorInfoSchema>;
 export type UserMessage = z.infer<typeof userMessageSchema>;

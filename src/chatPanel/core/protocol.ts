@@ -7,6 +7,8 @@ import {
   type AssistantMessage,
   type ConversationOptions,
   type Cost,
+  type Mention,
+  type MentionKind,
   type SelectionContext,
   type ToolCallRecord,
   type UsageTotals,
@@ -24,7 +26,10 @@ export interface ImageView {
   size: number;
 }
 
-export type UserMessageView = Omit<UserMessage, 'images'> & { images: ImageView[] };
+/** A mention as the page sees it: what it is and its size, not its text (a click opens the source). */
+export type MentionView = Omit<Mention, 'content'>;
+
+export type UserMessageView = Omit<UserMessage, 'images' | 'mentions'> & { images: ImageView[]; mentions: MentionView[] };
 
 /** A cost with its words (`$0.0044`, `≈ $0.0040 (estimated)`): the page formats no money itself. */
 export type CostView = Cost & { text: string };
@@ -49,6 +54,45 @@ export interface ConversationSummaryView {
   updatedAt: number;
   messageCount: number;
   busy: boolean;
+  pinned: boolean;
+}
+
+/** A saved chat that matches a history search, with the words around the first match. */
+export interface ConversationSearchResultView {
+  id: string;
+  title: string;
+  updatedAt: number;
+  pinned: boolean;
+  /** Where the query was found first: the title, or a message (then `snippet` shows it in its surroundings). */
+  matchIn: 'title' | 'text';
+  snippet?: string;
+}
+
+/** One entry of the mention popup. `key` names it for the host (the page never interprets it). */
+export interface MentionSuggestionView {
+  key: string;
+  kind: MentionKind;
+  label: string;
+  /** The folder of a file, the container of a symbol, a count of problems. */
+  description?: string;
+  /** Indexes into `label` of the characters the query matched (drawn in bold). */
+  matches?: number[];
+}
+
+/** How much of the model's context window the chat and the draft would use, and what would be cut to fit. */
+export interface ContextBudgetView {
+  model: string;
+  contextWindow: number;
+  /** Kept free for the reply (the max output tokens). */
+  reservedForReply: number;
+  /** System prompt and the turns before. */
+  historyTokens: number;
+  /** What is typed, the selection, the mentions and the images. */
+  draftTokens: number;
+  /** Mentions that would be cut, largest first, with the tokens each keeps. */
+  trims: { id: string; label: string; fromTokens: number; toTokens: number }[];
+  /** Tokens still over the window after every trim (the history alone is too long). */
+  overflowTokens: number;
 }
 
 export interface ModelsView {
@@ -90,6 +134,9 @@ export type DefaultsView = ChatSampling;
 export interface DraftView {
   context?: SelectionContext;
   images: ImageView[];
+  mentions: MentionView[];
+  /** Something to tell the user about the draft (an image the model is not declared to read, a file too large). */
+  notice?: string;
   /** Text to put back in the composer (a message the user decided not to send). */
   text?: string;
 }
@@ -102,6 +149,7 @@ export interface Snapshot {
   capabilities: CapabilitiesView;
   defaults: DefaultsView;
   draft: DraftView;
+  budget?: ContextBudgetView;
 }
 
 export type HostToWebview =
@@ -127,13 +175,18 @@ export type HostToWebview =
   | { type: 'keyState'; hasKey: boolean }
   | { type: 'models'; models: ModelsView; capabilities: CapabilitiesView; defaults: DefaultsView }
   | { type: 'draft'; draft: DraftView; focus: boolean }
-  | { type: 'focusComposer' };
+  | { type: 'focusComposer' }
+  /** Answers `mentionQuery`; a later answer with the same `requestId` adds entries that took longer (symbols). */
+  | { type: 'mentionResults'; requestId: number; items: MentionSuggestionView[] }
+  | { type: 'budget'; budget: ContextBudgetView }
+  | { type: 'searchResults'; requestId: number; results: ConversationSearchResultView[] };
 
 /** Commands the webview may ask the host to run (buttons of the no-key state and of error messages). */
 export const HOST_COMMANDS = ['setApiKey', 'openSettings', 'showLogs', 'selectModel', 'testConnection'] as const;
 
 const id = z.string().check(z.minLength(1), z.maxLength(200));
 const text = z.string().check(z.maxLength(200_000));
+const requestNumber = z.int().check(z.gte(0));
 
 /** Option changes from the options form; `null` clears a value (the setting applies again). Bounds are the documented ones. */
 export const optionsPatchSchema = z.strictObject({
@@ -159,7 +212,26 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('selectConversation'), conversationId: id }),
   z.strictObject({ type: z.literal('renameConversation'), conversationId: id }),
   z.strictObject({ type: z.literal('deleteConversation'), conversationId: id }),
-  z.strictObject({ type: z.literal('exportConversation'), conversationId: id }),
+  z.strictObject({ type: z.literal('exportConversation'), conversationId: id, format: z.optional(z.enum(['markdown', 'json'])) }),
+  z.strictObject({ type: z.literal('importConversation') }),
+  z.strictObject({ type: z.literal('pinConversation'), conversationId: id, pinned: z.boolean() }),
+  z.strictObject({ type: z.literal('deleteConversations'), conversationIds: z.array(id).check(z.minLength(1), z.maxLength(1000)) }),
+  z.strictObject({ type: z.literal('searchConversations'), requestId: requestNumber, query: z.string().check(z.maxLength(500)) }),
+  z.strictObject({ type: z.literal('mentionQuery'), requestId: requestNumber, query: z.string().check(z.maxLength(500)) }),
+  z.strictObject({ type: z.literal('addMention'), key: z.string().check(z.minLength(1), z.maxLength(4_000)) }),
+  z.strictObject({ type: z.literal('removeMention'), id }),
+  /** A chip of the draft, or of a sent message (`messageId`). */
+  z.strictObject({ type: z.literal('openMention'), id, conversationId: z.optional(id), messageId: z.optional(id) }),
+  /** Files dropped on the composer (from the explorer, or images from the system). */
+  z.strictObject({ type: z.literal('dropUris'), uris: z.array(z.string().check(z.maxLength(4_000))).check(z.minLength(1), z.maxLength(100)) }),
+  /** An image pasted or dropped from outside VS Code. */
+  z.strictObject({
+    type: z.literal('addImageData'),
+    name: z.string().check(z.maxLength(300)),
+    mimeType: z.string().check(z.regex(/^image\/[\w.+-]+$/)),
+    dataUrl: z.string().check(z.startsWith('data:image/'), z.maxLength(30_000_000)),
+  }),
+  z.strictObject({ type: z.literal('toolApproval'), conversationId: id, callId: id, decision: z.enum(['allow', 'allowForChat', 'deny']) }),
   z.strictObject({ type: z.literal('regenerate'), conversationId: id }),
   z.strictObject({ type: z.literal('retry'), conversationId: id }),
   z.strictObject({
@@ -187,6 +259,7 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 export type HostCommand = (typeof HOST_COMMANDS)[number];
 export type CodeActionKind = Extract<WebviewToHost, { type: 'codeAction' }>['action'];
+export type ToolDecision = Extract<WebviewToHost, { type: 'toolApproval' }>['decision'];
 
 /** What the webview keeps in `setState` (and what a restored panel hands back): never conversation content. */
 export const webviewStateSchema = z.object({

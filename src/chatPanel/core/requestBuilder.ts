@@ -96,7 +96,7 @@ export function buildChatRequest(input: RequestInput): ChatRequest {
 }
 
 function userMessage(message: UserMessage, capabilities: ModelCapabilities, isLast: boolean, model: string): ChatMessage {
-  const text = userPromptText(message.text, message.context);
+  const text = userPromptText(message.text, message.context, message.mentions);
   const images = message.images ?? [];
   if (images.length === 0) return { role: 'user', content: text };
   if (capabilities.vision !== true) {

@@ -1,13 +1,15 @@
 import type { ModelCapabilities } from '../../config/schema';
 import { usageTotals } from './conversation';
 import { conversationCost, formatCost } from './replyCost';
-import type { AssistantMessage, Conversation, ConversationOptions, Cost, ImageAttachment, SelectionContext } from './model';
-import type { AssistantMessageView, CapabilitiesView, ConversationView, CostView, DraftView, OptionsPatch } from './protocol';
+import type { AssistantMessage, Conversation, ConversationOptions, Cost, ImageAttachment, Mention, SelectionContext } from './model';
+import type { AssistantMessageView, CapabilitiesView, ConversationView, CostView, DraftView, MentionView, OptionsPatch } from './protocol';
 
 /** What waits next to the prompt box until the next turn is sent: the selection asked about, images attached. */
 export interface Draft {
   context?: SelectionContext;
   images: ImageAttachment[];
+  mentions: Mention[];
+  notice?: string;
 }
 
 /** A conversation as the page sees it: images are named, never sent back to the page. */
@@ -18,7 +20,11 @@ export function conversationView(conversation: Conversation, busy: boolean): Con
     options: conversation.options,
     messages: conversation.messages.map((message) =>
       message.role === 'user'
-        ? { ...message, images: (message.images ?? []).map(({ name, mimeType, size }) => ({ name, mimeType, size })) }
+        ? {
+            ...message,
+            images: (message.images ?? []).map(({ name, mimeType, size }) => ({ name, mimeType, size })),
+            mentions: (message.mentions ?? []).map(mentionView),
+          }
         : assistantView(message),
     ),
     usage: usageTotals(conversation),
@@ -45,7 +51,15 @@ export function draftView(draft: Draft): DraftView {
   return {
     ...(draft.context ? { context: draft.context } : {}),
     images: draft.images.map(({ name, mimeType, size }) => ({ name, mimeType, size })),
+    mentions: draft.mentions.map(mentionView),
+    ...(draft.notice ? { notice: draft.notice } : {}),
   };
+}
+
+/** A mention without its text (the page shows what it is and its size; the host holds the text). */
+export function mentionView(mention: Mention): MentionView {
+  const { content: _content, ...view } = mention;
+  return view;
 }
 
 /** The options after the page's change: an empty value (null, '') goes back to the setting's default. */

@@ -5,10 +5,10 @@ import type { PlainMessage, PlainPart } from './messages';
 // few tokens for its role and separators, as chat formats do. Over-counting a little is the safe side: VS Code uses
 // the count to decide what fits in the context window.
 
-const CHARS_PER_TOKEN = 4;
-const MESSAGE_OVERHEAD = 4;
+export const CHARS_PER_TOKEN = 4;
+export const MESSAGE_OVERHEAD = 4;
 /** What a high-detail image costs with the common vision models (a tile grid of 85 + 170 per tile), rounded up. */
-const IMAGE_TOKENS = 765;
+export const IMAGE_TOKENS = 765;
 
 export function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);

@@ -127,6 +127,12 @@ export class ChatApp {
       case 'focusComposer':
         this.composer.focus();
         return;
+      case 'mentionResults':
+        this.composer.showMentionResults(message.requestId, message.items);
+        return;
+      case 'budget':
+        this.composer.setBudget(message.budget);
+        return;
     }
   }
 
@@ -135,6 +141,7 @@ export class ChatApp {
     this.header.setModels(snapshot.models, snapshot.capabilities, snapshot.defaults);
     this.composer.setCapabilities(snapshot.capabilities);
     this.composer.setDraft(snapshot.draft);
+    this.composer.setBudget(snapshot.budget);
     const switched = this.conversation?.id !== snapshot.conversation.id;
     this.showConversation(snapshot.conversation);
     this.header.setConversations(snapshot.conversations, snapshot.conversation.id);

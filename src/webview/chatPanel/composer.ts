@@ -1,6 +1,10 @@
 import type { QuickAction } from '../../chatPanel/core/model';
-import type { CapabilitiesView, DraftView, WebviewToHost } from '../../chatPanel/core/protocol';
+import type { CapabilitiesView, ContextBudgetView, DraftView, MentionSuggestionView, WebviewToHost } from '../../chatPanel/core/protocol';
+import { acceptPasteAndDrop } from './composerDrop';
+import { ContextMeter } from './contextMeter';
 import { button, byId, el } from './dom';
+import { mentionChips } from './mentionChips';
+import { MentionPopup } from './mentionPopup';
 
 const QUICK_ACTIONS: { action: QuickAction; label: string }[] = [
   { action: 'explain', label: 'Explain' },
@@ -24,15 +28,26 @@ export class Composer {
   private readonly buttons = { send: byId<HTMLButtonElement>('send'), stop: byId<HTMLButtonElement>('stop'), attach: byId<HTMLButtonElement>('attach-image') };
   private readonly context = byId<HTMLElement>('draft-context');
   private readonly images = byId<HTMLElement>('draft-images');
+  private readonly mentions = byId<HTMLElement>('draft-mentions');
+  private readonly notice = byId<HTMLElement>('draft-notice');
+  private readonly popup: MentionPopup;
+  private readonly meter = new ContextMeter(byId('context-meter'));
   private busy = false;
-  private draft: DraftView = { images: [] };
+  private draft: DraftView = { images: [], mentions: [] };
 
   constructor(
     private readonly host: ComposerHost,
     initialText: string,
   ) {
     this.input.value = initialText;
+    this.popup = new MentionPopup(this.input, byId('mention-popup'), (message) => this.host.post(message));
+    acceptPasteAndDrop(byId('composer'), this.input, { post: (message) => this.host.post(message), notify: (text) => this.showNotice(text) });
     this.input.addEventListener('keydown', (event) => {
+      if (this.popup.handleKey(event)) {
+        event.preventDefault();
+        event.stopPropagation();
+        return;
+      }
       if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         this.submit();
@@ -40,8 +55,10 @@ export class Composer {
     });
     this.input.addEventListener('input', () => {
       this.host.saveDraft(this.input.value);
+      this.meter.setTyped(this.input.value);
       this.updateButtons();
     });
+    this.meter.setTyped(this.input.value);
     this.buttons.send.addEventListener('click', () => this.submit());
     this.buttons.stop.addEventListener('click', () => this.requestStop());
     this.buttons.attach.addEventListener('click', () => this.host.post({ type: 'attachImage' }));
@@ -61,6 +78,15 @@ export class Composer {
     this.buttons.attach.hidden = !capabilities.vision;
   }
 
+  showMentionResults(requestId: number, items: MentionSuggestionView[]): void {
+    this.popup.show(requestId, items);
+  }
+
+  setBudget(budget: ContextBudgetView | undefined): void {
+    this.meter.set(budget);
+    this.renderMentions();
+  }
+
   setDraft(draft: DraftView): void {
     this.draft = draft;
     if (draft.text !== undefined && !this.input.value) {
@@ -77,7 +103,25 @@ export class Composer {
       }),
     );
     this.images.hidden = draft.images.length === 0;
+    this.renderMentions();
+    this.showNotice(draft.notice);
     this.updateButtons();
+  }
+
+  private renderMentions(): void {
+    this.mentions.replaceChildren(
+      ...mentionChips(this.draft.mentions, {
+        open: (id) => this.host.post({ type: 'openMention', id }),
+        remove: (id) => this.host.post({ type: 'removeMention', id }),
+        trimmedTo: (id) => this.meter.trimmedTo(id),
+      }),
+    );
+    this.mentions.hidden = this.draft.mentions.length === 0;
+  }
+
+  private showNotice(text: string | undefined): void {
+    this.notice.textContent = text ?? '';
+    this.notice.hidden = !text;
   }
 
   /** Stops the reply in progress (the Stop button and Escape). */
@@ -89,7 +133,7 @@ export class Composer {
 
   private submit(): void {
     const text = this.input.value;
-    if (this.busy || (!text.trim() && !this.draft.context && this.draft.images.length === 0)) return;
+    if (this.busy || (!text.trim() && this.isDraftEmpty())) return;
     this.host.post({ type: 'send', conversationId: this.host.conversationId(), text });
     this.clear();
   }
@@ -102,6 +146,8 @@ export class Composer {
 
   private clear(): void {
     this.input.value = '';
+    this.popup.close();
+    this.meter.setTyped('');
     this.host.saveDraft('');
     this.updateButtons();
   }
@@ -137,10 +183,14 @@ export class Composer {
     );
   }
 
+  private isDraftEmpty(): boolean {
+    return !this.draft.context && this.draft.images.length === 0 && this.draft.mentions.length === 0;
+  }
+
   private updateButtons(): void {
     this.buttons.send.hidden = this.busy;
     this.buttons.stop.hidden = !this.busy;
-    this.buttons.send.disabled = !this.input.value.trim() && !this.draft.context && this.draft.images.length === 0;
+    this.buttons.send.disabled = !this.input.value.trim() && this.isDraftEmpty();
     for (const control of Array.from(this.context.querySelectorAll<HTMLButtonElement>('[data-quick-action]'))) control.disabled = this.busy;
   }
 }

@@ -95,17 +95,24 @@ export function buildLayout(root: HTMLElement): void {
     ]),
     el('div', { className: 'messages', attrs: { id: 'messages', role: 'log', 'aria-label': 'Conversation', tabindex: '0' } }),
     el('div', { className: 'visually-hidden', attrs: { id: 'announcer', role: 'status', 'aria-live': 'polite' } }),
-    el('footer', { className: 'composer' }, [
+    el('footer', { className: 'composer', attrs: { id: 'composer' } }, [
       el('div', { className: 'draft-context', attrs: { id: 'draft-context', 'aria-label': 'Selection to ask about' }, hidden: true }),
+      el('div', { className: 'draft-mentions', attrs: { id: 'draft-mentions', 'aria-label': 'Mentioned in the message' }, hidden: true }),
       el('div', { className: 'draft-images', attrs: { id: 'draft-images' }, hidden: true }),
+      el('p', { className: 'draft-notice', attrs: { id: 'draft-notice', role: 'status' }, hidden: true }),
+      el('div', { className: 'mention-popup', attrs: { id: 'mention-popup', role: 'listbox', 'aria-label': 'Mention' }, hidden: true }),
       el('textarea', {
         attrs: {
           id: 'prompt',
           rows: '3',
           'aria-label': 'Message to the model',
-          placeholder: 'Ask about your code… (Enter to send, Shift+Enter for a new line)',
+          'aria-autocomplete': 'list',
+          'aria-controls': 'mention-popup',
+          'aria-expanded': 'false',
+          placeholder: 'Ask about your code… (@ to mention files, problems, git changes; Enter to send)',
         },
       }),
+      el('div', { className: 'context-meter', attrs: { id: 'context-meter' }, hidden: true }),
       el('div', { className: 'composer-actions' }, [attach, el('span', { className: 'spacer' }), stop, send]),
     ]),
   );

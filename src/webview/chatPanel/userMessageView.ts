@@ -1,5 +1,6 @@
 import type { UserMessageView as UserMessageData } from '../../chatPanel/core/protocol';
 import { button, el } from './dom';
+import { mentionChips } from './mentionChips';
 import type { MessageHost, MessagePlace } from './messageViews';
 
 /** One user turn: its context (file and lines), attached images, and the text, with Edit & Resend. */
@@ -26,7 +27,7 @@ export class UserMessageView {
     this.busy = place.busy;
     // A reply starting or ending only enables or disables Edit: the message is not built again for that.
     if (this.edit) this.edit.disabled = place.busy;
-    const key = JSON.stringify([message.text, message.context?.relativePath, message.context?.startLine, message.images.length]);
+    const key = JSON.stringify([message.text, message.context?.relativePath, message.context?.startLine, message.images.length, message.mentions.length]);
     if (key === this.key) return;
     this.key = key;
     this.message = message;
@@ -53,6 +54,10 @@ export class UserMessageView {
           ...context.diagnostics.map((d) => el('p', { className: `context-diagnostic ${d.severity}`, text: `Line ${d.line}, ${d.severity}: ${d.message}` })),
         ]),
       );
+    }
+    if (message.mentions.length) {
+      const open = (id: string): void => this.host.post({ type: 'openMention', id, conversationId: this.host.conversationId(), messageId: message.id });
+      children.push(el('div', { className: 'message-mentions', attrs: { 'aria-label': 'Mentioned' } }, mentionChips(message.mentions, { open })));
     }
     if (message.images.length) {
       children.push(

@@ -44,7 +44,7 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     const result = await vscode.commands.executeCommand<AskResult>('promptreel.askAboutSelection');
     assert.ok(result, 'the command returns the view it used');
     assert.strictEqual(api.chat.view.visible, true, 'the Chat view is showing');
-    const context = result.host.draftContext;
+    const context = result.host.composerDraft.context;
     assert.ok(context);
     assert.strictEqual(context.fileName, 'sample.ts');
     assert.strictEqual(context.relativePath, 'src/sample.ts');
@@ -76,7 +76,7 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     assert.ok(prompt.includes('export function add(a: number, b: number): number {'));
     assert.ok(prompt.includes("- line 3, error: Type 'string' is not assignable to type 'number'."));
     assert.ok(prompt.endsWith('Explain this error and how to fix it.'));
-    assert.strictEqual(host.draftContext, undefined, 'the context went with the message');
+    assert.strictEqual(host.composerDraft.context, undefined, 'the context went with the message');
   });
 
   it('offers the code actions: ask about a selection, and "Explain this error" on a diagnostic', async () => {

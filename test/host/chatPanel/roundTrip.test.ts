@@ -256,7 +256,7 @@ describe('chat: a conversation against the local service', () => {
       { type: 'text', text: 'what is this?' },
       { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from(png).toString('base64')}` } },
     ]);
-    assert.strictEqual(host.draftImages.length, 0, 'the draft is cleared once sent');
+    assert.strictEqual(host.composerDraft.images.length, 0, 'the draft is cleared once sent');
     assert.strictEqual(assistantAt(conversation, 1).text, 'You said: what is this? [+1 image]');
   });
 });

@@ -1,0 +1,2 @@
+/** A mention that cannot be added, with the words the composer shows. */
+export class MentionError extends Error {}

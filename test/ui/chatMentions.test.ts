@@ -1,0 +1,94 @@
+import * as assert from 'assert';
+import type { FrameLocator } from 'playwright-core';
+import { LONG_WAIT, lastReplyId, openChat, waitForNewReply, waitForStatus, waitUntil } from './support/chatPage';
+import { viewPane } from './support/views';
+import { useWorkbench } from './support/workbench';
+
+// Mentions and pasted images as a user drives them in the real workbench: `@` opens the popup, typing narrows it,
+// Enter adds the chip, the meter counts it; a screenshot pasted into the prompt box becomes an image chip.
+
+const ALPHA = 'export function alphaMentionTarget(): number {\n  return 42;\n}\n';
+/** A 1×1 PNG. */
+const PIXEL_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+/** Dispatches a real `paste` event carrying an image file, as Ctrl+V with a screenshot on the clipboard does. */
+async function pasteImage(frame: FrameLocator, name: string): Promise<void> {
+  await frame.locator('#prompt').evaluate(
+    (input, { base64, fileName }) => {
+      const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], fileName, { type: 'image/png' }));
+      input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    { base64: PIXEL_BASE64, fileName: name },
+  );
+}
+
+describe('chat mentions and pasted images (real VS Code, end to end)', () => {
+  const context = useWorkbench({
+    name: 'chat-mentions',
+    env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
+    settings: {
+      'promptreel.chat.model': 'promptreel-chat',
+      'promptreel.models.capabilities': { 'promptreel-chat': { vision: true } },
+      'workbench.colorTheme': 'Default Dark Modern',
+    },
+    files: { 'src/mention/alpha.ts': ALPHA, 'src/mention/beta.ts': 'export const beta = 2;\n', 'src/other/alphabet.md': '# abc\n' },
+  });
+
+  it('picks a file from the @ popup: a chip with its size and tokens, the meter, and the text sent', async () => {
+    const { page, service } = context.workbench;
+    const frame = await openChat(page);
+    const videoHeader = viewPane(page, 'Video Tasks').locator('.pane-header').first();
+    if ((await videoHeader.count()) && (await videoHeader.getAttribute('aria-expanded')) === 'true') await videoHeader.click();
+    const prompt = frame.locator('#prompt');
+    await prompt.click();
+    await prompt.pressSequentially('What does @alph');
+    const popup = frame.locator('#mention-popup');
+    const option = popup.locator('.mention-option', { hasText: 'src/mention/alpha.ts' });
+    await option.waitFor({ state: 'visible', timeout: LONG_WAIT });
+    // The best match is selected, and the matched letters are drawn in bold.
+    assert.strictEqual(await popup.locator('.mention-option[aria-selected="true"] .mention-label').innerText(), 'src/mention/alpha.ts');
+    assert.ok((await option.locator('b').count()) > 0, 'matched characters are marked');
+    await context.workbench.screenshot('chat-mention-popup');
+    await prompt.press('Enter');
+    const chip = frame.locator('#draft-mentions .mention-chip', { hasText: 'src/mention/alpha.ts' });
+    await chip.waitFor({ state: 'visible', timeout: LONG_WAIT });
+    assert.strictEqual(await popup.isVisible(), false, 'the popup closed');
+    assert.strictEqual(await prompt.inputValue(), 'What does ', 'the typed @query became the chip');
+    assert.match(await chip.innerText(), new RegExp(`${ALPHA.length} B[\\s\\S]*≈\\d+ tokens`));
+    const meter = frame.locator('#context-meter');
+    await waitUntil(async () => /\d+ \/ 124k tokens/.test(await meter.innerText()), 'the meter to count the chip');
+    await prompt.pressSequentially('return?');
+    await context.workbench.screenshot('chat-mention-chip');
+    const previous = await lastReplyId(frame);
+    await prompt.press('Enter');
+    await waitForNewReply(frame, previous);
+    await waitForStatus(frame, 'done');
+    const sent = service.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as { messages: { content: string }[] };
+    const text = String(sent.messages.at(-1)?.content);
+    assert.ok(text.includes(ALPHA.trim()) && text.endsWith('What does return?'), text);
+    // The sent message keeps its chip; a click opens the file.
+    await frame.locator('article.message.user').last().locator('.mention-chip-open', { hasText: 'src/mention/alpha.ts' }).click();
+    await page.locator('.tab.active', { hasText: 'alpha.ts' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
+  });
+
+  it('adds a pasted screenshot as an image of the message for a vision model', async () => {
+    const { page, service } = context.workbench;
+    const frame = await openChat(page);
+    await pasteImage(frame, 'screenshot.png');
+    const image = frame.locator('#draft-images .chip', { hasText: 'Image: screenshot.png' });
+    await image.waitFor({ state: 'visible', timeout: LONG_WAIT });
+    await frame.locator('#prompt').fill('What is in this screenshot?');
+    await context.workbench.screenshot('chat-pasted-image');
+    const previous = await lastReplyId(frame);
+    await frame.locator('#prompt').press('Enter');
+    await waitForNewReply(frame, previous);
+    await waitForStatus(frame, 'done');
+    const sent = service.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as {
+      messages: { content: { type: string; image_url?: { url: string } }[] }[];
+    };
+    const parts = sent.messages.at(-1)!.content;
+    assert.strictEqual(parts.find((part) => part.type === 'image_url')?.image_url?.url, `data:image/png;base64,${PIXEL_BASE64}`);
+  });
+});
