@@ -23,6 +23,7 @@ const PARTS: PartEntry[] = [
   { id: 'poller', title: 'Poller over 500 pending tasks', load: async () => (await import('./parts/poller')).pollerPart },
   { id: 'editor', title: 'Editor streaming in the real VS Code host', load: async () => (await import('./parts/editorStream')).editorStreamPart },
   { id: 'chat', title: 'Chat panel rendering in real Chromium', load: async () => (await import('./parts/chatPanel')).chatPanelPart },
+  { id: 'mentions', title: 'Mention search and context assembly', load: async () => (await import('./parts/mentions')).mentionsPart },
   { id: 'tls', title: 'New HTTPS connections with the system trust store', load: async () => (await import('./parts/tlsConnections')).tlsConnectionsPart },
   { id: 'startup', title: 'Start-up and size', load: async () => (await import('./parts/startup')).startupPart },
 ];

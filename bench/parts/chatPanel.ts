@@ -192,7 +192,7 @@ async function startProfile(page: Page, frame: Frame): Promise<(base: string) =>
 }
 
 /** The content frame of the newest webview (VS Code nests it: iframe.webview → #active-frame). */
-async function chatFrame(page: Page): Promise<Frame> {
+export async function chatFrame(page: Page): Promise<Frame> {
   const outer = await page.locator('iframe.webview.ready').last().elementHandle({ timeout: 60_000 });
   const outerFrame = await outer?.contentFrame();
   if (!outerFrame) throw new Error('no webview frame');
@@ -207,7 +207,7 @@ interface BenchWindow {
 }
 
 /** Starts recording Long Tasks (> 50 ms) and the time between animation frames. */
-function arm(frame: Frame): Promise<void> {
+export function arm(frame: Frame): Promise<void> {
   return frame.evaluate(() => {
     const state = {
       longTasks: [] as number[],
@@ -228,7 +228,7 @@ function arm(frame: Frame): Promise<void> {
   });
 }
 
-async function collect(frame: Frame): Promise<FrameStats> {
+export async function collect(frame: Frame): Promise<FrameStats> {
   const raw: unknown = await frame.evaluate(() => {
     const state = (window as BenchWindow).__bench;
     if (state) state.stop = true;
