@@ -13,6 +13,7 @@ import { CodeBlockActions } from './codeBlockActions';
 import { ConversationActions } from './conversationActions';
 import { ConversationStore } from './core/conversationStore';
 import { WorkspaceMentions } from './mentions/workspaceMentions';
+import { ChatToolbox } from './tools/chatToolbox';
 
 /** The chat panel's objects, wired together; `src/extension.ts` builds one and tests reach its parts. */
 export class ChatFeature extends Disposable {
@@ -32,15 +33,17 @@ export class ChatFeature extends Disposable {
     const log = logger.forComponent('chat');
     this.store = this._register(new ConversationStore(workspaceState, { warn: (message) => log.warn(message) }));
     this.models = this._register(new ChatModelList(settings, connection, log));
+    this.mentions = this._register(new WorkspaceMentions(log));
     this.controller = this._register(
       new ChatController(this.store, settings, connection.clients, log, {
         firstListedModel: () => connection.chatModel.resolve(),
         priceOf: (model) => connection.prices.priceOf(model),
+        listedLimits: (model) => this.models.limitsOf(model),
+        toolbox: new ChatToolbox(settings, this.mentions.files, log),
       }),
     );
     this.codeBlocks = this._register(new CodeBlockActions(log));
     this.conversations = new ConversationActions(this.controller, log);
-    this.mentions = this._register(new WorkspaceMentions(log));
     const services = {
       controller: this.controller,
       models: this.models,

@@ -10,7 +10,7 @@ export function pageConversation({ controller }: ChatServices, conversation: Con
 }
 
 export function pageCapabilities({ controller }: ChatServices, conversation: Conversation): CapabilitiesView {
-  return capabilitiesView(controller.modelOf(conversation), controller.capabilitiesOf(conversation), controller.tools().length);
+  return capabilitiesView(controller.modelOf(conversation), controller.capabilitiesOf(conversation), controller.toolsFor(conversation).length);
 }
 
 export function pageDefaults({ controller }: ChatServices): DefaultsView {

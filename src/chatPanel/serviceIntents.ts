@@ -36,6 +36,8 @@ export async function runServiceIntent(
       return controller.stop(message.conversationId);
     case 'retryNow':
       return controller.retryNow(message.conversationId);
+    case 'toolApproval':
+      return controller.decideTool(message.conversationId, message.callId, message.decision);
     case 'renameConversation':
       return conversations.rename(message.conversationId);
     case 'deleteConversation':

@@ -42,7 +42,7 @@ export function messageText(message: ChatMessage | undefined): string {
 export function planReply(request: ChatRequest, chat: ChatScenario): ReplyPlan {
   const lastUser = messageText([...request.messages].reverse().find((message) => message.role === 'user'));
   const promptTokens = tokens(request.messages.map((message) => messageText(message)).join(''));
-  const calls = plannedToolCalls(request, chat, lastUser);
+  const calls = chat.toolScript ? scriptedToolCalls(request, chat.toolScript) : plannedToolCalls(request, chat, lastUser);
   if (calls.length) {
     const reasoning = chat.deepseekReasoning
       ? { field: 'reasoning_content' as const, text: `To answer "${lastUser.slice(0, 80)}" I need ${calls.map((call) => call.name).join(', ')}.` }
@@ -53,6 +53,7 @@ export function planReply(request: ChatRequest, chat: ChatScenario): ReplyPlan {
   let content: string;
   const toolResult = toolResultsAfterLastUser(request).pop();
   if (chat.reply !== null) content = chat.reply;
+  else if (chat.toolScript && toolResult) content = scriptedAnswer(request);
   else if (toolResult) content = `Tool result received: ${messageText(toolResult)}`;
   else if (request.max_tokens === 1 || request.max_completion_tokens === 1) {
     content = 'OK';
@@ -107,6 +108,23 @@ function plannedToolCalls(request: ChatRequest, chat: ChatScenario, lastUser: st
   }
   if (toolResultsAfterLastUser(request).length) return [];
   return tools.filter((tool) => lastUser.includes(tool.function.name)).map(toolCall);
+}
+
+/** The calls of the script's next round: one round per assistant turn since the last user message. */
+function scriptedToolCalls(request: ChatRequest, script: NonNullable<ChatScenario['toolScript']>): ToolCallPlan[] {
+  const lastUser = request.messages.map((message) => message.role).lastIndexOf('user');
+  const round = request.messages.slice(lastUser + 1).filter((message) => message.role === 'assistant').length;
+  return (script[round] ?? []).map((call) => ({
+    id: newToolCallId(),
+    name: call.name,
+    arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+  }));
+}
+
+/** The answer once the script is done: the first line of each tool result it received, in order. */
+function scriptedAnswer(request: ChatRequest): string {
+  const results = toolResultsAfterLastUser(request).map((message) => messageText(message).split('\n', 1)[0] ?? '');
+  return [`Tool results received (${results.length}):`, ...results.map((line) => `- ${line}`)].join('\n');
 }
 
 /** Tool results answering the latest user turn (older turns' results do not count). */

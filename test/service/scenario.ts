@@ -85,6 +85,13 @@ const chatSchema = z.strictObject({
   firstChunkDelayMs: z.number().min(0),
   reasoning: z.enum(['none', 'reasoning_content', 'reasoning', 'think']),
   toolCalls: z.enum(['auto', 'never', 'always']),
+  /**
+   * A tool-calling model's script: after the last user message, round N (the Nth assistant turn since it) calls the
+   * tools of `toolScript[N]` with these arguments, whether the request offers them or not (a model can call a tool
+   * it was not given); once the script is done, the answer lists the tool results it received. Null: `toolCalls`.
+   * Arguments given as a string are sent as they are (a model that writes broken JSON).
+   */
+  toolScript: z.array(z.array(z.strictObject({ name: z.string(), arguments: z.union([z.record(z.string(), z.unknown()), z.string()]) }))).nullable(),
   usage: z.enum(['final-chunk', 'last-choice-chunk', 'none']),
   framing: z.enum(['lf', 'crlf', 'cr']),
   comments: z.boolean(),
@@ -235,6 +242,7 @@ export function defaultScenario(): Scenario {
       firstChunkDelayMs: 0,
       reasoning: 'none',
       toolCalls: 'auto',
+      toolScript: null,
       usage: 'final-chunk',
       framing: 'lf',
       comments: false,

@@ -1,31 +1,19 @@
 import { Emitter } from '../../common/emitter';
-import { ApiError, withRateLimitRetry, type ChatRequest, type ChatTool } from '../../api';
+import type { ModelLimits } from '../../api/models';
 import type { ModelPrice } from '../../api/account/prices';
-import type { ClientProvider } from '../../connection/clientProvider';
 import { Disposable, toDisposable } from '../../common/lifecycle';
-import { describeError, type ComponentLogger } from '../../common/logger';
+import type { ComponentLogger } from '../../common/logger';
 import type { ModelCapabilities } from '../../config/schema';
-import type { Settings } from '../../config/settings';
-import {
-  addUserMessage,
-  applyStreamEvent,
-  completeAssistantMessage,
-  dropRepliesAfterLastUser,
-  editUserMessage,
-  failAssistantMessage,
-  randomId,
-  startAssistantMessage,
-  type UserInput,
-} from './conversation';
+import { addUserMessage, dropRepliesAfterLastUser, editUserMessage, failAssistantMessage, type UserInput } from './conversation';
 import type { ConversationStore } from './conversationStore';
-import { describeReplyFailure } from './errorInfo';
 import type { AssistantMessage, Conversation, ToolCallRecord } from './model';
-import type { RateLimitView } from './protocol';
-import { buildChatRequest, modelOf, type ChatDefaults } from './requestBuilder';
-import { toChatTools } from './tools';
-import { settledReplyCost } from './replyCost';
-import { ReplyDeltas } from './replyDeltas';
-import { ReplyRateLimit } from './replyRateLimit';
+import type { RateLimitView, ToolDecision } from './protocol';
+import { modelOf, type ChatDefaults } from './requestBuilder';
+import type { ReplyRateLimit } from './replyRateLimit';
+import { ReplyStreamer, type ChatClients, type ChatSettingsSource, type ReplyIds, type ReplyListener } from './replyStreamer';
+import { ToolApprovals } from './toolApprovals';
+import type { ToolSpec, Toolbox } from './toolbox';
+import { runToolRound } from './toolRound';
 
 export interface StreamDelta {
   conversationId: string;
@@ -60,11 +48,13 @@ export interface RateLimitUpdate {
   wait?: RateLimitView;
 }
 
+/** A turn in progress: the replies and tool rounds that answer one user message. */
 interface Running {
+  /** The reply streaming now (a turn with tool calls has several, one after another). */
   requestId: string;
   messageId: string;
   abort: AbortController;
-  rateLimit: ReplyRateLimit;
+  rateLimit: ReplyRateLimit | undefined;
 }
 
 export interface ChatControllerOptions {
@@ -72,12 +62,11 @@ export interface ChatControllerOptions {
   firstListedModel?: () => Promise<string | undefined>;
   /** A model's price (never throws); the cost of each reply is kept with it. */
   priceOf?: (model: string) => Promise<ModelPrice | undefined>;
+  /** What the service's model list says of a model (the settings win over it). */
+  listedLimits?: (model: string) => ModelLimits | undefined;
+  /** The tools the chat may offer a model that takes tools, and runs when it calls them. */
+  toolbox?: Toolbox;
 }
-
-/** Deltas are handed to the views at most this often; the webview then paints at its own frame rate. */
-const DELTA_INTERVAL_MS = 16;
-/** How long the end of a reply waits for the price list, at most. */
-const PRICE_WAIT_MS = 1_000;
 
 /**
  * Runs the chat: adds turns to conversations, streams replies from the service into them, and tells the views
@@ -100,15 +89,18 @@ export class ChatController extends Disposable {
   readonly onDidChangeRateLimit = this.rateLimited.event;
   private readonly busyChanged = this._register(new Emitter<string>());
   readonly onDidChangeBusy = this.busyChanged.event;
+  private readonly approvals = new ToolApprovals();
+  private readonly streamer: ReplyStreamer;
 
   constructor(
     readonly store: ConversationStore,
-    private readonly settings: Settings,
-    private readonly clients: ClientProvider,
+    private readonly settings: ChatSettingsSource,
+    clients: ChatClients,
     private readonly log: ComponentLogger,
     private readonly options: ChatControllerOptions = {},
   ) {
     super();
+    this.streamer = new ReplyStreamer(store, settings, clients, log, options.priceOf);
     this._register(toDisposable(() => this.stopAll()));
   }
 
@@ -120,12 +112,34 @@ export class ChatController extends Disposable {
     return modelOf(conversation, this.defaults());
   }
 
+  /** What the settings declare of the chat's model, over what the service's model list says (tools, images). */
   capabilitiesOf(conversation: Conversation): ModelCapabilities {
-    return this.settings.capabilities(this.modelOf(conversation)) ?? {};
+    const model = this.modelOf(conversation);
+    const declared = this.settings.capabilities(model) ?? {};
+    const listed = this.options.listedLimits?.(model);
+    const tools = declared.tools ?? listed?.tools;
+    const vision = declared.vision ?? listed?.vision;
+    return { ...declared, ...(tools !== undefined ? { tools } : {}), ...(vision !== undefined ? { vision } : {}) };
   }
 
-  tools(): ChatTool[] {
-    return toChatTools(this.settings.get('chat.tools'));
+  /** The tools this chat offers its model: none unless the model takes tools and the chat has not turned them off. */
+  toolsFor(conversation: Conversation): ToolSpec[] {
+    const capabilities = this.capabilitiesOf(conversation);
+    if (capabilities.tools !== true || conversation.options.tools === false || !this.options.toolbox) return [];
+    const tools = this.options.toolbox.list();
+    return capabilities.maxTools ? tools.slice(0, capabilities.maxTools) : tools;
+  }
+
+  /** The user's Allow or Deny for a tool call that waits; false when it no longer waits. */
+  decideTool(conversationId: string, callId: string, decision: ToolDecision): boolean {
+    const taken = this.approvals.decide(conversationId, callId, decision);
+    const conversation = this.store.get(conversationId);
+    if (taken?.allowedForChat && conversation && !conversation.allowedTools?.includes(taken.allowedForChat)) {
+      conversation.allowedTools = [...(conversation.allowedTools ?? []), taken.allowedForChat];
+      this.log.info(`Tool ${taken.allowedForChat} allowed for the rest of this chat.`);
+      this.store.changed(conversationId, { persist: 'now' });
+    }
+    return taken !== undefined;
   }
 
   isBusy(conversationId: string): boolean {
@@ -166,13 +180,13 @@ export class ChatController extends Disposable {
   /** The 429 wait of the conversation's reply, with the time left now; undefined when it is not waiting. */
   rateLimitOf(conversationId: string): RateLimitUpdate | undefined {
     const running = this.running.get(conversationId);
-    const wait = running?.rateLimit.view();
+    const wait = running?.rateLimit?.view();
     return running && wait ? { conversationId, messageId: running.messageId, requestId: running.requestId, wait } : undefined;
   }
 
   /** Ends a 429 wait at once: the request is sent again now. False when the chat is not waiting. */
   retryNow(conversationId: string): boolean {
-    const wait = this.running.get(conversationId)?.rateLimit.retryNow();
+    const wait = this.running.get(conversationId)?.rateLimit?.retryNow();
     if (wait) this.log.info(`Retrying now, before the wait after HTTP 429 ended (attempt ${wait.attempt} of ${wait.retries}).`);
     return wait !== undefined;
   }
@@ -195,77 +209,78 @@ export class ChatController extends Disposable {
     }
   }
 
-  /** Streams the answer to the conversation's last user message (the caller changed the conversation just before). */
+  /**
+   * Answers the conversation's last user message (the caller changed the conversation just before): streams a reply,
+   * runs the tools it calls (with the user's approval) and streams the next reply with their results, until the model
+   * answers without calling a tool, Stop, a failure, or the round limit. Resolves with the last reply.
+   */
   private async reply(conversation: Conversation): Promise<AssistantMessage> {
-    if (!this.modelOf(conversation)) await this.chooseFirstListedModel(conversation);
-    const model = this.modelOf(conversation);
-    const message = startAssistantMessage(conversation, model);
-    const ids = { conversationId: conversation.id, messageId: message.id, requestId: randomId() };
-    const rateLimit = new ReplyRateLimit((wait) => this.rateLimited.fire({ ...ids, ...(wait ? { wait } : {}) }));
-    const running: Running = { requestId: ids.requestId, messageId: message.id, abort: new AbortController(), rateLimit };
+    const running: Running = { requestId: '', messageId: '', abort: new AbortController(), rateLimit: undefined };
     this.running.set(conversation.id, running);
     this.busyChanged.fire(conversation.id);
-    this.store.changed(conversation.id, { listChanged: true, persist: 'now' });
-    const deltas = new ReplyDeltas(
-      message,
-      DELTA_INTERVAL_MS,
-      (delta) => this.streamed.fire({ ...ids, ...delta }),
-      (calls) => this.toolCallsChanged.fire({ ...ids, calls }),
-    );
-
-    let request: ChatRequest | undefined;
-    // Asked now, while the reply streams: the price is there (or not) when the reply ends.
-    const price = this.options.priceOf?.(model).catch(() => undefined);
+    let message: AssistantMessage | undefined;
     try {
-      const client = this.clients.get();
-      if (!client) {
-        throw new ApiError({
-          kind: 'no-key',
-          message: 'The address of the service is not set.',
-          hint: 'Set promptreel.baseUrl (Promptreel: Set API Key asks for it).',
-        });
+      if (!this.modelOf(conversation)) await this.chooseFirstListedModel(conversation);
+      const maxRounds = this.settings.get('chat.maxToolRounds');
+      for (let round = 0; ; round++) {
+        const offered = this.toolsFor(conversation);
+        const request = { conversation, model: this.modelOf(conversation), capabilities: this.capabilitiesOf(conversation), defaults: this.defaults() };
+        message = await this.streamer.stream({ ...request, offered, signal: running.abort.signal }, this.listenerFor(running));
+        if (message.status !== 'done' || offered.length === 0 || !message.toolCalls.some((call) => call.name)) break;
+        if (round >= maxRounds) {
+          this.log.warn(`Request ${running.requestId}: the model still calls tools after ${maxRounds} rounds; stopping here.`);
+          failAssistantMessage(message, 'stopped', {
+            message: `Stopped after ${maxRounds} rounds of tool calls (promptreel.chat.maxToolRounds). Send a message to let the model go on.`,
+            actions: ['openSettings'],
+          });
+          break;
+        }
+        if ((await this.runTools(conversation, message, offered, running)) === 'stopped') break;
       }
-      const sent = buildChatRequest({ conversation, defaults: this.defaults(), capabilities: this.capabilitiesOf(conversation), tools: this.tools() });
-      request = sent;
-      this.log.info(`Request ${ids.requestId}: ${model}, ${sent.messages.length} message(s)${sent.tools ? `, ${sent.tools.length} tool(s)` : ''}.`);
-      const events = withRateLimitRetry(() => client.streamChatCompletion(sent, running.abort.signal), {
-        policy: this.settings.rateLimit,
-        signal: running.abort.signal,
-        onWait: (wait) => {
-          this.log.warn(`Request ${ids.requestId}: rate limited (HTTP 429); retry ${wait.attempt} of ${wait.retries} in ${Math.ceil(wait.delayMs / 1000)} s.`);
-          rateLimit.start(wait);
-        },
-        onRetry: () => rateLimit.end(),
-      });
-      for await (const event of events) {
-        deltas.push(applyStreamEvent(message, event));
-        this.store.persistSoon();
-      }
-      deltas.flush();
-      completeAssistantMessage(message);
-      const usage = message.usage ? `, ${message.usage.totalTokens} tokens` : '';
-      this.log.info(`Reply ${ids.requestId} complete: ${message.text.length} characters, finish reason ${message.finishReason ?? 'none'}${usage}.`);
-    } catch (error) {
-      deltas.flush();
-      // A stop that raced with another failure is still a stop; a stop during a 429 wait leaves the 429 to retry.
-      const waitedOut = rateLimit.waitedOut;
-      const failure = waitedOut ? describeReplyFailure(waitedOut) : running.abort.signal.aborted ? { status: 'stopped' as const } : describeReplyFailure(error);
-      failAssistantMessage(message, failure.status, failure.error);
-      if (failure.status === 'stopped') this.log.info(`Reply ${ids.requestId} stopped after ${message.text.length} characters.`);
-      else this.log.warn(`Reply ${ids.requestId} ${failure.status}: ${describeError(error)}`);
     } finally {
-      deltas.dispose();
-      rateLimit.end();
-      if (request && message.status !== 'error') {
-        const cost = await settledReplyCost(price, message, request, PRICE_WAIT_MS);
-        if (cost) message.cost = cost;
-      }
       this.running.delete(conversation.id);
       conversation.updatedAt = Date.now();
       this.store.changed(conversation.id, { listChanged: true, persist: 'now' });
-      this.finished.fire({ conversationId: conversation.id, requestId: ids.requestId, message });
+      if (message) this.finished.fire({ conversationId: conversation.id, requestId: running.requestId, message });
       this.busyChanged.fire(conversation.id);
     }
     return message;
+  }
+
+  private async runTools(
+    conversation: Conversation,
+    message: AssistantMessage,
+    offered: readonly ToolSpec[],
+    running: Running,
+  ): Promise<'answered' | 'stopped'> {
+    const ids = { conversationId: conversation.id, messageId: message.id, requestId: running.requestId };
+    const outcome = await runToolRound({
+      conversation,
+      message,
+      offered,
+      toolbox: this.options.toolbox!,
+      approvals: this.approvals,
+      signal: running.abort.signal,
+      changed: () => {
+        this.toolCallsChanged.fire({ ...ids, calls: message.toolCalls.map((call) => ({ ...call })) });
+        this.store.changed(conversation.id, { persist: 'later' });
+      },
+      log: (line) => this.log.info(`Request ${running.requestId}: ${line}`),
+    });
+    if (outcome === 'stopped') {
+      failAssistantMessage(message, 'stopped');
+      this.log.info(`Reply ${running.requestId} stopped while its tool calls ran.`);
+    }
+    return outcome;
+  }
+
+  /** Where a reply of the turn streams: the turn follows its ids and its 429 wait, the views get what arrives. */
+  private listenerFor(running: Running): ReplyListener {
+    return {
+      started: (ids: ReplyIds, rateLimit: ReplyRateLimit) => Object.assign(running, { requestId: ids.requestId, messageId: ids.messageId, rateLimit }),
+      delta: (ids, delta) => this.streamed.fire({ ...ids, ...delta }),
+      toolCalls: (ids, calls) => this.toolCallsChanged.fire({ ...ids, calls }),
+      rateLimit: (ids, wait) => this.rateLimited.fire({ ...ids, ...(wait ? { wait } : {}) }),
+    };
   }
 }

@@ -49,6 +49,8 @@ export const conversationOptionsSchema = z.object({
   /** This chat's reasoning switches, over the model's settings. */
   reasoningEffort: z.optional(z.enum(REASONING_EFFORTS)),
   thinking: z.optional(z.boolean()),
+  /** False: this chat offers the model no tools (absent: offered when the model takes tools). */
+  tools: z.optional(z.boolean()),
 });
 
 export const usageSchema = z.object({
@@ -77,6 +79,8 @@ export const toolCallSchema = z.object({
   result: z.optional(z.string()),
   /** Reads only: may be allowed for the whole chat. */
   readOnly: z.optional(z.boolean()),
+  /** Promptreel's own workspace tool, or one VS Code lists (an extension's, an MCP server's). */
+  source: z.optional(z.enum(['promptreel', 'vscode'])),
 });
 
 export const chatErrorActionSchema = z.enum(['setApiKey', 'openSettings', 'retry', 'showLogs', 'selectModel']);

@@ -200,6 +200,7 @@ export const optionsPatchSchema = z.strictObject({
   jsonMode: z.optional(z.nullable(z.boolean())),
   reasoningEffort: z.optional(z.nullable(z.enum(REASONING_EFFORTS))),
   thinking: z.optional(z.nullable(z.boolean())),
+  tools: z.optional(z.nullable(z.boolean())),
 });
 export type OptionsPatch = z.infer<typeof optionsPatchSchema>;
 

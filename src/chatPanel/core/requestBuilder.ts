@@ -2,7 +2,8 @@ import { validateChatRequest, type ChatMessage, type ChatRequest, type ChatTool,
 import { ApiError } from '../../api/errors';
 import type { ModelCapabilities } from '../../config/schema';
 import { userPromptText } from './contextPrompt';
-import type { AssistantMessage, Conversation, UserMessage } from './model';
+import type { AssistantMessage, Conversation, ToolCallRecord, UserMessage } from './model';
+import { TOOL_RESULTS } from './toolRound';
 import type { ChatSampling } from '../../config/chatSampling';
 import { reasoningParameters } from '../../languageModels/core/reasoningParameters';
 
@@ -14,14 +15,15 @@ export interface RequestInput {
   defaults: ChatDefaults;
   /** What the user declared about the model (`promptreel.models.capabilities`); unknown when absent. */
   capabilities?: ModelCapabilities;
-  /** Tools from `promptreel.chat.tools`; sent only to a model declared with `tools: true`. */
+  /** The tools the chat offers (already limited to a model that takes tools). */
   tools?: readonly ChatTool[];
 }
 
 /** The service's own defaults: a value equal to them is left out, so a model that refuses sampling parameters is not sent any by default. */
 const API_DEFAULTS = { temperature: 1, top_p: 1, frequency_penalty: 0, presence_penalty: 0 } as const;
 
-export const TOOL_NOT_RUN = 'Promptreel shows tool calls but does not run tools: no result.';
+/** The result sent for a call that has none (chats saved before tools ran, a reply stopped while it streamed). */
+export const TOOL_NOT_RUN = 'This tool call was not run: no result.';
 
 /** The model a conversation uses: its own choice, else the `promptreel.chat.model` setting. */
 export function modelOf(conversation: Conversation, defaults: ChatDefaults): string {
@@ -115,7 +117,7 @@ function userMessage(message: UserMessage, capabilities: ModelCapabilities, isLa
   return { role: 'user', content: parts };
 }
 
-/** An assistant turn, plus a "not run" result for each tool call (the service refuses unanswered tool calls). */
+/** An assistant turn, plus the result of each of its tool calls (the service refuses unanswered tool calls). */
 function assistantMessages(message: AssistantMessage): ChatMessage[] {
   const calls = message.toolCalls.filter((call) => call.name);
   if (!message.text && calls.length === 0) return [];
@@ -129,8 +131,14 @@ function assistantMessages(message: AssistantMessage): ChatMessage[] {
       ...(message.reasoning ? { reasoning_content: message.reasoning } : {}),
       tool_calls: withIds.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
     },
-    ...withIds.map((call) => ({ role: 'tool' as const, tool_call_id: call.id, content: TOOL_NOT_RUN })),
+    ...withIds.map((call) => ({ role: 'tool' as const, tool_call_id: call.id, content: toolResultOf(call) })),
   ];
+}
+
+/** What went back to the model; a call left waiting or running (the window closed meanwhile) was stopped. */
+function toolResultOf(call: ToolCallRecord): string {
+  if (call.state === 'pending' || call.state === 'running') return TOOL_RESULTS.stopped;
+  return call.result ?? TOOL_NOT_RUN;
 }
 
 function addUnlessDefault(request: ChatRequest, key: keyof typeof API_DEFAULTS, value: number): void {

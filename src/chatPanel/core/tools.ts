@@ -1,14 +1,15 @@
 import type { ChatTool } from '../../api/chat/request';
-import type { ToolSetting } from '../../config/schema';
+import { sanitizeToolSchema } from '../../languageModels/core/toolSchema';
+import type { ToolSpec } from './toolbox';
 
-/** The tools of `promptreel.chat.tools` in the request's shape (an empty object schema when none is given). */
-export function toChatTools(settings: readonly ToolSetting[]): ChatTool[] {
-  return settings.map((tool) => ({
+/** The tools offered, in the request's shape: schemas cleaned as gateways take them (strictly, where declared). */
+export function toChatTools(tools: readonly ToolSpec[], { strictSchemas = false }: { strictSchemas?: boolean } = {}): ChatTool[] {
+  return tools.map((tool) => ({
     type: 'function' as const,
     function: {
       name: tool.name,
       ...(tool.description ? { description: tool.description } : {}),
-      parameters: tool.parameters ?? { type: 'object', properties: {} },
+      parameters: sanitizeToolSchema(tool.inputSchema, strictSchemas),
     },
   }));
 }

@@ -19,8 +19,14 @@ export function withTokens(mention: Omit<Mention, 'id' | 'tokens'>): Mention {
   return { ...mention, id: randomId(), tokens: mentionTokens({ ...mention, tokens: 0 }) };
 }
 
-/** The text of a document: what the editor holds when it is open (unsaved changes included), else the file. */
-async function readText(uri: vscode.Uri): Promise<{ text: string; bytes: number }> {
+/**
+ * The text of a document: what the editor holds when it is open (unsaved changes included), else the file, up to
+ * `maxBytes` (a larger file throws `tooLarge`'s words). Throws a MentionError for a folder or a binary file.
+ */
+export async function readDocumentText(
+  uri: vscode.Uri,
+  { maxBytes = MAX_FILE_BYTES, tooLarge = mentionTooLarge }: { maxBytes?: number; tooLarge?: (size: number) => string } = {},
+): Promise<{ text: string; bytes: number }> {
   const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
   if (open) {
     const text = open.getText();
@@ -28,19 +34,19 @@ async function readText(uri: vscode.Uri): Promise<{ text: string; bytes: number 
   }
   const stat = await vscode.workspace.fs.stat(uri);
   if ((stat.type & vscode.FileType.Directory) !== 0) throw new MentionError(`${relativePath(uri)} is a folder.`);
-  if (stat.size > MAX_FILE_BYTES) {
-    throw new MentionError(
-      `${relativePath(uri)} is ${formatBytes(stat.size)}, over the ${formatBytes(MAX_FILE_BYTES)} a mention takes: mention a symbol or select a range and use Ask About Selection.`,
-    );
-  }
+  if (stat.size > maxBytes) throw new MentionError(`${relativePath(uri)} is ${formatBytes(stat.size)}, ${tooLarge(maxBytes)}`);
   const bytes = await vscode.workspace.fs.readFile(uri);
   if (looksBinary(bytes)) throw new MentionError(`${relativePath(uri)} is not a text file.`);
   return { text: new TextDecoder().decode(bytes), bytes: bytes.length };
 }
 
+function mentionTooLarge(limit: number): string {
+  return `over the ${formatBytes(limit)} a mention takes: mention a symbol or select a range and use Ask About Selection.`;
+}
+
 /** A whole file, or lines of it (1-based, inclusive). */
 export async function fileMention(uri: vscode.Uri, kind: MentionKind = 'file', lines?: { startLine: number; endLine: number }): Promise<Mention> {
-  const { text, bytes } = await readText(uri);
+  const { text, bytes } = await readDocumentText(uri);
   if (bytes > MAX_FILE_BYTES && !lines) {
     throw new MentionError(`${relativePath(uri)} is ${formatBytes(bytes)}, over the ${formatBytes(MAX_FILE_BYTES)} a mention takes.`);
   }

@@ -7,14 +7,15 @@ import { MentionError } from './mentionError';
 const MAX_PROBLEMS = 500;
 const SEVERITY = ['error', 'warning', 'info', 'hint'] as const;
 
-/** What VS Code's Problems view holds, for the current file or the whole workspace. */
-export function problemsMention(scope: 'file' | 'workspace'): Mention {
-  const entries: [vscode.Uri, readonly vscode.Diagnostic[]][] = [];
-  if (scope === 'file') {
-    const uri = activeFileUri();
-    if (!uri) throw new MentionError('No file is open: open one to mention its problems.');
-    entries.push([uri, vscode.languages.getDiagnostics(uri)]);
-  } else entries.push(...vscode.languages.getDiagnostics());
+export interface ProblemsReport {
+  /** `path:line:column severity (source code): message`, errors first, at most `MAX_PROBLEMS`. */
+  text: string;
+  /** `2 errors, 1 warning`, or `none`. */
+  summary: string;
+}
+
+/** The problems VS Code reports for these files, as the model reads them. */
+export function problemsReport(entries: readonly (readonly [vscode.Uri, readonly vscode.Diagnostic[]])[]): ProblemsReport {
   const lines: string[] = [];
   const counts = [0, 0, 0, 0];
   for (const [uri, diagnostics] of entries) {
@@ -28,20 +29,32 @@ export function problemsMention(scope: 'file' | 'workspace'): Mention {
     }
   }
   const total = counts.reduce((sum, count) => sum + count, 0);
-  const detail =
+  const summary =
     total === 0
       ? 'none'
       : [plural(counts[0]!, 'error'), plural(counts[1]!, 'warning'), counts[2]! + counts[3]! ? `${counts[2]! + counts[3]!} info` : '']
           .filter((part) => part && !part.startsWith('0 '))
           .join(', ');
   const more = total > lines.length ? `\n… and ${total - lines.length} more` : '';
+  return { text: lines.length ? lines.join('\n') + more : 'VS Code reports no problems.', summary };
+}
+
+/** What VS Code's Problems view holds, for the current file or the whole workspace. */
+export function problemsMention(scope: 'file' | 'workspace'): Mention {
+  const entries: [vscode.Uri, readonly vscode.Diagnostic[]][] = [];
+  if (scope === 'file') {
+    const uri = activeFileUri();
+    if (!uri) throw new MentionError('No file is open: open one to mention its problems.');
+    entries.push([uri, vscode.languages.getDiagnostics(uri)]);
+  } else entries.push(...vscode.languages.getDiagnostics());
+  const report = problemsReport(entries);
   const fileUri = scope === 'file' ? entries[0]![0] : undefined;
   return withTokens({
     kind: 'problems',
     label: fileUri ? `Problems in ${relativePath(fileUri)}` : 'Problems in the workspace',
-    detail,
+    detail: report.summary,
     ...(fileUri ? { uri: fileUri.toString() } : {}),
-    content: lines.length ? lines.join('\n') + more : 'VS Code reports no problems.',
+    content: report.text,
   });
 }
 

@@ -58,6 +58,19 @@ export class WorkspaceFileIndex extends Disposable {
     return located ? this.index.filesUnder(located.root, located.path) : [];
   }
 
+  /** Files and folders the chat does not see: outside the workspace, or left out by the exclude settings and `.gitignore`. */
+  async isHidden(uri: vscode.Uri): Promise<boolean> {
+    await this.ready();
+    const located = this.locate(uri);
+    return !located || this.hides(located.path);
+  }
+
+  /** Every indexed file of a workspace folder (by index), sorted. */
+  async filesOf(root: number): Promise<string[]> {
+    await this.ready();
+    return this.index.filesUnder(root, '');
+  }
+
   uriOf(root: number, path: string): vscode.Uri | undefined {
     const folder = vscode.workspace.workspaceFolders?.[root];
     return folder ? vscode.Uri.joinPath(folder.uri, ...path.split('/')) : undefined;
@@ -95,8 +108,12 @@ export class WorkspaceFileIndex extends Disposable {
 
   private addFile(uri: vscode.Uri): void {
     const located = this.locate(uri);
-    if (!located || this.isExcluded(located.path) || this.ignores.ignores(located.path) || /(^|\/)\.git(\/|$)/.test(located.path)) return;
+    if (!located || this.hides(located.path)) return;
     this.index.add(located.root, located.path);
+  }
+
+  private hides(path: string): boolean {
+    return this.isExcluded(path) || this.ignores.ignores(path) || /(^|\/)\.git(\/|$)/.test(path);
   }
 
   /** The watcher reports folders too (their files are reported one by one): only files are added. */

@@ -4,6 +4,7 @@ import { button, costElement, el, formatTokens } from './dom';
 import type { FrameScheduler, JobPriority } from './frameScheduler';
 import { MarkdownStream } from './markdownStream';
 import { RateLimitBanner } from './rateLimitBanner';
+import { renderToolCalls } from './toolCallViews';
 import type { RateLimitView } from '../../chatPanel/core/protocol';
 
 export interface MessageHost {
@@ -62,6 +63,7 @@ export class AssistantMessageView {
   private current: AssistantMessageData;
   private place: MessagePlace = { isLast: false, busy: false };
   private toolCallsKey = '';
+  private toolCallList: ToolCallRecord[] = [];
   private outcomeKey = '';
   private actionsKey = '';
 
@@ -110,10 +112,10 @@ export class AssistantMessageView {
     this.setReasoning(message.reasoning);
     this.markdown.set(message.text, priority);
     if (message.status !== 'streaming' && priority === 'now') this.markdown.flush();
-    this.setToolCalls(message.toolCalls);
     this.current = { ...message };
-    if (message.status !== 'streaming') this.rateLimit.set(undefined);
     this.place = place;
+    this.setToolCalls(message.toolCalls);
+    if (message.status !== 'streaming') this.rateLimit.set(undefined);
     this.renderOutcome();
     this.renderActions();
   }
@@ -125,20 +127,22 @@ export class AssistantMessageView {
   }
 
   setToolCalls(calls: ToolCallRecord[]): void {
-    const key = JSON.stringify(calls);
+    this.toolCallList = calls;
+    this.renderToolCalls();
+  }
+
+  private renderToolCalls(): void {
+    const calls = this.toolCallList;
+    // A call that waits is live only while the chat's turn runs (one left by a closed window shows as not run).
+    const live = this.place.busy || this.current.status === 'streaming';
+    const key = JSON.stringify([calls, live]);
     if (key === this.toolCallsKey) return;
     this.toolCallsKey = key;
     this.toolCalls.hidden = calls.length === 0;
     this.toolCalls.replaceChildren(
-      ...calls.map((call) =>
-        el('div', { className: 'tool-call' }, [
-          el('div', { className: 'tool-call-title' }, [
-            el('span', { text: 'Tool call ' }),
-            el('code', { className: 'tool-call-name', text: call.name || '…' }),
-          ]),
-          el('pre', { className: 'tool-call-arguments', text: prettyJson(call.arguments) }),
-        ]),
-      ),
+      ...renderToolCalls(calls, live, {
+        decide: (callId, decision) => this.host.post({ type: 'toolApproval', conversationId: this.host.conversationId(), callId, decision }),
+      }),
     );
     this.host.rendered();
   }
@@ -240,13 +244,5 @@ export class AssistantMessageView {
       default:
         this.host.post({ type: 'runCommand', command: action });
     }
-  }
-}
-
-function prettyJson(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
   }
 }

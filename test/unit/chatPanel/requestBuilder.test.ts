@@ -12,6 +12,7 @@ import {
 import type { Conversation, ConversationOptions, SelectionContext } from '../../../src/chatPanel/core/model';
 import { buildChatRequest, TOOL_NOT_RUN, type ChatDefaults } from '../../../src/chatPanel/core/requestBuilder';
 import { toChatTools } from '../../../src/chatPanel/core/tools';
+import { TOOL_RESULTS } from '../../../src/chatPanel/core/toolRound';
 
 const defaults: ChatDefaults = { model: 'setting-model', temperature: 1, topP: 1, frequencyPenalty: 0, presencePenalty: 0, maxTokens: null };
 
@@ -98,10 +99,11 @@ describe('chat request builder', () => {
     refused(() => buildChatRequest({ conversation, defaults, capabilities: { jsonMode: false } }), 'response_format');
   });
 
-  it('sends the tools of the settings only to a model declared with tools', () => {
+  it('sends the tools offered only to a model declared with tools, their schemas cleaned as gateways take them', () => {
+    const spec = { readOnly: true, source: 'promptreel' as const };
     const tools = toChatTools([
-      { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
-      { name: 'noop' },
+      { ...spec, name: 'get_weather', description: 'Weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } },
+      { ...spec, name: 'noop', description: '', inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } },
     ]);
     assert.deepEqual(tools[1], { type: 'function', function: { name: 'noop', parameters: { type: 'object', properties: {} } } });
     const conversation = conversationWith('weather?');
@@ -159,7 +161,7 @@ describe('chat request builder', () => {
     );
   });
 
-  it('answers earlier tool calls with a "not run" result, as the service requires', () => {
+  it('answers tool calls of chats saved before tools ran with a "not run" result, as the service requires', () => {
     const conversation = createConversation();
     addUserMessage(conversation, { text: 'weather in Oslo' });
     const reply = startAssistantMessage(conversation, 'm', 1, () => 'r1');
@@ -174,6 +176,33 @@ describe('chat request builder', () => {
     });
     assert.deepEqual(messages[2], { role: 'tool', tool_call_id: 'call_r1_0', content: TOOL_NOT_RUN });
     assert.deepEqual(messages[3], { role: 'user', content: 'thanks' });
+  });
+
+  it('sends each tool call its result; a call left waiting or running by a closed window is answered as stopped', () => {
+    const conversation = createConversation();
+    addUserMessage(conversation, { text: 'read two files' });
+    const reply = startAssistantMessage(conversation, 'm', 1, () => 'r2');
+    applyStreamEvent(reply, {
+      type: 'tool-calls',
+      calls: [
+        { id: 'a', name: 'promptreel_read_file', arguments: '{"path":"a.ts"}' },
+        { id: 'b', name: 'promptreel_read_file', arguments: '{"path":"b.ts"}' },
+        { id: 'c', name: 'write', arguments: '{}' },
+      ],
+    });
+    completeAssistantMessage(reply);
+    Object.assign(reply.toolCalls[0]!, { state: 'done', result: 'a.ts (1 line):\n1\tA' });
+    Object.assign(reply.toolCalls[1]!, { state: 'pending' });
+    Object.assign(reply.toolCalls[2]!, { state: 'denied', result: TOOL_RESULTS.denied });
+    const tools = buildChatRequest({ conversation, defaults }).messages.filter((message) => message.role === 'tool');
+    assert.deepEqual(
+      tools.map((message) => [message.tool_call_id, message.content]),
+      [
+        ['a', 'a.ts (1 line):\n1\tA'],
+        ['b', TOOL_RESULTS.stopped],
+        ['c', TOOL_RESULTS.denied],
+      ],
+    );
   });
 
   it('sends images as image_url parts to a vision model, and refuses them otherwise', () => {

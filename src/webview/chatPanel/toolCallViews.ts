@@ -1,0 +1,104 @@
+import type { ToolCallRecord, ToolCallState } from '../../chatPanel/core/model';
+import type { ToolDecision } from '../../chatPanel/core/protocol';
+import { button, el } from './dom';
+
+export interface ToolCallHost {
+  decide(callId: string, decision: ToolDecision): void;
+}
+
+const STATE_LABELS: Record<ToolCallState, string> = {
+  pending: 'Waiting for your approval',
+  running: 'Running…',
+  done: 'Done',
+  denied: 'Denied',
+  failed: 'Failed',
+  stopped: 'Stopped',
+};
+
+const STATE_ICONS: Record<ToolCallState | 'shown', string> = {
+  pending: '?',
+  running: '⋯',
+  done: '✓',
+  denied: '⊘',
+  failed: '✕',
+  stopped: '■',
+  shown: '•',
+};
+
+/** A result shown folded; its first lines tell what it is. */
+const SUMMARY_CHARS = 80;
+
+/**
+ * The tool calls of a reply: each with its arguments, its state and, once run, its result (folded). A call that
+ * waits offers Allow, Allow for this chat (read-only tools) and Deny. `live` is false when no reply is running in the
+ * chat: a call still marked waiting then was left by a closed window, and shows as not run.
+ */
+export function renderToolCalls(calls: readonly ToolCallRecord[], live: boolean, host: ToolCallHost): HTMLElement[] {
+  return calls.map((call) => {
+    const state: ToolCallState | undefined = !live && (call.state === 'pending' || call.state === 'running') ? 'stopped' : call.state;
+    const waiting = state === 'pending';
+    const title = el('div', { className: 'tool-call-title' }, [
+      el('span', { className: 'tool-call-icon', text: STATE_ICONS[state ?? 'shown'], attrs: { 'aria-hidden': 'true' } }),
+      el('code', { className: 'tool-call-name', text: call.name || '…' }),
+      call.source ? el('span', { className: 'tool-call-source', text: sourceLabel(call) }) : undefined,
+      state ? el('span', { className: 'tool-call-state', text: STATE_LABELS[state] }) : undefined,
+    ]);
+    const args = el('details', { className: 'tool-call-arguments-box' }, [
+      el('summary', { text: 'Arguments' }),
+      el('pre', { className: 'tool-call-arguments', text: prettyJson(call.arguments) }),
+    ]);
+    args.open = waiting || !state;
+    return el(
+      'div',
+      { className: 'tool-call', dataset: { callId: call.id, state: state ?? 'shown' }, attrs: { role: 'group', 'aria-label': `Tool call ${call.name}` } },
+      [
+        title,
+        args,
+        waiting ? approvalButtons(call, host) : undefined,
+        call.result !== undefined && state !== 'pending' ? resultBox(call.result, state === 'failed') : undefined,
+      ],
+    );
+  });
+}
+
+function approvalButtons(call: ToolCallRecord, host: ToolCallHost): HTMLElement {
+  const allow = button('Allow', { className: 'primary', dataset: { toolDecision: 'allow' }, ariaLabel: `Allow ${call.name} to run once` });
+  const forChat = call.readOnly
+    ? button('Allow for this chat', { dataset: { toolDecision: 'allowForChat' }, ariaLabel: `Allow ${call.name} for the rest of this chat` })
+    : undefined;
+  const deny = button('Deny', { dataset: { toolDecision: 'deny' }, ariaLabel: `Deny ${call.name}` });
+  const box = el('div', { className: 'tool-call-approval' }, [
+    el('span', { className: 'tool-call-question', text: call.readOnly ? 'Run this read-only tool?' : 'Run this tool? It may change things.' }),
+    allow,
+    forChat,
+    deny,
+  ]);
+  for (const control of [allow, forChat, deny]) {
+    control?.addEventListener('click', () => {
+      for (const other of box.querySelectorAll('button')) other.disabled = true;
+      host.decide(call.id, control.dataset.toolDecision as ToolDecision);
+    });
+  }
+  return box;
+}
+
+function resultBox(result: string, failed: boolean): HTMLElement {
+  const firstLine = result.split('\n', 1)[0] ?? '';
+  const summary = firstLine.length > SUMMARY_CHARS ? `${firstLine.slice(0, SUMMARY_CHARS)}…` : firstLine;
+  return el('details', { className: `tool-call-result${failed ? ' failed' : ''}` }, [
+    el('summary', { text: `${failed ? 'Error' : 'Result'}: ${summary}` }),
+    el('pre', { className: 'tool-call-result-text', text: result }),
+  ]);
+}
+
+function sourceLabel(call: ToolCallRecord): string {
+  return call.source === 'promptreel' ? 'Promptreel · read-only' : 'VS Code tool';
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
