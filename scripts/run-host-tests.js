@@ -14,6 +14,7 @@ const { onShutdown } = require('./vscode/processes');
 const { requireStack, readJson } = require('./vscode/stack');
 
 const STATS_MARKER = 'PROMPTREEL_HOST_STATS ';
+const TOOL_FIXTURE = path.join(ROOT, 'test', 'host', 'fixtures', 'tool-extension');
 
 function option(name, fallback) {
   const index = process.argv.indexOf(name);
@@ -45,6 +46,8 @@ async function main() {
   fs.rmSync(runDir, { recursive: true, force: true });
   fs.mkdirSync(LOGS, { recursive: true });
   const profile = writeProfile(path.join(runDir, 'profile'));
+  // Another extension's language model tool, as the chat's tool tests need one (VS Code lists it like an installed one).
+  fs.cpSync(TOOL_FIXTURE, path.join(profile.extensionsDir, 'promptreel-tests.tool-fixture-0.0.1'), { recursive: true });
   const workspace = writeWorkspace(path.join(runDir, 'workspace'));
   const hostStatsFile = path.join(runDir, 'host-stats.json');
 

@@ -10,7 +10,11 @@ export function pageConversation({ controller }: ChatServices, conversation: Con
 }
 
 export function pageCapabilities({ controller }: ChatServices, conversation: Conversation): CapabilitiesView {
-  return capabilitiesView(controller.modelOf(conversation), controller.capabilitiesOf(conversation), controller.toolsFor(conversation).length);
+  return capabilitiesView(
+    controller.modelOf(conversation),
+    controller.capabilitiesOf(conversation),
+    controller.toolsFor(conversation, { evenIfOff: true }).map((tool) => tool.name),
+  );
 }
 
 export function pageDefaults({ controller }: ChatServices): DefaultsView {

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import type { FrameLocator } from 'playwright-core';
-import { LONG_WAIT, lastReplyId, openChat, waitForNewReply, waitForStatus, waitUntil } from './support/chatPage';
+import { LONG_WAIT, lastReply, lastReplyId, normalize, openChat, waitForNewReply, waitForStatus, waitUntil } from './support/chatPage';
 import { viewPane } from './support/views';
 import { useWorkbench } from './support/workbench';
 
@@ -24,13 +24,13 @@ async function pasteImage(frame: FrameLocator, name: string): Promise<void> {
   );
 }
 
-describe('chat mentions and pasted images (real VS Code, end to end)', () => {
+describe('chat mentions, pasted images and tools (real VS Code, end to end)', () => {
   const context = useWorkbench({
     name: 'chat-mentions',
     env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
     settings: {
       'promptreel.chat.model': 'promptreel-chat',
-      'promptreel.models.capabilities': { 'promptreel-chat': { vision: true } },
+      'promptreel.models.capabilities': { 'promptreel-chat': { vision: true, tools: true } },
       'workbench.colorTheme': 'Default Dark Modern',
     },
     files: { 'src/mention/alpha.ts': ALPHA, 'src/mention/beta.ts': 'export const beta = 2;\n', 'src/other/alphabet.md': '# abc\n' },
@@ -90,5 +90,46 @@ describe('chat mentions and pasted images (real VS Code, end to end)', () => {
     };
     const parts = sent.messages.at(-1)!.content;
     assert.strictEqual(parts.find((part) => part.type === 'image_url')?.image_url?.url, `data:image/png;base64,${PIXEL_BASE64}`);
+  });
+
+  it('issue 15.3: reads two files through tools after Allow, each call shown with its arguments and its result', async () => {
+    const { page, service } = context.workbench;
+    service.setScenario({
+      chat: {
+        toolScript: [
+          [{ name: 'promptreel_read_file', arguments: { path: 'src/mention/alpha.ts' } }],
+          [{ name: 'promptreel_read_file', arguments: { path: 'src/mention/beta.ts' } }],
+        ],
+      },
+    });
+    const frame = await openChat(page);
+    const toolsToggle = frame.locator('#tools-toggle');
+    await waitUntil(async () => /^Tools: \d+$/.test(await toolsToggle.innerText()), 'the Tools switch to count the tools offered');
+    const previous = await lastReplyId(frame);
+    await frame.locator('#prompt').fill('Read alpha.ts and beta.ts, then compare them.');
+    await frame.locator('#prompt').press('Enter');
+    await waitForNewReply(frame, previous);
+    const first = frame.locator('.tool-call[data-state="pending"]').first();
+    await first.waitFor({ state: 'visible', timeout: LONG_WAIT });
+    assert.match(await first.locator('.tool-call-arguments').innerText(), /"path": "src\/mention\/alpha\.ts"/);
+    await first.locator('[data-tool-decision="allow"]').scrollIntoViewIfNeeded();
+    await context.workbench.screenshot('chat-tool-approval');
+    await first.locator('[data-tool-decision="allow"]').click();
+    const second = frame.locator('.tool-call[data-state="pending"]').first();
+    await waitUntil(async () => (await second.count()) === 1 && /beta\.ts/.test(await second.innerText()), 'the second call to wait');
+    await second.locator('[data-tool-decision="allow"]').click();
+    const answerBody = lastReply(frame).locator('.message-body');
+    await waitUntil(async () => /Tool results received/.test(await answerBody.innerText()), 'the answer after the tool results');
+    await waitForStatus(frame, 'done');
+    const answer = normalize(await answerBody.innerText());
+    assert.match(answer, /Tool results received \(2\):/);
+    assert.match(answer, /src\/mention\/alpha\.ts \(3 lines\):/);
+    assert.match(answer, /src\/mention\/beta\.ts \(1 line\):/);
+    assert.strictEqual(await frame.locator('.tool-call[data-state="done"]').count(), 2);
+    const result = frame.locator('.tool-call[data-state="done"] .tool-call-result').first();
+    await result.locator('summary').click();
+    assert.match(await result.locator('.tool-call-result-text').innerText(), /alphaMentionTarget/);
+    await lastReply(frame).scrollIntoViewIfNeeded();
+    await context.workbench.screenshot('chat-tools-two-files');
   });
 });

@@ -123,9 +123,9 @@ export class ChatController extends Disposable {
   }
 
   /** The tools this chat offers its model: none unless the model takes tools and the chat has not turned them off. */
-  toolsFor(conversation: Conversation): ToolSpec[] {
+  toolsFor(conversation: Conversation, { evenIfOff = false }: { evenIfOff?: boolean } = {}): ToolSpec[] {
     const capabilities = this.capabilitiesOf(conversation);
-    if (capabilities.tools !== true || conversation.options.tools === false || !this.options.toolbox) return [];
+    if (capabilities.tools !== true || (conversation.options.tools === false && !evenIfOff) || !this.options.toolbox) return [];
     const tools = this.options.toolbox.list();
     return capabilities.maxTools ? tools.slice(0, capabilities.maxTools) : tools;
   }

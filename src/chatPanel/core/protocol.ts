@@ -116,7 +116,9 @@ export interface CapabilitiesView {
   developerRole: boolean;
   sampling: boolean;
   maxOutputTokens?: number;
+  /** The tools the chat offers the model when its tools are on (the chat's switch aside). */
   toolCount: number;
+  toolNames: string[];
 }
 
 /** A wait after HTTP 429: retry `attempt` of `retries` goes in `delayMs` (from when the page was told). */

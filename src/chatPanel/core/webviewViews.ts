@@ -34,7 +34,7 @@ export function conversationView(conversation: Conversation, busy: boolean): Con
 }
 
 /** What the model can do, as the page's controls need it (declared in `promptreel.models.capabilities`). */
-export function capabilitiesView(model: string, declared: ModelCapabilities, toolCount: number): CapabilitiesView {
+export function capabilitiesView(model: string, declared: ModelCapabilities, toolNames: readonly string[]): CapabilitiesView {
   return {
     model,
     vision: declared.vision === true,
@@ -43,7 +43,8 @@ export function capabilitiesView(model: string, declared: ModelCapabilities, too
     developerRole: declared.developerRole === true,
     sampling: declared.sampling !== false,
     ...(declared.maxOutputTokens ? { maxOutputTokens: declared.maxOutputTokens } : {}),
-    toolCount,
+    toolCount: toolNames.length,
+    toolNames: [...toolNames],
   };
 }
 

@@ -2,14 +2,19 @@ import * as vscode from 'vscode';
 import { describeError } from '../../common/logger';
 import { TOOL_NAME, type ToolRunResult, type ToolSpec } from '../core/toolbox';
 
+/** VS Code names the tools of MCP servers `mcp_<server>_<tool>`. */
+const MCP_TOOL = /^mcp_/;
+
 /**
- * The tools VS Code lists (`vscode.lm.tools`: other extensions' and the MCP servers the user configured), offered by
- * the chat panel. Nothing is known of what they change, so each call asks the user.
+ * The tools VS Code lists that other extensions contribute and the MCP servers the user configured, offered by the
+ * chat panel. Nothing is known of what they change, so each call asks the user. VS Code's own tools are left out:
+ * they serve its Chat view (its confirmations, its editing sessions) and do not work outside it.
  */
 export class VsCodeTools {
   list(): ToolSpec[] {
+    const contributed = contributedToolNames();
     return vscode.lm.tools
-      .filter((tool) => TOOL_NAME.test(tool.name))
+      .filter((tool) => TOOL_NAME.test(tool.name) && (contributed.has(tool.name) || MCP_TOOL.test(tool.name)))
       .map((tool) => ({
         name: tool.name,
         description: tool.description,
@@ -38,6 +43,18 @@ export class VsCodeTools {
       cancellation.dispose();
     }
   }
+}
+
+/** The tools extensions declare (`contributes.languageModelTools`); read each time, as extensions come and go. */
+function contributedToolNames(): Set<string> {
+  const names = new Set<string>();
+  for (const extension of vscode.extensions.all) {
+    const contributes: unknown = (extension.packageJSON as { contributes?: unknown } | undefined)?.contributes;
+    const tools = isRecord(contributes) ? contributes['languageModelTools'] : undefined;
+    if (!Array.isArray(tools)) continue;
+    for (const tool of tools) if (isRecord(tool) && typeof tool['name'] === 'string') names.add(tool['name']);
+  }
+  return names;
 }
 
 /** The text parts of a result as one text; a JSON part as its JSON, any other part by its kind. */

@@ -163,6 +163,7 @@ export class ChatApp {
     this.conversation = conversation;
     this.header.setConversation(conversation);
     this.composer.setBusy(conversation.busy);
+    this.composer.setToolsOn(conversation.options.tools !== false);
     this.renderMessages();
   }
 

@@ -25,7 +25,14 @@ export interface ComposerHost {
  */
 export class Composer {
   private readonly input = byId<HTMLTextAreaElement>('prompt');
-  private readonly buttons = { send: byId<HTMLButtonElement>('send'), stop: byId<HTMLButtonElement>('stop'), attach: byId<HTMLButtonElement>('attach-image') };
+  private readonly buttons = {
+    send: byId<HTMLButtonElement>('send'),
+    stop: byId<HTMLButtonElement>('stop'),
+    attach: byId<HTMLButtonElement>('attach-image'),
+    tools: byId<HTMLButtonElement>('tools-toggle'),
+  };
+  private toolsOn = true;
+  private capabilities: CapabilitiesView | undefined;
   private readonly context = byId<HTMLElement>('draft-context');
   private readonly images = byId<HTMLElement>('draft-images');
   private readonly mentions = byId<HTMLElement>('draft-mentions');
@@ -62,6 +69,10 @@ export class Composer {
     this.buttons.send.addEventListener('click', () => this.submit());
     this.buttons.stop.addEventListener('click', () => this.requestStop());
     this.buttons.attach.addEventListener('click', () => this.host.post({ type: 'attachImage' }));
+    // Off: `tools: false` for this chat; on again: the option is cleared (tools are on by default).
+    this.buttons.tools.addEventListener('click', () =>
+      this.host.post({ type: 'setOptions', conversationId: this.host.conversationId(), options: { tools: this.toolsOn ? false : null } }),
+    );
     this.updateButtons();
   }
 
@@ -76,6 +87,26 @@ export class Composer {
 
   setCapabilities(capabilities: CapabilitiesView): void {
     this.buttons.attach.hidden = !capabilities.vision;
+    this.capabilities = capabilities;
+    this.renderTools();
+  }
+
+  /** Whether the chat shown lets its model call tools (its option; on unless turned off). */
+  setToolsOn(on: boolean): void {
+    this.toolsOn = on;
+    this.renderTools();
+  }
+
+  private renderTools(): void {
+    const capabilities = this.capabilities;
+    const control = this.buttons.tools;
+    control.hidden = !capabilities?.tools || capabilities.toolCount === 0;
+    if (!capabilities || control.hidden) return;
+    control.textContent = this.toolsOn ? `Tools: ${capabilities.toolCount}` : 'Tools: off';
+    control.setAttribute('aria-pressed', String(this.toolsOn));
+    control.title = this.toolsOn
+      ? `The model may call ${capabilities.toolNames.join(', ')}; each call asks you first. Click to turn tools off for this chat.`
+      : 'Tools are off for this chat: click to let the model call them again.';
   }
 
   showMentionResults(requestId: number, items: MentionSuggestionView[]): void {

@@ -23,6 +23,9 @@ export function buildLayout(root: HTMLElement): void {
   const attach = button('Attach Image', { ariaLabel: 'Attach an image file of the workspace' });
   attach.id = 'attach-image';
   attach.hidden = true;
+  const tools = button('Tools', { ariaLabel: 'Tools the model may call in this chat' });
+  tools.id = 'tools-toggle';
+  tools.hidden = true;
   const setKey = button('Set API Key', { className: 'primary' });
   setKey.id = 'no-key-set';
   const openSettings = button('Open Settings');
@@ -113,7 +116,7 @@ export function buildLayout(root: HTMLElement): void {
         },
       }),
       el('div', { className: 'context-meter', attrs: { id: 'context-meter' }, hidden: true }),
-      el('div', { className: 'composer-actions' }, [attach, el('span', { className: 'spacer' }), stop, send]),
+      el('div', { className: 'composer-actions' }, [attach, tools, el('span', { className: 'spacer' }), stop, send]),
     ]),
   );
 }

@@ -11,7 +11,7 @@ import { waitFor } from '../support/waitFor';
 
 export { setSetting, testApi, waitFor };
 
-const CHAT_SETTINGS = ['baseUrl', 'chat.model', 'chat.temperature', 'chat.maxTokens', 'chat.tools', 'models.capabilities'];
+const CHAT_SETTINGS = ['baseUrl', 'chat.model', 'chat.temperature', 'chat.maxTokens', 'models.capabilities'];
 
 /** Points the extension at the local service with its demo key and the chat model; returns the test API. */
 export async function connectChat(service: LocalService): Promise<PromptreelTestApi> {

@@ -206,34 +206,6 @@ describe('chat: a conversation against the local service', () => {
     assert.strictEqual(chatRequests(ctx.service).length, before, 'nothing was sent');
   });
 
-  it('shows tool calls and sends the tools of the settings only to a model declared with tools', async () => {
-    const api = await testApi();
-    await setSetting('chat.tools', [
-      { name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
-    ]);
-    const plain = await newConversation();
-    await api.chat.controller.send(plain.id, { text: 'use get_weather please' });
-    assert.strictEqual(lastChatBody(ctx.service).tools, undefined, 'capabilities unknown: no tools sent');
-
-    await setSetting('models.capabilities', { 'promptreel-chat': { tools: true } });
-    const conversation = await newConversation();
-    const reply = await api.chat.controller.send(conversation.id, { text: 'use get_weather please' });
-    assert.deepStrictEqual(
-      lastChatBody(ctx.service).tools?.map((tool) => tool.function.name),
-      ['get_weather'],
-    );
-    assert.strictEqual(reply?.status, 'done');
-    assert.strictEqual(reply?.finishReason, 'tool_calls');
-    assert.strictEqual(reply?.toolCalls.length, 1);
-    assert.strictEqual(reply?.toolCalls[0].name, 'get_weather');
-    assert.deepStrictEqual(JSON.parse(reply?.toolCalls[0].arguments ?? ''), { city: 'example' });
-
-    // The next turn answers the call with a "not run" result, so the service accepts the history.
-    await api.chat.controller.send(conversation.id, { text: 'thanks' });
-    const roles = lastChatBody(ctx.service).messages.map((message) => message.role);
-    assert.deepStrictEqual(roles, ['user', 'assistant', 'tool', 'user']);
-  });
-
   it('attaches a workspace image as an image_url data URL for a vision model', async () => {
     const api = await testApi();
     await setSetting('models.capabilities', { 'promptreel-chat': { vision: true } });

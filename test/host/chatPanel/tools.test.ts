@@ -1,0 +1,278 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { ChatWebviewHost } from '../../../src/chatPanel/chatWebviewHost';
+import type { Conversation, ToolCallRecord } from '../../../src/chatPanel/core/model';
+import type { ToolDecision } from '../../../src/chatPanel/core/protocol';
+import type { PromptreelTestApi } from '../../../src/extension';
+import { useConnectedService } from '../support/connectedService';
+import { chatRequests, connectChat, disconnectChat, lastChatBody, newConversation, readyViewHost, setSetting, testApi, waitFor } from './chatTestSupport';
+
+type ScriptedCall = { name: string; arguments: Record<string, unknown> };
+
+const workspaceFolder = (): vscode.Uri => {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  assert.ok(folder, 'a workspace folder is open');
+  return folder;
+};
+
+/** A folder `tools-test/` of the workspace with these files (relative path -> text). */
+async function fixtureFolder(files: Record<string, string>): Promise<vscode.Uri> {
+  const folder = vscode.Uri.joinPath(workspaceFolder(), 'tools-test');
+  for (const [path, text] of Object.entries(files))
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, ...path.split('/')), new TextEncoder().encode(text));
+  return folder;
+}
+
+const toolCalls = (conversation: Conversation): ToolCallRecord[] =>
+  conversation.messages.flatMap((message) => (message.role === 'assistant' ? message.toolCalls : []));
+
+describe('chat: tools run with approval (real extension host, local service)', () => {
+  const ctx = useConnectedService(async (service) => {
+    const api = await connectChat(service);
+    await setSetting('models.capabilities', { 'promptreel-chat': { tools: true } });
+    return api;
+  }, disconnectChat);
+  let api: PromptreelTestApi;
+  let host: ChatWebviewHost;
+
+  beforeEach(async () => {
+    api = await testApi();
+    host = await readyViewHost(api);
+  });
+
+  afterEach(async () => {
+    api.chat.controller.stopAll();
+    for (const key of ['chat.toolsOffered', 'chat.excludedTools']) await setSetting(key, undefined);
+  });
+
+  /** Sends a message from the page with the model scripted to call `rounds` of tools; resolves when the call `index` waits. */
+  async function ask(text: string, ...rounds: ScriptedCall[][]): Promise<Conversation> {
+    ctx.service.setScenario({ chat: { toolScript: rounds } });
+    const conversation = await newConversation();
+    host.showConversation(conversation.id);
+    await host.handleMessage({ type: 'send', conversationId: conversation.id, text });
+    return conversation;
+  }
+
+  async function waitingCall(conversation: Conversation, index: number): Promise<ToolCallRecord> {
+    return waitFor(() => (toolCalls(conversation)[index]?.state === 'pending' ? toolCalls(conversation)[index] : undefined), {
+      what: `tool call ${index} to wait for approval`,
+    });
+  }
+
+  /** Answers a waiting call as the page's buttons do (a message validated at the border). */
+  async function decide(conversation: Conversation, call: ToolCallRecord, decision: ToolDecision): Promise<void> {
+    await host.handleMessage({ type: 'toolApproval', conversationId: conversation.id, callId: call.id, decision });
+  }
+
+  async function answered(conversation: Conversation): Promise<string> {
+    await waitFor(() => !api.chat.controller.isBusy(conversation.id) && conversation.messages.length > 1, { what: 'the answer' });
+    const last = conversation.messages.at(-1);
+    assert.ok(last?.role === 'assistant');
+    return last.text;
+  }
+
+  it('issue 15.3: read a file range after Allow; the page is told the call waits, then its result', async () => {
+    const conversation = await ask('read the start of sample.ts', [
+      { name: 'promptreel_read_file', arguments: { path: 'src/sample.ts', startLine: 1, endLine: 3 } },
+    ]);
+    const call = await waitingCall(conversation, 0);
+    assert.strictEqual(call.readOnly, true);
+    assert.strictEqual(call.source, 'promptreel');
+    const offered = lastChatBody(ctx.service).tools?.map((tool) => tool.function.name) ?? [];
+    assert.deepStrictEqual(offered.slice(0, 5), [
+      'promptreel_read_file',
+      'promptreel_list_folder',
+      'promptreel_search_text',
+      'promptreel_find_symbols',
+      'promptreel_read_problems',
+    ]);
+    assert.ok(offered.includes('fixture_append_note'), "another extension's tool is offered");
+    assert.ok(!offered.some((name) => name.endsWith('_internal') || name === 'manage_todo_list'), "VS Code's own Chat tools are not");
+    await decide(conversation, call, 'allow');
+    assert.strictEqual(await answered(conversation), 'Tool results received (1):\n- src/sample.ts, lines 1-3 of 9:');
+    assert.strictEqual(
+      toolCalls(conversation)[0]?.result,
+      'src/sample.ts, lines 1-3 of 9:\n1\t/** Adds two numbers. */\n2\texport function add(a: number, b: number): number {\n3\t  return a + b;',
+    );
+  });
+
+  it('issue 15.3: list a folder, allowed for the rest of the chat: the next call runs without asking', async () => {
+    const folder = await fixtureFolder({ 'a.ts': 'a', 'lib/b.ts': 'b', 'lib/c.ts': 'c' });
+    await waitFor(async () => (await api.chat.mentions.files.filesOf(0)).includes('tools-test/lib/c.ts'), { what: 'the index to see the files' });
+    const conversation = await ask(
+      'what is in tools-test?',
+      [{ name: 'promptreel_list_folder', arguments: { path: 'tools-test' } }],
+      [{ name: 'promptreel_list_folder', arguments: {} }],
+    );
+    await decide(conversation, await waitingCall(conversation, 0), 'allowForChat');
+    await answered(conversation);
+    assert.deepStrictEqual(
+      toolCalls(conversation).map((call) => call.state),
+      ['done', 'done'],
+    );
+    assert.strictEqual(toolCalls(conversation)[0]?.result, 'tools-test/ (1 folder, 1 file):\nlib/ (2 files)\na.ts');
+    assert.match(
+      toolCalls(conversation)[1]?.result ?? '',
+      /^The workspace folder \(\d+ folders?, \d+ files?\):\n[^]*src\/ \(\d+ files?\)[^]*tools-test\/ \(3 files\)/,
+    );
+    assert.deepStrictEqual(api.chat.store.get(conversation.id)?.allowedTools, ['promptreel_list_folder']);
+    await vscode.workspace.fs.delete(folder, { recursive: true });
+  });
+
+  it('issue 15.3: search text: Deny runs nothing and the model reads that it was declined; Allow finds the lines', async () => {
+    const denied = await ask('find greet', [{ name: 'promptreel_search_text', arguments: { query: 'greet' } }]);
+    await decide(denied, await waitingCall(denied, 0), 'deny');
+    assert.strictEqual(await answered(denied), 'Tool results received (1):\n- The user declined to run this tool call.');
+    assert.strictEqual(toolCalls(denied)[0]?.state, 'denied');
+
+    const allowed = await ask('find greet', [{ name: 'promptreel_search_text', arguments: { query: 'GREET', include: 'src/**' } }]);
+    await decide(allowed, await waitingCall(allowed, 0), 'allow');
+    await answered(allowed);
+    assert.strictEqual(
+      toolCalls(allowed)[0]?.result,
+      '2 matches for "GREET" in 1 file:\nsrc/sample.ts:6: /** Greets someone by name. */\nsrc/sample.ts:7: export function greet(name: string): string {',
+    );
+  });
+
+  it("issue 15.3: find symbols by name (the workspace's symbol providers) and of one file", async () => {
+    const folder = await fixtureFolder({ 'shapes.fixture': 'circle\nsquare\n' });
+    const file = vscode.Uri.joinPath(folder, 'shapes.fixture');
+    const range = new vscode.Range(1, 0, 1, 6);
+    const symbol = new vscode.SymbolInformation('fixtureSquare', vscode.SymbolKind.Class, 'shapes', new vscode.Location(file, range));
+    const providers = [
+      vscode.languages.registerWorkspaceSymbolProvider({ provideWorkspaceSymbols: (query) => (query === 'fixtureSq' ? [symbol] : []) }),
+      vscode.languages.registerDocumentSymbolProvider(
+        { pattern: '**/*.fixture' },
+        {
+          provideDocumentSymbols: () => [new vscode.DocumentSymbol('fixtureSquare', '', vscode.SymbolKind.Class, range, range)],
+        },
+      ),
+    ];
+    try {
+      const conversation = await ask('where is fixtureSquare?', [
+        { name: 'promptreel_find_symbols', arguments: { query: 'fixtureSq' } },
+        { name: 'promptreel_find_symbols', arguments: { path: 'tools-test/shapes.fixture' } },
+      ]);
+      await decide(conversation, await waitingCall(conversation, 0), 'allowForChat');
+      await answered(conversation);
+      assert.deepStrictEqual(
+        toolCalls(conversation).map((call) => call.result),
+        [
+          'Symbols matching "fixtureSq":\nfixtureSquare (class in shapes) tools-test/shapes.fixture:2',
+          'Symbols of tools-test/shapes.fixture:\nfixtureSquare (class) line 2',
+        ],
+      );
+    } finally {
+      for (const provider of providers) provider.dispose();
+      await vscode.workspace.fs.delete(folder, { recursive: true });
+    }
+  });
+
+  it("issue 15.3: read problems of a file and of the workspace, as VS Code's Problems view holds them", async () => {
+    const sample = vscode.Uri.joinPath(workspaceFolder(), 'src', 'sample.ts');
+    const diagnostics = vscode.languages.createDiagnosticCollection('tool-test');
+    const problem = new vscode.Diagnostic(new vscode.Range(1, 9, 1, 12), "'add' is declared but never used.", vscode.DiagnosticSeverity.Warning);
+    problem.source = 'lint';
+    diagnostics.set(sample, [problem]);
+    try {
+      const conversation = await ask('any problems?', [
+        { name: 'promptreel_read_problems', arguments: { path: 'src/sample.ts' } },
+        { name: 'promptreel_read_problems', arguments: {} },
+      ]);
+      await decide(conversation, await waitingCall(conversation, 0), 'allow');
+      await decide(conversation, await waitingCall(conversation, 1), 'allow');
+      await answered(conversation);
+      const line = "src/sample.ts:2:10 warning (lint): 'add' is declared but never used.";
+      assert.strictEqual(toolCalls(conversation)[0]?.result, `Problems in src/sample.ts:\n${line}`);
+      assert.ok(toolCalls(conversation)[1]?.result?.includes(line), toolCalls(conversation)[1]?.result);
+    } finally {
+      diagnostics.dispose();
+    }
+  });
+
+  it('issue 15.3: files outside the workspace or left out by .gitignore are not read', async () => {
+    const folder = workspaceFolder();
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, '.gitignore'), new TextEncoder().encode('secret.env\n'));
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'secret.env'), new TextEncoder().encode('TOKEN=abc\n'));
+    // The index reads .gitignore files again when one changes (a file watcher's event, a moment later).
+    await waitFor(() => api.chat.mentions.files.isHidden(vscode.Uri.joinPath(folder, 'secret.env')), { what: 'the new .gitignore to count' });
+    try {
+      const conversation = await ask('read secrets', [
+        { name: 'promptreel_read_file', arguments: { path: 'secret.env' } },
+        { name: 'promptreel_read_file', arguments: { path: '../../etc/passwd' } },
+      ]);
+      await decide(conversation, await waitingCall(conversation, 0), 'allowForChat');
+      await answered(conversation);
+      const [secret, outside] = toolCalls(conversation);
+      assert.strictEqual(secret?.state, 'failed');
+      assert.match(secret?.result ?? '', /secret\.env is left out of the chat by files\.exclude, search\.exclude or a \.gitignore file/);
+      assert.strictEqual(outside?.state, 'failed');
+      assert.match(outside?.result ?? '', /outside the workspace/);
+      assert.ok(!JSON.stringify(chatRequests(ctx.service).map((request) => request.body)).includes('TOKEN=abc'), 'the secret never reached the service');
+    } finally {
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, '.gitignore'));
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, 'secret.env'));
+    }
+  });
+
+  it("issue 15.3: another extension's tool asks every time (no 'for this chat'), runs through vscode.lm after Allow", async () => {
+    const notes = vscode.Uri.joinPath(workspaceFolder(), 'notes.md');
+    await vscode.workspace.fs.delete(notes).then(undefined, () => undefined);
+    const conversation = await ask(
+      'take notes',
+      [{ name: 'fixture_append_note', arguments: { line: 'first' } }],
+      [{ name: 'fixture_append_note', arguments: { line: 'second' } }],
+      [{ name: 'fixture_append_note', arguments: { line: 'third' } }],
+    );
+    const first = await waitingCall(conversation, 0);
+    assert.strictEqual(first.readOnly, false);
+    assert.strictEqual(first.source, 'vscode');
+    await decide(conversation, first, 'allowForChat');
+    await decide(conversation, await waitingCall(conversation, 1), 'allow');
+    await decide(conversation, await waitingCall(conversation, 2), 'deny');
+    await answered(conversation);
+    assert.deepStrictEqual(
+      toolCalls(conversation).map((call) => call.state),
+      ['done', 'done', 'denied'],
+    );
+    assert.strictEqual(toolCalls(conversation)[0]?.result, 'Appended "first" to notes.md.');
+    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(notes)), 'first\nsecond\n');
+    assert.strictEqual(api.chat.store.get(conversation.id)?.allowedTools, undefined);
+    await vscode.workspace.fs.delete(notes);
+  });
+
+  it('issue 15.3: Stop from the page while a call waits ends the turn at once; nothing more is sent', async () => {
+    const conversation = await ask('read', [{ name: 'promptreel_read_file', arguments: { path: 'README.md' } }]);
+    await waitingCall(conversation, 0);
+    const sent = chatRequests(ctx.service).length;
+    await host.handleMessage({ type: 'stop', conversationId: conversation.id });
+    await waitFor(() => !api.chat.controller.isBusy(conversation.id), { what: 'the turn to end' });
+    assert.strictEqual(toolCalls(conversation)[0]?.state, 'stopped');
+    const last = conversation.messages.at(-1);
+    assert.strictEqual(last?.role === 'assistant' ? last.status : last?.role, 'stopped');
+    assert.strictEqual(chatRequests(ctx.service).length, sent);
+  });
+
+  it('promptreel.chat.toolsOffered and excludedTools choose what is offered; a model without tools gets none', async () => {
+    const offeredFor = async (): Promise<string[]> => {
+      const conversation = await newConversation();
+      await api.chat.controller.send(conversation.id, { text: 'hello' });
+      return lastChatBody(ctx.service).tools?.map((tool) => tool.function.name) ?? [];
+    };
+    await setSetting('chat.toolsOffered', 'workspace');
+    assert.deepStrictEqual((await offeredFor()).length, 5);
+    await setSetting('chat.toolsOffered', 'all');
+    await setSetting('chat.excludedTools', ['fixture_*', 'promptreel_search_text']);
+    const offered = await offeredFor();
+    assert.ok(
+      !offered.includes('fixture_append_note') && !offered.includes('promptreel_search_text') && offered.includes('promptreel_read_file'),
+      offered.join(),
+    );
+    await setSetting('chat.toolsOffered', 'none');
+    assert.deepStrictEqual(await offeredFor(), []);
+    await setSetting('chat.toolsOffered', undefined);
+    await setSetting('models.capabilities', { 'promptreel-chat': { tools: false } });
+    assert.deepStrictEqual(await offeredFor(), []);
+  });
+});
