@@ -192,7 +192,7 @@ describe('chat: mentions (files, folders, editors, problems, git, terminal, symb
     }
   });
 
-  it('mentions the output of the last terminal command (shell integration)', async () => {
+  it("mentions the output of the last terminal command (shell integration) and the terminal's selection", async () => {
     const terminal = vscode.window.createTerminal({ name: 'mentions', shellPath: '/bin/bash' });
     try {
       terminal.show();
@@ -205,7 +205,9 @@ describe('chat: mentions (files, folders, editors, problems, git, terminal, symb
           }
         });
       });
-      terminal.shellIntegration!.executeCommand('printf "promptreel-%s\\n" terminal-output; false');
+      // VS Code hands a command's output only to readers that started before it was written: the short sleep keeps
+      // the printf after the start event even on a loaded machine (a command's first output can otherwise be missed).
+      terminal.shellIntegration!.executeCommand('sleep 0.5; printf "promptreel-%s\\n" terminal-output; false');
       await ended;
       const host = await readyViewHost(await testApi());
       const draft = await pick(host, 'terminal last', 'Terminal: last command output');
@@ -213,8 +215,17 @@ describe('chat: mentions (files, folders, editors, problems, git, terminal, symb
       assert.equal(chip.kind, 'terminalOutput');
       assert.match(chip.detail ?? '', /^exit code 1, /);
       const content = host.composerDraft.mentions.at(-1)!.content;
-      assert.ok(content.startsWith('$ printf') && content.includes('promptreel-terminal-output'), content);
+      assert.ok(content.startsWith('$ sleep 0.5; printf') && content.includes('promptreel-terminal-output'), content);
       assert.ok(!content.includes('\u001b'), 'escape sequences are stripped');
+
+      // The terminal's selection: what the user selected (here, all of it).
+      terminal.show();
+      await vscode.commands.executeCommand('workbench.action.terminal.selectAll');
+      const selected = await pick(host, 'terminal sel', 'Terminal: selection');
+      const selection = selected.mentions.at(-1)!;
+      assert.equal(selection.kind, 'terminalSelection');
+      assert.equal(selection.label, 'Terminal selection (mentions)');
+      assert.ok(host.composerDraft.mentions.at(-1)!.content.includes('promptreel-terminal-output'), host.composerDraft.mentions.at(-1)!.content);
     } finally {
       terminal.dispose();
     }
