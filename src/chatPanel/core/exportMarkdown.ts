@@ -1,7 +1,7 @@
 import { usageTotals } from './conversation';
 import { conversationCost, formatCost } from './replyCost';
 import { describeRange, fenceFor } from './contextPrompt';
-import type { AssistantMessage, Conversation, UserMessage } from './model';
+import type { AssistantMessage, Conversation, ToolCallRecord, UserMessage } from './model';
 
 /** A readable Markdown transcript: options, each turn (with its context, reasoning, tool calls and usage), totals. */
 export function conversationToMarkdown(conversation: Conversation, exportedAt = new Date()): string {
@@ -46,12 +46,30 @@ function assistantLines(message: AssistantMessage): string[] {
   const lines = [`## Assistant (${message.model})`, ''];
   if (message.reasoning.trim()) lines.push('<details><summary>Reasoning</summary>', '', message.reasoning.trim(), '', '</details>', '');
   if (message.text) lines.push(message.text);
-  for (const call of message.toolCalls) lines.push('', `Tool call \`${call.name}\`:`, '', '```json', call.arguments, '```');
+  for (const call of message.toolCalls) lines.push(...toolCallLines(call));
   if (message.status !== 'done') lines.push('', `_${statusNote(message)}_`);
   if (message.usage)
     lines.push('', `_Usage: ${message.usage.promptTokens} prompt + ${message.usage.completionTokens} completion = ${message.usage.totalTokens} tokens._`);
   if (message.cost) lines.push('', `_Cost: ${formatCost(message.cost)}._`);
   return lines;
+}
+
+const TOOL_STATES: Record<NonNullable<ToolCallRecord['state']>, string> = {
+  pending: 'waiting for approval',
+  running: 'running',
+  done: 'done',
+  denied: 'denied',
+  failed: 'failed',
+  stopped: 'stopped',
+};
+
+/** A tool call with its arguments and, once run, its state and result (folded, fenced so nothing in it breaks out). */
+function toolCallLines(call: ToolCallRecord): string[] {
+  const state = call.state ? ` (${TOOL_STATES[call.state]})` : '';
+  const lines = ['', `Tool call \`${call.name}\`${state}:`, '', '```json', call.arguments, '```'];
+  if (call.result === undefined) return lines;
+  const fence = fenceFor(call.result);
+  return [...lines, '', '<details><summary>Result</summary>', '', `${fence}text`, call.result, fence, '', '</details>'];
 }
 
 function statusNote(message: AssistantMessage): string {

@@ -73,6 +73,7 @@ describe('chat export to Markdown', () => {
     applyStreamEvent(reply, { type: 'tool-calls', calls: [{ id: 'c', name: 'lookup', arguments: '{"q":"x"}' }] });
     applyStreamEvent(reply, { type: 'usage', usage: { promptTokens: 5, completionTokens: 3, totalTokens: 8 } });
     completeAssistantMessage(reply);
+    Object.assign(reply.toolCalls[0]!, { state: 'done', result: 'found:\n```\nx\n```' });
     addUserMessage(conversation, { text: 'More' });
     const second = startAssistantMessage(conversation, 'promptreel-chat');
     applyStreamEvent(second, { type: 'text', text: 'Part' });
@@ -89,7 +90,8 @@ describe('chat export to Markdown', () => {
       '## Assistant (promptreel-chat)',
       '<details><summary>Reasoning</summary>\n\nThink.\n\n</details>',
       'It greets.',
-      'Tool call `lookup`:\n\n```json\n{"q":"x"}\n```',
+      'Tool call `lookup` (done):\n\n```json\n{"q":"x"}\n```',
+      '<details><summary>Result</summary>\n\n````text\nfound:\n```\nx\n```\n````\n\n</details>',
       '_Usage: 5 prompt + 3 completion = 8 tokens._',
       'Part\n\n_Stopped before the reply was complete._',
       'Total usage: 5 prompt + 3 completion = 8 tokens.',
