@@ -42,8 +42,9 @@ export interface RowState {
 }
 
 /**
- * A row: its checkbox, the chat (a button that opens it: title, when, how long, the snippet), then Pin and Export.
- * The controls carry `data-action`; the History view listens on the list.
+ * A row: its checkbox, the chat (a button that opens it: title, when, how long, the snippet), and Pin and Export
+ * over its end while it is hovered or has the focus. The controls carry `data-action`; the History view listens on
+ * the list.
  */
 export function historyRow(entry: HistoryEntry, state: RowState): HTMLElement {
   const title = entry.title || 'Untitled chat';
@@ -80,11 +81,14 @@ export function historyRow(entry: HistoryEntry, state: RowState): HTMLElement {
       check,
       el('button', { className: 'history-open', attrs: { type: 'button', 'data-action': 'open', title: new Date(entry.updatedAt).toLocaleString() } }, [
         el('span', { className: 'history-title' }, [marked(title, entry.titleMatches)]),
-        el('span', { className: 'history-meta' }, [meta.join(' · '), state.current ? el('span', { className: 'history-badge', text: 'open' }) : undefined]),
+        el('span', { className: 'history-meta' }, [
+          entry.pinned ? el('span', { className: 'history-pinned', attrs: { title: 'Pinned' } }, [icon('pin')]) : undefined,
+          meta.join(' · '),
+          state.current ? el('span', { className: 'history-badge', text: 'open' }) : undefined,
+        ]),
         entry.snippet ? el('span', { className: 'history-snippet' }, [marked(entry.snippet, entry.snippetMatches)]) : undefined,
       ]),
-      pin,
-      exporter,
+      el('span', { className: 'history-actions' }, [pin, exporter]),
     ],
   );
 }
