@@ -5,4 +5,5 @@ export const ChatCommandIds = {
   openChatInEditor: 'promptreel.openChatInEditor',
   showChatHistory: 'promptreel.showChatHistory',
   exportChat: 'promptreel.exportChat',
+  importChat: 'promptreel.importChat',
 } as const;

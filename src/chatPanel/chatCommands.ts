@@ -6,7 +6,7 @@ import { ChatCommandIds } from './chatCommandIds';
 import type { ChatController } from './core/chatController';
 import type { ChatPanels } from './chatPanels';
 import type { ChatViewProvider } from './chatViewProvider';
-import type { ConversationActions } from './conversationActions';
+import type { ConversationActions, ExportOutcome, ImportOutcome } from './conversationActions';
 
 interface ConversationItem extends vscode.QuickPickItem {
   conversationId: string;
@@ -15,7 +15,7 @@ interface ConversationItem extends vscode.QuickPickItem {
 const RENAME_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
 const DELETE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete' };
 
-/** New Chat, Open Chat in Editor, Show Chat History (switch, rename, delete) and Export Chat to Markdown. */
+/** New Chat, Open Chat in Editor, Show Chat History (switch, rename, delete), Export Chat and Import Chat from JSON. */
 export class ChatCommands extends Disposable {
   constructor(
     private readonly controller: ChatController,
@@ -29,7 +29,8 @@ export class ChatCommands extends Disposable {
         [ChatCommandIds.newChat]: () => this.newChat(),
         [ChatCommandIds.openChatInEditor]: () => this.openInEditor(),
         [ChatCommandIds.showChatHistory]: () => this.showHistory(),
-        [ChatCommandIds.exportChat]: () => this.exportChat(),
+        [ChatCommandIds.exportChat]: (conversationId?: unknown) => this.exportChat(typeof conversationId === 'string' ? conversationId : undefined),
+        [ChatCommandIds.importChat]: (file?: unknown) => this.importChat(file instanceof vscode.Uri ? file : undefined),
       }),
     );
   }
@@ -54,7 +55,7 @@ export class ChatCommands extends Disposable {
       pick.items = this.controller.store.list().map((summary) => ({
         conversationId: summary.id,
         label: summary.title,
-        description: `${summary.messageCount} message${summary.messageCount === 1 ? '' : 's'}${this.controller.isBusy(summary.id) ? ' · answering' : ''}`,
+        description: `${summary.pinned ? '$(pinned) ' : ''}${summary.messageCount} message${summary.messageCount === 1 ? '' : 's'}${this.controller.isBusy(summary.id) ? ' · answering' : ''}`,
         detail: new Date(summary.updatedAt).toLocaleString(),
         buttons: [RENAME_BUTTON, DELETE_BUTTON],
       }));
@@ -92,12 +93,18 @@ export class ChatCommands extends Disposable {
     }
   }
 
-  async exportChat(): Promise<vscode.TextDocument | undefined> {
-    const id = this.view.host?.conversationId ?? this.controller.store.mostRecent()?.id;
-    if (!id) {
-      showMessage('info', 'There is no chat to export yet.');
+  /** Exports the chat given, else the one of the Chat view (or the newest): Markdown or JSON, as the user picks. */
+  async exportChat(conversationId?: string): Promise<ExportOutcome | undefined> {
+    const id = conversationId ?? this.view.host?.conversationId ?? this.controller.store.mostRecent()?.id;
+    if (!id || !this.controller.store.get(id)?.messages.length) {
+      showMessage('info', 'There is no chat to export yet: send a message first.');
       return undefined;
     }
-    return this.conversations.exportToMarkdown(id);
+    return this.conversations.export(id);
+  }
+
+  /** Adds a chat exported as JSON (the file given, or one the user picks) and shows it in the Chat view. */
+  async importChat(file?: vscode.Uri): Promise<ImportOutcome> {
+    return this.conversations.importFromFile(async (id) => (await this.view.reveal()).showConversation(id), file);
   }
 }

@@ -1,9 +1,25 @@
+import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { ComponentLogger } from '../common/logger';
+import { CommandIds } from '../common/commandIds';
+import { describeError, type ComponentLogger } from '../common/logger';
+import { showMessage } from '../workbench/showMessage';
 import type { ChatController } from './core/chatController';
+import { chatFileName, conversationToJson, parseConversationJson } from './core/conversationJson';
 import { conversationToMarkdown } from './core/exportMarkdown';
 
-/** Rename, delete and export: the steps that ask the user something (input box, confirmation) or open an editor. */
+export type ChatFileFormat = 'markdown' | 'json';
+export type ExportOutcome =
+  { kind: 'saved'; uri: vscode.Uri } | { kind: 'opened'; document: vscode.TextDocument } | { kind: 'cancelled' } | { kind: 'failed'; problem: string };
+export type ImportOutcome = { kind: 'imported'; conversationId: string } | { kind: 'cancelled' } | { kind: 'failed'; problem: string };
+
+/** A chat file larger than this is refused before it is read (images make files large, not this large). */
+const MAX_IMPORT_BYTES = 100 * 1024 * 1024;
+const JSON_FILTER = { 'Promptreel chat (JSON)': ['json'] };
+
+/**
+ * Rename, delete, export and import: the steps that ask the user something (input box, confirmation, file dialog)
+ * or open an editor.
+ */
 export class ConversationActions {
   constructor(
     private readonly controller: ChatController,
@@ -26,20 +42,28 @@ export class ConversationActions {
 
   /** Asks for confirmation (a modal), stops a reply in progress, then deletes. */
   async delete(conversationId: string, { confirm = true }: { confirm?: boolean } = {}): Promise<boolean> {
-    const conversation = this.controller.store.get(conversationId);
-    if (!conversation) return false;
+    return (await this.deleteMany([conversationId], { confirm })) === 1;
+  }
+
+  /** Deletes several chats after one modal confirmation naming how many; returns how many were deleted. */
+  async deleteMany(conversationIds: readonly string[], { confirm = true }: { confirm?: boolean } = {}): Promise<number> {
+    const store = this.controller.store;
+    const chats = [...new Set(conversationIds)].flatMap((id) => store.get(id) ?? []);
+    if (chats.length === 0) return 0;
     if (confirm) {
-      const choice = await vscode.window.showWarningMessage(
-        `Delete the chat "${conversation.title}"?`,
-        { modal: true, detail: 'Its messages cannot be restored.' },
-        'Delete',
-      );
-      if (choice !== 'Delete') return false;
+      const answering = chats.some((chat) => this.controller.isBusy(chat.id)) ? ' The reply in progress is stopped.' : '';
+      const [question, detail] =
+        chats.length === 1
+          ? [`Delete the chat "${chats[0].title}"?`, `Its messages cannot be restored.${answering}`]
+          : [`Delete ${chats.length} chats?`, `${listTitles(chats.map((chat) => chat.title))}\n\nTheir messages cannot be restored.${answering}`];
+      const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, 'Delete');
+      if (choice !== 'Delete') return 0;
     }
-    this.controller.stop(conversationId);
-    const deleted = this.controller.store.delete(conversationId);
-    if (deleted) this.log.info(`Deleted a chat (${conversation.messages.length} messages).`);
-    return deleted;
+    for (const chat of chats) this.controller.stop(chat.id);
+    const deleted = store.deleteMany(chats.map((chat) => chat.id));
+    const messages = chats.filter((chat) => deleted.includes(chat.id)).reduce((sum, chat) => sum + chat.messages.length, 0);
+    this.log.info(`Deleted ${deleted.length} chat(s) (${messages} messages).`);
+    return deleted.length;
   }
 
   /** Opens the conversation as a new Markdown document (the user saves it where they like). */
@@ -50,4 +74,129 @@ export class ConversationActions {
     await vscode.window.showTextDocument(document, { preview: false });
     return document;
   }
+
+  /**
+   * Exports the chat in the format given, or the one the user picks: a Markdown or a JSON file (saved where they
+   * choose), or Markdown opened in an editor (nothing written).
+   */
+  async export(conversationId: string, format?: ChatFileFormat): Promise<ExportOutcome> {
+    const conversation = this.controller.store.get(conversationId);
+    if (!conversation) return { kind: 'failed', problem: 'The chat no longer exists.' };
+    const chosen = format ?? (await askExportFormat(conversation.title));
+    if (!chosen) return { kind: 'cancelled' };
+    if (chosen !== 'editor') return this.exportToFile(conversationId, chosen);
+    const document = await this.exportToMarkdown(conversationId);
+    return document ? { kind: 'opened', document } : { kind: 'cancelled' };
+  }
+
+  /** Saves the chat as Markdown (to read) or JSON (to import again, images included) where the user picks. */
+  async exportToFile(conversationId: string, format: ChatFileFormat): Promise<ExportOutcome> {
+    const conversation = this.controller.store.get(conversationId);
+    if (!conversation) return { kind: 'failed', problem: 'The chat no longer exists.' };
+    const target = await vscode.window.showSaveDialog({
+      title: format === 'json' ? 'Promptreel: Export Chat as JSON' : 'Promptreel: Export Chat as Markdown',
+      saveLabel: 'Export',
+      defaultUri: vscode.Uri.joinPath(defaultFolder(), chatFileName(conversation.title, format === 'json' ? 'json' : 'md')),
+      filters: format === 'json' ? JSON_FILTER : { Markdown: ['md'] },
+    });
+    if (!target) return { kind: 'cancelled' };
+    const content = format === 'json' ? conversationToJson(conversation) : conversationToMarkdown(conversation);
+    try {
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
+    } catch (error) {
+      const problem = `Could not export the chat to ${target.fsPath}: ${describeError(error)}`;
+      this.log.error(problem);
+      showMessage('error', problem, [
+        { title: 'Choose Another File', run: () => this.exportToFile(conversationId, format) },
+        { title: 'Show Logs', command: CommandIds.showLogs },
+      ]);
+      return { kind: 'failed', problem };
+    }
+    this.log.info(`Exported a chat (${conversation.messages.length} messages) as ${format}.`);
+    showMessage('info', `Exported "${conversation.title}" to ${baseName(target)}.`, [
+      { title: 'Open', run: () => vscode.commands.executeCommand('vscode.open', target) },
+    ]);
+    return { kind: 'saved', uri: target };
+  }
+
+  /**
+   * Reads a chat exported as JSON (the file given, or one the user picks) and adds it to the history as a new chat
+   * (never over an existing one); `show` puts it on screen. A bad file gets a message saying what is wrong, with a
+   * way to pick another.
+   */
+  async importFromFile(show: (conversationId: string) => unknown, source?: vscode.Uri): Promise<ImportOutcome> {
+    const uri = source ?? (await pickChatFile());
+    if (!uri) return { kind: 'cancelled' };
+    const read = await readText(uri);
+    const parsed = read.ok ? parseConversationJson(read.text) : read;
+    if (!parsed.ok) {
+      this.log.warn(`Did not import ${uri.toString(true)}: ${parsed.problem}`);
+      const problem = `Could not import "${baseName(uri)}": ${parsed.problem}`;
+      showMessage('error', problem, [
+        { title: 'Choose Another File', run: () => this.importFromFile(show) },
+        { title: 'Show Logs', command: CommandIds.showLogs },
+      ]);
+      return { kind: 'failed', problem };
+    }
+    const imported = this.controller.store.addImported(parsed.conversation);
+    this.log.info(`Imported a chat (${imported.messages.length} messages) from a JSON file.`);
+    await show(imported.id);
+    return { kind: 'imported', conversationId: imported.id };
+  }
+}
+
+type ExportChoice = ChatFileFormat | 'editor';
+
+async function askExportFormat(title: string): Promise<ExportChoice | undefined> {
+  const items: (vscode.QuickPickItem & { format: ExportChoice })[] = [
+    { format: 'markdown', label: '$(markdown) Markdown file', detail: 'To read or share: the messages, their code and what they cost.' },
+    { format: 'json', label: '$(json) JSON file', detail: 'To import again later or elsewhere ("Import Chat from JSON…"), images included.' },
+    { format: 'editor', label: '$(go-to-file) Markdown in an editor', detail: 'Opens the Markdown unsaved; nothing is written.' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: `Promptreel: Export "${title}"`, placeHolder: 'Export the chat as' });
+  return picked?.format;
+}
+
+async function pickChatFile(): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    title: 'Promptreel: Import Chat from JSON',
+    openLabel: 'Import',
+    canSelectFiles: true,
+    canSelectFolders: false,
+    canSelectMany: false,
+    defaultUri: defaultFolder(),
+    filters: { ...JSON_FILTER, 'All files': ['*'] },
+  });
+  return picked?.[0];
+}
+
+async function readText(uri: vscode.Uri): Promise<{ ok: true; text: string } | { ok: false; problem: string }> {
+  try {
+    const { size } = await vscode.workspace.fs.stat(uri);
+    if (size > MAX_IMPORT_BYTES)
+      return { ok: false, problem: `The file is ${megabytes(size)} MB; a chat file may be at most ${megabytes(MAX_IMPORT_BYTES)} MB.` };
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(await vscode.workspace.fs.readFile(uri)) };
+  } catch (error) {
+    return { ok: false, problem: error instanceof TypeError ? 'The file is not UTF-8 text.' : `The file could not be read (${describeError(error)}).` };
+  }
+}
+
+function megabytes(bytes: number): number {
+  return Math.round(bytes / (1024 * 1024));
+}
+
+/** The first workspace folder, else the home folder: where the save dialog starts. */
+function defaultFolder(): vscode.Uri {
+  return vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+}
+
+function baseName(uri: vscode.Uri): string {
+  return uri.path.slice(uri.path.lastIndexOf('/') + 1);
+}
+
+/** Up to five titles, one a line, and how many more. */
+function listTitles(titles: string[]): string {
+  const shown = titles.slice(0, 5).map((title) => `• ${title}`);
+  if (titles.length > 5) shown.push(`…and ${titles.length - 5} more`);
+  return shown.join('\n');
 }

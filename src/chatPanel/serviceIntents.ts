@@ -29,7 +29,7 @@ export type ServiceIntent = Exclude<
 export async function runServiceIntent(
   message: ServiceIntent,
   { controller, conversations, codeBlocks, models }: ChatServices,
-  _reply: (message: HostToWebview) => void,
+  reply: (message: HostToWebview) => void,
 ): Promise<unknown> {
   switch (message.type) {
     case 'stop':
@@ -43,7 +43,16 @@ export async function runServiceIntent(
     case 'deleteConversation':
       return conversations.delete(message.conversationId);
     case 'exportConversation':
-      return conversations.exportToMarkdown(message.conversationId);
+      return conversations.export(message.conversationId, message.format);
+    case 'importConversation':
+      return conversations.importFromFile((conversationId) => reply({ type: 'openConversation', conversationId }));
+    case 'pinConversation':
+      return controller.store.setPinned(message.conversationId, message.pinned);
+    case 'deleteConversations':
+      return conversations.deleteMany(message.conversationIds);
+    case 'searchConversations':
+      reply({ type: 'searchResults', requestId: message.requestId, results: controller.store.search(message.query) });
+      return;
     case 'regenerate':
     case 'retry':
       void controller.regenerate(message.conversationId);

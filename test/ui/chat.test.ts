@@ -434,4 +434,47 @@ describe('chat panel (real VS Code, end to end)', () => {
     await waitForStatus(frame, 'done');
     assert.match(await lastReply(frame).innerText(), /You said: Are you rate limited\?/);
   });
+
+  it('issue 15.5: History finds chats by title and by text as you type, shows the snippet, and opens the one picked', async () => {
+    const { page } = context.workbench;
+    const frame = await openChat(page);
+    for (const texts of [['How do I groom a wombat?'], ['Plan the release notes', 'Mention the wombat mascot in the credits too']]) {
+      await frame.locator('#new-conversation').click();
+      await frame.locator('.empty-state').waitFor({ state: 'visible', timeout: LONG_WAIT });
+      for (const text of texts) {
+        await send(frame, text);
+        await waitForStatus(frame, 'done');
+      }
+    }
+    await frame.locator('#open-history').click();
+    const history = frame.locator('#history');
+    const search = history.getByRole('searchbox', { name: 'Search the saved chats' });
+    await search.waitFor({ state: 'visible' });
+    assert.ok(await search.evaluate((element) => element === document.activeElement), 'the search box has the focus');
+    assert.ok((await history.locator('.history-group').allTextContents()).includes('Today'), 'the chats are grouped by date');
+    await search.pressSequentially('wombat', { delay: 40 });
+
+    const rows = history.locator('.history-row');
+    await waitUntil(async () => normalize(await history.locator('.history-summary').innerText()) === '2 chats found', 'the two chats to be found');
+    assert.deepStrictEqual(
+      (await rows.locator('.history-title').allInnerTexts()).map(normalize),
+      ['How do I groom a wombat?', 'Plan the release notes'],
+      'the title match comes first',
+    );
+    const snippet = rows.nth(1).locator('.history-snippet');
+    assert.strictEqual(normalize(await snippet.innerText()), 'Mention the wombat mascot in the credits too');
+    assert.deepStrictEqual(await snippet.locator('mark').allInnerTexts(), ['wombat'], 'the word found is highlighted');
+    assert.deepStrictEqual(await rows.nth(0).locator('.history-title mark').allInnerTexts(), ['wombat']);
+    // Pin and Export show over the row the pointer is on.
+    await rows.nth(1).hover();
+    await rows.nth(1).getByRole('button', { name: 'Pin "Plan the release notes"' }).waitFor({ state: 'visible' });
+    await context.workbench.screenshot('chat-history-search');
+
+    // The keyboard opens the other chat: the panel switches to it.
+    await search.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await history.waitFor({ state: 'hidden' });
+    await frame.locator('article.message.user', { hasText: 'How do I groom a wombat?' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
+    assert.strictEqual(await frame.locator('article.message.user', { hasText: 'Mention the wombat mascot' }).count(), 0);
+  });
 });

@@ -5,6 +5,8 @@ import type { StateStorage } from '../../common/stateStorage';
 import { createConversation, randomId, rename, type IdFactory } from './conversation';
 import { Emitter } from '../../common/emitter';
 import { conversationSchema, type Conversation, type ConversationOptions } from './model';
+import { searchConversations, type ConversationSearchResult } from './conversationSearch';
+import { importedConversation } from './conversationJson';
 
 export interface ConversationSummary {
   id: string;
@@ -23,7 +25,7 @@ export interface StoreChange {
 
 export interface StoreOptions {
   key?: string;
-  /** The oldest conversations beyond this many are dropped on save. */
+  /** The oldest unpinned conversations beyond this many are dropped on save (pinned ones are always kept). */
   maxConversations?: number;
   /** How long changes wait before they are written (coalesces a streaming reply's many updates). */
   saveDelayMs?: number;
@@ -70,7 +72,7 @@ export class ConversationStore implements IDisposable {
     return this.loaded;
   }
 
-  /** Newest first. */
+  /** Pinned first, then newest first. */
   list(): ConversationSummary[] {
     return this.sorted().map((conversation) => ({
       id: conversation.id,
@@ -85,8 +87,16 @@ export class ConversationStore implements IDisposable {
     return this.conversations.get(id);
   }
 
+  /** The chat changed last, pinned or not. */
   mostRecent(): Conversation | undefined {
-    return this.sorted()[0];
+    let newest: Conversation | undefined;
+    for (const conversation of this.conversations.values()) if (!newest || conversation.updatedAt > newest.updatedAt) newest = conversation;
+    return newest;
+  }
+
+  /** Chats whose title or messages hold every word of the query: title matches first, then the newest. */
+  search(query: string): ConversationSearchResult[] {
+    return searchConversations(this.sorted(), query);
   }
 
   create(options: ConversationOptions = {}): Conversation {
@@ -97,10 +107,35 @@ export class ConversationStore implements IDisposable {
   }
 
   delete(id: string): boolean {
-    if (!this.conversations.delete(id)) return false;
+    return this.deleteMany([id]).length === 1;
+  }
+
+  /** Deletes those that exist, with one change event and one write; returns the ids deleted. */
+  deleteMany(ids: readonly string[]): string[] {
+    const deleted = [...new Set(ids)].filter((id) => this.conversations.delete(id));
+    if (deleted.length === 0) return deleted;
     this.changes.fire({ listChanged: true });
     void this.flush();
+    return deleted;
+  }
+
+  /** Pins a chat to the top of the history (or unpins it); its place among the others stays by its last change. */
+  setPinned(id: string, pinned: boolean): boolean {
+    const conversation = this.conversations.get(id);
+    if (!conversation) return false;
+    if ((conversation.pinned === true) === pinned) return true;
+    if (pinned) conversation.pinned = true;
+    else delete conversation.pinned;
+    this.changed(id, { listChanged: true, persist: 'now' });
     return true;
+  }
+
+  /** Adds a chat read from a file, under new ids (so it never replaces one); returns the chat as stored. */
+  addImported(conversation: Conversation): Conversation {
+    const imported = importedConversation(conversation, this.clock.now(), this.newId);
+    this.conversations.set(imported.id, imported);
+    this.changed(imported.id, { listChanged: true, persist: 'now' });
+    return imported;
   }
 
   rename(id: string, title: string): boolean {
@@ -152,15 +187,17 @@ export class ConversationStore implements IDisposable {
   }
 
   private async write(): Promise<void> {
-    const kept = this.sorted().slice(0, this.maxConversations);
-    if (kept.length < this.conversations.size) {
-      for (const conversation of this.sorted().slice(this.maxConversations)) this.conversations.delete(conversation.id);
-    }
+    const sorted = this.sorted();
+    const pinned = sorted.filter((conversation) => conversation.pinned === true);
+    const unpinned = sorted.filter((conversation) => conversation.pinned !== true);
+    for (const conversation of unpinned.slice(this.maxConversations)) this.conversations.delete(conversation.id);
+    const kept = [...pinned, ...unpinned.slice(0, this.maxConversations)];
     await this.storage.update(this.key, { version: STORAGE_VERSION, conversations: kept });
   }
 
+  /** Pinned first, then by last change, newest first. */
   private sorted(): Conversation[] {
-    return [...this.conversations.values()].sort((a, b) => b.updatedAt - a.updatedAt);
+    return [...this.conversations.values()].sort((a, b) => Number(b.pinned === true) - Number(a.pinned === true) || b.updatedAt - a.updatedAt);
   }
 
   private load(): Map<string, Conversation> {

@@ -24,16 +24,16 @@ export function imageDataUrl(mimeType: string, bytes: Uint8Array): string {
 const ALLOWED_MIME_TYPES = new Set(Object.values(IMAGE_TYPES));
 
 /**
- * An image the page read from the clipboard or a drop, checked: a type Promptreel sends, base64 that decodes, within
- * the size limit. A string says what is wrong.
+ * An image the page read from the clipboard or a drop, or one of an imported chat, checked: a type Promptreel sends,
+ * base64 that decodes, within the size limit. A string says what is wrong.
  */
 export function imageFromDataUrl(name: string, mimeType: string, dataUrl: string): ImageAttachmentInput | string {
   const match = /^data:(image\/[\w.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/.exec(dataUrl);
-  if (!match || match[1] !== mimeType) return 'The pasted data is not an image.';
+  if (!match || match[1] !== mimeType) return 'The data is not an image.';
   if (!ALLOWED_MIME_TYPES.has(mimeType)) return `${mimeType} images cannot be sent: use PNG, JPEG, GIF or WebP.`;
   const base64 = match[2]!;
   const size = Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
-  if (size === 0) return 'The pasted image is empty.';
+  if (size === 0) return 'The image is empty.';
   if (size > MAX_IMAGE_BYTES) return `The image is ${(size / 1024 / 1024).toFixed(1)} MB: attach an image of at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`;
   const extension = Object.entries(IMAGE_TYPES).find(([, type]) => type === mimeType)?.[0] ?? 'png';
   // Path separators and the characters file systems refuse: the name is shown and may become a file name.

@@ -66,6 +66,9 @@ export interface ConversationSearchResultView {
   /** Where the query was found first: the title, or a message (then `snippet` shows it in its surroundings). */
   matchIn: 'title' | 'text';
   snippet?: string;
+  /** `[start, end)` offsets of the query's words in `title` and in `snippet` (drawn highlighted). */
+  titleMatches: [number, number][];
+  snippetMatches: [number, number][];
 }
 
 /** One entry of the mention popup. `key` names it for the host (the page never interprets it). */
@@ -181,7 +184,9 @@ export type HostToWebview =
   /** Answers `mentionQuery`; a later answer with the same `requestId` adds entries that took longer (symbols). */
   | { type: 'mentionResults'; requestId: number; items: MentionSuggestionView[] }
   | { type: 'budget'; budget: ContextBudgetView }
-  | { type: 'searchResults'; requestId: number; results: ConversationSearchResultView[] };
+  | { type: 'searchResults'; requestId: number; results: ConversationSearchResultView[] }
+  /** A chat this page asked for was made (an import): the page shows it (it answers with `selectConversation`). */
+  | { type: 'openConversation'; conversationId: string };
 
 /** Commands the webview may ask the host to run (buttons of the no-key state and of error messages). */
 export const HOST_COMMANDS = ['setApiKey', 'openSettings', 'showLogs', 'selectModel', 'testConnection'] as const;

@@ -1,4 +1,5 @@
 import { button, el } from './dom';
+import { icon } from './icons';
 
 function numberInput(id: string, label: string, step: string, min: string, max: string): HTMLElement {
   return el('label', { className: 'option-field', attrs: { for: id } }, [
@@ -10,6 +11,13 @@ function numberInput(id: string, label: string, step: string, min: string, max: 
 function iconButton(id: string, label: string, ariaLabel: string): HTMLButtonElement {
   const control = button(label, { className: 'toolbar-button', ariaLabel });
   control.id = id;
+  return control;
+}
+
+/** Opens the History view (historyView.ts) over the chat. */
+function historyButton(): HTMLButtonElement {
+  const control = iconButton('open-history', '', 'History: search, pin, delete, import and export chats');
+  control.append(icon('history'));
   return control;
 }
 
@@ -39,6 +47,7 @@ export function buildLayout(root: HTMLElement): void {
       el('div', { className: 'conversation-bar', attrs: { role: 'toolbar', 'aria-label': 'Chats' } }, [
         el('select', { attrs: { id: 'conversation-picker', 'aria-label': 'Chat history: pick a chat' } }),
         iconButton('new-conversation', '+', 'New chat'),
+        historyButton(),
       ]),
       el('details', { className: 'options', attrs: { id: 'options' } }, [
         el('summary', { text: 'Model & options' }),
@@ -46,7 +55,7 @@ export function buildLayout(root: HTMLElement): void {
           el('div', { className: 'conversation-actions', attrs: { role: 'group', 'aria-label': 'This chat' } }, [
             iconButton('rename-conversation', 'Rename', 'Rename this chat'),
             iconButton('delete-conversation', 'Delete', 'Delete this chat'),
-            iconButton('export-conversation', 'Export', 'Export this chat to Markdown'),
+            iconButton('export-conversation', 'Export…', 'Export this chat (Markdown or JSON)'),
           ]),
           el('label', { className: 'option-field wide', attrs: { for: 'model-picker' } }, [
             el('span', { text: 'Model' }),
@@ -98,6 +107,7 @@ export function buildLayout(root: HTMLElement): void {
     ]),
     el('div', { className: 'messages', attrs: { id: 'messages', role: 'log', 'aria-label': 'Conversation', tabindex: '0' } }),
     el('div', { className: 'visually-hidden', attrs: { id: 'announcer', role: 'status', 'aria-live': 'polite' } }),
+    el('section', { className: 'history', attrs: { id: 'history' }, hidden: true }),
     el('footer', { className: 'composer', attrs: { id: 'composer' } }, [
       el('div', { className: 'draft-context', attrs: { id: 'draft-context', 'aria-label': 'Selection to ask about' }, hidden: true }),
       el('div', { className: 'draft-mentions', attrs: { id: 'draft-mentions', 'aria-label': 'Mentioned in the message' }, hidden: true }),

@@ -39,6 +39,31 @@ describe('chat webview protocol', () => {
     }
   });
 
+  it('issue 15.5: accepts the History intents within their bounds, and nothing else', () => {
+    for (const message of [
+      { type: 'searchConversations', requestId: 0, query: 'parser bug' },
+      { type: 'pinConversation', conversationId: 'c1', pinned: true },
+      { type: 'deleteConversations', conversationIds: ['c1', 'c2'] },
+      { type: 'importConversation' },
+      { type: 'exportConversation', conversationId: 'c1' },
+      { type: 'exportConversation', conversationId: 'c1', format: 'json' },
+    ]) {
+      assert.equal(webviewToHostSchema.safeParse(message).success, true, JSON.stringify(message));
+    }
+    for (const message of [
+      { type: 'searchConversations', requestId: -1, query: 'x' },
+      { type: 'searchConversations', requestId: 1, query: 'x'.repeat(501) },
+      { type: 'pinConversation', conversationId: 'c1', pinned: 'yes' },
+      { type: 'deleteConversations', conversationIds: [] },
+      { type: 'deleteConversations', conversationIds: Array.from({ length: 1001 }, (_, index) => `c${index}`) },
+      { type: 'importConversation', path: '/etc/passwd' },
+      { type: 'exportConversation', conversationId: 'c1', format: 'pdf' },
+      { type: 'exportConversation', conversationId: 'c1', format: 'json', path: '/tmp/x.json' },
+    ]) {
+      assert.equal(webviewToHostSchema.safeParse(message).success, false, JSON.stringify(message).slice(0, 120));
+    }
+  });
+
   it('reads the state a restored panel hands back', () => {
     assert.deepEqual(webviewStateSchema.parse({ conversationId: 'c1', draft: 'x', scrollTop: 3 }), { conversationId: 'c1', draft: 'x', scrollTop: 3 });
     assert.equal(webviewStateSchema.safeParse({ conversationId: 5 }).success, false);
