@@ -6,16 +6,13 @@ import { ChatCommandIds } from './chatCommandIds';
 import type { ChatController } from './core/chatController';
 import type { ChatPanels } from './chatPanels';
 import type { ChatViewProvider } from './chatViewProvider';
+import type { ChatWebviewHost } from './chatWebviewHost';
 import type { ConversationActions, ExportOutcome, ImportOutcome } from './conversationActions';
 
-interface ConversationItem extends vscode.QuickPickItem {
-  conversationId: string;
-}
+/** How long Show Chat History waits for a Chat view that is opening to load its page. */
+const PAGE_LOAD_WAIT_MS = 10_000;
 
-const RENAME_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('edit'), tooltip: 'Rename' };
-const DELETE_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete' };
-
-/** New Chat, Open Chat in Editor, Show Chat History (switch, rename, delete), Export Chat and Import Chat from JSON. */
+/** New Chat, Open Chat in Editor, Show Chat History, Export Chat and Import Chat from JSON. */
 export class ChatCommands extends Disposable {
   constructor(
     private readonly controller: ChatController,
@@ -46,51 +43,30 @@ export class ChatCommands extends Disposable {
     return this.panels.show(id).conversationId;
   }
 
-  async showHistory(): Promise<string | undefined> {
-    const pick = vscode.window.createQuickPick<ConversationItem>();
-    pick.title = 'Promptreel: Chat History';
-    pick.placeholder = 'Pick a chat to open it';
-    pick.matchOnDetail = true;
-    const refresh = () => {
-      pick.items = this.controller.store.list().map((summary) => ({
-        conversationId: summary.id,
-        label: summary.title,
-        description: `${summary.pinned ? '$(pinned) ' : ''}${summary.messageCount} message${summary.messageCount === 1 ? '' : 's'}${this.controller.isBusy(summary.id) ? ' · answering' : ''}`,
-        detail: new Date(summary.updatedAt).toLocaleString(),
-        buttons: [RENAME_BUTTON, DELETE_BUTTON],
-      }));
-    };
-    refresh();
-    const disposables: vscode.Disposable[] = [pick];
-    // Rename and delete open their own input box or dialog, which hides the pick for a moment.
-    let acting = false;
-    try {
-      const chosen = await new Promise<string | undefined>((resolve) => {
-        disposables.push(
-          pick.onDidTriggerItemButton(async ({ item, button }) => {
-            acting = true;
-            pick.busy = true;
-            if (button === RENAME_BUTTON) await this.conversations.rename(item.conversationId);
-            else await this.conversations.delete(item.conversationId);
-            pick.busy = false;
-            acting = false;
-            refresh();
-            pick.show();
-          }),
-          pick.onDidAccept(() => resolve(pick.selectedItems[0]?.conversationId)),
-          pick.onDidHide(() => {
-            if (!acting) resolve(undefined);
-          }),
-        );
-        pick.show();
-      });
-      if (!chosen) return undefined;
-      const host = await this.view.reveal();
-      host.showConversation(chosen);
-      return chosen;
-    } finally {
-      for (const disposable of disposables) disposable.dispose();
-    }
+  /** Shows the Chat view with its History open (search, pins, several chats at once, import and export). */
+  async showHistory(): Promise<void> {
+    // A hidden view's page loads again when shown: History opens once it has (the host answers its `ready`).
+    const reloads = !(this.view.visible && this.view.host?.ready);
+    const pageLoaded = reloads ? this.nextSnapshot() : Promise.resolve();
+    const host = await this.view.reveal();
+    await pageLoaded;
+    host.post({ type: 'openHistory' });
+  }
+
+  /** Resolves when the Chat view's page is sent its next snapshot (it just loaded), or after a while. */
+  private nextSnapshot(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const subscriptions: vscode.Disposable[] = [];
+      const done = () => {
+        clearTimeout(timer);
+        for (const subscription of subscriptions) subscription.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, PAGE_LOAD_WAIT_MS);
+      const watch = (host: ChatWebviewHost) => subscriptions.push(host.onDidPost((message) => message.type === 'snapshot' && done()));
+      if (this.view.host) watch(this.view.host);
+      subscriptions.push(this.view.onDidResolve(watch));
+    });
   }
 
   /** Exports the chat given, else the one of the Chat view (or the newest): Markdown or JSON, as the user picks. */

@@ -287,7 +287,8 @@ export class ChatWebviewHost extends Disposable {
     this.titleChanged.fire(title);
   }
 
-  private post(message: HostToWebview): void {
+  /** Tells the page something (what it is told is typed by the protocol); lost when the page is not ready. */
+  post(message: HostToWebview): void {
     this.posted.fire(message);
     void this.webview
       .postMessage(message)

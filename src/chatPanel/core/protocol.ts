@@ -186,7 +186,9 @@ export type HostToWebview =
   | { type: 'budget'; budget: ContextBudgetView }
   | { type: 'searchResults'; requestId: number; results: ConversationSearchResultView[] }
   /** A chat this page asked for was made (an import): the page shows it (it answers with `selectConversation`). */
-  | { type: 'openConversation'; conversationId: string };
+  | { type: 'openConversation'; conversationId: string }
+  /** Show the History view (Promptreel: Show Chat History). */
+  | { type: 'openHistory' };
 
 /** Commands the webview may ask the host to run (buttons of the no-key state and of error messages). */
 export const HOST_COMMANDS = ['setApiKey', 'openSettings', 'showLogs', 'selectModel', 'testConnection'] as const;

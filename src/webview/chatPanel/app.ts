@@ -1,10 +1,10 @@
 import type { ConversationView, HostToWebview, MessageView, Snapshot, WebviewToHost } from '../../chatPanel/core/protocol';
 import { Composer } from './composer';
-import { byId, el } from './dom';
+import { byId } from './dom';
 import { FrameScheduler } from './frameScheduler';
 import { Header } from './header';
 import { buildLayout } from './layout';
-import { codeActionOf } from './markdown';
+import { emptyState, onMessageListClick } from './messageList';
 import { AssistantMessageView, type MessageHost } from './messageViews';
 import { UserMessageView } from './userMessageView';
 import type { HostChannel } from './vscodeApi';
@@ -63,7 +63,7 @@ export class ChatApp {
     byId('no-key-settings').addEventListener('click', () => channel.post({ type: 'runCommand', command: 'openSettings' }));
     // Reading the scroll position lays the page out: done in the next frame, after its rendering, not per event.
     this.messages.addEventListener('scroll', () => this.scheduler.schedule(this.scrolledJob, this.scrolledJob), { passive: true });
-    this.messages.addEventListener('click', (event) => this.onMessagesClick(event));
+    this.messages.addEventListener('click', (event) => onMessageListClick(event, (intent) => this.channel.post(intent)));
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.composer.requestStop()) event.preventDefault();
     });
@@ -191,7 +191,7 @@ export class ChatApp {
       view.dispose();
       this.views.delete(id);
     }
-    if (elements.length === 0) elements.push(this.emptyState());
+    if (elements.length === 0) elements.push(emptyState());
     this.placeChildren(elements);
     this.rendered();
   }
@@ -255,38 +255,6 @@ export class ChatApp {
           ? 'Reply stopped.'
           : `Reply ${message.status === 'cut-off' ? 'cut off' : 'failed'}: ${message.error?.message ?? ''}`,
     );
-  }
-
-  private emptyState(): HTMLElement {
-    return el('div', { className: 'empty-state' }, [
-      el('h2', { text: 'Chat with your model' }),
-      el('p', {
-        text: 'Ask anything about your code. Select code in an editor and run "Promptreel: Ask About Selection" (Ctrl+Alt+/) to ask about it, with its problems.',
-      }),
-      el('p', { text: 'Enter sends, Shift+Enter starts a new line, Escape stops a reply.' }),
-    ]);
-  }
-
-  private onMessagesClick(event: MouseEvent): void {
-    const target = event.target instanceof Element ? event.target : null;
-    // Only the toolbars the page made act, on their own block's text: nothing in a reply can pose as one.
-    const codeAction = target ? codeActionOf(target) : undefined;
-    if (codeAction) {
-      this.channel.post({ type: 'codeAction', ...codeAction });
-      const button = target?.closest<HTMLElement>('button.code-action');
-      if (codeAction.action === 'copy' && button) this.flash(button, 'Copied');
-      return;
-    }
-    // A link is opened by VS Code itself: its webview host takes every click on a link (http, https and mailto go
-    // out, after its own prompt for untrusted domains; command links only where allowed), whatever this page does.
-    // Opening it here too gave two tabs or two prompts. The page only keeps the click from navigating itself.
-    if (target?.closest('a')) event.preventDefault();
-  }
-
-  private flash(control: HTMLElement, text: string): void {
-    const original = control.textContent;
-    control.textContent = text;
-    setTimeout(() => (control.textContent = original), 1200);
   }
 
   private announce(text: string): void {

@@ -96,6 +96,8 @@ export class HistoryView {
       case 'conversation':
         if (message.conversation.id !== this.activeId) this.setActive(message.conversation.id);
         return;
+      case 'openHistory':
+        return this.open();
       case 'searchResults':
         if (message.requestId !== this.requestId || !this.query) return;
         this.results = message.results;

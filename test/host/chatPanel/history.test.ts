@@ -262,4 +262,20 @@ describe('chat: history (issue 15.5)', () => {
       stubs.restore();
     }
   });
+
+  it('issue 15.5: Promptreel: Show Chat History shows the Chat view with its History open', async () => {
+    const api = await testApi();
+    const host = await readyViewHost(api);
+    const posts = recordPosts(host);
+    try {
+      await vscode.commands.executeCommand('workbench.view.explorer');
+      await vscode.commands.executeCommand('promptreel.showChatHistory');
+      const told = posts.messages.map((message) => message.type);
+      assert.ok(told.includes('openHistory'), 'the page is told to open History');
+      assert.ok(told.includes('snapshot') && told.indexOf('snapshot') < told.indexOf('openHistory'), `after the page loaded again: ${told.join()}`);
+      assert.ok(api.chat.view.visible, 'the Chat view is shown');
+    } finally {
+      posts.dispose();
+    }
+  });
 });
