@@ -1,3 +1,5 @@
+// First: every module's t('…') is vscode.l10n.t from here on (see src/api/l10n.ts).
+import './workbench/l10n';
 import * as vscode from 'vscode';
 import { AccountFeature, registerAccountCommands } from './account/accountFeature';
 import { ApiKeyCommands } from './auth/apiKeyCommands';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { newNonce, webviewPage } from '../common/webviewPage';
+import { pageLanguage, pageStrings } from '../workbench/l10n';
 
 /** The only folders a chat webview may load from. */
 export function chatResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
@@ -23,5 +24,6 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): str
     style: { href: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'chat.css')).toString() },
     script: { src: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'chat.js')).toString() },
     body: '<main id="app" aria-busy="true"><p class="loading">Loading the chat…</p></main>',
+    l10n: { language: pageLanguage(), strings: pageStrings() },
   });
 }

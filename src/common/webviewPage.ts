@@ -22,6 +22,8 @@ export interface WebviewPageOptions {
   script: { src: string } | { inline: string };
   /** The markup of the body, without the script. */
   body: string;
+  /** The page's translations (key: the English text) and its language; English when absent. */
+  l10n?: { language: string; strings: Record<string, string> };
 }
 
 /**
@@ -46,8 +48,11 @@ export function webviewPage(options: WebviewPageOptions): string {
     'src' in options.script
       ? `<script nonce="${nonce}" src="${escapeHtml(options.script.src)}"></script>`
       : `<script nonce="${nonce}">${options.script.inline}</script>`;
+  const strings = options.l10n && Object.keys(options.l10n.strings).length ? options.l10n.strings : undefined;
+  // A JSON data block is never run; `<` is escaped so no text in it can close the element.
+  const l10n = strings ? `<script type="application/json" id="promptreel-l10n">${JSON.stringify(strings).replace(/</g, '\\u003c')}</script>\n` : '';
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(options.l10n?.language ?? 'en')}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -57,7 +62,7 @@ ${style}
 </head>
 <body>
 ${options.body}
-${script}
+${l10n}${script}
 </body>
 </html>`;
 }

@@ -1,0 +1,23 @@
+// The pages' `t('…')`: the translations the host puts in the page (a JSON data block, never run as a script), read
+// on first use; the English text is the key. Collected by `npm run l10n` like the host's.
+
+type Arg = string | number | boolean;
+
+let strings: Record<string, string> | undefined;
+
+function loadStrings(): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(document.getElementById('promptreel-l10n')?.textContent ?? '{}');
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function t(message: string, ...args: Arg[]): string {
+  strings ??= loadStrings();
+  const text = typeof strings[message] === 'string' ? strings[message] : message;
+  return args.length === 0
+    ? text
+    : text.replace(/\{(\d+)\}/g, (placeholder, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : placeholder));
+}

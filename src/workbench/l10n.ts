@@ -1,0 +1,17 @@
+import * as vscode from 'vscode';
+import { setTranslator } from '../api/l10n';
+
+// Imported first by src/extension.ts: from here on every `t('…')`, at any layer, is `vscode.l10n.t` (the bundle of
+// VS Code's display language, l10n/bundle.l10n.<language>.json; English is the text itself).
+setTranslator((message, args) => vscode.l10n.t(message, ...args));
+
+/** The translations the webviews need for VS Code's display language (none for English: the text is its own key). */
+export function pageStrings(): Record<string, string> {
+  return vscode.l10n.bundle ?? {};
+}
+
+/** The language of VS Code's UI, for `<html lang>` (BCP 47: `zh-cn` → `zh-CN`). */
+export function pageLanguage(): string {
+  const [language, region] = vscode.env.language.split('-');
+  return region ? `${language}-${region.toUpperCase()}` : (language ?? 'en');
+}
