@@ -7,7 +7,7 @@ const fs = require('fs');
 const path = require('path');
 const util = require('util');
 const { ROOT, RUNS, LOGS, EXTENSION_MAIN, HOST_TESTS_ENTRY } = require('./vscode/paths');
-const { writeProfile, writeWorkspace } = require('./vscode/profile');
+const { addLanguagePack, writeProfile, writeWorkspace } = require('./vscode/profile');
 const { startCodeServer } = require('./vscode/server');
 const { launchBrowser } = require('./vscode/browser');
 const { onShutdown } = require('./vscode/processes');
@@ -48,6 +48,7 @@ async function main() {
   const profile = writeProfile(path.join(runDir, 'profile'));
   // Another extension's language model tool, as the chat's tool tests need one (VS Code lists it like an installed one).
   fs.cpSync(TOOL_FIXTURE, path.join(profile.extensionsDir, 'promptreel-tests.tool-fixture-0.0.1'), { recursive: true });
+  if (process.env.PROMPTREEL_HOST_LOCALE) addLanguagePack(profile, process.env.PROMPTREEL_HOST_LOCALE);
   const workspace = writeWorkspace(path.join(runDir, 'workspace'));
   const hostStatsFile = path.join(runDir, 'host-stats.json');
 
@@ -68,6 +69,7 @@ async function main() {
       profile,
       workspace,
       smokeDriver: true, // VS Code ignores `payload` without it
+      locale: process.env.PROMPTREEL_HOST_LOCALE,
       env: { PROMPTREEL_HOST_STATS_FILE: hostStatsFile },
       logFile: path.join(LOGS, 'host-code-server.log'),
     });

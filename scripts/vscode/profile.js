@@ -82,4 +82,22 @@ function writeWorkspace(dir, files = {}, { fresh = true } = {}) {
   return dir;
 }
 
-module.exports = { BASE_SETTINGS, SAMPLE_FILES, writeProfile, writeWorkspace };
+/**
+ * Lets VS Code run in `locale` without its language pack (which cannot be installed offline): a language pack entry
+ * whose translations are empty, so VS Code's own strings stay English while extensions (Promptreel) get the locale's
+ * bundles. Start code-server with the same `--locale`.
+ */
+function addLanguagePack(profile, locale) {
+  const translations = path.resolve(__dirname, '..', '..', 'test', 'fixtures', 'language-pack', 'main.i18n.json');
+  const packs = {
+    [locale]: {
+      hash: `promptreel-tests-${locale}`,
+      label: locale,
+      extensions: [{ extensionIdentifier: { id: 'promptreel-tests.language-pack' }, version: '0.0.1' }],
+      translations: { vscode: translations },
+    },
+  };
+  fs.writeFileSync(path.join(profile.userDataDir, 'languagepacks.json'), `${JSON.stringify(packs, null, 2)}\n`);
+}
+
+module.exports = { BASE_SETTINGS, SAMPLE_FILES, writeProfile, writeWorkspace, addLanguagePack };

@@ -20,4 +20,5 @@ export declare function startCodeServer(options: {
   env?: Record<string, string>;
   logFile?: string;
   startTimeoutMs?: number;
+  locale?: string;
 }): Promise<CodeServer>;

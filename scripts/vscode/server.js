@@ -58,9 +58,10 @@ function healthy(url) {
 /**
  * Starts code-server on 127.0.0.1 in its own process group and waits until it answers.
  * smokeDriver: needed for `?payload=` (extension tests) and also suppresses notification toasts.
+ * locale: VS Code's display language (`zh-cn`), as `--locale` sets it.
  * Returns { url, port, pgid, startedInMs, exited, folderUrl(folder), stop() }.
  */
-async function startCodeServer({ profile, workspace, port, smokeDriver = false, env = {}, logFile, startTimeoutMs = 60000 }) {
+async function startCodeServer({ profile, workspace, port, smokeDriver = false, env = {}, logFile, startTimeoutMs = 60000, locale }) {
   const layout = requireStack();
   const chosenPort = port || (await freePort());
   const url = `http://127.0.0.1:${chosenPort}`;
@@ -79,6 +80,8 @@ async function startCodeServer({ profile, workspace, port, smokeDriver = false, 
     '--reconnection-grace-time',
     '30',
     ...(smokeDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    // VS Code's display language (its own strings stay English without a language pack; extensions' are translated).
+    ...(locale ? ['--locale', locale] : []),
     workspace,
   ];
   const started = Date.now();

@@ -20,6 +20,8 @@ export interface WorkbenchOptions {
   service?: Parameters<typeof startLocalService>[0];
   /** Used in log and run folder names; defaults to a counter. */
   name?: string;
+  /** VS Code's display language (`zh-cn`): Promptreel's strings in it, VS Code's own stay English (no language pack). */
+  locale?: string;
 }
 
 export interface Workbench {
@@ -98,11 +100,12 @@ export async function launchWorkbench(options: WorkbenchOptions = {}): Promise<W
     const profile = profileModule.writeProfile(path.join(runDir, 'profile'), {
       settings: { 'promptreel.baseUrl': service.baseUrl, ...options.settings },
     });
+    if (options.locale) profileModule.addLanguagePack(profile, options.locale);
     await extensions.installVsixInto(paths.VSIX, profile.extensionsDir, { logFile });
     lap('extension installed');
     const workspace = profileModule.writeWorkspace(path.join(runDir, 'workspace'), options.files ?? {});
     // Without the smoke-test driver, so notification toasts show as for a user.
-    codeServer = await serverModule.startCodeServer({ profile, workspace, env, logFile });
+    codeServer = await serverModule.startCodeServer({ profile, workspace, env, logFile, ...(options.locale ? { locale: options.locale } : {}) });
     lap('code-server up');
     browser = await browserModule.launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
