@@ -21,3 +21,16 @@ export function t(message: string, ...args: Arg[]): string {
     ? text
     : text.replace(/\{(\d+)\}/g, (placeholder, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : placeholder));
 }
+
+/**
+ * The page's language for dates and numbers (Intl): the `<html lang>` the host set from VS Code's display language.
+ * `en-US` outside a page (unit tests in Node) or when the tag is not one Intl accepts.
+ */
+export function pageLocale(): string {
+  const lang = typeof document === 'undefined' ? '' : document.documentElement.lang;
+  try {
+    return Intl.getCanonicalLocales(lang)[0] ?? 'en-US';
+  } catch {
+    return 'en-US';
+  }
+}

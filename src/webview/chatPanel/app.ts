@@ -1,4 +1,5 @@
 import type { ConversationView, HostToWebview, MessageView, Snapshot, WebviewToHost } from '../../chatPanel/core/protocol';
+import { t } from '../l10n';
 import { Composer } from './composer';
 import { byId } from './dom';
 import { FrameScheduler } from './frameScheduler';
@@ -248,12 +249,15 @@ export class ChatApp {
     this.header.setConversation(conversation);
     this.composer.setBusy(false);
     this.renderMessages();
+    const error = message.error?.message ?? '';
     this.announce(
       message.status === 'done'
-        ? 'Reply complete.'
+        ? t('Reply complete.')
         : message.status === 'stopped'
-          ? 'Reply stopped.'
-          : `Reply ${message.status === 'cut-off' ? 'cut off' : 'failed'}: ${message.error?.message ?? ''}`,
+          ? t('Reply stopped.')
+          : message.status === 'cut-off'
+            ? t('Reply cut off: {0}', error)
+            : t('Reply failed: {0}', error),
     );
   }
 

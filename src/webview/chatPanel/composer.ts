@@ -1,17 +1,27 @@
 import type { QuickAction } from '../../chatPanel/core/model';
 import type { CapabilitiesView, ContextBudgetView, DraftView, MentionSuggestionView, WebviewToHost } from '../../chatPanel/core/protocol';
+import { t } from '../l10n';
 import { acceptPasteAndDrop } from './composerDrop';
+import { selectionLabel } from './contextLabels';
 import { ContextMeter } from './contextMeter';
 import { button, byId, el } from './dom';
 import { mentionChips } from './mentionChips';
 import { MentionPopup } from './mentionPopup';
 
-const QUICK_ACTIONS: { action: QuickAction; label: string }[] = [
-  { action: 'explain', label: 'Explain' },
-  { action: 'findBugs', label: 'Find Bugs' },
-  { action: 'writeTests', label: 'Write Tests' },
-  { action: 'document', label: 'Document' },
-];
+const QUICK_ACTIONS: readonly QuickAction[] = ['explain', 'findBugs', 'writeTests', 'document'];
+
+function quickActionLabel(action: QuickAction): string {
+  switch (action) {
+    case 'explain':
+      return t('Explain');
+    case 'findBugs':
+      return t('Find Bugs');
+    case 'writeTests':
+      return t('Write Tests');
+    case 'document':
+      return t('Document');
+  }
+}
 
 export interface ComposerHost {
   post(message: WebviewToHost): void;
@@ -102,11 +112,11 @@ export class Composer {
     const control = this.buttons.tools;
     control.hidden = !capabilities?.tools || capabilities.toolCount === 0;
     if (!capabilities || control.hidden) return;
-    control.textContent = this.toolsOn ? `Tools: ${capabilities.toolCount}` : 'Tools: off';
+    control.textContent = this.toolsOn ? t('Tools: {0}', capabilities.toolCount) : t('Tools: off');
     control.setAttribute('aria-pressed', String(this.toolsOn));
     control.title = this.toolsOn
-      ? `The model may call ${capabilities.toolNames.join(', ')}; each call asks you first. Click to turn tools off for this chat.`
-      : 'Tools are off for this chat: click to let the model call them again.';
+      ? t('The model may call {0}; each call asks you first. Click to turn tools off for this chat.', capabilities.toolNames.join(', '))
+      : t('Tools are off for this chat: click to let the model call them again.');
   }
 
   showMentionResults(requestId: number, items: MentionSuggestionView[]): void {
@@ -128,9 +138,12 @@ export class Composer {
     this.renderContext();
     this.images.replaceChildren(
       ...draft.images.map((image, index) => {
-        const remove = button('×', { className: 'chip-remove', ariaLabel: `Remove the image ${image.name}` });
+        const remove = button('×', { className: 'chip-remove', ariaLabel: t('Remove the image {0}', image.name) });
         remove.addEventListener('click', () => this.host.post({ type: 'removeImage', index }));
-        return el('span', { className: 'chip' }, [el('span', { text: `Image: ${image.name} (${Math.max(1, Math.round(image.size / 1024))} KB)` }), remove]);
+        return el('span', { className: 'chip' }, [
+          el('span', { text: t('Image: {0} ({1} KB)', image.name, Math.max(1, Math.round(image.size / 1024))) }),
+          remove,
+        ]);
       }),
     );
     this.images.hidden = draft.images.length === 0;
@@ -190,26 +203,21 @@ export class Composer {
       this.context.replaceChildren();
       return;
     }
-    const lines = context.startLine === context.endLine ? `line ${context.startLine}` : `lines ${context.startLine}-${context.endLine}`;
-    const problems = context.diagnostics.length ? ` · ${context.diagnostics.length} problem${context.diagnostics.length === 1 ? '' : 's'}` : '';
-    const remove = button('×', { className: 'chip-remove', ariaLabel: 'Remove the selection from the message' });
+    const remove = button('×', { className: 'chip-remove', ariaLabel: t('Remove the selection from the message') });
     remove.addEventListener('click', () => this.host.post({ type: 'clearContext' }));
     const actions = el(
       'div',
-      { className: 'quick-actions', attrs: { role: 'group', 'aria-label': 'Quick actions on the selection' } },
-      QUICK_ACTIONS.map(({ action, label }) => {
-        const control = button(label, { dataset: { quickAction: action } });
+      { className: 'quick-actions', attrs: { role: 'group', 'aria-label': t('Quick actions on the selection') } },
+      QUICK_ACTIONS.map((action) => {
+        const control = button(quickActionLabel(action), { dataset: { quickAction: action } });
         control.disabled = this.busy;
         control.addEventListener('click', () => this.quickAction(action));
         return control;
       }),
     );
     this.context.replaceChildren(
-      el('div', { className: 'context-chip' }, [
-        el('span', { className: 'context-label', text: `${context.relativePath}, ${lines} (${context.languageId})${problems}` }),
-        remove,
-      ]),
-      ...context.diagnostics.slice(0, 3).map((d) => el('p', { className: `context-diagnostic ${d.severity}`, text: `Line ${d.line}: ${d.message}` })),
+      el('div', { className: 'context-chip' }, [el('span', { className: 'context-label', text: selectionLabel(context) }), remove]),
+      ...context.diagnostics.slice(0, 3).map((d) => el('p', { className: `context-diagnostic ${d.severity}`, text: t('Line {0}: {1}', d.line, d.message) })),
       actions,
     );
   }

@@ -1,4 +1,5 @@
 import type { WebviewToHost } from '../../chatPanel/core/protocol';
+import { t } from '../l10n';
 
 /** The host's limit (core/images.ts): larger images are not even read. */
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -49,7 +50,7 @@ function uriList(text: string): string[] {
 
 async function sendImage(file: File, host: DropHost): Promise<void> {
   if (file.size > MAX_IMAGE_BYTES) {
-    host.notify(`The image is ${(file.size / 1024 / 1024).toFixed(1)} MB: attach an image of at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`);
+    host.notify(t('The image is {0} MB: attach an image of at most {1} MB.', (file.size / 1024 / 1024).toFixed(1), MAX_IMAGE_BYTES / 1024 / 1024));
     return;
   }
   const dataUrl = await new Promise<string>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import type { ContextBudgetView } from '../../chatPanel/core/protocol';
+import { t } from '../l10n';
 import { el } from './dom';
 import { shortTokens } from './mentionChips';
 
@@ -45,14 +46,21 @@ export class ContextMeter {
         'aria-valuemin': '0',
         'aria-valuemax': String(input),
         'aria-valuenow': String(Math.min(used, input)),
-        'aria-label': 'Context window used',
+        'aria-label': t('Context window used'),
       },
     });
     const fill = el('div', { className: 'meter-fill' });
     // Through the CSSOM: the page's CSP allows no inline style attributes.
     fill.style.width = `${share}%`;
     bar.append(fill);
-    const figures = `${shortTokens(used)} / ${shortTokens(input)} tokens (${budget.model || 'no model'}: ${shortTokens(budget.contextWindow)} window, ${shortTokens(budget.reservedForReply)} kept for the reply)`;
+    const figures = t(
+      '{0} / {1} tokens ({2}: {3} window, {4} kept for the reply)',
+      shortTokens(used),
+      shortTokens(input),
+      budget.model || t('no model'),
+      shortTokens(budget.contextWindow),
+      shortTokens(budget.reservedForReply),
+    );
     const lines: HTMLElement[] = [el('span', { className: 'meter-figures', text: figures })];
     if (budget.trims.length) {
       const cuts = budget.trims.map((trim) => `${trim.label} (${shortTokens(trim.fromTokens)} → ${shortTokens(trim.toTokens)})`).join(', ');
@@ -60,7 +68,7 @@ export class ContextMeter {
         el('p', {
           className: 'meter-warning',
           attrs: { role: 'status' },
-          text: `Too long for the window: to fit, Promptreel will cut ${cuts}, largest first. Remove a chip to send it whole.`,
+          text: t('Too long for the window: to fit, Promptreel will cut {0}, largest first. Remove a chip to send it whole.', cuts),
         }),
       );
     }
@@ -69,7 +77,7 @@ export class ContextMeter {
         el('p', {
           className: 'meter-warning over',
           attrs: { role: 'alert' },
-          text: `About ${shortTokens(over)} tokens over the window even after cutting: remove chips or start a new chat.`,
+          text: t('About {0} tokens over the window even after cutting: remove chips or start a new chat.', shortTokens(over)),
         }),
       );
     }

@@ -1,4 +1,5 @@
 import type { CostView } from '../../chatPanel/core/protocol';
+import { pageLocale } from '../l10n';
 
 /** Attributes for `el`; `text` becomes textContent (never parsed as HTML). */
 export interface ElementOptions {
@@ -44,11 +45,28 @@ export function byId<T extends HTMLElement>(id: string): T {
   return element as T;
 }
 
-/** One formatter for the page: `toLocaleString` builds a new one per call, which shows when 500 messages render. */
-const TOKENS = new Intl.NumberFormat('en-US');
+/**
+ * One formatter for the page, in its language (made on first use): `toLocaleString` builds a new one per call, which
+ * shows when 500 messages render.
+ */
+let tokenFormat: Intl.NumberFormat | undefined;
 
 export function formatTokens(count: number): string {
-  return TOKENS.format(count);
+  tokenFormat ??= new Intl.NumberFormat(pageLocale());
+  return tokenFormat.format(count);
+}
+
+/**
+ * A translated message whose placeholders are nodes (`t('Cost: {0}')` around a cost element): the text around them
+ * stays text, wherever the language puts the placeholder.
+ */
+export function fillNodes(message: string, ...values: (Node | string)[]): (Node | string)[] {
+  return message.split(/(\{\d+\})/).flatMap((part) => {
+    const index = /^\{(\d+)\}$/.exec(part)?.[1];
+    const value = index === undefined ? undefined : values[Number(index)];
+    if (value !== undefined) return [value];
+    return part ? [part] : [];
+  });
 }
 
 /** A cost (`$0.0044`, `≈ $0.0040 (estimated)`); `why` says, on hover, why an estimated one is estimated. */

@@ -8,14 +8,13 @@ import type {
   OptionsPatch,
   WebviewToHost,
 } from '../../chatPanel/core/protocol';
-import { byId, costElement, el, formatTokens } from './dom';
+import { t } from '../l10n';
+import { byId, costElement, el, fillNodes, formatTokens } from './dom';
 
 export interface HeaderHost {
   post(message: WebviewToHost): void;
   conversationId(): string;
 }
-
-const ESTIMATED_CHAT = 'The service reported no token counts for some replies: their cost is estimated from the length of the text.';
 
 type NumberOption = 'temperature' | 'topP' | 'frequencyPenalty' | 'presencePenalty' | 'maxTokens';
 
@@ -94,7 +93,7 @@ export class Header {
 
   setConversations(list: ConversationSummaryView[], activeId: string): void {
     this.conversations.replaceChildren(
-      ...list.map((summary) => el('option', { text: `${summary.title}${summary.busy ? ' (answering…)' : ''}`, attrs: { value: summary.id } })),
+      ...list.map((summary) => el('option', { text: summary.busy ? t('{0} (answering…)', summary.title) : summary.title, attrs: { value: summary.id } })),
     );
     this.conversations.value = activeId;
   }
@@ -103,12 +102,17 @@ export class Header {
     this.options = conversation.options;
     const usage = conversation.usage;
     const tokens = usage.totalTokens
-      ? `${formatTokens(usage.totalTokens)} tokens (${formatTokens(usage.promptTokens)} prompt, ${formatTokens(usage.completionTokens)} completion)`
+      ? t('{0} tokens ({1} prompt, {2} completion)', formatTokens(usage.totalTokens), formatTokens(usage.promptTokens), formatTokens(usage.completionTokens))
       : '';
     const cost = conversation.cost;
     this.usage.hidden = !tokens && !cost;
-    this.usage.replaceChildren(`This chat: ${tokens}`);
-    if (cost) this.usage.append(tokens ? ' · ' : '', costElement(cost, ESTIMATED_CHAT));
+    const figures = document.createDocumentFragment();
+    figures.append(tokens);
+    if (cost) {
+      const why = t('The service reported no token counts for some replies: their cost is estimated from the length of the text.');
+      figures.append(tokens ? ' · ' : '', costElement(cost, why));
+    }
+    this.usage.replaceChildren(...fillNodes(t('This chat: {0}'), figures));
     if (document.activeElement !== this.systemPrompt) this.systemPrompt.value = conversation.options.systemPrompt ?? '';
     this.jsonMode.checked = conversation.options.jsonMode === true;
     this.reasoningEffort.value = conversation.options.reasoningEffort ?? '';
@@ -127,9 +131,9 @@ export class Header {
     this.capabilities = capabilities;
     this.defaults = defaults;
     this.renderModels();
-    this.systemLabel.textContent = capabilities.developerRole ? 'Developer message' : 'System message';
+    this.systemLabel.textContent = capabilities.developerRole ? t('Developer message') : t('System message');
     this.jsonMode.disabled = !capabilities.jsonMode;
-    this.jsonMode.title = capabilities.jsonMode ? 'Ask for a JSON object (response_format)' : `${capabilities.model} is declared without JSON mode`;
+    this.jsonMode.title = capabilities.jsonMode ? t('Ask for a JSON object (response_format)') : t('{0} is declared without JSON mode', capabilities.model);
     this.samplingNote.hidden = capabilities.sampling;
     for (const field of this.numbers) {
       const isSampling = field.option !== 'maxTokens';
@@ -148,11 +152,11 @@ export class Header {
     const ids = [...this.models.ids];
     if (chosen && !ids.includes(chosen)) ids.unshift(chosen);
     this.model.replaceChildren(
-      el('option', { text: fallback ? `Default (${fallback})` : 'Default (no model set)', attrs: { value: '' } }),
+      el('option', { text: fallback ? t('Default ({0})', fallback) : t('Default (no model set)'), attrs: { value: '' } }),
       ...ids.map((id) => el('option', { text: this.models.prices[id] ? `${id} — ${this.models.prices[id]}` : id, attrs: { value: id } })),
     );
     this.model.value = chosen;
-    this.modelsNote.textContent = this.models.loading ? 'Loading models…' : this.models.error ? `Model list unavailable: ${this.models.error}` : '';
+    this.modelsNote.textContent = this.models.loading ? t('Loading models…') : this.models.error ? t('Model list unavailable: {0}', this.models.error) : '';
     this.modelsNote.hidden = !this.modelsNote.textContent;
   }
 
@@ -160,7 +164,7 @@ export class Header {
     const defaults = this.defaults;
     if (!defaults) return '';
     const value = option === 'maxTokens' ? (defaults.maxTokens ?? this.capabilities?.maxOutputTokens) : defaults[option];
-    return value === undefined || value === null ? 'model default' : `${value} (setting)`;
+    return value === undefined || value === null ? t('model default') : t('{0} (setting)', value);
   }
 
   private numberField(option: NumberOption, id: string, min: number, max: number, integer: boolean): NumberField {
@@ -182,11 +186,11 @@ export class Header {
     }
     const value = Number(raw);
     const problem = !Number.isFinite(value)
-      ? 'Enter a number.'
+      ? t('Enter a number.')
       : field.integer && !Number.isInteger(value)
-        ? 'Enter a whole number.'
+        ? t('Enter a whole number.')
         : value < field.min || value > field.max
-          ? `Enter a value from ${field.min} to ${field.max}.`
+          ? t('Enter a value from {0} to {1}.', field.min, field.max)
           : undefined;
     this.showFieldError(field, problem);
     if (!problem) this.setOptions({ [field.option]: value });

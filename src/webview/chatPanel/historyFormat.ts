@@ -1,4 +1,6 @@
-// How the History view words time and groups chats. No DOM here: unit tests run it in plain Node.
+// How the History view words time and groups chats. No DOM here: unit tests run it in plain Node (in English).
+
+import { pageLocale, t } from '../l10n';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -12,9 +14,38 @@ export interface HistoryGroup<T> {
   items: T[];
 }
 
-const DAY_AND_MONTH = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' });
-const WITH_YEAR = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-const WEEKDAY = new Intl.DateTimeFormat('en-US', { weekday: 'long' });
+/** The group's heading as the page shows it (the labels themselves are ids). */
+export function groupHeading(label: HistoryGroupLabel): string {
+  switch (label) {
+    case 'Pinned':
+      return t('Pinned');
+    case 'Today':
+      return t('Today');
+    case 'Yesterday':
+      return t('Yesterday');
+    case 'Previous 7 days':
+      return t('Previous 7 days');
+    case 'Previous 30 days':
+      return t('Previous 30 days');
+    case 'Older':
+      return t('Older');
+  }
+}
+
+let dateFormats: { dayAndMonth: Intl.DateTimeFormat; withYear: Intl.DateTimeFormat; weekday: Intl.DateTimeFormat } | undefined;
+
+/** In the page's language, made once (on first use: the page has its `lang` by then). */
+function formats(): NonNullable<typeof dateFormats> {
+  if (!dateFormats) {
+    const locale = pageLocale();
+    dateFormats = {
+      dayAndMonth: new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric' }),
+      withYear: new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', year: 'numeric' }),
+      weekday: new Intl.DateTimeFormat(locale, { weekday: 'long' }),
+    };
+  }
+  return dateFormats;
+}
 
 /** Local midnight of the day `time` falls in. */
 function startOfDay(time: number): number {
@@ -51,18 +82,19 @@ export function groupHistory<T extends { pinned: boolean; updatedAt: number }>(i
 /** When a chat last changed, as a person says it: `just now`, `5 min ago`, `3 h ago`, `yesterday`, `Monday`, `Mar 12`. */
 export function relativeTime(updatedAt: number, now: number): string {
   const elapsed = now - updatedAt;
-  if (elapsed < MINUTE) return 'just now';
+  if (elapsed < MINUTE) return t('just now');
   const today = startOfDay(now);
-  if (elapsed < HOUR) return `${Math.floor(elapsed / MINUTE)} min ago`;
-  if (updatedAt >= today) return `${Math.floor(elapsed / HOUR)} h ago`;
-  if (updatedAt >= startOfDay(today - 1)) return 'yesterday';
-  if (updatedAt >= today - 6 * DAY) return WEEKDAY.format(updatedAt);
-  return new Date(updatedAt).getFullYear() === new Date(now).getFullYear() ? DAY_AND_MONTH.format(updatedAt) : WITH_YEAR.format(updatedAt);
+  if (elapsed < HOUR) return t('{0} min ago', Math.floor(elapsed / MINUTE));
+  if (updatedAt >= today) return t('{0} h ago', Math.floor(elapsed / HOUR));
+  if (updatedAt >= startOfDay(today - 1)) return t('yesterday');
+  if (updatedAt >= today - 6 * DAY) return formats().weekday.format(updatedAt);
+  return new Date(updatedAt).getFullYear() === new Date(now).getFullYear() ? formats().dayAndMonth.format(updatedAt) : formats().withYear.format(updatedAt);
 }
 
-/** `1 message`, `4 messages`. */
-export function countOf(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+/** `1 message`, `4 messages`, `0 chats`: each its own message (plurals differ between languages). */
+export function countOf(count: number, noun: 'message' | 'chat'): string {
+  if (noun === 'message') return count === 1 ? t('1 message') : t('{0} messages', count);
+  return count === 1 ? t('1 chat') : t('{0} chats', count);
 }
 
 /** `text` cut into runs, each marked or not, from `[start, end)` ranges (sorted, not overlapping). */

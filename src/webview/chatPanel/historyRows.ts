@@ -1,4 +1,5 @@
 import type { ConversationSearchResultView, ConversationSummaryView } from '../../chatPanel/core/protocol';
+import { pageLocale, t } from '../l10n';
 import { el } from './dom';
 import { countOf, markedRuns, relativeTime } from './historyFormat';
 import { icon } from './icons';
@@ -47,13 +48,13 @@ export interface RowState {
  * the list.
  */
 export function historyRow(entry: HistoryEntry, state: RowState): HTMLElement {
-  const title = entry.title || 'Untitled chat';
+  const title = entry.title || t('Untitled chat');
   const meta = [
     relativeTime(entry.updatedAt, state.now),
     entry.messageCount === undefined ? undefined : countOf(entry.messageCount, 'message'),
-    entry.busy ? 'answering…' : undefined,
+    entry.busy ? t('answering…') : undefined,
   ].filter((part): part is string => part !== undefined);
-  const check = el('input', { className: 'history-check', attrs: { type: 'checkbox', 'aria-label': `Select "${title}"`, 'data-action': 'select' } });
+  const check = el('input', { className: 'history-check', attrs: { type: 'checkbox', 'aria-label': t('Select "{0}"', title), 'data-action': 'select' } });
   check.checked = state.selected;
   const pin = el('button', {
     className: 'history-icon-button history-pin',
@@ -61,14 +62,14 @@ export function historyRow(entry: HistoryEntry, state: RowState): HTMLElement {
       type: 'button',
       'data-action': 'pin',
       'aria-pressed': String(entry.pinned),
-      'aria-label': `${entry.pinned ? 'Unpin' : 'Pin'} "${title}"`,
-      title: entry.pinned ? 'Unpin' : 'Pin to the top',
+      'aria-label': entry.pinned ? t('Unpin "{0}"', title) : t('Pin "{0}"', title),
+      title: entry.pinned ? t('Unpin') : t('Pin to the top'),
     },
   });
   pin.append(icon('pin'));
   const exporter = el('button', {
     className: 'history-icon-button',
-    attrs: { type: 'button', 'data-action': 'export', 'aria-label': `Export "${title}" (Markdown or JSON)`, title: 'Export (Markdown or JSON)' },
+    attrs: { type: 'button', 'data-action': 'export', 'aria-label': t('Export "{0}" (Markdown or JSON)', title), title: t('Export (Markdown or JSON)') },
   });
   exporter.append(icon('export'));
   return el(
@@ -79,15 +80,19 @@ export function historyRow(entry: HistoryEntry, state: RowState): HTMLElement {
     },
     [
       check,
-      el('button', { className: 'history-open', attrs: { type: 'button', 'data-action': 'open', title: new Date(entry.updatedAt).toLocaleString() } }, [
-        el('span', { className: 'history-title' }, [marked(title, entry.titleMatches)]),
-        el('span', { className: 'history-meta' }, [
-          entry.pinned ? el('span', { className: 'history-pinned', attrs: { title: 'Pinned' } }, [icon('pin')]) : undefined,
-          meta.join(' · '),
-          state.current ? el('span', { className: 'history-badge', text: 'open' }) : undefined,
-        ]),
-        entry.snippet ? el('span', { className: 'history-snippet' }, [marked(entry.snippet, entry.snippetMatches)]) : undefined,
-      ]),
+      el(
+        'button',
+        { className: 'history-open', attrs: { type: 'button', 'data-action': 'open', title: new Date(entry.updatedAt).toLocaleString(pageLocale()) } },
+        [
+          el('span', { className: 'history-title' }, [marked(title, entry.titleMatches)]),
+          el('span', { className: 'history-meta' }, [
+            entry.pinned ? el('span', { className: 'history-pinned', attrs: { title: t('Pinned') } }, [icon('pin')]) : undefined,
+            meta.join(' · '),
+            state.current ? el('span', { className: 'history-badge', text: t('open') }) : undefined,
+          ]),
+          entry.snippet ? el('span', { className: 'history-snippet' }, [marked(entry.snippet, entry.snippetMatches)]) : undefined,
+        ],
+      ),
       el('span', { className: 'history-actions' }, [pin, exporter]),
     ],
   );

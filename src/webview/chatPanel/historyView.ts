@@ -1,6 +1,7 @@
 import type { ConversationSearchResultView, ConversationSummaryView, HostToWebview, WebviewToHost } from '../../chatPanel/core/protocol';
+import { t } from '../l10n';
 import { byId } from './dom';
-import { countOf, groupHistory } from './historyFormat';
+import { countOf, groupHeading, groupHistory } from './historyFormat';
 import { entryOfResult, entryOfSummary, historyGroup, historyRow, type HistoryEntry } from './historyRows';
 import { buildHistoryPanel, historyEmptyState, type HistoryParts } from './historyLayout';
 
@@ -168,7 +169,7 @@ export class HistoryView {
     this.parts.list.setAttribute('aria-busy', String(searching && !this.results));
     if (this.shown.length === 0) this.parts.list.replaceChildren(historyEmptyState(this.query, this.results !== undefined, () => this.importChat()));
     else if (searching) this.parts.list.replaceChildren(...historyGroup(undefined, this.shown.map(row)));
-    else this.parts.list.replaceChildren(...groupHistory(this.shown, now).flatMap((group) => historyGroup(group.label, group.items.map(row))));
+    else this.parts.list.replaceChildren(...groupHistory(this.shown, now).flatMap((group) => historyGroup(groupHeading(group.label), group.items.map(row))));
     this.renderSelection();
     if (focus) this.restoreFocus(focus);
   }
@@ -180,9 +181,9 @@ export class HistoryView {
     this.parts.selectAll.indeterminate = count > 0 && count < total;
     this.parts.selectAll.disabled = total === 0;
     this.parts.deleteSelected.disabled = count === 0;
-    this.parts.deleteLabel.textContent = count > 0 ? `Delete ${countOf(count, 'chat')}` : 'Delete selected';
-    const found = this.query ? (this.results ? `${countOf(total, 'chat')} found` : 'Searching…') : countOf(total, 'chat');
-    this.parts.summary.textContent = count > 0 ? `${found} · ${count} selected` : found;
+    this.parts.deleteLabel.textContent = count === 0 ? t('Delete selected') : count === 1 ? t('Delete 1 chat') : t('Delete {0} chats', count);
+    const found = !this.query ? countOf(total, 'chat') : !this.results ? t('Searching…') : total === 1 ? t('1 chat found') : t('{0} chats found', total);
+    this.parts.summary.textContent = count > 0 ? t('{0} · {1} selected', found, count) : found;
     for (const row of Array.from(this.parts.list.querySelectorAll<HTMLElement>('.history-row'))) {
       const selected = this.selected.has(row.dataset.id ?? '');
       row.dataset.selected = String(selected);

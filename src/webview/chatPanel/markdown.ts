@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import type { Token, TokensList } from 'marked';
+import { t } from '../l10n';
 import { el } from './dom';
 import { CODE_BLOCK_MARK, markdownToHtml, tokensToHtml } from './markdownParser';
 
@@ -99,13 +100,13 @@ function decorateCodeBlocks(root: DocumentFragment): void {
     const language = code.dataset.lang ?? '';
     const toolbar = el(
       'div',
-      { className: 'code-toolbar', attrs: { role: 'toolbar', 'aria-label': `Code block actions${language ? ` (${language})` : ''}` } },
+      { className: 'code-toolbar', attrs: { role: 'toolbar', 'aria-label': language ? t('Code block actions ({0})', language) : t('Code block actions') } },
       [
         el('span', { className: 'code-language', text: language }),
-        codeButton('Copy', 'copy', 'Copy the code'),
-        codeButton('Insert', 'insert', 'Insert the code at the cursor'),
-        codeButton('Replace', 'replace', 'Replace the editor selection with the code'),
-        codeButton('New File', 'newFile', 'Open the code in a new file'),
+        codeButton(t('Copy'), 'copy', t('Copy the code')),
+        codeButton(t('Insert'), 'insert', t('Insert the code at the cursor')),
+        codeButton(t('Replace'), 'replace', t('Replace the editor selection with the code')),
+        codeButton(t('New File'), 'newFile', t('Open the code in a new file')),
       ],
     );
     for (const button of Array.from(toolbar.querySelectorAll('button.code-action'))) codeOfButton.set(button, code);

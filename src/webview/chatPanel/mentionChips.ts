@@ -1,4 +1,5 @@
 import type { MentionView } from '../../chatPanel/core/protocol';
+import { t } from '../l10n';
 import { button, el } from './dom';
 
 /** "1.2k" tokens, as chips show them. */
@@ -20,12 +21,12 @@ export function mentionChips(mentions: readonly MentionView[], actions: ChipActi
   return mentions.map((mention) => {
     const cutTo = mention.trimmedFrom !== undefined ? mention.tokens : actions.trimmedTo?.(mention.id);
     const from = mention.trimmedFrom ?? mention.tokens;
-    const tokens = cutTo !== undefined ? `${shortTokens(cutTo)} of ${shortTokens(from)} tokens` : `≈${shortTokens(mention.tokens)} tokens`;
+    const tokens = cutTo !== undefined ? t('{0} of {1} tokens', shortTokens(cutTo), shortTokens(from)) : t('≈{0} tokens', shortTokens(mention.tokens));
     const open = el(
       'button',
       {
         className: 'mention-chip-open',
-        attrs: { type: 'button', title: `Open ${mention.label}`, 'aria-label': `Open ${mention.label}, ${mention.detail ?? ''}, ${tokens}` },
+        attrs: { type: 'button', title: t('Open {0}', mention.label), 'aria-label': t('Open {0}, {1}, {2}', mention.label, mention.detail ?? '', tokens) },
       },
       [
         el('span', { className: 'mention-chip-label', text: mention.label }),
@@ -40,7 +41,7 @@ export function mentionChips(mentions: readonly MentionView[], actions: ChipActi
       [open],
     );
     if (actions.remove) {
-      const remove = button('×', { className: 'chip-remove', ariaLabel: `Remove ${mention.label} from the message` });
+      const remove = button('×', { className: 'chip-remove', ariaLabel: t('Remove {0} from the message', mention.label) });
       remove.addEventListener('click', () => actions.remove?.(mention.id));
       chip.append(remove);
     }

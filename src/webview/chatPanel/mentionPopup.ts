@@ -1,20 +1,31 @@
 import type { MentionSuggestionView, WebviewToHost } from '../../chatPanel/core/protocol';
+import { t } from '../l10n';
 import { el } from './dom';
 
 /** `@` or `#` at the start or after a space, then the query up to the caret (no spaces). */
 const TRIGGER = /(^|\s)([@#])([^\s@#]*)$/;
 
-const KIND_LABELS: Record<MentionSuggestionView['kind'], string> = {
-  file: 'file',
-  folder: 'folder',
-  currentFile: 'editor',
-  openEditor: 'editor',
-  problems: 'problems',
-  terminalSelection: 'terminal',
-  terminalOutput: 'terminal',
-  gitChanges: 'git',
-  symbol: 'symbol',
-};
+/** The kind of a suggestion, in a word before its label. */
+function kindLabel(kind: MentionSuggestionView['kind']): string {
+  switch (kind) {
+    case 'file':
+      return t('file');
+    case 'folder':
+      return t('folder');
+    case 'currentFile':
+    case 'openEditor':
+      return t('editor');
+    case 'problems':
+      return t('problems');
+    case 'terminalSelection':
+    case 'terminalOutput':
+      return t('terminal');
+    case 'gitChanges':
+      return t('git');
+    case 'symbol':
+      return t('symbol');
+  }
+}
 
 interface ActiveQuery {
   /** Where the `@` is in the prompt. */
@@ -137,7 +148,7 @@ export class MentionPopup {
     this.input.setAttribute('aria-expanded', 'true');
     if (!this.items.length) {
       this.list.replaceChildren(
-        el('div', { className: 'mention-empty', text: this.active?.query ? 'Nothing matches' : 'Type to search files, symbols, problems…' }),
+        el('div', { className: 'mention-empty', text: this.active?.query ? t('Nothing matches') : t('Type to search files, symbols, problems…') }),
       );
       return;
     }
@@ -151,7 +162,7 @@ export class MentionPopup {
             dataset: { index: String(index), kind: item.kind },
           },
           [
-            el('span', { className: 'mention-kind', text: KIND_LABELS[item.kind] }),
+            el('span', { className: 'mention-kind', text: kindLabel(item.kind) }),
             highlighted(item.label, item.matches),
             item.description ? el('span', { className: 'mention-description', text: item.description }) : undefined,
           ],

@@ -1,15 +1,18 @@
 import type { WebviewToHost } from '../../chatPanel/core/protocol';
+import { t } from '../l10n';
 import { el } from './dom';
 import { codeActionOf } from './markdown';
 
 /** What the message list shows before the first message. */
 export function emptyState(): HTMLElement {
   return el('div', { className: 'empty-state' }, [
-    el('h2', { text: 'Chat with your model' }),
+    el('h2', { text: t('Chat with your model') }),
     el('p', {
-      text: 'Ask anything about your code. Select code in an editor and run "Promptreel: Ask About Selection" (Ctrl+Alt+/) to ask about it, with its problems.',
+      text: t(
+        'Ask anything about your code. Select code in an editor and run "Promptreel: Ask About Selection" (Ctrl+Alt+/) to ask about it, with its problems.',
+      ),
     }),
-    el('p', { text: 'Enter sends, Shift+Enter starts a new line, Escape stops a reply.' }),
+    el('p', { text: t('Enter sends, Shift+Enter starts a new line, Escape stops a reply.') }),
   ]);
 }
 
@@ -21,7 +24,7 @@ export function onMessageListClick(event: MouseEvent, post: (intent: WebviewToHo
   if (codeAction) {
     post({ type: 'codeAction', ...codeAction });
     const button = target?.closest<HTMLElement>('button.code-action');
-    if (codeAction.action === 'copy' && button) flash(button, 'Copied');
+    if (codeAction.action === 'copy' && button) flash(button, t('Copied'));
     return;
   }
   // A link is opened by VS Code itself: its webview host takes every click on a link (http, https and mailto go

@@ -1,6 +1,7 @@
 import type { ChatErrorAction, ToolCallRecord } from '../../chatPanel/core/model';
 import type { AssistantMessageView as AssistantMessageData, WebviewToHost } from '../../chatPanel/core/protocol';
-import { button, costElement, el, formatTokens } from './dom';
+import { t } from '../l10n';
+import { button, costElement, el, fillNodes, formatTokens } from './dom';
 import type { FrameScheduler, JobPriority } from './frameScheduler';
 import { MarkdownStream } from './markdownStream';
 import { RateLimitBanner } from './rateLimitBanner';
@@ -29,23 +30,36 @@ export interface MessagePlace {
   priority?: JobPriority;
 }
 
-const STATUS_LABELS: Record<AssistantMessageData['status'], string> = {
-  streaming: 'Answering…',
-  done: '',
-  stopped: 'Stopped',
-  'cut-off': 'Cut off',
-  error: 'Failed',
-};
+/** What the header says of a reply; a finished one says nothing, unless it stopped at max_tokens. */
+function statusLabel(message: AssistantMessageData): string {
+  switch (message.status) {
+    case 'streaming':
+      return t('Answering…');
+    case 'done':
+      return message.finishReason === 'length' ? t('Stopped at max_tokens') : '';
+    case 'stopped':
+      return t('Stopped');
+    case 'cut-off':
+      return t('Cut off');
+    case 'error':
+      return t('Failed');
+  }
+}
 
-const ACTION_LABELS: Record<ChatErrorAction, string> = {
-  setApiKey: 'Set API Key',
-  openSettings: 'Open Settings',
-  retry: 'Retry',
-  showLogs: 'Show Logs',
-  selectModel: 'Choose Model',
-};
-
-const ESTIMATED_REPLY = 'The service reported no token counts for this reply: its cost is estimated from the length of the text.';
+function actionLabel(action: ChatErrorAction): string {
+  switch (action) {
+    case 'setApiKey':
+      return t('Set API Key');
+    case 'openSettings':
+      return t('Open Settings');
+    case 'retry':
+      return t('Retry');
+    case 'showLogs':
+      return t('Show Logs');
+    case 'selectModel':
+      return t('Choose Model');
+  }
+}
 
 /** One reply: reasoning (collapsed), the markdown answer (streamed), tool calls, the outcome, usage and actions. */
 export class AssistantMessageView {
@@ -75,8 +89,8 @@ export class AssistantMessageView {
     const body = el('div', { className: 'message-body markdown' });
     this.markdown = new MarkdownStream(body, host.scheduler, () => host.rendered());
     this.reasoningText = el('div', { className: 'reasoning-text' });
-    this.reasoning = el('details', { className: 'reasoning', hidden: true }, [el('summary', { text: 'Reasoning' }), this.reasoningText]);
-    this.toolCalls = el('div', { className: 'tool-calls', hidden: true, attrs: { 'aria-label': 'Tool calls' } });
+    this.reasoning = el('details', { className: 'reasoning', hidden: true }, [el('summary', { text: t('Reasoning') }), this.reasoningText]);
+    this.toolCalls = el('div', { className: 'tool-calls', hidden: true, attrs: { 'aria-label': t('Tool calls') } });
     this.status = el('span', { className: 'message-status' });
     this.failure = el('div', { className: 'message-error', hidden: true, attrs: { role: 'alert' } });
     this.usage = el('div', { className: 'message-usage', hidden: true });
@@ -86,11 +100,11 @@ export class AssistantMessageView {
       cancel: () => host.post({ type: 'stop', conversationId: host.conversationId() }),
     });
     const header = el('header', { className: 'message-header' }, [
-      el('span', { className: 'message-role', text: 'Assistant' }),
+      el('span', { className: 'message-role', text: t('Assistant') }),
       el('span', { className: 'message-model', text: message.model }),
       this.status,
     ]);
-    this.element = el('article', { className: 'message assistant', dataset: { messageId: message.id }, attrs: { 'aria-label': 'Assistant reply' } }, [
+    this.element = el('article', { className: 'message assistant', dataset: { messageId: message.id }, attrs: { 'aria-label': t('Assistant reply') } }, [
       header,
       this.reasoning,
       body,
@@ -185,7 +199,7 @@ export class AssistantMessageView {
     this.actionsKey = '';
     this.element.dataset.status = message.status;
     this.element.setAttribute('aria-busy', String(message.status === 'streaming'));
-    this.status.textContent = STATUS_LABELS[message.status] + (message.status === 'done' && message.finishReason === 'length' ? 'Stopped at max_tokens' : '');
+    this.status.textContent = statusLabel(message);
 
     this.failure.hidden = !message.error;
     this.failure.replaceChildren();
@@ -193,7 +207,7 @@ export class AssistantMessageView {
       this.failure.append(el('p', { className: 'message-error-text', text: message.error.message }));
       const buttons = el('div', { className: 'message-error-actions' });
       for (const action of message.error.actions) {
-        const control = button(ACTION_LABELS[action], {
+        const control = button(actionLabel(action), {
           className: action === message.error.actions[0] ? 'primary' : 'secondary',
           dataset: { errorAction: action },
         });
@@ -203,12 +217,21 @@ export class AssistantMessageView {
       this.failure.append(buttons);
     }
 
-    const tokens = message.usage
-      ? `Tokens: ${formatTokens(message.usage.promptTokens)} prompt · ${formatTokens(message.usage.completionTokens)} completion · ${formatTokens(message.usage.totalTokens)} total`
+    const usage = message.usage;
+    const tokens = usage
+      ? t(
+          'Tokens: {0} prompt · {1} completion · {2} total',
+          formatTokens(usage.promptTokens),
+          formatTokens(usage.completionTokens),
+          formatTokens(usage.totalTokens),
+        )
       : '';
     this.usage.hidden = !tokens && !message.cost;
     this.usage.replaceChildren(tokens);
-    if (message.cost) this.usage.append(tokens ? ' · ' : 'Cost: ', costElement(message.cost, ESTIMATED_REPLY));
+    if (message.cost) {
+      const cost = costElement(message.cost, t('The service reported no token counts for this reply: its cost is estimated from the length of the text.'));
+      this.usage.append(...(tokens ? [' · ', cost] : fillNodes(t('Cost: {0}'), cost)));
+    }
     this.host.rendered();
   }
 
@@ -226,7 +249,7 @@ export class AssistantMessageView {
     if (regenerate === this.actions.childElementCount > 0) return;
     this.actions.replaceChildren();
     if (regenerate) {
-      const control = button('Regenerate', { ariaLabel: 'Regenerate the last reply', dataset: { messageAction: 'regenerate' } });
+      const control = button(t('Regenerate'), { ariaLabel: t('Regenerate the last reply'), dataset: { messageAction: 'regenerate' } });
       control.addEventListener('click', () => this.host.post({ type: 'regenerate', conversationId: this.host.conversationId() }));
       this.actions.append(control);
     }

@@ -1,4 +1,5 @@
 import type { RateLimitView } from '../../chatPanel/core/protocol';
+import { t } from '../l10n';
 import { button, el } from './dom';
 
 /**
@@ -14,8 +15,8 @@ export class RateLimitBanner {
 
   constructor(actions: { retryNow(): void; cancel(): void }) {
     this.text = el('p', { className: 'rate-limit-text', attrs: { 'aria-live': 'polite' } });
-    const retryNow = button('Retry now', { className: 'primary', dataset: { rateLimitAction: 'retryNow' } });
-    const cancel = button('Cancel', { className: 'secondary', dataset: { rateLimitAction: 'cancel' } });
+    const retryNow = button(t('Retry now'), { className: 'primary', dataset: { rateLimitAction: 'retryNow' } });
+    const cancel = button(t('Cancel'), { className: 'secondary', dataset: { rateLimitAction: 'cancel' } });
     retryNow.addEventListener('click', () => actions.retryNow());
     cancel.addEventListener('click', () => actions.cancel());
     this.element = el('div', { className: 'rate-limit', hidden: true, attrs: { role: 'status' } }, [
@@ -43,9 +44,7 @@ export class RateLimitBanner {
     const wait = this.wait;
     if (!wait) return;
     const seconds = Math.max(0, Math.ceil((this.deadline - performance.now()) / 1000));
-    const why = wait.fromService ? 'as the service asked' : 'backing off';
-    const when = seconds > 0 ? `Retrying in ${seconds} s` : 'Retrying now';
-    this.text.textContent = `Rate limited by the service (HTTP 429). ${when} (${why}; attempt ${wait.attempt} of ${wait.retries}).`;
+    this.text.textContent = waitText(seconds, wait);
     this.element.dataset.seconds = String(seconds);
   }
 
@@ -53,4 +52,17 @@ export class RateLimitBanner {
     if (this.ticker !== undefined) clearInterval(this.ticker);
     this.ticker = undefined;
   }
+}
+
+/** Whole sentences: when the next attempt goes, and why it waits (the service asked, or the client backs off). */
+function waitText(seconds: number, wait: RateLimitView): string {
+  const { attempt, retries } = wait;
+  if (seconds > 0) {
+    return wait.fromService
+      ? t('Rate limited by the service (HTTP 429). Retrying in {0} s (as the service asked; attempt {1} of {2}).', seconds, attempt, retries)
+      : t('Rate limited by the service (HTTP 429). Retrying in {0} s (backing off; attempt {1} of {2}).', seconds, attempt, retries);
+  }
+  return wait.fromService
+    ? t('Rate limited by the service (HTTP 429). Retrying now (as the service asked; attempt {0} of {1}).', attempt, retries)
+    : t('Rate limited by the service (HTTP 429). Retrying now (backing off; attempt {0} of {1}).', attempt, retries);
 }

@@ -1,19 +1,28 @@
 import type { ToolCallRecord, ToolCallState } from '../../chatPanel/core/model';
 import type { ToolDecision } from '../../chatPanel/core/protocol';
+import { t } from '../l10n';
 import { button, el } from './dom';
 
 export interface ToolCallHost {
   decide(callId: string, decision: ToolDecision): void;
 }
 
-const STATE_LABELS: Record<ToolCallState, string> = {
-  pending: 'Waiting for your approval',
-  running: 'Running…',
-  done: 'Done',
-  denied: 'Denied',
-  failed: 'Failed',
-  stopped: 'Stopped',
-};
+function stateLabel(state: ToolCallState): string {
+  switch (state) {
+    case 'pending':
+      return t('Waiting for your approval');
+    case 'running':
+      return t('Running…');
+    case 'done':
+      return t('Done');
+    case 'denied':
+      return t('Denied');
+    case 'failed':
+      return t('Failed');
+    case 'stopped':
+      return t('Stopped');
+  }
+}
 
 const STATE_ICONS: Record<ToolCallState | 'shown', string> = {
   pending: '?',
@@ -41,16 +50,16 @@ export function renderToolCalls(calls: readonly ToolCallRecord[], live: boolean,
       el('span', { className: 'tool-call-icon', text: STATE_ICONS[state ?? 'shown'], attrs: { 'aria-hidden': 'true' } }),
       el('code', { className: 'tool-call-name', text: call.name || '…' }),
       call.source ? el('span', { className: 'tool-call-source', text: sourceLabel(call) }) : undefined,
-      state ? el('span', { className: 'tool-call-state', text: STATE_LABELS[state] }) : undefined,
+      state ? el('span', { className: 'tool-call-state', text: stateLabel(state) }) : undefined,
     ]);
     const args = el('details', { className: 'tool-call-arguments-box' }, [
-      el('summary', { text: 'Arguments' }),
+      el('summary', { text: t('Arguments') }),
       el('pre', { className: 'tool-call-arguments', text: prettyJson(call.arguments) }),
     ]);
     args.open = waiting || !state;
     return el(
       'div',
-      { className: 'tool-call', dataset: { callId: call.id, state: state ?? 'shown' }, attrs: { role: 'group', 'aria-label': `Tool call ${call.name}` } },
+      { className: 'tool-call', dataset: { callId: call.id, state: state ?? 'shown' }, attrs: { role: 'group', 'aria-label': t('Tool call {0}', call.name) } },
       [
         title,
         args,
@@ -62,13 +71,13 @@ export function renderToolCalls(calls: readonly ToolCallRecord[], live: boolean,
 }
 
 function approvalButtons(call: ToolCallRecord, host: ToolCallHost): HTMLElement {
-  const allow = button('Allow', { className: 'primary', dataset: { toolDecision: 'allow' }, ariaLabel: `Allow ${call.name} to run once` });
+  const allow = button(t('Allow'), { className: 'primary', dataset: { toolDecision: 'allow' }, ariaLabel: t('Allow {0} to run once', call.name) });
   const forChat = call.readOnly
-    ? button('Allow for this chat', { dataset: { toolDecision: 'allowForChat' }, ariaLabel: `Allow ${call.name} for the rest of this chat` })
+    ? button(t('Allow for this chat'), { dataset: { toolDecision: 'allowForChat' }, ariaLabel: t('Allow {0} for the rest of this chat', call.name) })
     : undefined;
-  const deny = button('Deny', { dataset: { toolDecision: 'deny' }, ariaLabel: `Deny ${call.name}` });
+  const deny = button(t('Deny'), { dataset: { toolDecision: 'deny' }, ariaLabel: t('Deny {0}', call.name) });
   const box = el('div', { className: 'tool-call-approval' }, [
-    el('span', { className: 'tool-call-question', text: call.readOnly ? 'Run this read-only tool?' : 'Run this tool? It may change things.' }),
+    el('span', { className: 'tool-call-question', text: call.readOnly ? t('Run this read-only tool?') : t('Run this tool? It may change things.') }),
     allow,
     forChat,
     deny,
@@ -86,13 +95,13 @@ function resultBox(result: string, failed: boolean): HTMLElement {
   const firstLine = result.split('\n', 1)[0] ?? '';
   const summary = firstLine.length > SUMMARY_CHARS ? `${firstLine.slice(0, SUMMARY_CHARS)}…` : firstLine;
   return el('details', { className: `tool-call-result${failed ? ' failed' : ''}` }, [
-    el('summary', { text: `${failed ? 'Error' : 'Result'}: ${summary}` }),
+    el('summary', { text: failed ? t('Error: {0}', summary) : t('Result: {0}', summary) }),
     el('pre', { className: 'tool-call-result-text', text: result }),
   ]);
 }
 
 function sourceLabel(call: ToolCallRecord): string {
-  return call.source === 'promptreel' ? 'Promptreel · read-only' : 'VS Code tool';
+  return call.source === 'promptreel' ? t('Promptreel · read-only') : t('VS Code tool');
 }
 
 function prettyJson(text: string): string {

@@ -1,4 +1,6 @@
 import type { UserMessageView as UserMessageData } from '../../chatPanel/core/protocol';
+import { t } from '../l10n';
+import { selectionLabel, severityLabel } from './contextLabels';
 import { button, el } from './dom';
 import { mentionChips } from './mentionChips';
 import type { MessageHost, MessagePlace } from './messageViews';
@@ -16,7 +18,7 @@ export class UserMessageView {
     private readonly host: MessageHost,
   ) {
     this.message = message;
-    this.element = el('article', { className: 'message user', dataset: { messageId: message.id }, attrs: { 'aria-label': 'Your message' } });
+    this.element = el('article', { className: 'message user', dataset: { messageId: message.id }, attrs: { 'aria-label': t('Your message') } });
   }
 
   get messageId(): string {
@@ -38,33 +40,33 @@ export class UserMessageView {
 
   private render(): void {
     const message = this.message;
-    const edit = button('Edit', { ariaLabel: 'Edit this message and send it again', dataset: { messageAction: 'edit' } });
+    const edit = button(t('Edit'), { ariaLabel: t('Edit this message and send it again'), dataset: { messageAction: 'edit' } });
     edit.disabled = this.busy;
     this.edit = edit;
     edit.addEventListener('click', () => this.startEditing());
-    const children: (Node | false)[] = [el('header', { className: 'message-header' }, [el('span', { className: 'message-role', text: 'You' }), edit])];
+    const children: (Node | false)[] = [el('header', { className: 'message-header' }, [el('span', { className: 'message-role', text: t('You') }), edit])];
     if (message.context) {
       const context = message.context;
-      const lines = context.startLine === context.endLine ? `line ${context.startLine}` : `lines ${context.startLine}-${context.endLine}`;
-      const problems = context.diagnostics.length ? ` · ${context.diagnostics.length} problem${context.diagnostics.length === 1 ? '' : 's'}` : '';
       children.push(
         el('details', { className: 'message-context' }, [
-          el('summary', { text: `${context.relativePath}, ${lines} (${context.languageId})${problems}` }),
+          el('summary', { text: selectionLabel(context) }),
           el('pre', { className: 'context-code', text: context.code }),
-          ...context.diagnostics.map((d) => el('p', { className: `context-diagnostic ${d.severity}`, text: `Line ${d.line}, ${d.severity}: ${d.message}` })),
+          ...context.diagnostics.map((d) =>
+            el('p', { className: `context-diagnostic ${d.severity}`, text: t('Line {0}, {1}: {2}', d.line, severityLabel(d.severity), d.message) }),
+          ),
         ]),
       );
     }
     if (message.mentions.length) {
       const open = (id: string): void => this.host.post({ type: 'openMention', id, conversationId: this.host.conversationId(), messageId: message.id });
-      children.push(el('div', { className: 'message-mentions', attrs: { 'aria-label': 'Mentioned' } }, mentionChips(message.mentions, { open })));
+      children.push(el('div', { className: 'message-mentions', attrs: { 'aria-label': t('Mentioned') } }, mentionChips(message.mentions, { open })));
     }
     if (message.images.length) {
       children.push(
         el(
           'div',
           { className: 'message-images' },
-          message.images.map((image) => el('span', { className: 'chip', text: `Image: ${image.name}` })),
+          message.images.map((image) => el('span', { className: 'chip', text: t('Image: {0}', image.name) })),
         ),
       );
     }
@@ -75,10 +77,10 @@ export class UserMessageView {
   private startEditing(): void {
     const body = this.element.querySelector('.message-body');
     if (!body) return;
-    const input = el('textarea', { className: 'edit-input', attrs: { 'aria-label': 'Edited message', rows: '3' } });
+    const input = el('textarea', { className: 'edit-input', attrs: { 'aria-label': t('Edited message'), rows: '3' } });
     input.value = this.message.text;
-    const save = button('Save & Resend', { className: 'primary', ariaLabel: 'Send the edited message; later turns are dropped' });
-    const cancel = button('Cancel');
+    const save = button(t('Save & Resend'), { className: 'primary', ariaLabel: t('Send the edited message; later turns are dropped') });
+    const cancel = button(t('Cancel'));
     const form = el('div', { className: 'edit-form' }, [input, el('div', { className: 'edit-actions' }, [save, cancel])]);
     const finish = () => {
       this.key = '';
