@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { t } from '../common/l10n';
 import type { ComponentLogger } from '../common/logger';
 import type { TextChange } from './core/insertionTracker';
 import { TrackedRangeSink } from './trackedRangeSink';
@@ -99,7 +100,7 @@ export class DocumentInsertion extends TrackedRangeSink {
       }
       this.log.debug(`The document changed under the edit (attempt ${attempt + 1}); retrying at the tracked position.`);
     }
-    throw new Error('The document kept changing: the text could not be inserted.');
+    throw new Error(t('The document kept changing: the text could not be inserted.'));
   }
 
   override dispose(): void {

@@ -4,11 +4,12 @@ import type { PromptreelClient } from '../api';
 import type { Connection } from '../connection/connection';
 import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
+import { t } from '../common/l10n';
 import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { DocumentInsertion } from './documentInsertion';
 import { EditorStreamCommandIds } from './editorStreamCommandIds';
-import { OutcomeReporter, type EditorStreamResult } from './outcomeReporter';
+import { OutcomeReporter, type CommandName, type EditorStreamResult } from './outcomeReporter';
 import { clipAfter, clipBefore, completionRequest, rewriteRequest, type RequestOptions } from './core/prompts';
 import { REWRITE_SCHEME } from './rewriteProposal';
 import type { RewriteProposals } from './rewriteProposals';
@@ -80,8 +81,8 @@ export class EditorStreamCommands extends Disposable {
 
   async completeAtCursor(): Promise<EditorStreamResult> {
     const started = performance.now();
-    const what = 'Complete at Cursor';
-    const ready = await this.prepare(what);
+    const name: CommandName = { log: 'Complete at Cursor', shown: t('Complete at Cursor') };
+    const ready = await this.prepare(name);
     if ('status' in ready) return ready;
     const { editor, client, options } = ready;
     const document = editor.document;
@@ -99,33 +100,33 @@ export class EditorStreamCommands extends Disposable {
     const sink = new DocumentInsertion(editor, new vscode.Range(cursor, cursor), this.highlight, this.log);
     try {
       const outcome = await this.session.run({
-        what,
-        title: 'Promptreel: Completing at the cursor',
+        what: name.log,
+        title: t('Promptreel: Completing at the cursor'),
         started,
         client,
         request,
         sink,
         stripFences: !FENCED_LANGUAGES.has(document.languageId),
       });
-      return this.reporter.report(what, 'insert', outcome, () => [{ title: 'Retry', command: EditorStreamCommandIds.completeAtCursor }]);
+      return this.reporter.report(name, 'insert', outcome, () => [{ title: t('Retry'), command: EditorStreamCommandIds.completeAtCursor }]);
     } finally {
       sink.dispose();
     }
   }
 
   async rewriteSelection(rawArgs?: unknown): Promise<EditorStreamResult> {
-    const what = 'Rewrite Selection';
+    const name: CommandName = { log: 'Rewrite Selection', shown: t('Rewrite Selection') };
     const parsed = rewriteArgsSchema.safeParse(rawArgs ?? {});
     if (!parsed.success) this.log.warn(`Ignoring invalid arguments of Rewrite Selection: ${parsed.error.issues[0]?.message ?? ''}`);
     const args: RewriteArgs = parsed.success ? parsed.data : {};
     const retry = args.retry && (await this.restoreRetryTarget(args.retry)) ? args.retry : undefined;
 
-    const ready = await this.prepare(what);
+    const ready = await this.prepare(name);
     if ('status' in ready) return ready;
     const { editor, client, options } = ready;
     const document = editor.document;
     const range = new vscode.Range(editor.selection.start, editor.selection.end);
-    if (range.isEmpty) return this.reporter.skip('no-selection', { severity: 'info', message: 'Select the text to rewrite first.', actions: [] });
+    if (range.isEmpty) return this.reporter.skip('no-selection', { severity: 'info', message: t('Select the text to rewrite first.'), actions: [] });
     const original = retry ? retry.original : document.getText(range);
 
     const instruction = args.instruction ?? (await this.askInstruction());
@@ -148,37 +149,31 @@ export class EditorStreamCommands extends Disposable {
     const stripFences = !FENCED_LANGUAGES.has(document.languageId);
     const endsWithBreak = /\r?\n$/.test(original);
     const ending = (written: string) => (endsWithBreak && written !== '' && !/\n$/.test(written) ? '\n' : '');
+    const run = { what: name.log, title: t('Promptreel: Rewriting the selection'), started, client, request, stripFences, ending };
 
     if (this.settings.get('editor.rewriteMode') === 'diff') {
       const proposal = this.proposals.create(document, range);
       await this.proposals.show(proposal, instruction);
-      const outcome = await this.session.run({
-        what,
-        title: 'Promptreel: Rewriting the selection',
-        started,
-        client,
-        request,
-        sink: proposal,
-        stripFences,
-        ending,
-      });
+      const outcome = await this.session.run({ ...run, sink: proposal });
       const selected = proposal.range;
       const retryArgs = {
         instruction,
         retry: { uri: document.uri.toString(), start: document.offsetAt(selected.start), end: document.offsetAt(selected.end), expected: original, original },
       };
       const result = this.reporter.report(
-        what,
+        name,
         'diff',
         outcome,
-        () => [{ title: 'Retry', command: EditorStreamCommandIds.rewriteSelection, args: [retryArgs] }],
+        () => [{ title: t('Retry'), command: EditorStreamCommandIds.rewriteSelection, args: [retryArgs] }],
         proposal.id,
       );
       if (result.status === 'completed' || result.status === 'cancelled') {
         if (proposal.text) {
-          const message = `The rewrite is ready (${proposal.text.length} characters${result.status === 'cancelled' ? ', stopped early' : ''}): accept it?`;
-          this.proposals.offerDecision(proposal, message);
-          result.notice = { severity: 'info', message, actions: ['Accept', 'Reject'] };
+          const message =
+            result.status === 'cancelled'
+              ? t('The rewrite is ready ({0} characters, stopped early): accept it?', proposal.text.length)
+              : t('The rewrite is ready ({0} characters): accept it?', proposal.text.length);
+          result.notice = this.proposals.offerDecision(proposal, message);
         }
       }
       return { ...result, rewriteId: proposal.id, proposalUri: proposal.uri.toString() };
@@ -186,8 +181,8 @@ export class EditorStreamCommands extends Disposable {
 
     const sink = new DocumentInsertion(editor, range, this.highlight, this.log);
     try {
-      const outcome = await this.session.run({ what, title: 'Promptreel: Rewriting the selection', started, client, request, sink, stripFences, ending });
-      return this.reporter.report(what, 'inline', outcome, () => {
+      const outcome = await this.session.run({ ...run, sink });
+      return this.reporter.report(name, 'inline', outcome, () => {
         const written = sink.edits > 0 ? sink.range : range;
         // Retry replaces whatever this run left (its partial text, or the untouched selection) with a new rewrite.
         const expected = sink.edits > 0 ? sink.text : original;
@@ -195,7 +190,7 @@ export class EditorStreamCommands extends Disposable {
           instruction,
           retry: { uri: document.uri.toString(), start: document.offsetAt(written.start), end: document.offsetAt(written.end), expected, original },
         };
-        return [{ title: 'Retry', command: EditorStreamCommandIds.rewriteSelection, args: [retryArgs] }];
+        return [{ title: t('Retry'), command: EditorStreamCommandIds.rewriteSelection, args: [retryArgs] }];
       });
     } finally {
       sink.dispose();
@@ -203,18 +198,18 @@ export class EditorStreamCommands extends Disposable {
   }
 
   /** Common checks: an editor, a base URL and key, a client and a model. */
-  private async prepare(what: string): Promise<Ready | EditorStreamResult> {
+  private async prepare({ shown }: CommandName): Promise<Ready | EditorStreamResult> {
     const editor = vscode.window.activeTextEditor;
-    if (!editor) return this.reporter.skip('no-editor', { severity: 'info', message: `${what} works in a text editor: open a file first.`, actions: [] });
-    if (isReadOnly(editor.document)) return this.reporter.skip('read-only', this.reporter.notify('info', `${what}: this editor is read-only.`, []));
-    const client = await this.connection.ensureReadyToCharge(what);
+    if (!editor) return this.reporter.skip('no-editor', { severity: 'info', message: t('{0} works in a text editor: open a file first.', shown), actions: [] });
+    if (isReadOnly(editor.document)) return this.reporter.skip('read-only', this.reporter.notify('info', t('{0}: this editor is read-only.', shown), []));
+    const client = await this.connection.ensureReadyToCharge(shown);
     if (!client) return this.reporter.skip('no-key');
     const model = await this.connection.chatModel.resolve();
     if (!model) {
       return this.reporter.skip(
         'no-model',
-        this.reporter.notify('warning', `${what} needs a chat model, and the service lists none: pick one first.`, [
-          { title: 'Select Chat Model', command: CommandIds.selectChatModel },
+        this.reporter.notify('warning', t('{0} needs a chat model, and the service lists none: pick one first.', shown), [
+          { title: t('Select Chat Model'), command: CommandIds.selectChatModel },
         ]),
       );
     }
@@ -225,13 +220,13 @@ export class EditorStreamCommands extends Disposable {
     const last = this.state.get<unknown>(LAST_INSTRUCTION_KEY);
     const remembered = typeof last === 'string' ? last : '';
     const answer = await vscode.window.showInputBox({
-      title: 'Promptreel: Rewrite Selection',
-      prompt: 'How should the selected text be rewritten?',
-      placeHolder: 'e.g. Add error handling, Convert to async/await, Translate the comments to English',
+      title: t('Promptreel: Rewrite Selection'),
+      prompt: t('How should the selected text be rewritten?'),
+      placeHolder: t('e.g. Add error handling, Convert to async/await, Translate the comments to English'),
       value: remembered,
       valueSelection: [0, remembered.length],
       ignoreFocusOut: true,
-      validateInput: (value) => (value.trim() ? undefined : 'Describe the change to make.'),
+      validateInput: (value) => (value.trim() ? undefined : t('Describe the change to make.')),
     });
     const instruction = answer?.trim();
     if (instruction) await this.state.update(LAST_INSTRUCTION_KEY, instruction);

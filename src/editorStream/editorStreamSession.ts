@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { withRateLimitRetry, type ChatRequest, type PromptreelClient } from '../api';
+import { t } from '../common/l10n';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -11,7 +12,7 @@ import type { StreamSink } from './streamSink';
 export interface EditorStreamRun {
   /** The command's name, for the logs. */
   what: string;
-  /** The progress notification's title. */
+  /** The progress notification's title (in VS Code's language). */
   title: string;
   /** When the command started (timings count from there). */
   started: number;
@@ -84,7 +85,7 @@ export class EditorStreamSession extends Disposable {
                 },
                 onRetry: () => {
                   this.rateLimit.end();
-                  progress.report({ message: 'Sending again…' });
+                  progress.report({ message: t('Sending again…') });
                 },
               }),
             request,
@@ -93,7 +94,7 @@ export class EditorStreamSession extends Disposable {
             stripFences,
             origin: started,
             ...(ending ? { ending } : {}),
-            onProgress: (chars) => progress.report({ message: `${chars} characters` }),
+            onProgress: (chars) => progress.report({ message: t('{0} characters', chars) }),
           });
         } finally {
           cancelled.dispose();

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api';
 import { CommandIds } from '../common/commandIds';
+import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { showMessage, type MessageAction, type MessageSeverity } from '../workbench/showMessage';
 import { explainStreamFailure, type FailureAction } from './core/streamFailure';
@@ -26,12 +27,19 @@ export interface EditorStreamResult {
   proposalUri?: string;
 }
 
+/** A command's name: in English for the log, and as the user reads it (in VS Code's language) for the messages. */
+export interface CommandName {
+  readonly log: string;
+  readonly shown: string;
+}
+
 /** Turns the outcome of a stream into a log line, one message with its actions, and the result a command returns. */
 export class OutcomeReporter {
   constructor(private readonly log: ComponentLogger) {}
 
   /** Logs the outcome, shows the one message it calls for (with its actions) and returns the result. */
-  report(what: string, mode: EditorStreamResult['mode'], outcome: StreamRunOutcome, retry: () => MessageAction[], rewriteId?: string): EditorStreamResult {
+  report(name: CommandName, mode: EditorStreamResult['mode'], outcome: StreamRunOutcome, retry: () => MessageAction[], rewriteId?: string): EditorStreamResult {
+    const { log: what, shown } = name;
     const summary = `${outcome.text.length} characters in ${outcome.edits} edits from ${outcome.chunks} text events, ${outcome.durationMs} ms`;
     const result: EditorStreamResult = {
       status: outcome.status,
@@ -49,18 +57,21 @@ export class OutcomeReporter {
       case 'completed':
         this.log.info(`${what}${target}: done, ${summary}, finish reason ${outcome.finishReason ?? 'none'}.`);
         if (outcome.text === '') {
-          result.notice = this.notify('info', `${what}: the model returned no text.`, retry());
+          result.notice = this.notify('info', t('{0}: the model returned no text.', shown), retry());
         } else if (outcome.finishReason && outcome.finishReason !== 'stop') {
-          const why = outcome.finishReason === 'length' ? 'it reached the token limit (promptreel.chat.maxTokens)' : `finish reason "${outcome.finishReason}"`;
-          result.notice = this.notify('warning', `${what}: the model stopped early (${why}); the text so far was kept.`, [
+          const message =
+            outcome.finishReason === 'length'
+              ? t('{0}: the model stopped early (it reached the token limit (promptreel.chat.maxTokens)); the text so far was kept.', shown)
+              : t('{0}: the model stopped early (finish reason "{1}"); the text so far was kept.', shown, outcome.finishReason);
+          result.notice = this.notify('warning', message, [
             ...retry(),
-            { title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.chat.maxTokens'] },
+            { title: t('Open Settings'), command: CommandIds.openSettings, args: ['promptreel.chat.maxTokens'] },
           ]);
         }
         return result;
       case 'cancelled':
         this.log.info(`${what}${target}: stopped by the user, ${summary}.`);
-        vscode.window.setStatusBarMessage(`Promptreel: stopped; ${outcome.text.length} characters kept.`, 5000);
+        vscode.window.setStatusBarMessage(t('Promptreel: stopped; {0} characters kept.', outcome.text.length), 5000);
         return result;
       case 'interrupted':
         this.log.info(`${what}${target}: stopped because the target was ${outcome.stopReason === 'closed' ? 'closed' : 'edited'}, ${summary}.`);
@@ -68,8 +79,8 @@ export class OutcomeReporter {
           result.notice = this.notify(
             'info',
             mode === 'diff'
-              ? `${what}: stopped, because the selected text was edited meanwhile.`
-              : `${what}: stopped, because the text being written was edited. The ${outcome.text.length} characters written so far were kept.`,
+              ? t('{0}: stopped, because the selected text was edited meanwhile.', shown)
+              : t('{0}: stopped, because the text being written was edited. The {1} characters written so far were kept.', shown, outcome.text.length),
             [],
           );
         }
@@ -77,7 +88,7 @@ export class OutcomeReporter {
       case 'failed': {
         const error = outcome.error;
         this.log.warn(`${what}${target}: failed after ${summary}: ${describeError(error)}`);
-        const explanation = explainStreamFailure(error, what, outcome.text.length);
+        const explanation = explainStreamFailure(error, shown, outcome.text.length);
         result.error = isApiError(error)
           ? { kind: error.kind, ...(error.status ? { status: error.status } : {}), ...(error.code ? { code: error.code } : {}), message: error.message }
           : { message: describeError(error) };
@@ -96,13 +107,13 @@ export class OutcomeReporter {
       case 'retry':
         return retry();
       case 'setApiKey':
-        return [{ title: 'Set API Key', command: CommandIds.setApiKey }];
+        return [{ title: t('Set API Key'), command: CommandIds.setApiKey }];
       case 'selectChatModel':
-        return [{ title: 'Select Chat Model', command: CommandIds.selectChatModel }];
+        return [{ title: t('Select Chat Model'), command: CommandIds.selectChatModel }];
       case 'openSettings':
-        return [{ title: 'Open Settings', command: CommandIds.openSettings }];
+        return [{ title: t('Open Settings'), command: CommandIds.openSettings }];
       case 'showLogs':
-        return [{ title: 'Show Logs', command: CommandIds.showLogs }];
+        return [{ title: t('Show Logs'), command: CommandIds.showLogs }];
     }
   }
 

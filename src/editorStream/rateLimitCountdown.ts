@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { RateLimitWait } from '../api';
+import { t } from '../common/l10n';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { EDITOR_RATE_LIMITED_CONTEXT, EditorStreamCommandIds } from './editorStreamCommandIds';
 
@@ -17,7 +18,7 @@ export class RateLimitCountdown extends Disposable {
   constructor() {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('promptreel.rateLimit', vscode.StatusBarAlignment.Left, 1000));
-    this.item.name = 'Promptreel: Rate Limited';
+    this.item.name = t('Promptreel: Rate Limited');
     this.item.command = EditorStreamCommandIds.retryEditorStreamNow;
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this._register(toDisposable(() => this.end()));
@@ -63,9 +64,27 @@ export class RateLimitCountdown extends Disposable {
     const wait = this.wait;
     if (!wait) return;
     const seconds = Math.max(0, Math.ceil((this.deadline - Date.now()) / 1000));
-    const why = wait.fromService ? 'as the service asked' : 'backing off';
-    this.report?.(`Rate limited (HTTP 429): retrying in ${seconds} s (${why}; attempt ${wait.attempt} of ${wait.retries}). Retry Now is in the status bar.`);
-    this.item.text = `$(sync) Retry Now · ${seconds} s`;
-    this.item.tooltip = `Promptreel was rate limited (HTTP 429). It sends the request again in ${seconds} s by itself (attempt ${wait.attempt} of ${wait.retries}). Click to retry now; Cancel on the notification stops.`;
+    this.report?.(
+      wait.fromService
+        ? t(
+            'Rate limited (HTTP 429): retrying in {0} s (as the service asked; attempt {1} of {2}). Retry Now is in the status bar.',
+            seconds,
+            wait.attempt,
+            wait.retries,
+          )
+        : t(
+            'Rate limited (HTTP 429): retrying in {0} s (backing off; attempt {1} of {2}). Retry Now is in the status bar.',
+            seconds,
+            wait.attempt,
+            wait.retries,
+          ),
+    );
+    this.item.text = t('$(sync) Retry Now · {0} s', seconds);
+    this.item.tooltip = t(
+      'Promptreel was rate limited (HTTP 429). It sends the request again in {0} s by itself (attempt {1} of {2}). Click to retry now; Cancel on the notification stops.',
+      seconds,
+      wait.attempt,
+      wait.retries,
+    );
   }
 }

@@ -3,9 +3,10 @@ import * as vscode from 'vscode';
 import { registerCommands } from '../workbench/registerCommands';
 import { Emitter } from '../common/emitter';
 import * as z from 'zod/mini';
+import { t } from '../common/l10n';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
-import { showMessage } from '../workbench/showMessage';
+import { showMessage, type ShownMessage } from '../workbench/showMessage';
 import { EditorStreamCommandIds } from './editorStreamCommandIds';
 import { REWRITE_SCHEME, RewriteProposal } from './rewriteProposal';
 
@@ -81,15 +82,15 @@ export class RewriteProposals extends Disposable implements vscode.TextDocumentC
     if (right.languageId !== proposal.document.languageId) {
       await vscode.languages.setTextDocumentLanguage(right, proposal.document.languageId).then(undefined, () => undefined);
     }
-    const title = `${path.basename(proposal.document.uri.path) || 'Untitled'} ↔ Rewrite: ${ellipsis(instruction, 40)}`;
+    const title = t('{0} ↔ Rewrite: {1}', path.basename(proposal.document.uri.path) || t('Untitled'), ellipsis(instruction, 40));
     await vscode.commands.executeCommand('vscode.diff', proposal.document.uri, proposal.uri, title, { preview: false });
   }
 
-  /** The notification that asks for a decision once the proposal is complete (not awaited). */
-  offerDecision(proposal: RewriteProposal, message: string, severity: 'info' | 'error' = 'info'): void {
-    showMessage(severity, message, [
-      { title: 'Accept', command: EditorStreamCommandIds.acceptRewrite, args: [proposal.id] },
-      { title: 'Reject', command: EditorStreamCommandIds.rejectRewrite, args: [proposal.id] },
+  /** The notification that asks for a decision once the proposal is complete (not awaited); returns what it shows. */
+  offerDecision(proposal: RewriteProposal, message: string, severity: 'info' | 'error' = 'info'): ShownMessage {
+    return showMessage(severity, message, [
+      { title: t('Accept'), command: EditorStreamCommandIds.acceptRewrite, args: [proposal.id] },
+      { title: t('Reject'), command: EditorStreamCommandIds.rejectRewrite, args: [proposal.id] },
     ]);
   }
 
@@ -97,21 +98,26 @@ export class RewriteProposals extends Disposable implements vscode.TextDocumentC
     const proposal = this.find(arg);
     if (!proposal) return { decision: 'none', reason: 'no-proposal' };
     if (proposal.state === 'streaming') {
-      showMessage('info', 'The rewrite is still arriving: accept it when it is complete, or stop it first.', [
-        { title: 'Stop', command: EditorStreamCommandIds.cancelEditorStream },
+      showMessage('info', t('The rewrite is still arriving: accept it when it is complete, or stop it first.'), [
+        { title: t('Stop'), command: EditorStreamCommandIds.cancelEditorStream },
       ]);
       return { id: proposal.id, decision: 'none', reason: 'still-streaming' };
     }
     if (proposal.stopReason) {
       const reason = proposal.stopReason === 'edited' ? 'selection-edited' : 'document-closed';
-      const why = reason === 'selection-edited' ? 'the selected text was edited meanwhile' : 'the document was closed';
-      showMessage('warning', `The rewrite cannot be applied: ${why}. Run Rewrite Selection again.`);
-      this.drop(proposal, why);
+      const edited = reason === 'selection-edited';
+      showMessage(
+        'warning',
+        edited
+          ? t('The rewrite cannot be applied: the selected text was edited meanwhile. Run Rewrite Selection again.')
+          : t('The rewrite cannot be applied: the document was closed. Run Rewrite Selection again.'),
+      );
+      this.drop(proposal, edited ? 'the selected text was edited meanwhile' : 'the document was closed');
       return { id: proposal.id, decision: 'none', reason };
     }
     const range = await proposal.apply();
     if (!range) {
-      showMessage('error', 'The rewrite could not be applied to the document.', [{ title: 'Show Logs', command: 'promptreel.showLogs' }]);
+      showMessage('error', t('The rewrite could not be applied to the document.'), [{ title: t('Show Logs'), command: 'promptreel.showLogs' }]);
       return { id: proposal.id, decision: 'none', reason: 'edit-failed' };
     }
     this.log.info(`Accepted rewrite ${proposal.id} (${proposal.text.length} characters).`);

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api';
+import { t } from '../common/l10n';
 import { describeError } from '../common/logger';
+import { joinSentences } from '../common/sentences';
 
 /**
  * What a caller of `sendRequest` receives when a Promptreel request fails: the server's own words plus what to
@@ -8,14 +10,16 @@ import { describeError } from '../common/logger';
  * Error. Cancellation becomes VS Code's CancellationError.
  */
 export function toLanguageModelError(error: unknown, model: string, serviceUrl: string | undefined): Error {
-  if (!isApiError(error)) return new Error(`Promptreel (${model}): ${describeError(error)}`);
+  if (!isApiError(error)) return new Error(t('Promptreel ({0}): {1}', model, describeError(error)));
   if (error.kind === 'aborted') return new vscode.CancellationError();
   if (error.kind === 'no-key') {
     return vscode.LanguageModelError.NoPermissions(
-      `Promptreel (${model}): there is no API key for ${serviceUrl ?? 'the service'}. Run "Promptreel: Set API Key".`,
+      serviceUrl
+        ? t('Promptreel ({0}): there is no API key for {1}. Run "Promptreel: Set API Key".', model, serviceUrl)
+        : t('Promptreel ({0}): there is no API key for the service. Run "Promptreel: Set API Key".', model),
     );
   }
-  const text = `Promptreel (${model}): ${error.message} ${error.hint}`.trim();
+  const text = t('Promptreel ({0}): {1}', model, joinSentences(error.message, error.hint)).trim();
   if (error.status === 401) return vscode.LanguageModelError.NoPermissions(text);
   if (error.code === 'model_not_found' || (error.status === 404 && error.param === 'model')) return vscode.LanguageModelError.NotFound(text);
   if (error.status === 402 || error.status === 403 || error.status === 429) return vscode.LanguageModelError.Blocked(text);

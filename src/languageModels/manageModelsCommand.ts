@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { CommandIds } from '../common/commandIds';
+import { t } from '../common/l10n';
 import { Disposable } from '../common/lifecycle';
 import type { ModelCatalog } from '../connection/core/modelCatalog';
 
@@ -11,17 +12,19 @@ interface ManageItem extends vscode.QuickPickItem {
   action: ManageAction;
 }
 
-const ITEMS: readonly ManageItem[] = [
-  { action: 'setApiKey', label: '$(key) Set API Key', detail: 'The key (and the address) of your Promptreel service.' },
-  { action: 'baseUrl', label: '$(globe) Service Address', detail: 'promptreel.baseUrl' },
-  {
-    action: 'capabilities',
-    label: '$(symbol-property) Model Capabilities',
-    detail: 'Context window, max output, tool calling and image input of each model (promptreel.models.capabilities).',
-  },
-  { action: 'chatModel', label: '$(comment-discussion) Select Chat Model', detail: 'The model @promptreel answers with.' },
-  { action: 'refresh', label: '$(refresh) Refresh Model List', detail: 'Read /v1/models again.' },
-];
+function manageItems(): ManageItem[] {
+  return [
+    { action: 'setApiKey', label: `$(key) ${t('Set API Key')}`, detail: t('The key (and the address) of your Promptreel service.') },
+    { action: 'baseUrl', label: `$(globe) ${t('Service Address')}`, detail: 'promptreel.baseUrl' },
+    {
+      action: 'capabilities',
+      label: `$(symbol-property) ${t('Model Capabilities')}`,
+      detail: t('Context window, max output, tool calling and image input of each model (promptreel.models.capabilities).'),
+    },
+    { action: 'chatModel', label: `$(comment-discussion) ${t('Select Chat Model')}`, detail: t('The model @promptreel answers with.') },
+    { action: 'refresh', label: `$(refresh) ${t('Refresh Model List')}`, detail: t('Read /v1/models again.') },
+  ];
+}
 
 /**
  * `Promptreel: Manage Language Models`, the management command of the `promptreel` vendor in VS Code's model
@@ -35,7 +38,7 @@ export class ManageModelsCommand extends Disposable {
 
   /** Returns what was picked (tests drive the real quick pick), or undefined when dismissed. */
   async run(): Promise<ManageAction | undefined> {
-    const picked = await vscode.window.showQuickPick(ITEMS, { title: 'Promptreel: Manage Language Models', placeHolder: 'What to change' });
+    const picked = await vscode.window.showQuickPick(manageItems(), { title: t('Promptreel: Manage Language Models'), placeHolder: t('What to change') });
     if (!picked) return undefined;
     switch (picked.action) {
       case 'setApiKey':

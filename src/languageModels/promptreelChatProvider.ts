@@ -3,6 +3,7 @@ import { isApiError, type ChatRequest, type ChatTool } from '../api';
 import type { Connection } from '../connection/connection';
 import { CommandIds } from '../common/commandIds';
 import { Emitter } from '../common/emitter';
+import { t } from '../common/l10n';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { showMessage } from '../workbench/showMessage';
@@ -53,7 +54,7 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     const scope = this.connection.service;
     if (!scope || !(await this.connection.readyClient())) {
       // Asked silently (VS Code resolving models in the background): no prompts, just nothing to offer.
-      if (!options.silent) await this.connection.ensureReady('Using Promptreel models in VS Code Chat');
+      if (!options.silent) await this.connection.ensureReady(t('Using Promptreel models in VS Code Chat'));
       return [];
     }
     const cancel = abortOn(token);
@@ -70,10 +71,10 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
       if (cancel.signal.aborted) return [];
       this.log.warn(`Could not list the models for VS Code: ${describeError(error)}`);
       if (!options.silent) {
-        showMessage('error', `Promptreel could not list the models of ${scope}: ${describeError(error)}`, [
-          { title: 'Test Connection', command: CommandIds.testConnection },
-          { title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.baseUrl'] },
-          { title: 'Show Logs', command: CommandIds.showLogs },
+        showMessage('error', t('Promptreel could not list the models of {0}: {1}', scope, describeError(error)), [
+          { title: t('Test Connection'), command: CommandIds.testConnection },
+          { title: t('Open Settings'), command: CommandIds.openSettings, args: ['promptreel.baseUrl'] },
+          { title: t('Show Logs'), command: CommandIds.showLogs },
         ]);
       }
       return [];
@@ -91,11 +92,13 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
   ): Promise<void> {
     const client = this.connection.clients.get();
     if (!client) {
-      showMessage('warning', 'Promptreel models need the address of your service: set promptreel.baseUrl first.', [
-        { title: 'Set API Key', command: CommandIds.setApiKey },
-        { title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.baseUrl'] },
+      showMessage('warning', t('Promptreel models need the address of your service: set promptreel.baseUrl first.'), [
+        { title: t('Set API Key'), command: CommandIds.setApiKey },
+        { title: t('Open Settings'), command: CommandIds.openSettings, args: ['promptreel.baseUrl'] },
       ]);
-      throw vscode.LanguageModelError.NoPermissions('Promptreel: the address of the service is not set (promptreel.baseUrl). Run "Promptreel: Set API Key".');
+      throw vscode.LanguageModelError.NoPermissions(
+        t('Promptreel: the address of the service is not set (promptreel.baseUrl). Run "Promptreel: Set API Key".'),
+      );
     }
     const request = this.buildRequest(model, messages, options);
     const estimatedPrompt = messages.reduce((sum, message) => sum + estimateMessageTokens(toPlainMessage(message)), 0);
@@ -133,9 +136,7 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
       }
       this.log.warn(`${model.id}: the request failed: ${describeError(error)}`);
       if (needsNewKey(error)) {
-        const problem =
-          isApiError(error) && error.kind === 'no-key' ? `there is no API key for ${this.connection.service ?? 'the service'}` : describeError(error);
-        showMessage('warning', `Promptreel could not answer with ${model.id}: ${problem}`, [{ title: 'Set API Key', command: CommandIds.setApiKey }]);
+        showMessage('warning', this.refusedKeyMessage(error, model.id), [{ title: t('Set API Key'), command: CommandIds.setApiKey }]);
       }
       throw toLanguageModelError(error, model.id, this.connection.service);
     } finally {
@@ -146,6 +147,15 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
   async provideTokenCount(model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
     const estimate = typeof text === 'string' ? estimateTextTokens(text) : estimateMessageTokens(toPlainMessage(text));
     return this.calibration.calibrate(model.id, estimate);
+  }
+
+  /** The notification for a failure only a new key fixes (no key, or the key refused). */
+  private refusedKeyMessage(error: unknown, model: string): string {
+    if (!isApiError(error) || error.kind !== 'no-key') return t('Promptreel could not answer with {0}: {1}', model, describeError(error));
+    const service = this.connection.service;
+    return service
+      ? t('Promptreel could not answer with {0}: there is no API key for {1}', model, service)
+      : t('Promptreel could not answer with {0}: there is no API key for the service', model);
   }
 
   private buildRequest(

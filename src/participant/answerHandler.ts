@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { isApiError, type ChatRequest } from '../api';
 import type { Connection } from '../connection/connection';
 import { CommandIds } from '../common/commandIds';
+import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { abortOn } from '../languageModels/abortOn';
@@ -23,15 +24,25 @@ export interface ParticipantResult extends vscode.ChatResult {
   readonly metadata: ResultMetadata;
 }
 
-const ACTION_COMMANDS: Record<RecoveryAction, vscode.Command> = {
-  setApiKey: { command: CommandIds.setApiKey, title: 'Set API Key' },
-  selectChatModel: { command: CommandIds.selectChatModel, title: 'Select Chat Model' },
-  videoModelSettings: { command: CommandIds.openSettings, title: 'Set Video Model', arguments: ['promptreel.video.model'] },
-  testConnection: { command: CommandIds.testConnection, title: 'Test Connection' },
-  openSettings: { command: CommandIds.openSettings, title: 'Open Settings', arguments: ['promptreel.baseUrl'] },
-  showLogs: { command: CommandIds.showLogs, title: 'Show Logs' },
-  trackVideoTask: { command: VideoCommandIds.track, title: 'Track Video Task by ID' },
-};
+/** The button that fixes a problem, titled in VS Code's language. */
+function actionCommand(action: RecoveryAction): vscode.Command {
+  switch (action) {
+    case 'setApiKey':
+      return { command: CommandIds.setApiKey, title: t('Set API Key') };
+    case 'selectChatModel':
+      return { command: CommandIds.selectChatModel, title: t('Select Chat Model') };
+    case 'videoModelSettings':
+      return { command: CommandIds.openSettings, title: t('Set Video Model'), arguments: ['promptreel.video.model'] };
+    case 'testConnection':
+      return { command: CommandIds.testConnection, title: t('Test Connection') };
+    case 'openSettings':
+      return { command: CommandIds.openSettings, title: t('Open Settings'), arguments: ['promptreel.baseUrl'] };
+    case 'showLogs':
+      return { command: CommandIds.showLogs, title: t('Show Logs') };
+    case 'trackVideoTask':
+      return { command: VideoCommandIds.track, title: t('Track Video Task by ID') };
+  }
+}
 
 /** The default answer of `@promptreel` and `/explain`: the chosen Promptreel model, streamed as Markdown. */
 export class AnswerHandler {
@@ -52,11 +63,11 @@ export class AnswerHandler {
     if (!client) return { metadata: { kind: 'setup' } };
     // Named before sending: what is known may be out of date, so the request still goes (the service decides).
     const problem = keyProblem(this.connection.keyHealth.state, this.connection.clock.now());
-    if (problem) stream.markdown(`**Note:** ${problem} The service will likely refuse this request.\n\n`);
+    if (problem) stream.markdown(`${t('**Note:** {0} The service will likely refuse this request.', problem)}\n\n`);
     const model = await this.modelFor(request);
     if (!model) {
-      stream.markdown('The service lists no chat model for this key: choose the model `@promptreel` answers with (it is saved in `promptreel.chat.model`).');
-      stream.button(ACTION_COMMANDS.selectChatModel);
+      stream.markdown(t('The service lists no chat model for this key: choose the model `@promptreel` answers with (it is saved in `promptreel.chat.model`).'));
+      stream.button(actionCommand('selectChatModel'));
       return { metadata: { kind: 'setup' } };
     }
 
@@ -64,11 +75,11 @@ export class AnswerHandler {
     const references = await referencedContext(request.references, this.log);
     const items = withoutDuplicates([selection, ...references].filter((item): item is ContextItem => item !== undefined));
     if (kind === 'explain' && items.length === 0) {
-      stream.markdown('Select the code to explain in an editor (or attach a file with `#`), then ask `@promptreel /explain` again.');
+      stream.markdown(t('Select the code to explain in an editor (or attach a file with `#`), then ask `@promptreel /explain` again.'));
       return { metadata: { kind: 'setup' } };
     }
     if (kind === 'answer' && !request.prompt.trim() && items.length === 0) {
-      stream.markdown('Ask me anything about your code: select some code first to give me context, or try `/explain` and `/video`.');
+      stream.markdown(t('Ask me anything about your code: select some code first to give me context, or try `/explain` and `/video`.'));
       return { metadata: { kind: 'setup' } };
     }
     const editor = vscode.window.activeTextEditor;
@@ -102,14 +113,14 @@ export class AnswerHandler {
     let chars = 0;
     let thinking = false;
     try {
-      stream.progress(`Asking ${model}…`);
+      stream.progress(t('Asking {0}…', model));
       for await (const event of client.streamChatCompletion(chatRequest, cancel.signal)) {
         if (event.type === 'text' && event.text) {
           chars += event.text.length;
           stream.markdown(event.text);
         } else if (event.type === 'reasoning' && !thinking && chars === 0) {
           thinking = true;
-          stream.progress(`${model} is thinking…`);
+          stream.progress(t('{0} is thinking…', model));
         }
       }
       this.log.info(`@promptreel ${kind}: ${model} answered ${chars} chars in ${Date.now() - started} ms.`);
@@ -130,14 +141,14 @@ export class AnswerHandler {
   async readyClient(stream: vscode.ChatResponseStream): Promise<PromptreelClient | undefined> {
     const client = this.connection.clients.get();
     if (!this.connection.service || !client) {
-      stream.markdown('Promptreel needs the address of your service and an API key first.');
-      stream.button(ACTION_COMMANDS.setApiKey);
-      stream.button(ACTION_COMMANDS.openSettings);
+      stream.markdown(t('Promptreel needs the address of your service and an API key first.'));
+      stream.button(actionCommand('setApiKey'));
+      stream.button(actionCommand('openSettings'));
       return undefined;
     }
     if (!(await this.connection.hasKey())) {
-      stream.markdown(`Promptreel needs an API key for ${this.connection.service} first. It is kept in VS Code's secret storage.`);
-      stream.button(ACTION_COMMANDS.setApiKey);
+      stream.markdown(t("Promptreel needs an API key for {0} first. It is kept in VS Code's secret storage.", this.connection.service));
+      stream.button(actionCommand('setApiKey'));
       return undefined;
     }
     return client;
@@ -151,8 +162,9 @@ export class AnswerHandler {
 
   /** Buttons that fix the problem, and the error VS Code shows under the answer. */
   failure(error: unknown, stream: vscode.ChatResponseStream, model?: string, actions: readonly RecoveryAction[] = recoveryActions(error)): ParticipantResult {
-    for (const action of actions) stream.button(ACTION_COMMANDS[action]);
-    const partial = isApiError(error) && error.receivedChars ? ' (the part of the answer above arrived before the failure)' : '';
-    return { errorDetails: { message: `${failureText(error)}${partial}` }, metadata: { kind: 'error', ...(model ? { model } : {}) } };
+    for (const action of actions) stream.button(actionCommand(action));
+    const text = failureText(error);
+    const message = isApiError(error) && error.receivedChars ? t('{0} (the part of the answer above arrived before the failure)', text) : text;
+    return { errorDetails: { message }, metadata: { kind: 'error', ...(model ? { model } : {}) } };
   }
 }

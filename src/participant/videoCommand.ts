@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { AnswerHandler, ParticipantResult } from './answerHandler';
 import type { CommandHandler } from './promptreelParticipant';
@@ -25,7 +26,7 @@ export class VideoCommand implements CommandHandler {
   ): Promise<ParticipantResult> {
     const prompt = request.prompt.trim();
     if (!prompt) {
-      stream.markdown('Describe the video after the command, e.g. `@promptreel /video a paper boat drifting down a rainy street`.');
+      stream.markdown(t('Describe the video after the command, e.g. `@promptreel /video a paper boat drifting down a rainy street`.'));
       return { metadata: { kind: 'setup' } };
     }
     if (!(await this.answers.readyClient(stream))) return { metadata: { kind: 'setup' } };
@@ -33,16 +34,16 @@ export class VideoCommand implements CommandHandler {
       const quote = await this.tasks.quote(prompt);
       // The price (or a key that cannot pay) is shown first; the follow-up "Generate for $0.40" asks again.
       if (quote && (quote.price !== undefined || quote.warning)) {
-        const cost = quote.cost ? `It costs **${quote.cost}**.` : '';
-        stream.markdown(`Generate this video with \`${quote.model}\` (${quote.settings})? ${cost}\n\n> ${prompt}\n\n`);
-        if (quote.warning) stream.markdown(`**Note:** ${quote.warning}\n\n`);
-        stream.markdown('Nothing is sent (or charged) until you confirm with the follow-up below.');
+        const cost = quote.cost ? t('It costs **{0}**.', quote.cost) : '';
+        stream.markdown(`${t('Generate this video with `{0}` ({1})? {2}', quote.model, quote.settings, cost)}\n\n> ${prompt}\n\n`);
+        if (quote.warning) stream.markdown(`${t('**Note:** {0}', quote.warning)}\n\n`);
+        stream.markdown(t('Nothing is sent (or charged) until you confirm with the follow-up below.'));
         return { metadata: { kind: 'video-confirm', prompt, ...(quote.price ? { price: quote.price } : {}) } };
       }
     }
 
     if (token.isCancellationRequested) return { metadata: { kind: 'cancelled', prompt } };
-    stream.progress('Creating the video task…');
+    stream.progress(t('Creating the video task…'));
     // Not cancellable once sent: the service usually creates (and charges) the task as soon as it has the request,
     // so Stop only stops waiting here; the task still lands in Video Tasks (or an "answer lost" entry does).
     const creating = this.tasks.create(prompt);
@@ -50,7 +51,9 @@ export class VideoCommand implements CommandHandler {
     if (created === 'cancelled') {
       creating.catch((error: unknown) => this.log.warn(`/video: creating the task failed after Stop: ${describeError(error)}`));
       stream.markdown(
-        'Stopped following here. The video request had already been sent, so it was not cancelled: the task appears under **Video Tasks** when the service answers.',
+        t(
+          'Stopped following here. The video request had already been sent, so it was not cancelled: the task appears under **Video Tasks** when the service answers.',
+        ),
       );
       return { metadata: { kind: 'cancelled', prompt } };
     }
@@ -60,20 +63,23 @@ export class VideoCommand implements CommandHandler {
     }
     const task = created.task;
     this.log.info(`/video: task ${task.id} created with ${task.model}.`);
-    stream.markdown(`Video task \`${task.id}\` created with \`${task.model}\`. It is listed under **Video Tasks** too.\n\n`);
+    stream.markdown(`${t('Video task `{0}` created with `{1}`. It is listed under **Video Tasks** too.', task.id, task.model)}\n\n`);
 
     const final = await this.follow(task, stream, token);
     const metadata = { kind: 'video' as const, prompt, taskId: final.id, videoState: final.state };
     if (final.state === 'completed') {
-      stream.markdown('The video is ready.');
+      stream.markdown(t('The video is ready.'));
       stream.button(this.tasks.downloadCommand(final.id));
       stream.button(this.tasks.openCommand(final.id));
       return { metadata };
     }
     if (final.state === 'failed') {
-      return { errorDetails: { message: `The video task ${final.id} failed (${final.status})${final.failure ? `: ${final.failure}` : '.'}` }, metadata };
+      const message = final.failure
+        ? t('The video task {0} failed ({1}): {2}', final.id, final.status, final.failure)
+        : t('The video task {0} failed ({1}).', final.id, final.status);
+      return { errorDetails: { message }, metadata };
     }
-    stream.markdown('Stopped following the task here: it keeps running, and **Video Tasks** shows when it is done.');
+    stream.markdown(t('Stopped following the task here: it keeps running, and **Video Tasks** shows when it is done.'));
     return { metadata };
   }
 
@@ -119,8 +125,7 @@ function untilCancelled(
 }
 
 export function progressLine(task: ParticipantVideoTask): string {
-  const percent = task.progress === undefined ? '' : ` — ${task.progress}%`;
-  return `Video ${task.id}: ${task.status}${percent}`;
+  return task.progress === undefined ? t('Video {0}: {1}', task.id, task.status) : t('Video {0}: {1} — {2}%', task.id, task.status, task.progress);
 }
 
 /** The user confirmed: the turn before this request is our price for the same prompt. */

@@ -1,5 +1,6 @@
 import { sanitizeToolSchema } from './toolSchema';
 import type { ChatMessage, ChatTool, ContentPart } from '../../api';
+import { t } from '../../common/l10n';
 
 // The VS Code message parts, as plain tagged data: `vscodeParts.ts` maps the real classes to these, so the
 // conversion to the chat-completions wire format runs (and is unit-tested) in plain Node.
@@ -178,7 +179,8 @@ export class ToolArgumentsError extends Error {
     readonly toolName: string,
     readonly rawArguments: string,
   ) {
-    super(`The model called the tool "${toolName}" with arguments that are not a JSON object: ${rawArguments.slice(0, 200)}`);
+    // Shown by the chat that called the model (VS Code's error under the answer).
+    super(t('The model called the tool "{0}" with arguments that are not a JSON object: {1}', toolName, rawArguments.slice(0, 200)));
     this.name = 'ToolArgumentsError';
   }
 }

@@ -4,6 +4,7 @@ import { describePrice } from '../../api/account/prices';
 import type { PriceQuote } from '../../account/core/priceBook';
 import type { ModelCapabilities } from '../../config/schema';
 import { REASONING_EFFORTS } from '../../api/chat/reasoningEffort';
+import { t } from '../../common/l10n';
 
 export interface ResolvedCapabilities {
   contextWindow: number;
@@ -37,11 +38,6 @@ export function resolveCapabilities(declared: ModelCapabilities | undefined, lis
   };
 }
 
-const PRICE_ORIGIN: Record<PriceQuote['source'], string> = {
-  service: "from the service's price list",
-  settings: 'from the promptreel.models.prices setting',
-};
-
 /** The shape of `vscode.LanguageModelChatInformation`, kept free of `vscode` so it can be unit-tested in Node. */
 export interface ModelInformation {
   readonly id: string;
@@ -73,15 +69,15 @@ export function reasoningConfigurationSchema(declared: ModelCapabilities | undef
     properties: {
       reasoningEffort: {
         type: 'string',
-        title: 'Reasoning effort',
-        description: 'How hard the model thinks before it answers.',
+        title: t('Reasoning effort'),
+        description: t('How hard the model thinks before it answers.'),
         enum: REASONING_EFFORTS,
         ...(declared.reasoningEffort ? { default: declared.reasoningEffort } : {}),
       },
       thinking: {
         type: 'boolean',
-        title: 'Thinking',
-        description: 'Lets the model think before it answers.',
+        title: t('Thinking'),
+        description: t('Lets the model think before it answers.'),
         ...(declared.thinking !== undefined ? { default: declared.thinking } : {}),
       },
     },
@@ -99,22 +95,31 @@ export function modelInformation(model: ModelInfo, declared: ModelCapabilities |
   const fromWindow = Math.max(Math.floor(capabilities.contextWindow / 4), capabilities.contextWindow - maxOutputTokens, 1);
   // A published input limit counts unless the settings describe the window.
   const maxInputTokens = declared?.contextWindow === undefined && model.limits?.maxInputTokens ? model.limits.maxInputTokens : fromWindow;
-  const owner = model.ownedBy ? ` (${model.ownedBy})` : '';
+  const name = model.ownedBy ? `${model.id} (${model.ownedBy})` : model.id;
+  const where =
+    declared || model.limits
+      ? t('{0} on {1}', name, serviceUrl)
+      : t('{0} on {1} — capabilities assumed: describe them in promptreel.models.capabilities', name, serviceUrl);
   return {
     id: model.id,
     name: model.id,
     family: model.id,
     version: model.created ? String(model.created) : model.id,
     detail: price ? `Promptreel · ${describePrice(price)}` : 'Promptreel',
-    tooltip:
-      `${model.id}${owner} on ${serviceUrl}${declared || model.limits ? '' : ' — capabilities assumed: describe them in promptreel.models.capabilities'}` +
-      (price ? `\nPrice: ${describePrice(price)}, ${PRICE_ORIGIN[price.source]}.` : ''),
+    tooltip: price ? `${where}\n${priceLine(price)}` : where,
     maxInputTokens,
     maxOutputTokens,
     // A number tells VS Code the most tools the model takes.
     capabilities: { imageInput: capabilities.vision, toolCalling: capabilities.tools ? (declared?.maxTools ?? true) : false },
     ...optionalSchema(reasoningConfigurationSchema(declared)),
   };
+}
+
+/** The price in the tooltip, with where it comes from. */
+function priceLine(price: PriceQuote): string {
+  return price.source === 'service'
+    ? t("Price: {0}, from the service's price list.", describePrice(price))
+    : t('Price: {0}, from the promptreel.models.prices setting.', describePrice(price));
 }
 
 function optionalSchema(schema: ReasoningConfigurationSchema | undefined): { configurationSchema?: ReasoningConfigurationSchema } {

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { t } from '../../common/l10n';
 
 export const PARTICIPANT_ID = 'promptreel.participant';
 export const VIDEO_COMMAND = 'video';
@@ -27,7 +28,10 @@ export interface Followup {
   command?: string;
 }
 
-/** Follow-ups offered after a result; nothing after a failure, a cancelled request or a setup hint. */
+/**
+ * Follow-ups offered after a result; nothing after a failure, a cancelled request or a setup hint. The labels are in
+ * VS Code's language; the prompts stay English (the model reads them).
+ */
 export function followupsFor(metadata: unknown): Followup[] {
   const parsed = resultMetadataSchema.safeParse(metadata);
   if (!parsed.success) return [];
@@ -35,19 +39,21 @@ export function followupsFor(metadata: unknown): Followup[] {
   switch (result.kind) {
     case 'answer':
       return [
-        { prompt: 'Explain that in more detail, with an example.', label: 'Tell me more' },
-        { prompt: 'Summarize that in three bullet points.', label: 'Summarize' },
+        { prompt: 'Explain that in more detail, with an example.', label: t('Tell me more') },
+        { prompt: 'Summarize that in three bullet points.', label: t('Summarize') },
       ];
     case 'explain':
       // A follow-up stays with its command: these ask /explain again, with a focus.
       return [
-        { prompt: 'in simpler words, for someone new to this language', label: 'Explain it more simply', command: EXPLAIN_COMMAND },
-        { prompt: 'the edge cases: what could go wrong, and how to guard against it', label: 'What could go wrong?', command: EXPLAIN_COMMAND },
+        { prompt: 'in simpler words, for someone new to this language', label: t('Explain it more simply'), command: EXPLAIN_COMMAND },
+        { prompt: 'the edge cases: what could go wrong, and how to guard against it', label: t('What could go wrong?'), command: EXPLAIN_COMMAND },
       ];
     case 'video':
-      return result.prompt ? [{ prompt: result.prompt, label: 'Make another video from the same prompt', command: VIDEO_COMMAND }] : [];
+      return result.prompt ? [{ prompt: result.prompt, label: t('Make another video from the same prompt'), command: VIDEO_COMMAND }] : [];
     case 'video-confirm':
-      return result.prompt ? [{ prompt: result.prompt, label: result.price ? `Generate for ${result.price}` : 'Generate it', command: VIDEO_COMMAND }] : [];
+      return result.prompt
+        ? [{ prompt: result.prompt, label: result.price ? t('Generate for {0}', result.price) : t('Generate it'), command: VIDEO_COMMAND }]
+        : [];
     default:
       return [];
   }

@@ -1,4 +1,5 @@
 import { isApiError, mayHaveCreated } from '../../api';
+import { joinSentences } from '../../common/sentences';
 
 export type RecoveryAction = 'setApiKey' | 'selectChatModel' | 'videoModelSettings' | 'testConnection' | 'openSettings' | 'showLogs' | 'trackVideoTask';
 
@@ -22,6 +23,6 @@ export function videoRecoveryActions(error: unknown): RecoveryAction[] {
 
 /** What the user reads: what happened, then what to do (ApiError's message and hint). */
 export function failureText(error: unknown): string {
-  if (isApiError(error)) return `${error.message} ${error.hint}`.trim();
+  if (isApiError(error)) return joinSentences(error.message, error.hint).trim();
   return error instanceof Error ? error.message : String(error);
 }

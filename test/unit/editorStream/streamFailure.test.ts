@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
+import { formatMessage, setTranslator } from '../../../src/api/l10n';
 import { explainStreamFailure } from '../../../src/editorStream/core/streamFailure';
 
 const http = (status: number, extra: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) =>
@@ -58,5 +59,33 @@ describe('explainStreamFailure', () => {
     const explanation = explainStreamFailure(new Error('boom'), 'Complete at Cursor', 0);
     assert.match(explanation.message, /failed unexpectedly: boom/);
     assert.deepEqual(explanation.actions, ['showLogs', 'retry']);
+  });
+
+  it('writes whole sentences, each separated by one space in English', () => {
+    const forbidden = explainStreamFailure(http(403, { serverMessage: 'No access' }), 'Rewrite Selection', 5).message;
+    assert.equal(
+      forbidden,
+      'Rewrite Selection was not allowed (HTTP 403). The service said: "No access". hint for 403. The 5 characters that arrived were kept.',
+    );
+    const cutOff = new ApiError({ kind: 'cut-off', message: 'The reply was cut off.', hint: 'h' });
+    assert.equal(
+      explainStreamFailure(cutOff, 'Complete at Cursor', 0).message,
+      'Complete at Cursor: The reply was cut off. Nothing was inserted. Retry for a complete reply.',
+    );
+  });
+
+  it('in a language with full-width punctuation, the sentences follow each other without a space', () => {
+    const chinese: Record<string, string> = {
+      '{0} was not allowed (HTTP {1}).': '{0}：请求未获允许（HTTP {1}）。',
+      'The service said: "{0}".': '服务返回：“{0}”。',
+      'Nothing was inserted.': '未插入任何内容。',
+    };
+    setTranslator((message, args) => formatMessage(chinese[message] ?? message, args));
+    try {
+      const explanation = explainStreamFailure(http(402, { serverMessage: '余额不足', hint: '请充值。' }), '重写所选内容', 0);
+      assert.equal(explanation.message, '重写所选内容：请求未获允许（HTTP 402）。服务返回：“余额不足”。请充值。未插入任何内容。');
+    } finally {
+      setTranslator(formatMessage);
+    }
   });
 });
