@@ -35,6 +35,7 @@ import { VideoCommand } from './participant/videoCommand';
 import { ChatModelStatusBar } from './statusBar/chatModelStatusBar';
 import { ParticipantVideoTasksAdapter } from './video/participantVideoTasks';
 import { VideoRuntime } from './video/videoRuntime';
+import { t } from './common/l10n';
 
 /** Handles returned by `activate()` only when VS Code runs the extension's tests (never to other extensions in normal use). */
 export interface PromptreelTestApi {
@@ -116,7 +117,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   store.add(new ApiKeyCommands(keyStore, settings, logger.forComponent('auth')));
   store.add(new SecretHeaderCommands(secretHeaders, settings));
   store.add(new ClientCertificateCommands(context.secrets, redactor));
-  store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor'), () => confirmService(keyStore, 'Test Connection')));
+  store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor'), () => confirmService(keyStore, t('Test Connection'))));
   store.add(new SelectChatModelCommand(settings, connection, logger.forComponent('models')));
   const video = store.add(new VideoRuntime({ globalState: context.globalState, settings, connection, logger }));
   const statusBar = store.add(new ChatModelStatusBar(chatModel, video));

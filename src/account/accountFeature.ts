@@ -11,6 +11,7 @@ import { AccountCommandIds } from './accountCommandIds';
 import type { KeyHealthMonitor, KeyHealthState } from './core/keyHealthMonitor';
 import { keyHealthIsBad, keyHealthText, keyHealthTooltip } from './core/keyHealthText';
 import { keyWarnings, type KeyWarning } from './core/keyWarnings';
+import { t } from '../common/l10n';
 
 /** The first read waits this long after activation: nothing is asked while VS Code starts. */
 const FIRST_READ_DELAY_MS = 3_000;
@@ -44,7 +45,7 @@ export class AccountFeature extends Disposable {
     const clock = connection.clock;
     this.monitor = connection.keyHealth;
     this.item = this._register(vscode.window.createStatusBarItem('promptreel.keyHealth', vscode.StatusBarAlignment.Right, 99));
-    this.item.name = 'Promptreel Key Quota';
+    this.item.name = t('Promptreel Key Quota');
     this.item.command = AccountCommandIds.refreshKeyHealth;
     this._register(
       this.monitor.onDidChange((state) => {
@@ -98,7 +99,7 @@ export class AccountFeature extends Disposable {
 }
 
 function actionsFor(warning: KeyWarning): MessageAction[] {
-  const setKey = { title: 'Set API Key', command: CommandIds.setApiKey };
-  if (warning.kind === 'low') return [setKey, { title: 'Open Settings', command: CommandIds.openSettings, args: ['promptreel.account.warnBelowShare'] }];
-  return [setKey, { title: 'Test Connection', command: CommandIds.testConnection }];
+  const setKey = { title: t('Set API Key'), command: CommandIds.setApiKey };
+  if (warning.kind === 'low') return [setKey, { title: t('Open Settings'), command: CommandIds.openSettings, args: ['promptreel.account.warnBelowShare'] }];
+  return [setKey, { title: t('Test Connection'), command: CommandIds.testConnection }];
 }

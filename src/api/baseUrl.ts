@@ -1,4 +1,5 @@
 import { ApiError } from './errors';
+import { t } from './l10n';
 
 /**
  * Reduces what a user may type (`https://host`, `https://host/`, `https://host/v1`, `https://host/v1/`,
@@ -13,22 +14,22 @@ export function normalizeBaseUrl(input: string): string {
   } catch {
     throw new ApiError({
       kind: 'invalid-request',
-      message: `"${shown}" is not a valid URL.`,
-      hint: 'Set promptreel.baseUrl to the address of the service, for example https://api.example.com.',
+      message: t('"{0}" is not a valid URL.', shown),
+      hint: t('Set promptreel.baseUrl to the address of the service, for example https://api.example.com.'),
     });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ApiError({
       kind: 'invalid-request',
-      message: `"${shown}" is not an http(s) URL.`,
-      hint: 'The base URL must start with https:// (or http:// for a local service).',
+      message: t('"{0}" is not an http(s) URL.', shown),
+      hint: t('The base URL must start with https:// (or http:// for a local service).'),
     });
   }
   if (url.username || url.password) {
     throw new ApiError({
       kind: 'invalid-request',
-      message: `The base URL "${shown}" contains a user name or password.`,
-      hint: 'Remove them from promptreel.baseUrl: the credentials belong in the API key (Promptreel: Set API Key).',
+      message: t('The base URL "{0}" contains a user name or password.', shown),
+      hint: t('Remove them from promptreel.baseUrl: the credentials belong in the API key (Promptreel: Set API Key).'),
     });
   }
   let path = url.pathname.replace(/\/+$/, '');
@@ -55,7 +56,7 @@ export function describeBaseUrlInput(input: string): { normalized: string; notes
   const notes: string[] = [];
   const path = new URL(input.trim()).pathname.replace(/\/+$/, '');
   const v1Count = (path.match(/\/v1(?=\/|$)/gi) ?? []).length;
-  if (v1Count > 1) notes.push('The base URL contained /v1 more than once; Promptreel uses it once.');
-  if (new URL(input.trim()).search) notes.push('The query string of the base URL is ignored.');
+  if (v1Count > 1) notes.push(t('The base URL contained /v1 more than once; Promptreel uses it once.'));
+  if (new URL(input.trim()).search) notes.push(t('The query string of the base URL is ignored.'));
   return { normalized, notes };
 }

@@ -23,6 +23,7 @@ import { normalizeVideoTask } from './video/normalize';
 import { validateVideoCreateRequest } from './video/request';
 import type { VideoCreateRequest, VideoTask } from './video/task';
 import './zodLocale';
+import { t } from './l10n';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -89,9 +90,9 @@ export class PromptreelClient {
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
-    const raw = await this.transport.json({ method: 'GET', path: 'models', auth: true, signal, what: 'Listing models' });
+    const raw = await this.transport.json({ method: 'GET', path: 'models', auth: true, signal, what: t('Listing models') });
     const models = parseModelList(raw);
-    if (!models) throw invalidResponse('Listing models', 'the model list has an unexpected shape');
+    if (!models) throw invalidResponse(t('Listing models: the model list has an unexpected shape.'));
     return models;
   }
 
@@ -99,7 +100,7 @@ export class PromptreelClient {
     const validated = validateChatRequest(request);
     const extras = await this.transport.extras(validated.model);
     const body = withExtraBody({ ...validated, stream: false }, extras.body);
-    const raw = await this.transport.json({ method: 'POST', path: 'chat/completions', auth: true, body, signal, what: 'The chat request', extras });
+    const raw = await this.transport.json({ method: 'POST', path: 'chat/completions', auth: true, body, signal, what: t('The chat request'), extras });
     return parseCompletion(raw);
   }
 
@@ -131,7 +132,7 @@ export class PromptreelClient {
             body,
             accept: 'text/event-stream',
             signal,
-            what: 'The chat request',
+            what: t('The chat request'),
             extras,
             timeouts: { headersMs: timeouts.firstTokenMs, idleMs: timeouts.idleMs, ...(timeouts.connectMs ? { connectMs: timeouts.connectMs } : {}) },
           });
@@ -149,7 +150,7 @@ export class PromptreelClient {
         if (peeked.failed || SSE_START.test(peeked.first))
           return withFirstTokenTimeout(decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) }), deadline);
         const contentType = headerValue(response.headers, 'content-type');
-        const text = await transport.readJsonText(response, { signal, what: 'The chat request' }, peeked.chunks);
+        const text = await transport.readJsonText(response, { signal, what: t('The chat request') }, peeked.chunks);
         try {
           if (peeked.first !== '{') throw notAStream(text, contentType);
           return eventsOf(wholeAnswerEvents(text, contentType, parseCompletion));
@@ -165,27 +166,27 @@ export class PromptreelClient {
     const body = videoBody(validateVideoCreateRequest(request));
     let raw: unknown;
     try {
-      raw = await this.transport.json({ method: 'POST', path: 'videos', auth: true, body, signal, what: 'Creating the video task', model: request.model });
+      raw = await this.transport.json({ method: 'POST', path: 'videos', auth: true, body, signal, what: t('Creating the video task'), model: request.model });
     } catch (error) {
       if (isApiError(error) && error.mayHaveReachedServer && (error.kind === 'network' || error.kind === 'timeout')) {
         throw error.with({
-          message: `The connection was lost after the video request was sent: ${error.message}`,
-          hint: 'The task may have been created (and charged). Check the Video Tasks list before you retry.',
+          message: t('The connection was lost after the video request was sent: {0}', error.message),
+          hint: t('The task may have been created (and charged). Check the Video Tasks list before you retry.'),
           retryable: false,
         });
       }
       throw error;
     }
     const task = normalizeVideoTask(raw);
-    if (!task) throw invalidResponse('Creating the video task', 'the answer carries no task id');
+    if (!task) throw invalidResponse(t('Creating the video task: the answer carries no task id.'));
     this.log.info(`[video] created task ${task.id} (${task.status})`);
     return task;
   }
 
   async getVideoTask(id: string, signal?: AbortSignal): Promise<VideoTask> {
-    const raw = await this.transport.json({ method: 'GET', path: `videos/${encodeURIComponent(id)}`, auth: true, signal, what: 'Reading the video task' });
+    const raw = await this.transport.json({ method: 'GET', path: `videos/${encodeURIComponent(id)}`, auth: true, signal, what: t('Reading the video task') });
     const task = normalizeVideoTask(raw, id);
-    if (!task) throw invalidResponse('Reading the video task', 'the answer is not a task');
+    if (!task) throw invalidResponse(t('Reading the video task: the answer is not a task.'));
     // A failure reason is the server's text, shown in the tree and notifications.
     return task.error ? { ...task, error: this.transport.redact(task.error) } : task;
   }
@@ -206,7 +207,7 @@ export function videoBody(request: VideoCreateRequest): Record<string, unknown> 
 
 function parseCompletion(raw: unknown): ChatCompletion {
   const parsed = completionSchema.safeParse(raw);
-  if (!parsed.success) throw invalidResponse('The chat request', 'the completion has an unexpected shape');
+  if (!parsed.success) throw invalidResponse(t('The chat request: the completion has an unexpected shape.'));
   const choice = parsed.data.choices[0];
   const message = choice.message;
   const splitter = new ThinkSplitter();
@@ -239,11 +240,11 @@ async function* eventsOf(events: Iterable<ChatStreamEvent>): AsyncGenerator<Chat
 /** An event stream begins with a field (`data:`, `event:`, `id:`, `retry:`) or a comment (`:`). */
 const SSE_START = /^[:deir]$/;
 
-function invalidResponse(what: string, detail: string): ApiError {
+function invalidResponse(message: string): ApiError {
   return new ApiError({
     kind: 'invalid-response',
-    message: `${what}: ${detail}.`,
-    hint: 'The service answered in a way Promptreel does not understand: see the logs.',
+    message,
+    hint: t('The service answered in a way Promptreel does not understand: see the logs.'),
   });
 }
 

@@ -1,3 +1,5 @@
+import { t } from './l10n';
+
 export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'aborted' | 'cut-off' | 'stream' | 'invalid-response' | 'invalid-request' | 'no-key';
 
 export interface ApiErrorInit {
@@ -80,5 +82,5 @@ export function isApiError(error: unknown): error is ApiError {
 }
 
 export function abortedError(cause?: unknown): ApiError {
-  return new ApiError({ kind: 'aborted', message: 'The request was cancelled.', hint: 'Cancelled.', cause });
+  return new ApiError({ kind: 'aborted', message: t('The request was cancelled.'), hint: t('Cancelled.'), cause });
 }

@@ -1,6 +1,7 @@
 import { ApiError } from './errors';
 import { extractRequestId, parseErrorBody } from './errorBodies';
 import { certificateHint, certificateProblemOf } from './tls/certificateProblem';
+import { t } from './l10n';
 
 export type HeaderValue = string | string[] | undefined;
 export type Headers = Record<string, HeaderValue>;
@@ -27,7 +28,7 @@ export function errorFromResponse(status: number, headers: Headers, bodyText: st
   const requestId = extractRequestId(body.message) ?? headerValue(headers, 'x-request-id') ?? headerValue(headers, 'x-oneapi-request-id');
   const serverMessage = body.message;
   const hint = hintForStatus(status, body.code, body.param, retryAfterMs);
-  const shown = serverMessage ?? (body.isHtml ? `an HTML page instead of JSON` : 'no details');
+  const shown = serverMessage ?? (body.isHtml ? t('an HTML page instead of JSON') : t('no details'));
   return new ApiError({
     kind: 'http',
     status,
@@ -39,38 +40,38 @@ export function errorFromResponse(status: number, headers: Headers, bodyText: st
     retryAfterMs,
     retryable: RETRYABLE_STATUS.has(status),
     hint,
-    message: `${what} failed with HTTP ${status}: ${shown}`,
+    message: t('{0} failed with HTTP {1}: {2}', what, status, shown),
   });
 }
 
 export function hintForStatus(status: number, code?: string, param?: string, retryAfterMs?: number): string {
-  if (code === 'task_not_exist') return 'The video task does not exist on this service (or it has expired).';
-  if (code === 'model_not_found') return 'The model is not available on this service: pick another model.';
+  if (code === 'task_not_exist') return t('The video task does not exist on this service (or it has expired).');
+  if (code === 'model_not_found') return t('The model is not available on this service: pick another model.');
   if (code === 'insufficient_user_quota' || code === 'pre_consume_token_quota_failed') {
-    return "The balance or the key's quota is too low: top up or raise the key's quota in the service's console.";
+    return t("The balance or the key's quota is too low: top up or raise the key's quota in the service's console.");
   }
   switch (status) {
     case 400:
-      return param ? `The service refused the parameter "${param}".` : 'The service refused the request.';
+      return param ? t('The service refused the parameter "{0}".', param) : t('The service refused the request.');
     case 401:
-      return 'The API key is invalid, expired, disabled or out of quota: set a new key.';
+      return t('The API key is invalid, expired, disabled or out of quota: set a new key.');
     case 402:
-      return "The balance is too low: top up in the service's console.";
+      return t("The balance is too low: top up in the service's console.");
     case 403:
-      return 'This key may not use this model, or the balance or quota is too low.';
+      return t('This key may not use this model, or the balance or quota is too low.');
     case 404:
-      return 'Not found: the base URL is probably wrong (check for a missing or doubled /v1, or a wrong path).';
+      return t('Not found: the base URL is probably wrong (check for a missing or doubled /v1, or a wrong path).');
     case 408:
-      return 'The service timed out: try again.';
+      return t('The service timed out: try again.');
     case 413:
-      return 'The request is too large for the service.';
+      return t('The request is too large for the service.');
     case 429:
       return retryAfterMs !== undefined
-        ? `Rate limited: retry after ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`
-        : 'Rate limited: wait a moment and retry.';
+        ? t('Rate limited: retry after {0} s.', Math.max(1, Math.ceil(retryAfterMs / 1000)))
+        : t('Rate limited: wait a moment and retry.');
     default:
-      if (status >= 500) return `The service is having trouble (HTTP ${status}): try again later.`;
-      return `The service answered HTTP ${status}.`;
+      if (status >= 500) return t('The service is having trouble (HTTP {0}): try again later.', status);
+      return t('The service answered HTTP {0}.', status);
   }
 }
 
@@ -108,11 +109,11 @@ export function errorFromNetwork(error: unknown, target: string): ApiError {
     return new ApiError({
       kind: 'timeout',
       code,
-      message: `${host} did not answer in time (${code}).`,
+      message: t('{0} did not answer in time ({1}).', host, code),
       hint:
         code === 'UND_ERR_CONNECT_TIMEOUT'
-          ? 'Could not connect in time: check the base URL, your network or proxy settings.'
-          : 'The service did not answer in time: try again.',
+          ? t('Could not connect in time: check the base URL, your network or proxy settings.')
+          : t('The service did not answer in time: try again.'),
       retryable: true,
       mayHaveReachedServer: !beforeSending,
       cause: error,
@@ -123,8 +124,8 @@ export function errorFromNetwork(error: unknown, target: string): ApiError {
     return new ApiError({
       kind: 'network',
       code,
-      message: `TLS failure talking to ${host}: ${detail}`,
-      hint: problem ? certificateHint(problem) : "The server's certificate was not accepted. Behind a corporate proxy, check http.proxyStrictSSL.",
+      message: t('TLS failure talking to {0}: {1}', host, detail),
+      hint: problem ? certificateHint(problem) : t("The server's certificate was not accepted. Behind a corporate proxy, check http.proxyStrictSSL."),
       retryable: false,
       mayHaveReachedServer: false,
       cause: error,
@@ -133,13 +134,13 @@ export function errorFromNetwork(error: unknown, target: string): ApiError {
   return new ApiError({
     kind: 'network',
     code,
-    message: `Could not reach ${host}: ${code ?? detail}.`,
+    message: t('Could not reach {0}: {1}.', host, code ?? detail),
     hint:
       code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-        ? 'The host name could not be resolved: check the base URL and your network.'
+        ? t('The host name could not be resolved: check the base URL and your network.')
         : code === 'ECONNREFUSED'
-          ? 'Nothing is listening at the base URL: check the address and port.'
-          : 'The connection failed: check your network or proxy settings and retry.',
+          ? t('Nothing is listening at the base URL: check the address and port.')
+          : t('The connection failed: check your network or proxy settings and retry.'),
     retryable: true,
     mayHaveReachedServer: !beforeSending,
     cause: error,

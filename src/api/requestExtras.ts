@@ -1,3 +1,5 @@
+import { t } from './l10n';
+
 /**
  * What the user adds to the requests to their service (SERVICE.md, "gateway quirks"): headers (some of them secret),
  * query parameters for the API paths, and fields merged into chat request bodies.
@@ -25,12 +27,12 @@ export function isValidHeaderName(name: string): boolean {
   return HEADER_NAME.test(name);
 }
 
-/** Why a header cannot be added (a protected name, an invalid name or value), or undefined when it can. */
+/** Why a header cannot be added (a protected name, an invalid name or value), in the user's language; undefined when it can. */
 export function headerProblem(name: string, value: string): string | undefined {
-  if (!isValidHeaderName(name)) return `"${name}" is not a valid header name`;
-  if (PROTECTED_HEADERS.has(name.toLowerCase())) return `${name} is set by Promptreel itself`;
+  if (!isValidHeaderName(name)) return t('"{0}" is not a valid header name', name);
+  if (PROTECTED_HEADERS.has(name.toLowerCase())) return t('{0} is set by Promptreel itself', name);
   // A line break would start another header (or the body): refused rather than sent.
-  if (/[\r\n\0]/.test(value)) return `the value of ${name} contains a line break`;
+  if (/[\r\n\0]/.test(value)) return t('the value of {0} contains a line break', name);
   return undefined;
 }
 

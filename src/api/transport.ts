@@ -8,6 +8,7 @@ import { DEFAULT_RETRY, retryDelay, sleep, type RetryPolicy } from './retry';
 import type { ApiLogger } from './apiLogger';
 import { undici } from './undici/load';
 import { usableHeaders, withQuery, type RequestExtras, type RequestExtrasSource } from './requestExtras';
+import { t } from './l10n';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -39,7 +40,7 @@ export interface SendOptions {
   accept?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-  /** Human name for messages, e.g. "Listing models". */
+  /** Human name for messages, in the user's language: `t('Listing models')`. */
   what: string;
   /** The model the request is for, when there is one: the user's extras can differ per model. */
   model?: string;
@@ -108,8 +109,12 @@ export class Transport {
         new ApiError({
           kind: 'invalid-response',
           status: response.status,
-          message: `${send.what}: the service answered with something that is not JSON (${describeStart(text, headerValue(response.headers, 'content-type'))}).`,
-          hint: 'The base URL may point at a web page rather than the API.',
+          message: t(
+            '{0}: the service answered with something that is not JSON ({1}).',
+            send.what,
+            describeStart(text, headerValue(response.headers, 'content-type')),
+          ),
+          hint: t('The base URL may point at a web page rather than the API.'),
           retryable: false,
           cause,
         }),
@@ -152,7 +157,7 @@ export class Transport {
     if (send.auth) {
       const key = await this.options.apiKey();
       if (!key) {
-        throw new ApiError({ kind: 'no-key', message: 'No API key is set.', hint: 'Set your API key first.' });
+        throw new ApiError({ kind: 'no-key', message: t('No API key is set.'), hint: t('Set your API key first.') });
       }
       headers.authorization = `Bearer ${key}`;
       this.sentKeys.add(key);
@@ -216,8 +221,8 @@ export class Transport {
       const detail = cause instanceof Error ? cause.message : String(cause);
       throw new ApiError({
         kind: 'network',
-        message: `The proxy settings cannot be used: ${detail}`,
-        hint: 'Check http.proxy, or HTTPS_PROXY/HTTP_PROXY in the environment.',
+        message: t('The proxy settings cannot be used: {0}', detail),
+        hint: t('Check http.proxy, or HTTPS_PROXY/HTTP_PROXY in the environment.'),
         retryable: false,
         mayHaveReachedServer: false,
         cause,
@@ -252,10 +257,10 @@ export async function readText(body: AsyncIterable<Uint8Array>, signal: AbortSig
   } catch (error) {
     if (isApiError(error)) throw error;
     if (signal?.aborted) throw abortedError(signal.reason);
-    throw errorFromNetwork(error, 'the response body');
+    throw errorFromNetwork(error, t('the response body'));
   }
   if (size <= bound.limit) return Buffer.concat(chunks).toString('utf8');
-  if (!bound.truncate) throw bodyTooLarge(bound.what ?? 'The answer', size);
+  if (!bound.truncate) throw bodyTooLarge(bound.what ?? t('The answer'), size);
   return Buffer.concat(chunks).subarray(0, bound.limit).toString('utf8');
 }
 
@@ -263,8 +268,13 @@ export async function readText(body: AsyncIterable<Uint8Array>, signal: AbortSig
 export function bodyTooLarge(what: string, bytes: number): ApiError {
   return new ApiError({
     kind: 'invalid-response',
-    message: `${what}: the service sent ${formatMegabytes(bytes)}, more than the ${formatMegabytes(MAX_JSON_BODY)} Promptreel reads for an answer of this kind.`,
-    hint: 'The base URL may point at something other than the API, or a proxy in between sends a large page: check promptreel.baseUrl, then see the logs.',
+    message: t(
+      '{0}: the service sent {1}, more than the {2} Promptreel reads for an answer of this kind.',
+      what,
+      formatMegabytes(bytes),
+      formatMegabytes(MAX_JSON_BODY),
+    ),
+    hint: t('The base URL may point at something other than the API, or a proxy in between sends a large page: check promptreel.baseUrl, then see the logs.'),
     retryable: false,
   });
 }
@@ -277,8 +287,8 @@ function formatMegabytes(bytes: number): string {
 export function describeStart(text: string, contentType: string | undefined): string {
   const flat = text.trim().replace(/\s+/g, ' ');
   const start = flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
-  const type = contentType ? contentType.split(';')[0].trim() : 'no content type';
-  return start ? `${type}, starting "${start}"` : `${type}, empty`;
+  const type = contentType ? contentType.split(';')[0].trim() : t('no content type');
+  return start ? t('{0}, starting "{1}"', type, start) : t('{0}, empty', type);
 }
 
 function sameOrigin(url: string, baseUrl: string): boolean {

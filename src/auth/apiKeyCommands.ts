@@ -8,6 +8,7 @@ import { showMessage } from '../workbench/showMessage';
 import type { Settings } from '../config/settings';
 import { API_KEY_ENV, type ApiKeyStore } from './apiKeyStore';
 import { confirmService } from './confirmService';
+import { t } from '../common/l10n';
 
 /** What Set API Key returns (never the key itself). */
 export interface SetApiKeyResult {
@@ -40,17 +41,20 @@ export class ApiKeyCommands extends Disposable {
     const baseUrl = this.store.scope;
     if (!baseUrl) return undefined;
     // A key typed for a service a workspace named is still a key sent there: the user confirms the service first.
-    if (!(await confirmService(this.store, 'Set API Key'))) return undefined;
+    if (!(await confirmService(this.store, t('Set API Key')))) return undefined;
     if (needsConfirmationOnly) {
       const held = await this.store.get();
-      const which = held?.source === 'environment' ? `the key from ${API_KEY_ENV}` : 'the key stored for it';
-      showMessage('info', `${baseUrl} confirmed: Promptreel now sends ${which} there.`, [{ title: 'Test Connection', command: CommandIds.testConnection }]);
+      const confirmed =
+        held?.source === 'environment'
+          ? t('{0} confirmed: Promptreel now sends the key from {1} there.', baseUrl, API_KEY_ENV)
+          : t('{0} confirmed: Promptreel now sends the key stored for it there.', baseUrl);
+      showMessage('info', confirmed, [{ title: t('Test Connection'), command: CommandIds.testConnection }]);
       return { baseUrl };
     }
 
     const key = await vscode.window.showInputBox({
-      title: needsBaseUrl ? 'Promptreel: API Key (2/2)' : 'Promptreel: Set API Key',
-      prompt: `The API key for ${baseUrl}, made in the service's web console. It is kept in VS Code's secret storage.`,
+      title: needsBaseUrl ? t('Promptreel: API Key (2/2)') : t('Promptreel: Set API Key'),
+      prompt: t("The API key for {0}, made in the service's web console. It is kept in VS Code's secret storage.", baseUrl),
       placeHolder: 'sk-…',
       password: true,
       ignoreFocusOut: true,
@@ -63,10 +67,10 @@ export class ApiKeyCommands extends Disposable {
       await this.store.store(key);
     } catch (error) {
       this.log.error(`Could not store the API key: ${describeError(error)}`);
-      showMessage('error', `Promptreel could not store the API key: ${describeError(error)}`, [{ title: 'Show Logs', command: CommandIds.showLogs }]);
+      showMessage('error', t('Promptreel could not store the API key: {0}', describeError(error)), [{ title: t('Show Logs'), command: CommandIds.showLogs }]);
       return undefined;
     }
-    showMessage('info', `API key saved for ${baseUrl}.`, [{ title: 'Test Connection', command: CommandIds.testConnection }]);
+    showMessage('info', t('API key saved for {0}.', baseUrl), [{ title: t('Test Connection'), command: CommandIds.testConnection }]);
     return { baseUrl };
   }
 
@@ -75,17 +79,15 @@ export class ApiKeyCommands extends Disposable {
     const cleared = await this.store.clear();
     const remaining = await this.store.get();
     const environmentKeyRemains = remaining?.source === 'environment';
-    const where = baseUrl ?? 'the current base URL';
-    const envNote = environmentKeyRemains ? ` The key from the ${API_KEY_ENV} environment variable is still used.` : '';
-    showMessage('info', cleared ? `API key for ${where} removed.${envNote}` : `No API key is stored for ${where}.${envNote}`);
+    showMessage('info', clearedMessage(cleared, baseUrl ?? t('the current base URL'), environmentKeyRemains));
     return { baseUrl, cleared, environmentKeyRemains };
   }
 
   /** First run: the key is scoped to the base URL, so ask for that first. */
   private async askBaseUrl(): Promise<boolean> {
     const input = await vscode.window.showInputBox({
-      title: 'Promptreel: Service Address (1/2)',
-      prompt: 'The base URL of your OpenAI-compatible service, with or without /v1.',
+      title: t('Promptreel: Service Address (1/2)'),
+      prompt: t('The base URL of your OpenAI-compatible service, with or without /v1.'),
       placeHolder: 'https://api.example.com',
       value: this.settings.baseUrl,
       ignoreFocusOut: true,
@@ -98,15 +100,25 @@ export class ApiKeyCommands extends Disposable {
   }
 }
 
+/** What Clear API Key says: removed or not there, and whether the environment's key is still used. */
+function clearedMessage(cleared: boolean, where: string, environmentKeyRemains: boolean): string {
+  if (environmentKeyRemains) {
+    return cleared
+      ? t('API key for {0} removed. The key from the {1} environment variable is still used.', where, API_KEY_ENV)
+      : t('No API key is stored for {0}. The key from the {1} environment variable is still used.', where, API_KEY_ENV);
+  }
+  return cleared ? t('API key for {0} removed.', where) : t('No API key is stored for {0}.', where);
+}
+
 export function validateApiKey(value: string): string | undefined {
   const key = value.trim();
-  if (!key) return 'Enter the API key; it cannot be empty.';
-  if (/\s/.test(key)) return 'An API key contains no spaces.';
+  if (!key) return t('Enter the API key; it cannot be empty.');
+  if (/\s/.test(key)) return t('An API key contains no spaces.');
   return undefined;
 }
 
 export function validateBaseUrl(value: string): string | undefined {
-  if (!value.trim()) return 'Enter the address of the service, e.g. https://api.example.com.';
+  if (!value.trim()) return t('Enter the address of the service, e.g. https://api.example.com.');
   try {
     normalizeBaseUrl(value);
     return undefined;

@@ -6,6 +6,7 @@ import type { ComponentLogger } from '../common/logger';
 import type { SecretRedactor } from '../common/redactor';
 import type { Settings } from '../config/settings';
 import type { ServiceTrust } from './core/serviceTrust';
+import { t } from '../common/l10n';
 
 export const API_KEY_ENV = 'PROMPTREEL_API_KEY';
 const SECRET_PREFIX = 'promptreel.apiKey:';
@@ -121,9 +122,9 @@ export class ApiKeyStore extends Disposable {
   /** Stores a key for the current base URL; throws when there is no valid base URL to scope it to. */
   async store(key: string): Promise<void> {
     const value = key.trim();
-    if (!value) throw new Error('The API key is empty.');
+    if (!value) throw new Error(t('The API key is empty.'));
     const name = this.secretName();
-    if (!name) throw new Error('Set promptreel.baseUrl before storing an API key.');
+    if (!name) throw new Error(t('Set promptreel.baseUrl before storing an API key.'));
     this.redactor.register(value);
     this.cache.delete(name);
     await this.secrets.store(name, value);

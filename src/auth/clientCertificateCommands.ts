@@ -5,6 +5,7 @@ import type { SecretRedactor } from '../common/redactor';
 import { CLIENT_CERTIFICATE_PASSPHRASE_SECRET } from '../connection/tlsSettings';
 import { registerCommands } from '../workbench/registerCommands';
 import { showMessage } from '../workbench/showMessage';
+import { t } from '../common/l10n';
 
 export const SET_CLIENT_CERTIFICATE_PASSPHRASE = 'promptreel.setClientCertificatePassphrase';
 
@@ -21,20 +22,20 @@ export class ClientCertificateCommands extends Disposable {
   /** True when a passphrase was stored, false when one was removed, undefined when cancelled. */
   async setPassphrase(): Promise<boolean | undefined> {
     const passphrase = await vscode.window.showInputBox({
-      title: 'Promptreel: Set Client Certificate Passphrase',
-      prompt: "The passphrase of the client certificate's key (promptreel.tls.clientCertificate). Empty removes it. Kept in VS Code's secret storage.",
+      title: t('Promptreel: Set Client Certificate Passphrase'),
+      prompt: t("The passphrase of the client certificate's key (promptreel.tls.clientCertificate). Empty removes it. Kept in VS Code's secret storage."),
       password: true,
       ignoreFocusOut: true,
     });
     if (passphrase === undefined) return undefined;
     if (!passphrase) {
       await this.secrets.delete(CLIENT_CERTIFICATE_PASSPHRASE_SECRET);
-      showMessage('info', 'The client certificate passphrase was removed.', []);
+      showMessage('info', t('The client certificate passphrase was removed.'), []);
       return false;
     }
     this.redactor.register(passphrase);
     await this.secrets.store(CLIENT_CERTIFICATE_PASSPHRASE_SECRET, passphrase);
-    showMessage('info', 'The client certificate passphrase is stored.', [{ title: 'Test Connection', command: CommandIds.testConnection }]);
+    showMessage('info', t('The client certificate passphrase is stored.'), [{ title: t('Test Connection'), command: CommandIds.testConnection }]);
     return true;
   }
 }

@@ -7,6 +7,7 @@ import type { Settings } from '../config/settings';
 import { registerCommands } from '../workbench/registerCommands';
 import { showMessage } from '../workbench/showMessage';
 import type { SecretHeaderStore } from './secretHeaderStore';
+import { t } from '../common/l10n';
 
 export const SecretHeaderCommandIds = {
   setSecretHeader: 'promptreel.setSecretHeader',
@@ -34,24 +35,24 @@ export class SecretHeaderCommands extends Disposable {
     if (!baseUrl) return undefined;
     const name = (
       await vscode.window.showInputBox({
-        title: 'Promptreel: Set Secret Header (1/2)',
-        prompt: `The name of a header sent with every request to ${baseUrl}, e.g. X-Gateway-Token or CF-Access-Client-Secret.`,
+        title: t('Promptreel: Set Secret Header (1/2)'),
+        prompt: t('The name of a header sent with every request to {0}, e.g. X-Gateway-Token or CF-Access-Client-Secret.', baseUrl),
         ignoreFocusOut: true,
-        validateInput: (value) => (value.trim() ? headerProblem(value.trim(), '') : 'Type the name of the header.'),
+        validateInput: (value) => (value.trim() ? headerProblem(value.trim(), '') : t('Type the name of the header.')),
       })
     )?.trim();
     if (!name) return undefined;
     const value = await vscode.window.showInputBox({
-      title: 'Promptreel: Set Secret Header (2/2)',
-      prompt: `The value of ${name}. It is kept in VS Code's secret storage, sent only to ${baseUrl}, and hidden in the logs.`,
+      title: t('Promptreel: Set Secret Header (2/2)'),
+      prompt: t("The value of {0}. It is kept in VS Code's secret storage, sent only to {1}, and hidden in the logs.", name, baseUrl),
       password: true,
       ignoreFocusOut: true,
-      validateInput: (typed) => (typed ? headerProblem(name, typed) : 'Type the value.'),
+      validateInput: (typed) => (typed ? headerProblem(name, typed) : t('Type the value.')),
     });
     if (!value) return undefined;
     await this.store.set(baseUrl, name, value);
-    showMessage('info', `${name} is stored for ${baseUrl} and sent with every request to it.`, [
-      { title: 'Test Connection', command: CommandIds.testConnection },
+    showMessage('info', t('{0} is stored for {1} and sent with every request to it.', name, baseUrl), [
+      { title: t('Test Connection'), command: CommandIds.testConnection },
     ]);
     return name;
   }
@@ -62,7 +63,7 @@ export class SecretHeaderCommands extends Disposable {
     if (!baseUrl) return false;
     const names = Object.keys(await this.store.get(baseUrl));
     if (names.length === 0) {
-      showMessage('info', `No secret headers are stored for ${baseUrl}.`, []);
+      showMessage('info', t('No secret headers are stored for {0}.', baseUrl), []);
       return false;
     }
     const name =
@@ -70,12 +71,12 @@ export class SecretHeaderCommands extends Disposable {
       (
         await vscode.window.showQuickPick(
           names.map((label) => ({ label })),
-          { title: 'Promptreel: Remove Secret Header', placeHolder: `The secret header to stop sending to ${baseUrl}` },
+          { title: t('Promptreel: Remove Secret Header'), placeHolder: t('The secret header to stop sending to {0}', baseUrl) },
         )
       )?.label;
     if (!name) return false;
     const removed = await this.store.remove(baseUrl, name);
-    if (removed) showMessage('info', `${name} is no longer sent to ${baseUrl}.`, []);
+    if (removed) showMessage('info', t('{0} is no longer sent to {1}.', name, baseUrl), []);
     return removed;
   }
 
@@ -85,9 +86,9 @@ export class SecretHeaderCommands extends Disposable {
     } catch {
       // Said below.
     }
-    showMessage('warning', 'Secret headers are kept per service: set the address of the service first.', [
-      { title: 'Set API Key', command: CommandIds.setApiKey },
-      { title: 'Open Settings', command: CommandIds.openSettings },
+    showMessage('warning', t('Secret headers are kept per service: set the address of the service first.'), [
+      { title: t('Set API Key'), command: CommandIds.setApiKey },
+      { title: t('Open Settings'), command: CommandIds.openSettings },
     ]);
     return undefined;
   }

@@ -7,6 +7,7 @@ import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { CommandIds } from '../common/commandIds';
 import { modelDescription } from '../account/core/modelDescription';
+import { t } from '../common/l10n';
 
 interface ModelItem extends vscode.QuickPickItem {
   modelId: string;
@@ -25,14 +26,14 @@ export class SelectChatModelCommand extends Disposable {
 
   /** Returns the model chosen, or undefined when the pick was dismissed. */
   async run(): Promise<string | undefined> {
-    if (!(await this.connection.ensureReady('Selecting the chat model'))) return undefined;
+    if (!(await this.connection.ensureReady(t('Selecting the chat model')))) return undefined;
     const current = this.settings.chat.model;
     const pick = vscode.window.createQuickPick<ModelItem>();
     const disposables: vscode.Disposable[] = [pick];
     const loading = new AbortController();
     try {
-      pick.title = 'Promptreel: Select Chat Model';
-      pick.placeholder = 'Loading the models of the service…';
+      pick.title = t('Promptreel: Select Chat Model');
+      pick.placeholder = t('Loading the models of the service…');
       pick.busy = true;
       pick.matchOnDescription = true;
       let listed: ModelItem[] = current ? [itemFor(current, current)] : [];
@@ -42,7 +43,9 @@ export class SelectChatModelCommand extends Disposable {
       const refreshItems = () => {
         const typed = pick.value.trim();
         const custom =
-          typed && !listed.some((item) => item.modelId === typed) ? [{ modelId: typed, label: typed, description: 'Use this model id', alwaysShow: true }] : [];
+          typed && !listed.some((item) => item.modelId === typed)
+            ? [{ modelId: typed, label: typed, description: t('Use this model id'), alwaysShow: true }]
+            : [];
         pick.items = [...listed, ...custom];
       };
       disposables.push(pick.onDidChangeValue(refreshItems));
@@ -56,7 +59,7 @@ export class SelectChatModelCommand extends Disposable {
         const known = prices.known();
         listed = models.map((model) => itemFor(model.id, current, model, known.get(model.id)));
         if (current && !listed.some((item) => item.modelId === current))
-          listed.unshift({ ...itemFor(current, current, undefined, known.get(current)), detail: 'Not listed by the service for this key' });
+          listed.unshift({ ...itemFor(current, current, undefined, known.get(current)), detail: t('Not listed by the service for this key') });
         refreshItems();
       };
       disposables.push(prices.onDidChange(showPrices));
@@ -64,7 +67,7 @@ export class SelectChatModelCommand extends Disposable {
         (listedModels) => {
           models = listedModels;
           showPrices();
-          pick.placeholder = listed.length ? 'Pick the model for chat' : 'The service lists no chat model: type a model id';
+          pick.placeholder = listed.length ? t('Pick the model for chat') : t('The service lists no chat model: type a model id');
           const currentItem = pick.items.find((item) => item.modelId === current);
           if (currentItem) pick.activeItems = [currentItem];
           pick.busy = false;
@@ -72,7 +75,7 @@ export class SelectChatModelCommand extends Disposable {
         (error: unknown) => {
           if (loading.signal.aborted) return;
           this.log.warn(`Could not list the models: ${describeError(error)}`);
-          pick.placeholder = `Could not list the models (${describeError(error)}). Type a model id.`;
+          pick.placeholder = t('Could not list the models ({0}). Type a model id.', describeError(error));
           pick.busy = false;
         },
       );

@@ -17,6 +17,7 @@ import type { SecureContext } from 'node:tls';
 import type { RequestExtras } from '../api/requestExtras';
 import type { SecretHeaderStore } from '../auth/secretHeaderStore';
 import { mergeRequestExtras } from './core/requestExtrasMerge';
+import { t } from '../common/l10n';
 
 /** The certificates of the settings, and the secure context made of them. */
 interface Trust {
@@ -150,8 +151,8 @@ export class ClientProvider extends Disposable {
     } catch (cause) {
       throw new ApiError({
         kind: 'network',
-        message: `The certificates of promptreel.tls cannot be used: ${cause instanceof Error ? cause.message : String(cause)}.`,
-        hint: config.clientCertificate ? certificateHint('client-certificate-unusable') : 'Check the files of promptreel.tls.certificateAuthorities.',
+        message: t('The certificates of promptreel.tls cannot be used: {0}.', cause instanceof Error ? cause.message : String(cause)),
+        hint: config.clientCertificate ? certificateHint('client-certificate-unusable') : t('Check the files of promptreel.tls.certificateAuthorities.'),
         retryable: false,
         mayHaveReachedServer: false,
         cause,

@@ -6,6 +6,7 @@ import { certificateHint } from '../api/tls/certificateProblem';
 import { systemCertificates } from '../api/tls/systemCertificates';
 import { pemCertificates, type ClientCertificate, type TlsConfig } from '../api/tls/tlsConfig';
 import type { Settings } from '../config/settings';
+import { t } from '../common/l10n';
 
 /** The settings that change how certificates are trusted and presented (the client is rebuilt when they change). */
 export const TLS_SETTINGS = ['promptreel.tls', 'http.systemCertificates'] as const;
@@ -29,8 +30,8 @@ async function readSetting(file: string, setting: string, binary: boolean): Prom
     const reason = cause instanceof vscode.FileSystemError ? cause.code : cause instanceof Error ? cause.message : String(cause);
     throw new ApiError({
       kind: 'network',
-      message: `The file of ${setting} cannot be read: ${file} (${reason}).`,
-      hint: `Check ${setting}: a path on the machine running Promptreel.`,
+      message: t('The file of {0} cannot be read: {1} ({2}).', setting, file, reason),
+      hint: t('Check {0}: a path on the machine running Promptreel.', setting),
       retryable: false,
       mayHaveReachedServer: false,
       cause,
@@ -51,8 +52,8 @@ export async function readTlsConfig(settings: Settings, secrets: vscode.SecretSt
     if (found.length === 0) {
       throw new ApiError({
         kind: 'network',
-        message: `${file} (promptreel.tls.certificateAuthorities) holds no PEM certificate.`,
-        hint: 'Give a file with "-----BEGIN CERTIFICATE-----" blocks (convert a DER .cer with: openssl x509 -inform der -in ca.cer -out ca.pem).',
+        message: t('{0} (promptreel.tls.certificateAuthorities) holds no PEM certificate.', file),
+        hint: t('Give a file with "-----BEGIN CERTIFICATE-----" blocks (convert a DER .cer with: openssl x509 -inform der -in ca.cer -out ca.pem).'),
         retryable: false,
         mayHaveReachedServer: false,
       });
@@ -79,7 +80,7 @@ async function readClientCertificate(certificate: string, key: string, passphras
   if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(keyText)) {
     throw new ApiError({
       kind: 'network',
-      message: 'The client certificate has no private key.',
+      message: t('The client certificate has no private key.'),
       hint: certificateHint('client-certificate-unusable'),
       retryable: false,
       mayHaveReachedServer: false,

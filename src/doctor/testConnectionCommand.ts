@@ -5,14 +5,23 @@ import type { ComponentLogger } from '../common/logger';
 import { showMessage, type MessageAction } from '../workbench/showMessage';
 import type { ConnectionDoctor } from './core/connectionDoctor';
 import type { DoctorAction, DoctorResult } from './core/doctorResult';
+import { t } from '../common/l10n';
 
-const ACTIONS: Record<DoctorAction, MessageAction> = {
-  setApiKey: { title: 'Set API Key', command: CommandIds.setApiKey },
-  openSettings: { title: 'Open Settings', command: CommandIds.openSettings },
-  selectChatModel: { title: 'Select Chat Model', command: CommandIds.selectChatModel },
-  showLogs: { title: 'Show Logs', command: CommandIds.showLogs },
-  retry: { title: 'Retry', command: CommandIds.testConnection },
-};
+/** The button of each action the doctor proposes. */
+function actionButton(action: DoctorAction): MessageAction {
+  switch (action) {
+    case 'setApiKey':
+      return { title: t('Set API Key'), command: CommandIds.setApiKey };
+    case 'openSettings':
+      return { title: t('Open Settings'), command: CommandIds.openSettings };
+    case 'selectChatModel':
+      return { title: t('Select Chat Model'), command: CommandIds.selectChatModel };
+    case 'showLogs':
+      return { title: t('Show Logs'), command: CommandIds.showLogs };
+    case 'retry':
+      return { title: t('Retry'), command: CommandIds.testConnection };
+  }
+}
 
 /**
  * `Promptreel: Test Connection`: runs the doctor with progress, shows one message (the connection, the key's quota, the
@@ -32,7 +41,7 @@ export class TestConnectionCommand extends Disposable {
   async run(): Promise<DoctorResult> {
     await this.confirmService();
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Promptreel: Test Connection', cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: t('Promptreel: Test Connection'), cancellable: true },
       async (progress, token) => {
         const controller = new AbortController();
         const cancellation = token.onCancellationRequested(() => controller.abort());
@@ -47,17 +56,13 @@ export class TestConnectionCommand extends Disposable {
     if (result.ok && result.account?.keyProblem) {
       // Connected, but the key can no longer pay for requests: worth more than an information message.
       this.log.warn(result.message);
-      showMessage('warning', result.message, [ACTIONS.setApiKey, ACTIONS.showLogs]);
+      showMessage('warning', result.message, [actionButton('setApiKey'), actionButton('showLogs')]);
     } else if (result.ok) {
       this.log.info(result.message);
       showMessage('info', result.message);
     } else {
       this.log.warn(result.message);
-      showMessage(
-        'error',
-        result.message,
-        result.actions.map((action) => ACTIONS[action]),
-      );
+      showMessage('error', result.message, result.actions.map(actionButton));
     }
     return result;
   }

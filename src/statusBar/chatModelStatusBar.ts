@@ -4,6 +4,7 @@ import { Disposable } from '../common/lifecycle';
 import type { ChatModelChoice } from '../connection/core/chatModelChoice';
 import { statusBarText, statusBarTooltip } from './core/statusBarText';
 import type { RunningVideoTasks } from './core/runningVideoTasks';
+import { t } from '../common/l10n';
 
 /** `$(comment-discussion) <chat model> $(loading~spin) N`; a click selects the chat model. */
 export class ChatModelStatusBar extends Disposable {
@@ -15,7 +16,7 @@ export class ChatModelStatusBar extends Disposable {
   ) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('promptreel.chatModel', vscode.StatusBarAlignment.Right, 100));
-    this.item.name = 'Promptreel Chat Model';
+    this.item.name = t('Promptreel Chat Model');
     this.item.command = CommandIds.selectChatModel;
     this._register(chatModel.onDidChange(() => this.update()));
     this._register(videoTasks.onDidChangeRunningCount(() => this.update()));

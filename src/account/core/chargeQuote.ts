@@ -2,6 +2,8 @@ import { formatUsd } from '../../api/account/prices';
 import type { KeyHealthState } from './keyHealthMonitor';
 import { keyProblem } from './keyWarnings';
 import type { PriceQuote } from './priceBook';
+import { t } from '../../common/l10n';
+import { joinSentences } from '../../common/sentences';
 
 /** What a request priced per call costs and what the key keeps, shown before it is sent. */
 export interface ChargeQuote {
@@ -22,7 +24,7 @@ export function chargeQuote(price: PriceQuote | undefined, state: KeyHealthState
     return {
       ...(priceUsd !== undefined ? { priceUsd } : {}),
       unlimited: false,
-      ...(problem ? { warning: `${problem} The service will likely refuse it.` } : {}),
+      ...(problem ? { warning: likelyRefused(problem) } : {}),
     };
   const { health } = state;
   const quote: ChargeQuote = { unlimited: health.unlimited };
@@ -31,17 +33,21 @@ export function chargeQuote(price: PriceQuote | undefined, state: KeyHealthState
     quote.leftUsd = health.leftUsd;
     if (priceUsd !== undefined) quote.leftAfterUsd = health.leftUsd - priceUsd;
   }
-  if (problem) quote.warning = `${problem} The service will likely refuse it.`;
+  if (problem) quote.warning = likelyRefused(problem);
   else if (quote.leftUsd !== undefined && priceUsd !== undefined && quote.leftUsd < priceUsd)
-    quote.warning = `Your key has ${formatUsd(quote.leftUsd)} left, less than the ${formatUsd(priceUsd)} this costs: the service may refuse it.`;
+    quote.warning = t('Your key has {0} left, less than the {1} this costs: the service may refuse it.', formatUsd(quote.leftUsd), formatUsd(priceUsd));
   return quote;
+}
+
+function likelyRefused(problem: string): string {
+  return joinSentences([problem, t('The service will likely refuse it.')]);
 }
 
 /** `$0.40 · $2.80 left after`, `$0.40 · unlimited key`, `$0.40`, or undefined when the price is not known. */
 export function describeChargeQuote(quote: ChargeQuote): string | undefined {
   if (quote.priceUsd === undefined) return undefined;
   const price = formatUsd(quote.priceUsd);
-  if (quote.unlimited) return `${price} · unlimited key`;
-  if (quote.leftAfterUsd !== undefined && quote.leftAfterUsd >= 0) return `${price} · ${formatUsd(quote.leftAfterUsd)} left after`;
+  if (quote.unlimited) return t('{0} · unlimited key', price);
+  if (quote.leftAfterUsd !== undefined && quote.leftAfterUsd >= 0) return t('{0} · {1} left after', price, formatUsd(quote.leftAfterUsd));
   return price;
 }

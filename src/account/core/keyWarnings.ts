@@ -1,6 +1,7 @@
 import { expiryDay, keyCondition, type KeyHealth } from '../../api/account/keyHealth';
 import { formatUsd } from '../../api/account/prices';
 import type { KeyHealthState } from './keyHealthMonitor';
+import { t } from '../../common/l10n';
 
 /** A key expiring within this many days is warned about. */
 export const EXPIRY_WARNING_DAYS = 7;
@@ -29,15 +30,17 @@ export function keyWarnings(state: KeyHealthState, service: string, now: number,
   if (condition.exhausted && problem) return [{ kind: 'used-up', id: `used-up|${grant}`, message: problem }];
   const warnings: KeyWarning[] = [];
   if (condition.daysLeft !== undefined && condition.daysLeft < EXPIRY_WARNING_DAYS) {
-    const when = condition.daysLeft === 0 ? 'today' : `in ${condition.daysLeft} day${condition.daysLeft === 1 ? '' : 's'}`;
-    warnings.push({ kind: 'expiring', id: `expiring|${grant}`, message: `Your Promptreel API key expires ${when} (${isoDay(health)}).` });
+    warnings.push({ kind: 'expiring', id: `expiring|${grant}`, message: expiresSoon(condition.daysLeft, isoDay(health)) });
   }
   if (warnBelowShare > 0 && condition.shareLeft !== undefined && condition.shareLeft < warnBelowShare && health.leftUsd !== undefined) {
-    const of = health.grantedUsd !== undefined ? ` of ${formatUsd(health.grantedUsd)}` : '';
+    const share = Math.round(warnBelowShare * 100);
     warnings.push({
       kind: 'low',
       id: `low|${warnBelowShare}|${grant}`,
-      message: `Less than ${Math.round(warnBelowShare * 100)}% of your Promptreel API key's quota is left: ${formatUsd(health.leftUsd)}${of}.`,
+      message:
+        health.grantedUsd !== undefined
+          ? t("Less than {0}% of your Promptreel API key's quota is left: {1} of {2}.", share, formatUsd(health.leftUsd), formatUsd(health.grantedUsd))
+          : t("Less than {0}% of your Promptreel API key's quota is left: {1}.", share, formatUsd(health.leftUsd)),
     });
   }
   return warnings;
@@ -45,12 +48,17 @@ export function keyWarnings(state: KeyHealthState, service: string, now: number,
 
 /** The key's condition in words when it can no longer pay (expired, used up, refused), else undefined. */
 export function keyProblem(state: KeyHealthState, now: number): string | undefined {
-  if (state.kind === 'refused') return `The service refused your Promptreel API key when asked about its quota (${state.message}).`;
+  if (state.kind === 'refused') return t('The service refused your Promptreel API key when asked about its quota ({0}).', state.message);
   if (state.kind !== 'known') return undefined;
   const condition = keyCondition(state.health, now);
-  if (condition.expired) return `Your Promptreel API key expired on ${isoDay(state.health)}.`;
-  if (condition.exhausted) return "Your Promptreel API key's quota is used up.";
+  if (condition.expired) return t('Your Promptreel API key expired on {0}.', isoDay(state.health));
+  if (condition.exhausted) return t("Your Promptreel API key's quota is used up.");
   return undefined;
+}
+
+function expiresSoon(daysLeft: number, day: string): string {
+  if (daysLeft === 0) return t('Your Promptreel API key expires today ({0}).', day);
+  return daysLeft === 1 ? t('Your Promptreel API key expires in 1 day ({0}).', day) : t('Your Promptreel API key expires in {0} days ({1}).', daysLeft, day);
 }
 
 function isoDay(health: KeyHealth): string {

@@ -14,6 +14,7 @@ import {
   type StatusAnswer,
   type TokenUsageAnswer,
 } from './accountAnswers';
+import { t } from '../l10n';
 
 /** What an account endpoint gave: its answer, or why it is taken as not offered (never an error to show). */
 export type Offered<T> = { offered: true; value: T } | { offered: false; why: string };
@@ -44,7 +45,7 @@ export class AccountReader {
 
   /** `GET /api/usage/token` (new-api): the quota and expiry of the key itself. */
   async tokenUsage(signal?: AbortSignal): Promise<Offered<TokenUsageAnswer>> {
-    return this.read('/api/usage/token', true, 'Reading the key quota', signal, (data) => tokenUsageSchema.safeParse(data));
+    return this.read('/api/usage/token', true, t('Reading the key quota'), signal, (data) => tokenUsageSchema.safeParse(data));
   }
 
   /**
@@ -62,7 +63,7 @@ export class AccountReader {
   async billing(signal?: AbortSignal, now = new Date()): Promise<Offered<BillingAnswer>> {
     let why = 'not offered';
     for (const prefix of ['/v1', '']) {
-      const subscription = await this.read(`${prefix}/dashboard/billing/subscription`, true, 'Reading the billing limits', signal, (data) =>
+      const subscription = await this.read(`${prefix}/dashboard/billing/subscription`, true, t('Reading the billing limits'), signal, (data) =>
         billingSubscriptionSchema.safeParse(data),
       );
       if (!subscription.offered) {
@@ -70,7 +71,7 @@ export class AccountReader {
         continue;
       }
       const range = `start_date=${day(now, -USAGE_RANGE_DAYS)}&end_date=${day(now, 1)}`;
-      const usage = await this.read(`${prefix}/dashboard/billing/usage?${range}`, true, 'Reading the billing usage', signal, (data) =>
+      const usage = await this.read(`${prefix}/dashboard/billing/usage?${range}`, true, t('Reading the billing usage'), signal, (data) =>
         billingUsageSchema.safeParse(data),
       );
       return { offered: true, value: { subscription: subscription.value, totalUsage: usage.offered ? usage.value.total_usage : undefined } };
@@ -80,12 +81,12 @@ export class AccountReader {
 
   /** `GET /api/status` (public): the unit quota is displayed in. */
   async status(signal?: AbortSignal): Promise<Offered<StatusAnswer>> {
-    return this.read('/api/status', false, 'Reading the service status', signal, (data) => statusSchema.safeParse(data));
+    return this.read('/api/status', false, t('Reading the service status'), signal, (data) => statusSchema.safeParse(data));
   }
 
   /** `GET /api/pricing` (public on most deployments): the price of each model, and the group ratios. */
   async pricing(signal?: AbortSignal): Promise<Offered<PricingAnswer>> {
-    const raw = await this.fetch('/api/pricing', false, 'Reading the prices', signal);
+    const raw = await this.fetch('/api/pricing', false, t('Reading the prices'), signal);
     if (!raw.offered) return raw;
     const record = raw.value as { success?: unknown; message?: unknown };
     if (record?.success === false) return { offered: false, why: typeof record.message === 'string' ? record.message : 'not offered' };

@@ -1,6 +1,7 @@
 import { formatUsd } from './prices';
 import type { BillingAnswer } from './accountReader';
 import type { StatusAnswer, TokenUsageAnswer } from './accountAnswers';
+import { t } from '../l10n';
 
 /** What new-api counts in one US dollar unless `/api/status` says otherwise. */
 export const DEFAULT_QUOTA_PER_UNIT = 500_000;
@@ -103,24 +104,29 @@ export function expiryDay(health: KeyHealth): string | undefined {
 /** The status bar's words: `$3.20 left · 12 days`, `unlimited · never expires`, `expired`, `used up`. */
 export function describeKeyHealth(health: KeyHealth, display: QuotaDisplay, now: number): string {
   const condition = keyCondition(health, now);
-  if (condition.expired) return 'expired';
-  if (condition.exhausted) return 'used up';
-  const left = health.unlimited ? 'unlimited' : amountLeft(health, display);
+  if (condition.expired) return t('expired');
+  if (condition.exhausted) return t('used up');
+  const left = health.unlimited ? t('unlimited') : amountLeft(health, display);
   const time =
     condition.daysLeft === undefined
       ? health.expiresAt === undefined
-        ? 'never expires'
+        ? t('never expires')
         : undefined
       : condition.daysLeft === 0
-        ? 'expires today'
-        : `${condition.daysLeft} day${condition.daysLeft === 1 ? '' : 's'}`;
+        ? t('expires today')
+        : daysText(condition.daysLeft);
   return [left, time].filter(Boolean).join(' · ');
 }
 
+/** `1 day`, `12 days`. */
+export function daysText(days: number): string {
+  return days === 1 ? t('1 day') : t('{0} days', days);
+}
+
 function amountLeft(health: KeyHealth, display: QuotaDisplay): string | undefined {
-  if (display.unit === 'TOKENS' && health.leftQuota !== undefined) return `${compactNumber(health.leftQuota)} tokens left`;
+  if (display.unit === 'TOKENS' && health.leftQuota !== undefined) return t('{0} tokens left', compactNumber(health.leftQuota));
   if (health.leftUsd === undefined) return undefined;
-  return `${formatUsd(health.leftUsd)} left`;
+  return t('{0} left', formatUsd(health.leftUsd));
 }
 
 /** 1234567 → `1.2M`, 45600 → `45.6K`. */

@@ -1,4 +1,5 @@
 import type { PricingAnswer } from './accountReader';
+import { t } from '../l10n';
 
 /** The price of one model for the key's group, in US dollars. */
 export type ModelPrice = { kind: 'per-call'; usd: number } | { kind: 'per-token'; promptUsdPerMillion: number; completionUsdPerMillion: number };
@@ -42,6 +43,6 @@ export function formatUsd(usd: number): string {
 
 export function describePrice(price: ModelPrice): string {
   return price.kind === 'per-call'
-    ? `${formatUsd(price.usd)} per request`
-    : `${formatUsd(price.promptUsdPerMillion)} in / ${formatUsd(price.completionUsdPerMillion)} out per 1M tokens`;
+    ? t('{0} per request', formatUsd(price.usd))
+    : t('{0} in / {1} out per 1M tokens', formatUsd(price.promptUsdPerMillion), formatUsd(price.completionUsdPerMillion));
 }

@@ -6,6 +6,7 @@ import { ChunkTemplate } from './chunkTemplate';
 import type { ChatStreamEvent, ToolCall } from './events';
 import { chunkSchema, toUsage, type ChatChunk } from './schemas';
 import { ThinkSplitter } from './thinkSplitter';
+import { t } from '../l10n';
 
 /** How many times one stream may set up a chunk template (a layout that keeps changing is not worth it). */
 const MAX_TEMPLATES = 16;
@@ -204,19 +205,19 @@ export class ChatStreamDecoder {
       param,
       serverMessage: message,
       requestId: extractRequestId(message),
-      message: `The service reported an error mid-stream: ${message ?? 'no details'}`,
-      hint: status ? hintForStatus(status, code, param) : 'The reply was interrupted by the service: retry.',
+      message: t('The service reported an error mid-stream: {0}', message ?? t('no details')),
+      hint: status ? hintForStatus(status, code, param) : t('The reply was interrupted by the service: retry.'),
       retryable: true,
       receivedChars: this.receivedChars,
     });
   }
 
-  /** The error for a stream that ended without `[DONE]` or without a finish reason. */
+  /** The error for a stream that ended without `[DONE]` or without a finish reason (`reason`: in the user's language). */
   cutOffError(reason: string, cause?: unknown): ApiError {
     return new ApiError({
       kind: 'cut-off',
-      message: `The reply was cut off: ${reason}.`,
-      hint: 'The connection ended before the reply was complete: what arrived is kept; retry for a full reply.',
+      message: t('The reply was cut off: {0}.', reason),
+      hint: t('The connection ended before the reply was complete: what arrived is kept; retry for a full reply.'),
       retryable: true,
       receivedChars: this.receivedChars,
       cause,

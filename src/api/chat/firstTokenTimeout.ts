@@ -1,5 +1,6 @@
 import { ApiError } from '../errors';
 import type { ChatStreamEvent } from './events';
+import { t } from '../l10n';
 
 /** The events that mean the answer has begun (the role chunk and keep-alives do not). */
 const CONTENT_EVENTS = new Set<ChatStreamEvent['type']>(['text', 'reasoning', 'tool-call', 'tool-calls']);
@@ -54,8 +55,11 @@ function firstTokenTimeout(model: string, ms: number): ApiError {
   const span = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
   return new ApiError({
     kind: 'timeout',
-    message: `${model} did not begin its answer within ${span}.`,
-    hint: `The service may be busy, or the model slow to start: try again, or raise firstTokenTimeoutSeconds for ${model} in promptreel.models.capabilities.`,
+    message: t('{0} did not begin its answer within {1}.', model, span),
+    hint: t(
+      'The service may be busy, or the model slow to start: try again, or raise firstTokenTimeoutSeconds for {0} in promptreel.models.capabilities.',
+      model,
+    ),
     retryable: false,
     mayHaveReachedServer: true,
   });

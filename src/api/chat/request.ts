@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { invalidRequest } from '../invalidRequest';
 import { REASONING_EFFORTS } from './reasoningEffort';
+import { t } from '../l10n';
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 const imagePart = z.object({
@@ -33,7 +34,7 @@ export const chatMessageSchema = z.discriminatedUnion('role', [
 const toolSchema = z.object({
   type: z.literal('function'),
   function: z.object({
-    name: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'a tool name uses letters, digits, _ and - (at most 64)')),
+    name: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, { error: () => t('a tool name uses letters, digits, _ and - (at most 64)') })),
     description: z.optional(z.string()),
     parameters: z.optional(z.record(z.string(), z.unknown())),
   }),
@@ -43,8 +44,8 @@ const between = (min: number, max: number) => z.number().check(z.gte(min), z.lte
 
 /** The documented request, with the documented bounds checked before anything is sent. */
 export const chatRequestSchema = z.object({
-  model: z.string().check(z.trim(), z.minLength(1, 'a model is required')),
-  messages: z.array(chatMessageSchema).check(z.minLength(1, 'at least one message is required')),
+  model: z.string().check(z.trim(), z.minLength(1, { error: () => t('a model is required') })),
+  messages: z.array(chatMessageSchema).check(z.minLength(1, { error: () => t('at least one message is required') })),
   temperature: z.optional(between(0, 2)),
   top_p: z.optional(between(0, 1)),
   frequency_penalty: z.optional(between(-2, 2)),
@@ -77,21 +78,23 @@ export type ChatTool = z.infer<typeof toolSchema>;
 export function validateChatRequest(request: ChatRequest): z.infer<typeof chatRequestSchema> {
   const result = chatRequestSchema.safeParse(request);
   if (result.success) return result.data;
-  throw invalidRequest('chat request', result.error.issues, (param) => (param ? `Fix the value of "${param}" (${boundsHint(param)}).` : 'Fix the request.'));
+  throw invalidRequest(t('chat request'), result.error.issues, (param) =>
+    param ? t('Fix the value of "{0}" ({1}).', param, boundsHint(param)) : t('Fix the request.'),
+  );
 }
 
 function boundsHint(param: string): string {
   switch (param.split('.')[0]) {
     case 'temperature':
-      return 'between 0 and 2';
+      return t('between {0} and {1}', 0, 2);
     case 'top_p':
-      return 'between 0 and 1';
+      return t('between {0} and {1}', 0, 1);
     case 'frequency_penalty':
     case 'presence_penalty':
-      return 'between -2 and 2';
+      return t('between {0} and {1}', -2, 2);
     case 'max_tokens':
-      return 'a positive whole number';
+      return t('a positive whole number');
     default:
-      return 'see the documentation';
+      return t('see the documentation');
   }
 }

@@ -7,6 +7,7 @@ import type { ApiLogger } from '../apiLogger';
 import { ChatStreamDecoder } from './decoder';
 import type { ChatStreamEvent } from './events';
 import { ReadableChunks } from './readableChunks';
+import { t } from '../l10n';
 
 /**
  * Reads an SSE body (any chunking, LF/CR/CRLF, comments, multi-line data, `event:` lines) and yields chat events.
@@ -135,8 +136,8 @@ class ChatEventStream implements AsyncGenerator<ChatStreamEvent, void, undefined
     if (this.phase === 'closed') return END;
     this.phase = 'closed';
     if (this.failure !== undefined) throw this.failure;
-    if (!this.decoder.done) throw this.decoder.cutOffError('the stream ended without [DONE]');
-    if (!this.decoder.finished) throw this.decoder.cutOffError('the stream ended without a finish reason');
+    if (!this.decoder.done) throw this.decoder.cutOffError(t('the stream ended without [DONE]'));
+    if (!this.decoder.finished) throw this.decoder.cutOffError(t('the stream ended without a finish reason'));
     return END;
   }
 
@@ -161,7 +162,7 @@ class ChatEventStream implements AsyncGenerator<ChatStreamEvent, void, undefined
     if (this.signal?.aborted) return abortedError(this.signal.reason);
     if (isApiError(error)) return error;
     const code = (error as { code?: unknown } | null)?.code;
-    return this.decoder.cutOffError(code === 'UND_ERR_BODY_TIMEOUT' ? 'the service stopped sending' : 'the connection was closed', error);
+    return this.decoder.cutOffError(code === 'UND_ERR_BODY_TIMEOUT' ? t('the service stopped sending') : t('the connection was closed'), error);
   }
 
   private async close(): Promise<void> {
@@ -180,8 +181,12 @@ class ChatEventStream implements AsyncGenerator<ChatStreamEvent, void, undefined
 function eventTooLarge(chars: number): ApiError {
   return new ApiError({
     kind: 'invalid-response',
-    message: `The chat request: the service sent ${(chars / (1024 * 1024)).toFixed(1)} MB without ending an event (Promptreel reads at most ${MAX_SSE_EVENT_CHARS / (1024 * 1024)} MB per event).`,
-    hint: 'The answer is not a chat event stream Promptreel can read: check promptreel.baseUrl, then see the logs.',
+    message: t(
+      'The chat request: the service sent {0} MB without ending an event (Promptreel reads at most {1} MB per event).',
+      (chars / (1024 * 1024)).toFixed(1),
+      MAX_SSE_EVENT_CHARS / (1024 * 1024),
+    ),
+    hint: t('The answer is not a chat event stream Promptreel can read: check promptreel.baseUrl, then see the logs.'),
     retryable: false,
   });
 }

@@ -3,6 +3,7 @@ import { parseErrorBody } from '../errorBodies';
 import { hintForStatus } from '../httpErrors';
 import { describeStart } from '../transport';
 import type { ChatCompletion, ChatStreamEvent } from './events';
+import { t } from '../l10n';
 
 /**
  * What a streamed request gets when the gateway answered 200 without an event stream: a whole `chat.completion`
@@ -27,8 +28,8 @@ export function wholeAnswerEvents(text: string, contentType: string | undefined,
       type: body.type,
       param: body.param,
       serverMessage: body.message,
-      message: `The service answered the chat request with an error: ${body.message ?? body.code}`,
-      hint: status || body.code ? hintForStatus(status ?? 0, body.code, body.param) : 'The service refused the request.',
+      message: t('The service answered the chat request with an error: {0}', body.message ?? body.code ?? ''),
+      hint: status || body.code ? hintForStatus(status ?? 0, body.code, body.param) : t('The service refused the request.'),
       retryable: false,
     });
   }
@@ -58,8 +59,8 @@ export function* completionEvents(completion: ChatCompletion): Generator<ChatStr
 export function notAStream(text: string, contentType: string | undefined): ApiError {
   return new ApiError({
     kind: 'invalid-response',
-    message: `The chat request: the service answered without an event stream (${describeStart(text, contentType)}).`,
-    hint: 'The base URL may point at a web page or a proxy rather than the API: check promptreel.baseUrl, then see the logs.',
+    message: t('The chat request: the service answered without an event stream ({0}).', describeStart(text, contentType)),
+    hint: t('The base URL may point at a web page or a proxy rather than the API: check promptreel.baseUrl, then see the logs.'),
     retryable: false,
   });
 }

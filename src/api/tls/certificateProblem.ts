@@ -1,3 +1,5 @@
+import { t } from '../l10n';
+
 /** Why a TLS connection failed, as far as the user can fix it. */
 export type CertificateProblem = 'untrusted' | 'expired' | 'name-mismatch' | 'client-certificate-required' | 'client-certificate-unusable';
 
@@ -27,14 +29,18 @@ export function certificateProblemOf(code: string | undefined): CertificateProbl
 export function certificateHint(problem: CertificateProblem): string {
   switch (problem) {
     case 'untrusted':
-      return "If you trust this certificate's authority (a company or gateway CA), add its certificate (PEM) to promptreel.tls.certificateAuthorities, or to the system's trust store with http.systemCertificates on. http.proxyStrictSSL: false accepts any certificate (unsafe).";
+      return t(
+        "If you trust this certificate's authority (a company or gateway CA), add its certificate (PEM) to promptreel.tls.certificateAuthorities, or to the system's trust store with http.systemCertificates on. http.proxyStrictSSL: false accepts any certificate (unsafe).",
+      );
     case 'expired':
-      return "The server's certificate has expired or is not valid yet: tell whoever runs the service; check this computer's clock.";
+      return t("The server's certificate has expired or is not valid yet: tell whoever runs the service; check this computer's clock.");
     case 'name-mismatch':
-      return 'The certificate was issued for another name: use the address the certificate names in promptreel.baseUrl.';
+      return t('The certificate was issued for another name: use the address the certificate names in promptreel.baseUrl.');
     case 'client-certificate-required':
-      return 'The service asks for a client certificate: set promptreel.tls.clientCertificate (and promptreel.tls.clientKey for a PEM certificate).';
+      return t('The service asks for a client certificate: set promptreel.tls.clientCertificate (and promptreel.tls.clientKey for a PEM certificate).');
     case 'client-certificate-unusable':
-      return 'The client certificate or its key could not be read (a wrong passphrase, or not PEM/PKCS#12): check promptreel.tls.clientCertificate and promptreel.tls.clientKey, and run "Promptreel: Set Client Certificate Passphrase".';
+      return t(
+        'The client certificate or its key could not be read (a wrong passphrase, or not PEM/PKCS#12): check promptreel.tls.clientCertificate and promptreel.tls.clientKey, and run "Promptreel: Set Client Certificate Passphrase".',
+      );
   }
 }

@@ -1,6 +1,7 @@
 import * as net from 'node:net';
 import * as tls from 'node:tls';
 import { certificateProblemOf, type CertificateProblem } from './certificateProblem';
+import { t } from '../l10n';
 
 /** What a server's certificate says, as the user can check it. */
 export interface CertificateSummary {
@@ -20,9 +21,9 @@ export interface CertificateSummary {
 }
 
 function nameOf(entity: tls.Certificate | undefined): string {
-  if (!entity) return 'unknown';
+  if (!entity) return t('unknown');
   const pick = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-  const common = pick(entity.CN) ?? 'unnamed';
+  const common = pick(entity.CN) ?? t('unnamed');
   const organization = pick(entity.O);
   return organization ? `${common} (${organization})` : common;
 }
@@ -62,7 +63,7 @@ export function inspectServerCertificate(
         subject: nameOf(leaf?.subject),
         issuer: nameOf(leaf?.issuer),
         root: nameOf(chain.at(-1)?.issuer),
-        validTo: leaf?.valid_to ?? 'unknown',
+        validTo: leaf?.valid_to ?? t('unknown'),
         trusted: socket.authorized,
         ...(verifyError ? { verifyError } : {}),
         clientCertificateRequired: false,

@@ -7,6 +7,7 @@ import type { ClientProvider } from '../clientProvider';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';
 import type { Settings } from '../../config/settings';
+import { t } from '../../common/l10n';
 
 interface CachedList {
   scope: string;
@@ -54,7 +55,7 @@ export class ModelCatalog extends Disposable {
   allModels(signal?: AbortSignal): Promise<ModelInfo[]> {
     const scope = this.keyStore.scope;
     const client = this.clients.get();
-    if (!scope || !client) return Promise.reject(new Error('The address of the service is not set (promptreel.baseUrl).'));
+    if (!scope || !client) return Promise.reject(new Error(t('The address of the service is not set (promptreel.baseUrl).')));
     if (this.cached?.scope !== scope) {
       this.drop();
       const controller = new AbortController();

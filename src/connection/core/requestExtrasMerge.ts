@@ -1,5 +1,6 @@
 import { usableHeaders, type RequestExtras } from '../../api/requestExtras';
 import type { RequestOptionsSetting } from '../../config/schema';
+import { t } from '../../common/l10n';
 
 export interface MergedExtras {
   extras: RequestExtras;
@@ -35,5 +36,5 @@ export function mergeRequestExtras(
 export function describeExtraHeaders(service: RequestOptionsSetting, secretHeaders: Record<string, string>): string[] {
   const secret = new Set(Object.keys(secretHeaders).map((name) => name.toLowerCase()));
   const plain = Object.keys(service.headers ?? {}).filter((name) => !secret.has(name.toLowerCase()));
-  return [...plain, ...Object.keys(secretHeaders).map((name) => `${name} (secret)`)];
+  return [...plain, ...Object.keys(secretHeaders).map((name) => t('{0} (secret)', name))];
 }

@@ -6,6 +6,7 @@ import { describeError } from '../../common/logger';
 import type { PriceSetting } from '../../config/schema';
 import type { DoctorAccount } from './doctorResult';
 import { describeQuota } from './quotaWords';
+import { t } from '../../common/l10n';
 
 export interface AccountCheckInput {
   reader: AccountReader;
@@ -33,16 +34,16 @@ async function readQuota({ reader, now, signal }: AccountCheckInput): Promise<Om
       () => quotaDisplay(undefined),
     );
     const health = await reader.keyHealth(display, signal);
-    if (!health) return { quota: 'Key quota: not offered by this service.' };
+    if (!health) return { quota: t('Key quota: not offered by this service.') };
     const condition = keyCondition(health, now);
     const keyProblem = condition.expired ? 'expired' : condition.exhausted ? 'used-up' : undefined;
-    return { quota: `Key quota: ${describeQuota(health, await display, now)}.`, ...(keyProblem ? { keyProblem } : {}) };
+    return { quota: t('Key quota: {0}.', describeQuota(health, await display, now)), ...(keyProblem ? { keyProblem } : {}) };
   } catch (error) {
     // Some gateways answer these endpoints only for a dashboard login: the key that just chatted is not at fault.
     if (isApiError(error) && (error.status === 401 || error.status === 403)) {
-      return { quota: `Key quota: the service refused the key when asked about its quota (${error.serverMessage ?? error.message}).` };
+      return { quota: t('Key quota: the service refused the key when asked about its quota ({0}).', error.serverMessage ?? error.message) };
     }
-    return { quota: `Key quota: could not be read (${describeError(error)}).` };
+    return { quota: t('Key quota: could not be read ({0}).', describeError(error)) };
   }
 }
 
@@ -59,5 +60,5 @@ async function readPrices({ reader, models, priceSettings, signal }: AccountChec
     const known = prices.get(model);
     return known ? [`${model} ${describePrice(known)}${known.source === 'settings' ? ' (promptreel.models.prices)' : ''}`] : [];
   });
-  return named.length ? `Prices: ${named.join('; ')}.` : undefined;
+  return named.length ? t('Prices: {0}.', named.join('; ')) : undefined;
 }

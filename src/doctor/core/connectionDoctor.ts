@@ -10,6 +10,8 @@ import { explainCertificate } from './explainCertificate';
 import { isApiError } from '../../api/errors';
 import { certificateProblemOf } from '../../api/tls/certificateProblem';
 import type { CertificateSummary } from '../../api/tls/inspectCertificate';
+import { t } from '../../common/l10n';
+import { joinSentences } from '../../common/sentences';
 
 export type DoctorClient = Pick<PromptreelClient, 'baseUrl' | 'listModels' | 'createChatCompletion' | 'account'>;
 
@@ -36,17 +38,26 @@ export interface DoctorRunOptions {
   onStep?(name: DoctorStepName, title: string): void;
 }
 
-const STEP_TITLES: Record<DoctorStepName, string> = {
-  'base-url': 'Checking the base URL…',
-  'api-key': 'Looking for the API key…',
-  models: 'Listing the models…',
-  chat: 'Sending a one-token test message…',
-  account: 'Reading the key quota and the prices…',
-};
+/** The progress message of each check. */
+function stepTitle(name: DoctorStepName): string {
+  switch (name) {
+    case 'base-url':
+      return t('Checking the base URL…');
+    case 'api-key':
+      return t('Looking for the API key…');
+    case 'models':
+      return t('Listing the models…');
+    case 'chat':
+      return t('Sending a one-token test message…');
+    case 'account':
+      return t('Reading the key quota and the prices…');
+  }
+}
 
 /**
  * Test Connection: base URL, key, `GET /v1/models`, then a one-token chat completion; each failure explained. Then
- * the key's quota and the models' prices, where the service publishes them (never a failure).
+ * the key's quota and the models' prices, where the service publishes them (never a failure). The message is in the
+ * user's language; the steps' details are for the log, in English (the notes of the base URL are in both).
  */
 export class ConnectionDoctor {
   constructor(private readonly deps: DoctorDependencies) {}
@@ -54,7 +65,7 @@ export class ConnectionDoctor {
   async run(options: DoctorRunOptions = {}): Promise<DoctorResult> {
     const steps: DoctorStep[] = [];
     const now = () => this.deps.now?.() ?? Date.now();
-    const start = (name: DoctorStepName) => options.onStep?.(name, STEP_TITLES[name]);
+    const start = (name: DoctorStepName) => options.onStep?.(name, stepTitle(name));
     const fail = (name: DoctorStepName, detail: string, message: string, actions: DoctorAction[], extra: Partial<DoctorResult> = {}): DoctorResult => {
       steps.push({ name, ok: false, detail });
       return { ok: false, steps, message, actions, ...extra };
@@ -67,7 +78,7 @@ export class ConnectionDoctor {
       return fail(
         'base-url',
         'promptreel.baseUrl is empty.',
-        'Promptreel does not know the address of your service yet: set promptreel.baseUrl (for example https://api.example.com).',
+        t('Promptreel does not know the address of your service yet: set promptreel.baseUrl (for example https://api.example.com).'),
         ['openSettings', 'setApiKey'],
       );
     }
@@ -79,7 +90,7 @@ export class ConnectionDoctor {
       return fail(
         'base-url',
         describeError(error),
-        `The base URL "${withoutCredentials(input)}" is not usable: ${describeError(error)} Fix promptreel.baseUrl.`,
+        t('The base URL "{0}" is not usable: {1} Fix promptreel.baseUrl.', withoutCredentials(input), describeError(error)),
         ['openSettings'],
       );
     }
@@ -98,7 +109,7 @@ export class ConnectionDoctor {
       return fail(
         'api-key',
         'No key stored and PROMPTREEL_API_KEY is not set.',
-        `No API key for ${baseUrl}: set one with "Promptreel: Set API Key" (or the PROMPTREEL_API_KEY environment variable).`,
+        t('No API key for {0}: set one with "Promptreel: Set API Key" (or the PROMPTREEL_API_KEY environment variable).', baseUrl),
         ['setApiKey'],
         { baseUrl },
       );
@@ -113,13 +124,13 @@ export class ConnectionDoctor {
     try {
       client = this.deps.createClient(baseUrl);
     } catch (error) {
-      return fail('models', describeError(error), `Promptreel could not prepare the connection: ${describeError(error)}`, ['openSettings', 'showLogs'], {
+      return fail('models', describeError(error), t('Promptreel could not prepare the connection: {0}', describeError(error)), ['openSettings', 'showLogs'], {
         baseUrl,
       });
     }
 
     const headerNames = (await this.deps.extraHeaders?.(baseUrl).catch(() => [])) ?? [];
-    const headersNote = headerNames.length ? [`Custom headers sent: ${headerNames.join(', ')}.`] : [];
+    const headersNote = headerNames.length ? t('Custom headers sent: {0}.', headerNames.join(', ')) : undefined;
 
     // 3. Models
     start('models');
@@ -130,12 +141,12 @@ export class ConnectionDoctor {
     } catch (error) {
       const certificate = await certificateFailureOf(this.deps.inspectCertificate?.bind(this.deps), error, baseUrl);
       if (certificate)
-        return fail('models', describeError(error), [certificate.message, ...headersNote].join(' '), certificate.actions, {
+        return fail('models', describeError(error), joinSentences([certificate.message, headersNote]), certificate.actions, {
           baseUrl,
           ...statusOf(certificate),
         });
       const explained = explainFailure(error, { ...context, step: 'models', url: `${baseUrl}/v1/models` });
-      return fail('models', describeError(error), [explained.message, ...headersNote].join(' '), explained.actions, { baseUrl, ...statusOf(explained) });
+      return fail('models', describeError(error), joinSentences([explained.message, headersNote]), explained.actions, { baseUrl, ...statusOf(explained) });
     }
     steps.push({
       name: 'models',
@@ -151,7 +162,7 @@ export class ConnectionDoctor {
       return fail(
         'chat',
         'No chat model configured and none listed.',
-        `Connected to ${baseUrl}, but there is no chat model to test: the service lists none this key may use. Set promptreel.chat.model.`,
+        t('Connected to {0}, but there is no chat model to test: the service lists none this key may use. Set promptreel.chat.model.', baseUrl),
         ['openSettings', 'showLogs'],
         { baseUrl, modelCount: models.length },
       );
@@ -163,8 +174,8 @@ export class ConnectionDoctor {
       await client.createChatCompletion({ model: chatModel, messages: [{ role: 'user', content: 'Reply with OK.' }], max_tokens: 1 }, options.signal);
     } catch (error) {
       const explained = explainFailure(error, { ...context, step: 'chat', url: `${baseUrl}/v1/chat/completions`, chatModel });
-      const notListed = listed ? '' : ` (${chatModel} is not among the models this key may use.)`;
-      return fail('chat', describeError(error), explained.message + notListed, explained.actions, {
+      const notListed = listed ? undefined : t('({0} is not among the models this key may use.)', chatModel);
+      return fail('chat', describeError(error), joinSentences([explained.message, notListed]), explained.actions, {
         baseUrl,
         modelCount: models.length,
         chatModel,
@@ -187,14 +198,18 @@ export class ConnectionDoctor {
     });
     steps.push({ name: 'account', ok: true, detail: [account.quota, account.prices].filter(Boolean).join(' ') });
 
-    const extra = [...notes, ...(listed ? [] : [`Note: ${chatModel} is not in the model list of this key.`])];
-    const message = [
-      `Connected to ${baseUrl} — ${plural(models.length, 'model')}; chat model ${chatModel} answered in ${elapsed} ms.`,
-      ...extra,
-      ...headersNote,
+    const connected =
+      models.length === 1
+        ? t('Connected to {0} — 1 model; chat model {1} answered in {2} ms.', baseUrl, chatModel, elapsed)
+        : t('Connected to {0} — {1} models; chat model {2} answered in {3} ms.', baseUrl, models.length, chatModel, elapsed);
+    const message = joinSentences([
+      connected,
+      ...notes,
+      listed ? undefined : t('Note: {0} is not in the model list of this key.', chatModel),
+      headersNote,
       account.quota,
-      ...(account.prices ? [account.prices] : []),
-    ].join(' ');
+      account.prices,
+    ]);
     return { ok: true, baseUrl, steps, message, actions: [], modelCount: models.length, chatModel, account };
   }
 }

@@ -1,5 +1,6 @@
-import { compactNumber, expiryDay, keyCondition, type KeyHealth, type QuotaDisplay } from '../../api/account/keyHealth';
+import { compactNumber, daysText, expiryDay, keyCondition, type KeyHealth, type QuotaDisplay } from '../../api/account/keyHealth';
 import { formatUsd } from '../../api/account/prices';
+import { t } from '../../common/l10n';
 
 /**
  * The key's quota in one phrase: `$3.20 left of $10.00 (used $6.80), expires 2026-12-06 (12 days)`,
@@ -9,21 +10,30 @@ import { formatUsd } from '../../api/account/prices';
 export function describeQuota(health: KeyHealth, display: QuotaDisplay, now: number): string {
   const condition = keyCondition(health, now);
   const day = expiryDay(health);
-  if (condition.expired) return `expired on ${day}`;
+  if (condition.expired) return t('expired on {0}', day ?? '');
   const amount = (usd: number, units?: number) =>
-    display.unit === 'TOKENS' ? `${compactNumber(units ?? Math.round(usd * display.quotaPerUnit))} tokens` : formatUsd(usd);
+    display.unit === 'TOKENS' ? t('{0} tokens', compactNumber(units ?? Math.round(usd * display.quotaPerUnit))) : formatUsd(usd);
   const used = health.usedUsd === undefined ? undefined : amount(health.usedUsd);
   const granted = health.grantedUsd === undefined ? undefined : amount(health.grantedUsd);
   let left: string;
-  if (health.unlimited) left = `unlimited${used ? ` (used ${used})` : ''}`;
-  else if (condition.exhausted) left = `used up${used && granted ? ` (${used} of ${granted})` : ''}`;
-  else if (health.leftUsd !== undefined)
-    left = `${amount(health.leftUsd, health.leftQuota)} left${granted ? ` of ${granted}` : ''}${used ? ` (used ${used})` : ''}`;
-  else left = used ? `used ${used}, left unknown` : 'left unknown';
+  if (health.unlimited) left = used ? t('unlimited (used {0})', used) : t('unlimited');
+  else if (condition.exhausted) left = used && granted ? t('used up ({0} of {1})', used, granted) : t('used up');
+  else if (health.leftUsd !== undefined) left = amountLeft(amount(health.leftUsd, health.leftQuota), granted, used);
+  else left = used ? t('used {0}, left unknown', used) : t('left unknown');
   const expiry =
     day === undefined
-      ? 'never expires'
-      : `expires ${day} (${condition.daysLeft === 0 ? 'today' : `${condition.daysLeft} day${condition.daysLeft === 1 ? '' : 's'}`})`;
+      ? t('never expires')
+      : condition.daysLeft === 0
+        ? t('expires {0} (today)', day)
+        : t('expires {0} ({1})', day, daysText(condition.daysLeft ?? 0));
   const limits = Object.entries(health.modelLimitsUsd ?? {}).map(([model, usd]) => `${model} ${amount(usd)}`);
-  return `${left}, ${expiry}${limits.length ? `; model limits: ${limits.join(', ')}` : ''}`;
+  return limits.length ? t('{0}, {1}; model limits: {2}', left, expiry, limits.join(', ')) : t('{0}, {1}', left, expiry);
+}
+
+/** `$3.20 left of $10.00 (used $6.80)`, with what is known of the grant and the use. */
+function amountLeft(left: string, granted: string | undefined, used: string | undefined): string {
+  if (granted && used) return t('{0} left of {1} (used {2})', left, granted, used);
+  if (granted) return t('{0} left of {1}', left, granted);
+  if (used) return t('{0} left (used {1})', left, used);
+  return t('{0} left', left);
 }

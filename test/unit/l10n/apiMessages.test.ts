@@ -1,0 +1,41 @@
+import * as assert from 'node:assert/strict';
+import { ApiError } from '../../../src/api/errors';
+import { formatMessage, setTranslator } from '../../../src/api/l10n';
+import { clientFor, useLocalService } from '../api/support';
+
+/** A translator that marks every message it translates, so a test sees which texts went through `t()`. */
+function markTranslated(): void {
+  setTranslator((message, args) => `«${formatMessage(message, args)}»`);
+}
+
+describe('localization: the API layer', () => {
+  const ctx = useLocalService();
+  afterEach(() => setTranslator(formatMessage));
+
+  it("an HTTP failure's message and hint are in the user's language, the request's name included", async () => {
+    markTranslated();
+    const error = await clientFor(ctx.service, { apiKey: () => 'sk-wrong' })
+      .listModels()
+      .then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+    assert.ok(error instanceof ApiError);
+    assert.match(error.message, /^««Listing models» failed with HTTP 401: .+»$/);
+    assert.equal(error.hint, '«The API key is invalid, expired, disabled or out of quota: set a new key.»');
+    // What the server said stays as it said it.
+    assert.ok(error.serverMessage && !error.serverMessage.includes('«'));
+  });
+
+  it('without a translator (English, and every unit test) the texts are exactly the English ones', async () => {
+    const error = await clientFor(ctx.service, { apiKey: () => undefined })
+      .listModels()
+      .then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+    assert.ok(error instanceof ApiError);
+    assert.equal(error.message, 'No API key is set.');
+    assert.equal(error.hint, 'Set your API key first.');
+  });
+});
