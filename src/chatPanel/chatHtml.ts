@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { newNonce, webviewPage } from '../common/webviewPage';
+import { t } from '../common/l10n';
+import { escapeHtml, newNonce, webviewPage } from '../common/webviewPage';
 import { pageLanguage, pageStrings } from '../workbench/l10n';
 
 /** The only folders a chat webview may load from. */
@@ -17,13 +18,13 @@ export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOpti
  */
 export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   return webviewPage({
-    title: 'Promptreel Chat',
+    title: t('Promptreel Chat'),
     cspSource: webview.cspSource,
     nonce: newNonce(),
     allow: { fonts: true },
     style: { href: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'chat.css')).toString() },
     script: { src: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'chat.js')).toString() },
-    body: '<main id="app" aria-busy="true"><p class="loading">Loading the chat…</p></main>',
+    body: `<main id="app" aria-busy="true"><p class="loading">${escapeHtml(t('Loading the chat…'))}</p></main>`,
     l10n: { language: pageLanguage(), strings: pageStrings() },
   });
 }

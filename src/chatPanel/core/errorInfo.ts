@@ -1,6 +1,7 @@
 import { isApiError, type ApiError } from '../../api/errors';
 import { t } from '../../common/l10n';
 import type { ChatErrorAction, ChatErrorInfo } from './model';
+import { sentences } from './sentences';
 
 export interface ReplyFailure {
   status: 'stopped' | 'cut-off' | 'error';
@@ -92,11 +93,6 @@ function actionsForStatus(error: ApiError, fallback: ChatErrorAction[]): ChatErr
   if (error.status === 401) return ['setApiKey', 'showLogs'];
   if (error.status === 403) return ['selectModel', 'setApiKey', 'showLogs'];
   return fallback;
-}
-
-/** Whole sentences, one after another (a sentence left empty is left out). */
-function sentences(...parts: string[]): string {
-  return parts.filter((part) => part.trim()).join(' ');
 }
 
 function info(error: ApiError, message: string, actions: ChatErrorAction[]): ChatErrorInfo {
