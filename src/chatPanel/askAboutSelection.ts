@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { t } from '../common/l10n';
 import { showMessage } from '../workbench/showMessage';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
@@ -49,7 +50,7 @@ export class AskAboutSelection extends Disposable implements vscode.CodeActionPr
   async run(args?: unknown): Promise<AskResult | undefined> {
     const target = await this.target(args);
     if (!target) {
-      showMessage('info', 'Select some code in an editor to ask Promptreel about it.');
+      showMessage('info', t('Select some code in an editor to ask Promptreel about it.'));
       return undefined;
     }
     const { document, range, action, diagnostic } = target;
@@ -73,16 +74,16 @@ export class AskAboutSelection extends Disposable implements vscode.CodeActionPr
   provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
     for (const diagnostic of context.diagnostics.slice(0, 3)) {
-      const fix = new vscode.CodeAction(`Explain this error with Promptreel: ${shorten(diagnostic.message)}`, vscode.CodeActionKind.QuickFix);
+      const fix = new vscode.CodeAction(t('Explain this error with Promptreel: {0}', shorten(diagnostic.message)), vscode.CodeActionKind.QuickFix);
       fix.diagnostics = [diagnostic];
       const args: AskArguments = { uri: document.uri, range: range.isEmpty ? diagnostic.range : range, action: 'explain', diagnostic };
-      fix.command = { command: ChatCommandIds.askAboutSelection, title: 'Explain this error', arguments: [args] };
+      fix.command = { command: ChatCommandIds.askAboutSelection, title: t('Explain this error'), arguments: [args] };
       actions.push(fix);
     }
     if (!range.isEmpty) {
-      const ask = new vscode.CodeAction('Ask Promptreel about the selection', AskAboutSelection.askKind);
+      const ask = new vscode.CodeAction(t('Ask Promptreel about the selection'), AskAboutSelection.askKind);
       const args: AskArguments = { uri: document.uri, range };
-      ask.command = { command: ChatCommandIds.askAboutSelection, title: 'Ask About Selection', arguments: [args] };
+      ask.command = { command: ChatCommandIds.askAboutSelection, title: t('Ask About Selection'), arguments: [args] };
       actions.push(ask);
     }
     return actions;

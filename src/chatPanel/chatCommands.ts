@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { t } from '../common/l10n';
 import { showMessage } from '../workbench/showMessage';
 import { registerCommands } from '../workbench/registerCommands';
 import { Disposable } from '../common/lifecycle';
@@ -73,7 +74,7 @@ export class ChatCommands extends Disposable {
   async exportChat(conversationId?: string): Promise<ExportOutcome | undefined> {
     const id = conversationId ?? this.view.host?.conversationId ?? this.controller.store.mostRecent()?.id;
     if (!id || !this.controller.store.get(id)?.messages.length) {
-      showMessage('info', 'There is no chat to export yet: send a message first.');
+      showMessage('info', t('There is no chat to export yet: send a message first.'));
       return undefined;
     }
     return this.conversations.export(id);

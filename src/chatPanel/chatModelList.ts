@@ -1,4 +1,5 @@
 import { Emitter } from '../common/emitter';
+import { t } from '../common/l10n';
 import type { Connection } from '../connection/connection';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
@@ -70,8 +71,9 @@ export class ChatModelList extends Disposable {
     this.loading = true;
     this.changed.fire();
     try {
-      if (!this.connection.service) throw new Error('the address of the service is not set');
-      if (!(await this.connection.hasKey())) throw new Error('no API key is set');
+      // Shown after "Model list unavailable:" in the page.
+      if (!this.connection.service) throw new Error(t('the address of the service is not set'));
+      if (!(await this.connection.hasKey())) throw new Error(t('no API key is set'));
       // The prices come with the list or after it; the list never waits for them.
       void this.connection.prices.prices();
       const models = await this.connection.catalog.chatModels(abort.signal);

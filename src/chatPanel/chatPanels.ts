@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { t } from '../common/l10n';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { ChatWebviewHost } from './chatWebviewHost';
@@ -41,7 +42,7 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
       existing.panel.reveal(column);
       return existing.host;
     }
-    const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, 'Promptreel Chat', column, {
+    const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, t('Promptreel Chat'), column, {
       ...chatWebviewOptions(this.services.extensionUri),
       retainContextWhenHidden: false,
     });
@@ -60,8 +61,8 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
     const host = new ChatWebviewHost(panel.webview, this.services, conversationId);
     const entry: OpenPanel = { panel, host };
     this.open.add(entry);
-    const title = host.onDidChangeTitle((text) => (panel.title = `Chat: ${text}`));
-    panel.title = `Chat: ${this.services.controller.store.get(host.conversationId)?.title ?? 'Promptreel'}`;
+    const title = host.onDidChangeTitle((text) => (panel.title = t('Chat: {0}', text)));
+    panel.title = t('Chat: {0}', this.services.controller.store.get(host.conversationId)?.title ?? 'Promptreel');
     const disposed = panel.onDidDispose(() => {
       this.open.delete(entry);
       title.dispose();

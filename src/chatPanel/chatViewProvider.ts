@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
+import { t } from '../common/l10n';
 import { Disposable, MutableDisposable } from '../common/lifecycle';
 import { ChatWebviewHost } from './chatWebviewHost';
 import type { ChatServices } from './chatServices';
@@ -51,7 +52,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
         });
     if (this.view) this.view.show(preserveFocus);
     else await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`, { preserveFocus });
-    return withTimeout(waiting, 30_000, 'The Chat view did not open.');
+    return withTimeout(waiting, 30_000, t('The Chat view did not open.'));
   }
 }
 

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { t } from '../common/l10n';
 import { showMessage } from '../workbench/showMessage';
 import { CommandIds } from '../common/commandIds';
 import { Emitter } from '../common/emitter';
@@ -134,7 +135,7 @@ export class ChatWebviewHost extends Disposable {
       await this.handle(parsed.data);
     } catch (error) {
       this.services.log.error(`Handling "${parsed.data.type}" from the chat webview failed: ${describeError(error)}`);
-      showMessage('error', `Promptreel chat: ${describeError(error)}`, [{ title: 'Show Logs', command: CommandIds.showLogs }]);
+      showMessage('error', t('Promptreel chat: {0}', describeError(error)), [{ title: t('Show Logs'), command: CommandIds.showLogs }]);
     }
   }
 
@@ -183,7 +184,7 @@ export class ChatWebviewHost extends Disposable {
     if (!controller.store.get(conversationId) || controller.isBusy(conversationId)) return;
     const trimmed = text.trim();
     if (!trimmed && this.draft.isEmpty) return;
-    if (!(await confirmCharge(connection.keyHealth.state, connection.clock.now(), 'This message'))) {
+    if (!(await confirmCharge(connection.keyHealth.state, connection.clock.now(), t('This message')))) {
       this.draft.giveBack(typed);
       return;
     }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { t } from '../common/l10n';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { showMessage } from '../workbench/showMessage';
@@ -52,12 +53,12 @@ export class CodeBlockActions extends Disposable {
 
   async copy(code: string): Promise<void> {
     await vscode.env.clipboard.writeText(code);
-    vscode.window.setStatusBarMessage('$(check) Code copied', 2000);
+    vscode.window.setStatusBarMessage(t('$(check) Code copied'), 2000);
   }
 
   /** Inserts at each cursor of the editor (the selection is kept, not replaced). */
   async insertAtCursor(code: string): Promise<boolean> {
-    const editor = await this.targetEditor('insert the code');
+    const editor = await this.targetEditor(t('Open a file in the editor to insert the code.'));
     if (!editor) return false;
     const done = await editor.edit((builder) => {
       for (const selection of editor.selections) builder.insert(selection.active, code);
@@ -69,7 +70,7 @@ export class CodeBlockActions extends Disposable {
   }
 
   async replaceSelection(code: string): Promise<boolean> {
-    const editor = await this.targetEditor('replace the selection');
+    const editor = await this.targetEditor(t('Open a file in the editor to replace the selection.'));
     if (!editor) return false;
     return editor.edit((builder) => {
       for (const selection of editor.selections) builder.replace(selection, code);
@@ -81,11 +82,12 @@ export class CodeBlockActions extends Disposable {
     return vscode.window.showTextDocument(document, { preview: false });
   }
 
-  private async targetEditor(what: string): Promise<vscode.TextEditor | undefined> {
+  /** `noEditor`: what the user is told when no editor can take the code. */
+  private async targetEditor(noEditor: string): Promise<vscode.TextEditor | undefined> {
     const candidates = [vscode.window.activeTextEditor, this.lastEditor, ...vscode.window.visibleTextEditors];
     const editor = candidates.find((candidate) => candidate && !candidate.document.isClosed && isEditable(candidate));
     if (!editor) {
-      showMessage('info', `Open a file in the editor to ${what}.`);
+      showMessage('info', noEditor);
       return undefined;
     }
     // Show it (the focus is in the chat) so the user sees where the code went.

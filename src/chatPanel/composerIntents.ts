@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { t } from '../common/l10n';
 import { describeError } from '../common/logger';
 import { resolveCapabilities } from '../languageModels/core/modelInformation';
 import type { ChatServices } from './chatServices';
@@ -104,7 +105,7 @@ export class ComposerIntents {
       this.draft.addMention(await resolve());
     } catch (error) {
       if (!(error instanceof MentionError)) this.services.log.warn(`Could not add a mention: ${describeError(error)}`);
-      this.draft.setNotice(error instanceof MentionError ? error.message : `Could not add it: ${describeError(error)}`);
+      this.draft.setNotice(error instanceof MentionError ? error.message : t('Could not add it: {0}', describeError(error)));
     }
   }
 
@@ -112,7 +113,14 @@ export class ComposerIntents {
     const capabilities = this.page.capabilities(this.page.conversation());
     if (!capabilities.vision) {
       this.draft.setNotice(
-        `${capabilities.model || 'This model'} is not declared to accept images, so the image was not added. Pick a vision model, or set "vision": true for it in promptreel.models.capabilities.`,
+        capabilities.model
+          ? t(
+              '{0} is not declared to accept images, so the image was not added. Pick a vision model, or set "vision": true for it in promptreel.models.capabilities.',
+              capabilities.model,
+            )
+          : t(
+              'This model is not declared to accept images, so the image was not added. Pick a vision model, or set "vision": true for it in promptreel.models.capabilities.',
+            ),
       );
       return;
     }
@@ -143,7 +151,7 @@ export class ComposerIntents {
     try {
       await this.services.mentions.open(mention);
     } catch (error) {
-      this.draft.setNotice(`Could not open ${mention.label}: ${describeError(error)}`);
+      this.draft.setNotice(t('Could not open {0}: {1}', mention.label, describeError(error)));
     }
   }
 }

@@ -1,7 +1,9 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { CommandIds } from '../common/commandIds';
+import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
+import { sentences } from './core/sentences';
 import { showMessage } from '../workbench/showMessage';
 import type { ChatController } from './core/chatController';
 import { chatFileName, conversationToJson, parseConversationJson } from './core/conversationJson';
@@ -14,7 +16,10 @@ export type ImportOutcome = { kind: 'imported'; conversationId: string } | { kin
 
 /** A chat file larger than this is refused before it is read (images make files large, not this large). */
 const MAX_IMPORT_BYTES = 100 * 1024 * 1024;
-const JSON_FILTER = { 'Promptreel chat (JSON)': ['json'] };
+
+function jsonFilter(): Record<string, string[]> {
+  return { [t('Promptreel chat (JSON)')]: ['json'] };
+}
 
 /**
  * Rename, delete, export and import: the steps that ask the user something (input box, confirmation, file dialog)
@@ -30,10 +35,10 @@ export class ConversationActions {
     const conversation = this.controller.store.get(conversationId);
     if (!conversation) return undefined;
     const title = await vscode.window.showInputBox({
-      title: 'Promptreel: Rename Chat',
-      prompt: 'The new name of the chat',
+      title: t('Promptreel: Rename Chat'),
+      prompt: t('The new name of the chat'),
       value: conversation.title,
-      validateInput: (value) => (value.trim() ? undefined : 'Enter a name; it cannot be empty.'),
+      validateInput: (value) => (value.trim() ? undefined : t('Enter a name; it cannot be empty.')),
     });
     if (title === undefined || !title.trim()) return undefined;
     this.controller.store.rename(conversationId, title);
@@ -51,13 +56,17 @@ export class ConversationActions {
     const chats = [...new Set(conversationIds)].flatMap((id) => store.get(id) ?? []);
     if (chats.length === 0) return 0;
     if (confirm) {
-      const answering = chats.some((chat) => this.controller.isBusy(chat.id)) ? ' The reply in progress is stopped.' : '';
+      const answering = chats.some((chat) => this.controller.isBusy(chat.id)) ? t('The reply in progress is stopped.') : undefined;
       const [question, detail] =
         chats.length === 1
-          ? [`Delete the chat "${chats[0].title}"?`, `Its messages cannot be restored.${answering}`]
-          : [`Delete ${chats.length} chats?`, `${listTitles(chats.map((chat) => chat.title))}\n\nTheir messages cannot be restored.${answering}`];
-      const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, 'Delete');
-      if (choice !== 'Delete') return 0;
+          ? [t('Delete the chat "{0}"?', chats[0].title), sentences(t('Its messages cannot be restored.'), answering)]
+          : [
+              t('Delete {0} chats?', chats.length),
+              `${listTitles(chats.map((chat) => chat.title))}\n\n${sentences(t('Their messages cannot be restored.'), answering)}`,
+            ];
+      const remove = t('Delete');
+      const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, remove);
+      if (choice !== remove) return 0;
     }
     for (const chat of chats) this.controller.stop(chat.id);
     const deleted = store.deleteMany(chats.map((chat) => chat.id));
@@ -81,7 +90,7 @@ export class ConversationActions {
    */
   async export(conversationId: string, format?: ChatFileFormat): Promise<ExportOutcome> {
     const conversation = this.controller.store.get(conversationId);
-    if (!conversation) return { kind: 'failed', problem: 'The chat no longer exists.' };
+    if (!conversation) return { kind: 'failed', problem: t('The chat no longer exists.') };
     const chosen = format ?? (await askExportFormat(conversation.title));
     if (!chosen) return { kind: 'cancelled' };
     if (chosen !== 'editor') return this.exportToFile(conversationId, chosen);
@@ -92,29 +101,29 @@ export class ConversationActions {
   /** Saves the chat as Markdown (to read) or JSON (to import again, images included) where the user picks. */
   async exportToFile(conversationId: string, format: ChatFileFormat): Promise<ExportOutcome> {
     const conversation = this.controller.store.get(conversationId);
-    if (!conversation) return { kind: 'failed', problem: 'The chat no longer exists.' };
+    if (!conversation) return { kind: 'failed', problem: t('The chat no longer exists.') };
     const target = await vscode.window.showSaveDialog({
-      title: format === 'json' ? 'Promptreel: Export Chat as JSON' : 'Promptreel: Export Chat as Markdown',
-      saveLabel: 'Export',
+      title: format === 'json' ? t('Promptreel: Export Chat as JSON') : t('Promptreel: Export Chat as Markdown'),
+      saveLabel: t('Export'),
       defaultUri: vscode.Uri.joinPath(defaultFolder(), chatFileName(conversation.title, format === 'json' ? 'json' : 'md')),
-      filters: format === 'json' ? JSON_FILTER : { Markdown: ['md'] },
+      filters: format === 'json' ? jsonFilter() : { Markdown: ['md'] },
     });
     if (!target) return { kind: 'cancelled' };
     const content = format === 'json' ? conversationToJson(conversation) : conversationToMarkdown(conversation);
     try {
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
     } catch (error) {
-      const problem = `Could not export the chat to ${target.fsPath}: ${describeError(error)}`;
-      this.log.error(problem);
+      this.log.error(`Could not export the chat to ${target.fsPath}: ${describeError(error)}`);
+      const problem = t('Could not export the chat to {0}: {1}', target.fsPath, describeError(error));
       showMessage('error', problem, [
-        { title: 'Choose Another File', run: () => this.exportToFile(conversationId, format) },
-        { title: 'Show Logs', command: CommandIds.showLogs },
+        { title: t('Choose Another File'), run: () => this.exportToFile(conversationId, format) },
+        { title: t('Show Logs'), command: CommandIds.showLogs },
       ]);
       return { kind: 'failed', problem };
     }
     this.log.info(`Exported a chat (${conversation.messages.length} messages) as ${format}.`);
-    showMessage('info', `Exported "${conversation.title}" to ${baseName(target)}.`, [
-      { title: 'Open', run: () => vscode.commands.executeCommand('vscode.open', target) },
+    showMessage('info', t('Exported "{0}" to {1}.', conversation.title, baseName(target)), [
+      { title: t('Open'), run: () => vscode.commands.executeCommand('vscode.open', target) },
     ]);
     return { kind: 'saved', uri: target };
   }
@@ -131,10 +140,10 @@ export class ConversationActions {
     const parsed = read.ok ? parseConversationJson(read.text) : read;
     if (!parsed.ok) {
       this.log.warn(`Did not import ${uri.toString(true)}: ${parsed.problem}`);
-      const problem = `Could not import "${baseName(uri)}": ${parsed.problem}`;
+      const problem = t('Could not import "{0}": {1}', baseName(uri), parsed.problem);
       showMessage('error', problem, [
-        { title: 'Choose Another File', run: () => this.importFromFile(show) },
-        { title: 'Show Logs', command: CommandIds.showLogs },
+        { title: t('Choose Another File'), run: () => this.importFromFile(show) },
+        { title: t('Show Logs'), command: CommandIds.showLogs },
       ]);
       return { kind: 'failed', problem };
     }
@@ -149,23 +158,23 @@ type ExportChoice = ChatFileFormat | 'editor';
 
 async function askExportFormat(title: string): Promise<ExportChoice | undefined> {
   const items: (vscode.QuickPickItem & { format: ExportChoice })[] = [
-    { format: 'markdown', label: '$(markdown) Markdown file', detail: 'To read or share: the messages, their code and what they cost.' },
-    { format: 'json', label: '$(json) JSON file', detail: 'To import again later or elsewhere ("Import Chat from JSON…"), images included.' },
-    { format: 'editor', label: '$(go-to-file) Markdown in an editor', detail: 'Opens the Markdown unsaved; nothing is written.' },
+    { format: 'markdown', label: t('$(markdown) Markdown file'), detail: t('To read or share: the messages, their code and what they cost.') },
+    { format: 'json', label: t('$(json) JSON file'), detail: t('To import again later or elsewhere ("Import Chat from JSON…"), images included.') },
+    { format: 'editor', label: t('$(go-to-file) Markdown in an editor'), detail: t('Opens the Markdown unsaved; nothing is written.') },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `Promptreel: Export "${title}"`, placeHolder: 'Export the chat as' });
+  const picked = await vscode.window.showQuickPick(items, { title: t('Promptreel: Export "{0}"', title), placeHolder: t('Export the chat as') });
   return picked?.format;
 }
 
 async function pickChatFile(): Promise<vscode.Uri | undefined> {
   const picked = await vscode.window.showOpenDialog({
-    title: 'Promptreel: Import Chat from JSON',
-    openLabel: 'Import',
+    title: t('Promptreel: Import Chat from JSON'),
+    openLabel: t('Import'),
     canSelectFiles: true,
     canSelectFolders: false,
     canSelectMany: false,
     defaultUri: defaultFolder(),
-    filters: { ...JSON_FILTER, 'All files': ['*'] },
+    filters: { ...jsonFilter(), [t('All files')]: ['*'] },
   });
   return picked?.[0];
 }
@@ -174,10 +183,10 @@ async function readText(uri: vscode.Uri): Promise<{ ok: true; text: string } | {
   try {
     const { size } = await vscode.workspace.fs.stat(uri);
     if (size > MAX_IMPORT_BYTES)
-      return { ok: false, problem: `The file is ${megabytes(size)} MB; a chat file may be at most ${megabytes(MAX_IMPORT_BYTES)} MB.` };
+      return { ok: false, problem: t('The file is {0} MB; a chat file may be at most {1} MB.', megabytes(size), megabytes(MAX_IMPORT_BYTES)) };
     return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(await vscode.workspace.fs.readFile(uri)) };
   } catch (error) {
-    return { ok: false, problem: error instanceof TypeError ? 'The file is not UTF-8 text.' : `The file could not be read (${describeError(error)}).` };
+    return { ok: false, problem: error instanceof TypeError ? t('The file is not UTF-8 text.') : t('The file could not be read ({0}).', describeError(error)) };
   }
 }
 
@@ -197,6 +206,6 @@ function baseName(uri: vscode.Uri): string {
 /** Up to five titles, one a line, and how many more. */
 function listTitles(titles: string[]): string {
   const shown = titles.slice(0, 5).map((title) => `• ${title}`);
-  if (titles.length > 5) shown.push(`…and ${titles.length - 5} more`);
+  if (titles.length > 5) shown.push(t('…and {0} more', titles.length - 5));
   return shown.join('\n');
 }

@@ -1,4 +1,5 @@
 import { Emitter } from '../../common/emitter';
+import { t } from '../../common/l10n';
 import type { ModelLimits } from '../../api/models';
 import type { ModelPrice } from '../../api/account/prices';
 import { Disposable, toDisposable } from '../../common/lifecycle';
@@ -230,7 +231,7 @@ export class ChatController extends Disposable {
         if (round >= maxRounds) {
           this.log.warn(`Request ${running.requestId}: the model still calls tools after ${maxRounds} rounds; stopping here.`);
           failAssistantMessage(message, 'stopped', {
-            message: `Stopped after ${maxRounds} rounds of tool calls (promptreel.chat.maxToolRounds). Send a message to let the model go on.`,
+            message: t('Stopped after {0} rounds of tool calls (promptreel.chat.maxToolRounds). Send a message to let the model go on.', maxRounds),
             actions: ['openSettings'],
           });
           break;

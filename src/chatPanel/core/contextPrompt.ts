@@ -40,11 +40,16 @@ export function renderContext(context: SelectionContext): string {
   return parts.join('\n');
 }
 
+/** What heads a mention's text for the model: its label and detail, or its English heading when they are translated. */
+export function mentionHeading(mention: Pick<Mention, 'label' | 'detail' | 'heading'>): string {
+  return mention.heading ?? `${mention.label}${mention.detail ? ` (${mention.detail})` : ''}`;
+}
+
 /** A mention as the model reads it: what it is, then its text in a fence the text cannot close. */
 export function renderMention(mention: Mention): string {
   const fence = fenceFor(mention.content);
   const cut = mention.trimmedFrom !== undefined ? ` (cut to fit the context window: ${mention.tokens} of ${mention.trimmedFrom} tokens)` : '';
-  return [`${mention.label}${mention.detail ? ` (${mention.detail})` : ''}${cut}:`, '', fence, mention.content, fence].join('\n');
+  return [`${mentionHeading(mention)}${cut}:`, '', fence, mention.content, fence].join('\n');
 }
 
 /** The text of a user turn as sent: the mentions and the selection (when there are) followed by what the user wrote. */

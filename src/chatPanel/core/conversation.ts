@@ -1,4 +1,5 @@
 import type { ChatStreamEvent } from '../../api/chat/events';
+import { t } from '../../common/l10n';
 import type {
   AssistantMessage,
   ChatErrorInfo,
@@ -14,7 +15,11 @@ import type {
 // Operations on one conversation. They change the conversation in place (the store owns it and persists it);
 // a reply that streams thousands of chunks must not copy the whole conversation per chunk.
 
-export const UNTITLED = 'New chat';
+/** The title of a chat that no message names yet. */
+export function untitled(): string {
+  return t('New chat');
+}
+
 const TITLE_LENGTH = 60;
 
 export type IdFactory = () => string;
@@ -22,7 +27,7 @@ export type IdFactory = () => string;
 export const randomId: IdFactory = () => globalThis.crypto.randomUUID();
 
 export function createConversation(options: ConversationOptions = {}, now = Date.now(), newId: IdFactory = randomId): Conversation {
-  return { id: newId(), title: UNTITLED, createdAt: now, updatedAt: now, options: { ...options }, messages: [] };
+  return { id: newId(), title: untitled(), createdAt: now, updatedAt: now, options: { ...options }, messages: [] };
 }
 
 /** A title from the first line of the first message, shortened on a word boundary. */
@@ -32,7 +37,8 @@ export function titleFrom(text: string, context?: SelectionContext, mention?: st
       .split('\n')
       .map((part) => part.trim())
       .find((part) => part.length > 0) ?? '';
-  const base = line || (context ? `About ${context.fileName}:${context.startLine}-${context.endLine}` : mention ? `About ${mention}` : UNTITLED);
+  const base =
+    line || (context ? t('About {0}:{1}-{2}', context.fileName, context.startLine, context.endLine) : mention ? t('About {0}', mention) : untitled());
   if (base.length <= TITLE_LENGTH) return base;
   const cut = base.slice(0, TITLE_LENGTH);
   const space = cut.lastIndexOf(' ');
@@ -181,7 +187,7 @@ export function usageTotals(conversation: Conversation): UsageTotals {
 }
 
 export function rename(conversation: Conversation, title: string, now = Date.now()): void {
-  conversation.title = title.trim() || UNTITLED;
+  conversation.title = title.trim() || untitled();
   conversation.titleEdited = true;
   conversation.updatedAt = now;
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { t } from '../../common/l10n';
 import type { IdFactory } from './conversation';
 import { imageFromDataUrl } from './images';
 import { conversationSchema, type Conversation } from './model';
@@ -9,7 +10,10 @@ import { conversationSchema, type Conversation } from './model';
 
 export const CHAT_FILE_FORMAT = 'promptreel.chat';
 export const CHAT_FILE_VERSION = 1;
-export const CUT_OFF_AT_EXPORT = 'The reply was still arriving when the chat was exported. What arrived is kept.';
+
+export function cutOffAtExport(): string {
+  return t('The reply was still arriving when the chat was exported. What arrived is kept.');
+}
 
 const envelopeSchema = z.object({ format: z.optional(z.unknown()), version: z.optional(z.unknown()), conversation: z.optional(z.unknown()) });
 
@@ -26,29 +30,43 @@ export function parseConversationJson(text: string): ChatFileParse {
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    return { ok: false, problem: `The file is not valid JSON (${error instanceof Error ? error.message : String(error)}).` };
+    return { ok: false, problem: t('The file is not valid JSON ({0}).', error instanceof Error ? error.message : String(error)) };
   }
   const envelope = envelopeSchema.safeParse(raw);
   if (!envelope.success || envelope.data.format !== CHAT_FILE_FORMAT) {
     return {
       ok: false,
-      problem: `The file is not a Promptreel chat export: its "format" should be "${CHAT_FILE_FORMAT}". Export a chat with "Export Chat as JSON…" to get one.`,
+      problem: t(
+        'The file is not a Promptreel chat export: its "format" should be "{0}". Export a chat with "Export Chat as JSON…" to get one.',
+        CHAT_FILE_FORMAT,
+      ),
     };
   }
   const { version } = envelope.data;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    return { ok: false, problem: `The file's "version" (${JSON.stringify(version) ?? 'missing'}) is not a version of the chat format.` };
+    const found = JSON.stringify(version);
+    return {
+      ok: false,
+      problem:
+        found === undefined
+          ? t('The file\'s "version" (missing) is not a version of the chat format.')
+          : t('The file\'s "version" ({0}) is not a version of the chat format.', found),
+    };
   }
   if (version > CHAT_FILE_VERSION) {
     return {
       ok: false,
-      problem: `The file was exported by a newer Promptreel (chat format version ${version}; this one reads version ${CHAT_FILE_VERSION}). Update Promptreel to import it.`,
+      problem: t(
+        'The file was exported by a newer Promptreel (chat format version {0}; this one reads version {1}). Update Promptreel to import it.',
+        version,
+        CHAT_FILE_VERSION,
+      ),
     };
   }
   const conversation = conversationSchema.safeParse(envelope.data.conversation);
   if (!conversation.success) {
     const issue = conversation.error.issues[0];
-    return invalid([...(issue?.path ?? [])], issue?.message ?? 'unexpected shape');
+    return invalid([...(issue?.path ?? [])], issue?.message ?? t('unexpected shape'));
   }
   return checkImages(conversation.data);
 }
@@ -70,7 +88,7 @@ function checkImages(conversation: Conversation): ChatFileParse {
 
 function invalid(path: PropertyKey[], problem: string): ChatFileParse {
   const where = ['conversation', ...path.map(String)].join('.');
-  return { ok: false, problem: `The chat in the file is not valid: ${where}: ${problem.replace(/\.$/, '')}.` };
+  return { ok: false, problem: t('The chat in the file is not valid: {0}: {1}.', where, problem.replace(/[.。]$/, '')) };
 }
 
 /**
@@ -88,7 +106,7 @@ export function importedConversation(conversation: Conversation, now: number, ne
       if (message.role === 'user') return { ...message, id: newId() };
       const toolCalls = message.toolCalls.map((call) => (call.state === 'pending' || call.state === 'running' ? { ...call, state: 'stopped' as const } : call));
       if (message.status !== 'streaming') return { ...message, id: newId(), toolCalls };
-      return { ...message, id: newId(), toolCalls, status: 'cut-off' as const, error: { message: CUT_OFF_AT_EXPORT, actions: ['retry' as const] } };
+      return { ...message, id: newId(), toolCalls, status: 'cut-off' as const, error: { message: cutOffAtExport(), actions: ['retry' as const] } };
     }),
   };
 }

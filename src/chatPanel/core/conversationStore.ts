@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { systemClock, type Clock } from '../../common/clock';
+import { t } from '../../common/l10n';
 import type { IDisposable } from '../../common/lifecycle';
 import type { StateStorage } from '../../common/stateStorage';
 import { createConversation, randomId, rename, type IdFactory } from './conversation';
@@ -37,7 +38,10 @@ export interface StoreOptions {
 export const STORAGE_KEY = 'promptreel.chat.conversations';
 const STORAGE_VERSION = 1;
 const persistedSchema = z.object({ version: z.number(), conversations: z.array(z.unknown()) });
-export const INTERRUPTED_MESSAGE = 'The reply was interrupted (VS Code was closed or reloaded while it arrived). What arrived is kept.';
+
+export function interruptedMessage(): string {
+  return t('The reply was interrupted (VS Code was closed or reloaded while it arrived). What arrived is kept.');
+}
 
 /**
  * The conversations of one workspace, in memory, written to a StateStorage (workspaceState). Everything read back is
@@ -220,7 +224,7 @@ export class ConversationStore implements IDisposable {
       for (const message of conversation.messages) {
         if (message.role === 'assistant' && message.status === 'streaming') {
           message.status = 'cut-off';
-          message.error = { message: INTERRUPTED_MESSAGE, actions: ['retry'] };
+          message.error = { message: interruptedMessage(), actions: ['retry'] };
         }
       }
       conversations.set(conversation.id, conversation);

@@ -1,5 +1,7 @@
 import { isApiError, type ApiError } from '../../api/errors';
+import { t } from '../../common/l10n';
 import type { ChatErrorAction, ChatErrorInfo } from './model';
+import { sentences } from './sentences';
 
 export interface ReplyFailure {
   status: 'stopped' | 'cut-off' | 'error';
@@ -14,14 +16,15 @@ export function describeReplyFailure(error: unknown): ReplyFailure {
   if (!isApiError(error)) {
     return {
       status: 'error',
-      error: { message: `The reply failed: ${error instanceof Error ? error.message : String(error)}`, actions: ['retry', 'showLogs'] },
+      error: { message: t('The reply failed: {0}', error instanceof Error ? error.message : String(error)), actions: ['retry', 'showLogs'] },
     };
   }
   switch (error.kind) {
     case 'aborted':
       return { status: 'stopped' };
     case 'cut-off':
-      return { status: 'cut-off', error: info(error, `The reply was cut off: ${stripPrefix(error.message)} What arrived is kept.`, ['retry', 'showLogs']) };
+      // The API's own words say that the reply was cut off and why (in the user's language).
+      return { status: 'cut-off', error: info(error, t('{0} What arrived is kept.', asSentence(error.message)), ['retry', 'showLogs']) };
     case 'no-key':
       // The transport's "no key", or the controller's "no address": their own words say which.
       return { status: 'error', error: info(error, `${error.message} ${error.hint}`, ['setApiKey', 'openSettings']) };
@@ -29,13 +32,16 @@ export function describeReplyFailure(error: unknown): ReplyFailure {
       return { status: 'error', error: info(error, `${error.message} ${error.hint}`, ['openSettings']) };
     case 'network':
     case 'timeout':
-      return { status: 'error', error: info(error, `Could not reach the service: ${error.message} ${error.hint}`, ['retry', 'openSettings', 'showLogs']) };
+      return {
+        status: 'error',
+        error: info(error, t('Could not reach the service: {0} {1}', error.message, error.hint), ['retry', 'openSettings', 'showLogs']),
+      };
     case 'stream':
       return {
         status: 'error',
         error: info(
           error,
-          `The service reported an error while answering: ${said(error) ?? error.message}. ${error.hint}`,
+          t('The service reported an error while answering: {0}. {1}', said(error) ?? error.message, error.hint),
           actionsForStatus(error, ['retry', 'showLogs']),
         ),
       };
@@ -49,30 +55,37 @@ export function describeReplyFailure(error: unknown): ReplyFailure {
 function httpInfo(error: ApiError): ChatErrorInfo {
   const status = error.status ?? 0;
   const server = said(error);
-  const saidText = server ? ` The service said: "${server}".` : '';
+  const saidText = server ? t('The service said: "{0}".', server) : '';
   if (error.code === 'model_not_found')
-    return info(error, `The model is not available on this service (HTTP ${status}).${saidText} Pick another model.`, ['selectModel', 'showLogs']);
+    return info(error, sentences(t('The model is not available on this service (HTTP {0}).', status), saidText, t('Pick another model.')), [
+      'selectModel',
+      'showLogs',
+    ]);
   switch (status) {
     case 400:
       if (error.param) {
         return info(
           error,
-          `The service refused the parameter "${error.param}" (HTTP 400).${saidText} Change or clear it in the conversation options, or declare what the model supports in promptreel.models.capabilities.`,
+          sentences(
+            t('The service refused the parameter "{0}" (HTTP 400).', error.param),
+            saidText,
+            t('Change or clear it in the conversation options, or declare what the model supports in promptreel.models.capabilities.'),
+          ),
           ['openSettings', 'retry'],
         );
       }
-      return info(error, `The service refused the request (HTTP 400).${saidText}`, ['openSettings', 'retry', 'showLogs']);
+      return info(error, sentences(t('The service refused the request (HTTP 400).'), saidText), ['openSettings', 'retry', 'showLogs']);
     case 401:
-      return info(error, `The service refused the API key (HTTP 401).${saidText} ${error.hint}`, ['setApiKey', 'showLogs']);
+      return info(error, sentences(t('The service refused the API key (HTTP 401).'), saidText, error.hint), ['setApiKey', 'showLogs']);
     case 402:
     case 403:
-      return info(error, `The request was not allowed (HTTP ${status}).${saidText} ${error.hint}`, ['selectModel', 'setApiKey', 'showLogs']);
+      return info(error, sentences(t('The request was not allowed (HTTP {0}).', status), saidText, error.hint), ['selectModel', 'setApiKey', 'showLogs']);
     case 404:
-      return info(error, `Nothing was found at the chat address (HTTP 404): check the base URL.${saidText}`, ['openSettings', 'showLogs']);
+      return info(error, sentences(t('Nothing was found at the chat address (HTTP 404): check the base URL.'), saidText), ['openSettings', 'showLogs']);
     case 429:
-      return info(error, `The service is rate limiting requests (HTTP 429).${saidText} ${error.hint}`, ['retry', 'showLogs']);
+      return info(error, sentences(t('The service is rate limiting requests (HTTP 429).'), saidText, error.hint), ['retry', 'showLogs']);
     default:
-      return info(error, `The chat request failed (HTTP ${status}).${saidText} ${error.hint}`, ['retry', 'showLogs']);
+      return info(error, sentences(t('The chat request failed (HTTP {0}).', status), saidText, error.hint), ['retry', 'showLogs']);
   }
 }
 
@@ -84,7 +97,11 @@ function actionsForStatus(error: ApiError, fallback: ChatErrorAction[]): ChatErr
 
 function info(error: ApiError, message: string, actions: ChatErrorAction[]): ChatErrorInfo {
   return {
-    message: message.replace(/\s+/g, ' ').trim(),
+    // Chinese puts no space after its full-width sentence marks.
+    message: message
+      .replace(/\s+/g, ' ')
+      .replace(/([。！？]) /g, '$1')
+      .trim(),
     actions,
     ...(error.param ? { param: error.param } : {}),
     ...(error.status !== undefined ? { status: error.status } : {}),
@@ -96,7 +113,8 @@ function said(error: ApiError): string | undefined {
   return error.serverMessage?.trim() || undefined;
 }
 
-function stripPrefix(message: string): string {
-  const text = message.replace(/^The reply was cut off:\s*/i, '');
-  return /[.!?]$/.test(text) ? text : `${text}.`;
+/** The message ending as a sentence does. */
+function asSentence(message: string): string {
+  const text = message.trim();
+  return /[.!?。！？]$/.test(text) ? text : `${text}.`;
 }

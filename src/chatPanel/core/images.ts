@@ -1,3 +1,5 @@
+import { t } from '../../common/l10n';
+
 /** Image files a user may attach, by extension. */
 const IMAGE_TYPES: Record<string, string> = {
   png: 'image/png',
@@ -29,12 +31,13 @@ const ALLOWED_MIME_TYPES = new Set(Object.values(IMAGE_TYPES));
  */
 export function imageFromDataUrl(name: string, mimeType: string, dataUrl: string): ImageAttachmentInput | string {
   const match = /^data:(image\/[\w.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/.exec(dataUrl);
-  if (!match || match[1] !== mimeType) return 'The data is not an image.';
-  if (!ALLOWED_MIME_TYPES.has(mimeType)) return `${mimeType} images cannot be sent: use PNG, JPEG, GIF or WebP.`;
+  if (!match || match[1] !== mimeType) return t('The data is not an image.');
+  if (!ALLOWED_MIME_TYPES.has(mimeType)) return t('{0} images cannot be sent: use PNG, JPEG, GIF or WebP.', mimeType);
   const base64 = match[2]!;
   const size = Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
-  if (size === 0) return 'The image is empty.';
-  if (size > MAX_IMAGE_BYTES) return `The image is ${(size / 1024 / 1024).toFixed(1)} MB: attach an image of at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB.`;
+  if (size === 0) return t('The image is empty.');
+  if (size > MAX_IMAGE_BYTES)
+    return t('The image is {0} MB: attach an image of at most {1} MB.', (size / 1024 / 1024).toFixed(1), MAX_IMAGE_BYTES / 1024 / 1024);
   const extension = Object.entries(IMAGE_TYPES).find(([, type]) => type === mimeType)?.[0] ?? 'png';
   // Path separators and the characters file systems refuse: the name is shown and may become a file name.
   // eslint-disable-next-line no-control-regex

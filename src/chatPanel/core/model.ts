@@ -115,6 +115,8 @@ export const mentionSchema = z.object({
   label: z.string(),
   /** `2.1 KB`, `3 errors`. */
   detail: z.optional(z.string()),
+  /** What the model reads before the text, in English, when the label and detail are in the user's language. */
+  heading: z.optional(z.string()),
   /** What a click on the chip opens. */
   uri: z.optional(z.string()),
   /** 1-based, inclusive. */

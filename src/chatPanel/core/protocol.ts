@@ -27,7 +27,7 @@ export interface ImageView {
 }
 
 /** A mention as the page sees it: what it is and its size, not its text (a click opens the source). */
-export type MentionView = Omit<Mention, 'content'>;
+export type MentionView = Omit<Mention, 'content' | 'heading'>;
 
 export type UserMessageView = Omit<UserMessage, 'images' | 'mentions'> & { images: ImageView[]; mentions: MentionView[] };
 

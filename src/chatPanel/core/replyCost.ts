@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatRequest } from '../../api';
 import { costOf, formatUsd, type ModelPrice } from '../../api/account/prices';
+import { t } from '../../common/l10n';
 import type { PlainPart } from '../../languageModels/core/messages';
 import { estimateMessageTokens, estimateTextTokens } from '../../languageModels/core/tokenEstimate';
 import type { AssistantMessage, Conversation, Cost, UsageTotals } from './model';
@@ -31,7 +32,7 @@ export function conversationCost(conversation: Conversation): Cost | undefined {
 
 /** `$0.0044`, or `≈ $0.0040 (estimated)`. */
 export function formatCost(cost: Cost): string {
-  return cost.estimated ? `≈ ${formatUsd(cost.usd)} (estimated)` : formatUsd(cost.usd);
+  return cost.estimated ? t('≈ {0} (estimated)', formatUsd(cost.usd)) : formatUsd(cost.usd);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ApiError, withRateLimitRetry, type ChatRequest } from '../../api';
 import type { ModelPrice } from '../../api/account/prices';
 import type { ClientProvider } from '../../connection/clientProvider';
+import { t } from '../../common/l10n';
 import { describeError, type ComponentLogger } from '../../common/logger';
 import type { ModelCapabilities } from '../../config/schema';
 import type { Settings } from '../../config/settings';
@@ -81,8 +82,8 @@ export class ReplyStreamer {
       if (!client) {
         throw new ApiError({
           kind: 'no-key',
-          message: 'The address of the service is not set.',
-          hint: 'Set promptreel.baseUrl (Promptreel: Set API Key asks for it).',
+          message: t('The address of the service is not set.'),
+          hint: t('Set promptreel.baseUrl (Promptreel: Set API Key asks for it).'),
         });
       }
       const tools = toChatTools(offered, { strictSchemas: capabilities.strictToolSchemas === true });

@@ -1,5 +1,6 @@
 import { validateChatRequest, type ChatMessage, type ChatRequest, type ChatTool, type ContentPart } from '../../api/chat/request';
 import { ApiError } from '../../api/errors';
+import { t } from '../../common/l10n';
 import type { ModelCapabilities } from '../../config/schema';
 import { userPromptText } from './contextPrompt';
 import type { AssistantMessage, Conversation, ToolCallRecord, UserMessage } from './model';
@@ -40,7 +41,7 @@ export function buildChatRequest(input: RequestInput): ChatRequest {
   const capabilities = input.capabilities ?? {};
   const options = conversation.options;
   const model = modelOf(conversation, defaults);
-  if (!model) throw invalidRequest('model', 'No chat model is selected.', 'Pick a model in the chat panel or with Promptreel: Select Chat Model.');
+  if (!model) throw invalidRequest('model', t('No chat model is selected.'), t('Pick a model in the chat panel or with Promptreel: Select Chat Model.'));
 
   const messages: ChatMessage[] = [];
   const system = options.systemPrompt?.trim();
@@ -73,8 +74,8 @@ export function buildChatRequest(input: RequestInput): ChatRequest {
     if (capabilities.maxOutputTokens !== undefined && maxTokens > capabilities.maxOutputTokens) {
       throw invalidRequest(
         'max_tokens',
-        `max_tokens is ${maxTokens}, above the ${capabilities.maxOutputTokens} tokens ${model} allows.`,
-        `Lower max_tokens to at most ${capabilities.maxOutputTokens}.`,
+        t('max_tokens is {0}, above the {1} tokens {2} allows.', maxTokens, capabilities.maxOutputTokens, model),
+        t('Lower max_tokens to at most {0}.', capabilities.maxOutputTokens),
       );
     }
     request.max_tokens = maxTokens;
@@ -84,8 +85,8 @@ export function buildChatRequest(input: RequestInput): ChatRequest {
     if (capabilities.jsonMode === false) {
       throw invalidRequest(
         'response_format',
-        `${model} does not support JSON mode (promptreel.models.capabilities).`,
-        'Turn JSON mode off for this conversation, or pick another model.',
+        t('{0} does not support JSON mode (promptreel.models.capabilities).', model),
+        t('Turn JSON mode off for this conversation, or pick another model.'),
       );
     }
     request.response_format = { type: 'json_object' };
@@ -105,8 +106,10 @@ function userMessage(message: UserMessage, capabilities: ModelCapabilities, isLa
     if (isLast) {
       throw invalidRequest(
         'messages',
-        `${model} is not declared to accept images, and this message has ${images.length === 1 ? 'an image' : `${images.length} images`}.`,
-        `Remove the image, pick a model with "vision": true in promptreel.models.capabilities, or declare it there.`,
+        images.length === 1
+          ? t('{0} is not declared to accept images, and this message has an image.', model)
+          : t('{0} is not declared to accept images, and this message has {1} images.', model, images.length),
+        t('Remove the image, pick a model with "vision": true in promptreel.models.capabilities, or declare it there.'),
       );
     }
     return { role: 'user', content: `${text}\n\n[${images.length} image(s) left out: ${model} does not accept images]` };

@@ -57,9 +57,9 @@ export function draftView(draft: Draft): DraftView {
   };
 }
 
-/** A mention without its text (the page shows what it is and its size; the host holds the text). */
+/** A mention without its text (the page shows what it is and its size; the host holds the text and the model's heading). */
 export function mentionView(mention: Mention): MentionView {
-  const { content: _content, ...view } = mention;
+  const { content: _content, heading: _heading, ...view } = mention;
   return view;
 }
 

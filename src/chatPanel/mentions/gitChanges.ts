@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
+import { t } from '../../common/l10n';
 import type { Mention } from '../core/model';
-import { plural } from './core/mentionFormat';
+import { fileCount } from './core/mentionFormat';
 import { withTokens } from './fileMentions';
 import { MentionError } from './mentionError';
 
@@ -64,16 +65,13 @@ export async function otherBranches(repository: GitRepository): Promise<string[]
 
 export async function gitChangesMention(scope: 'staged' | 'unstaged' | 'branch', ref?: string): Promise<Mention> {
   const repository = await workspaceRepository();
-  if (!repository) throw new MentionError('No Git repository was found in this workspace (or the Git extension is disabled).');
-  if (scope === 'branch' && !ref) throw new MentionError('Name the branch to compare with.');
+  if (!repository) throw new MentionError(t('No Git repository was found in this workspace (or the Git extension is disabled).'));
+  if (scope === 'branch' && !ref) throw new MentionError(t('Name the branch to compare with.'));
   const diff = scope === 'branch' ? await repository.diffWith(ref!) : await repository.diff(scope === 'staged');
-  const label = scope === 'staged' ? 'Git: staged changes' : scope === 'unstaged' ? 'Git: unstaged changes' : `Git: changes against ${ref}`;
   const files = (diff.match(/^diff --git /gm) ?? []).length;
   const content = diff.length > MAX_DIFF_CHARS ? `${diff.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${MAX_DIFF_CHARS} characters)` : diff;
-  return withTokens({
-    kind: 'gitChanges',
-    label,
-    detail: files ? plural(files, 'file') : 'no changes',
-    content: content.trim() ? content : 'No changes.',
-  });
+  return withTokens({ kind: 'gitChanges', content: content.trim() ? content : 'No changes.' }, (t) => ({
+    label: scope === 'staged' ? t('Git: staged changes') : scope === 'unstaged' ? t('Git: unstaged changes') : t('Git: changes against {0}', ref!),
+    detail: files ? fileCount(files, t) : t('no changes'),
+  }));
 }

@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
+import { t } from '../../common/l10n';
 import type { MentionSuggestionView } from '../core/protocol';
-import { fuzzyMatch, normalizeQuery } from './core/fuzzyMatch';
+import { fuzzyMatch, normalizeQuery, type FuzzyMatch } from './core/fuzzyMatch';
+import { english, type Words } from './core/mentionFormat';
 import { mentionKey, type MentionTarget } from './core/mentionTarget';
 import { activeFileUri, openEditorUris, relativePath } from './fileMentions';
 import { problemCounts } from './problemsMention';
+import { symbolKindName } from './symbolKindNames';
 import type { TerminalOutputRecorder } from './terminalOutput';
 import type { WorkspaceFileIndex } from './workspaceFileIndex';
 
@@ -23,6 +26,8 @@ export interface SuggestionSources {
 interface Candidate {
   target: MentionTarget;
   label: string;
+  /** The English label, when the label is translated: what the user types finds the entry in either language. */
+  alias?: string;
   description?: string;
 }
 
@@ -36,28 +41,43 @@ function entry(candidate: Candidate, matches?: number[]): MentionSuggestionView 
   };
 }
 
+/** The entry for a target, named in the user's language; `name` is written once, with the writer as `t`. */
+function named(target: MentionTarget, name: (t: Words) => string, description?: string): Candidate {
+  const label = name(t);
+  const alias = name(english);
+  return { target, label, ...(alias !== label ? { alias } : {}), ...(description ? { description } : {}) };
+}
+
 /** The entries that are not files: the current file, open editors, problems, Git changes, the terminal. */
 async function contextCandidates(sources: SuggestionSources): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
   const active = activeFileUri();
-  if (active) candidates.push({ target: { kind: 'currentFile' }, label: 'Current file', description: relativePath(active) });
+  if (active) candidates.push(named({ kind: 'currentFile' }, (t) => t('Current file'), relativePath(active)));
   for (const uri of openEditorUris()) {
-    candidates.push({ target: { kind: 'openEditor', uri: uri.toString() }, label: `Open editor: ${relativePath(uri)}` });
+    candidates.push(named({ kind: 'openEditor', uri: uri.toString() }, (t) => t('Open editor: {0}', relativePath(uri))));
   }
-  if (active) candidates.push({ target: { kind: 'problems', scope: 'file' }, label: 'Problems in the current file', description: problemCounts('file') });
-  candidates.push({ target: { kind: 'problems', scope: 'workspace' }, label: 'Problems in the workspace', description: problemCounts('workspace') });
+  if (active) candidates.push(named({ kind: 'problems', scope: 'file' }, (t) => t('Problems in the current file'), problemCounts('file')));
+  candidates.push(named({ kind: 'problems', scope: 'workspace' }, (t) => t('Problems in the workspace'), problemCounts('workspace')));
   const branches = await sources.branches();
   if (branches) {
-    candidates.push({ target: { kind: 'gitChanges', scope: 'unstaged' }, label: 'Git: unstaged changes' });
-    candidates.push({ target: { kind: 'gitChanges', scope: 'staged' }, label: 'Git: staged changes' });
+    candidates.push(named({ kind: 'gitChanges', scope: 'unstaged' }, (t) => t('Git: unstaged changes')));
+    candidates.push(named({ kind: 'gitChanges', scope: 'staged' }, (t) => t('Git: staged changes')));
     for (const branch of branches.slice(0, 10)) {
-      candidates.push({ target: { kind: 'gitChanges', scope: 'branch', ref: branch }, label: `Git: changes against ${branch}` });
+      candidates.push(named({ kind: 'gitChanges', scope: 'branch', ref: branch }, (t) => t('Git: changes against {0}', branch)));
     }
   }
-  if (vscode.window.activeTerminal) candidates.push({ target: { kind: 'terminalSelection' }, label: 'Terminal: selection' });
+  if (vscode.window.activeTerminal) candidates.push(named({ kind: 'terminalSelection' }, (t) => t('Terminal: selection')));
   const last = sources.terminal.lastCommand();
-  if (last) candidates.push({ target: { kind: 'terminalOutput' }, label: 'Terminal: last command output', description: last.commandLine });
+  if (last) candidates.push(named({ kind: 'terminalOutput' }, (t) => t('Terminal: last command output'), last.commandLine));
   return candidates;
+}
+
+/** The query against the label, else against its English name (nothing of the label is then marked as matched). */
+function matchCandidate(needle: string, candidate: Candidate): FuzzyMatch | undefined {
+  const match = fuzzyMatch(needle, candidate.label);
+  if (match || candidate.alias === undefined) return match;
+  const aliased = fuzzyMatch(needle, candidate.alias);
+  return aliased && { score: aliased.score, matches: [] };
 }
 
 /**
@@ -71,7 +91,7 @@ export async function suggestMentions(
   const needle = normalizeQuery(query);
   const context = await contextCandidates(sources);
   const matchingContext = context
-    .map((candidate) => ({ candidate, match: fuzzyMatch(needle, candidate.label) }))
+    .map((candidate) => ({ candidate, match: matchCandidate(needle, candidate) }))
     .filter((found) => found.match !== undefined)
     .sort((a, b) => (needle ? b.match!.score - a.match!.score : 0))
     .map(({ candidate, match }) => entry(candidate, match!.matches));
@@ -107,7 +127,7 @@ async function workspaceSymbols(query: string): Promise<MentionSuggestionView[]>
             endLine: symbol.location.range.end.line + 1,
           },
           label: symbol.name,
-          description: `${vscode.SymbolKind[symbol.kind] ?? 'Symbol'} · ${relativePath(symbol.location.uri)}:${symbol.location.range.start.line + 1}`,
+          description: `${symbolKindName(symbol.kind)} · ${relativePath(symbol.location.uri)}:${symbol.location.range.start.line + 1}`,
         },
         match!.matches,
       ),

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { plural } from './core/mentionFormat';
+import { t } from '../../common/l10n';
+import { listText, userLanguage, type Words } from './core/mentionFormat';
 import type { Mention } from '../core/model';
 import { activeFileUri, relativePath, withTokens } from './fileMentions';
 import { MentionError } from './mentionError';
@@ -7,11 +8,17 @@ import { MentionError } from './mentionError';
 const MAX_PROBLEMS = 500;
 const SEVERITY = ['error', 'warning', 'info', 'hint'] as const;
 
+export interface ProblemCounts {
+  errors: number;
+  warnings: number;
+  /** Information and hints. */
+  infos: number;
+}
+
 export interface ProblemsReport {
   /** `path:line:column severity (source code): message`, errors first, at most `MAX_PROBLEMS`. */
   text: string;
-  /** `2 errors, 1 warning`, or `none`. */
-  summary: string;
+  counts: ProblemCounts;
 }
 
 /** The problems VS Code reports for these files, as the model reads them. */
@@ -29,14 +36,25 @@ export function problemsReport(entries: readonly (readonly [vscode.Uri, readonly
     }
   }
   const total = counts.reduce((sum, count) => sum + count, 0);
-  const summary =
-    total === 0
-      ? 'none'
-      : [plural(counts[0]!, 'error'), plural(counts[1]!, 'warning'), counts[2]! + counts[3]! ? `${counts[2]! + counts[3]!} info` : '']
-          .filter((part) => part && !part.startsWith('0 '))
-          .join(', ');
   const more = total > lines.length ? `\n… and ${total - lines.length} more` : '';
-  return { text: lines.length ? lines.join('\n') + more : 'VS Code reports no problems.', summary };
+  return {
+    text: lines.length ? lines.join('\n') + more : 'VS Code reports no problems.',
+    counts: { errors: counts[0]!, warnings: counts[1]!, infos: counts[2]! + counts[3]! },
+  };
+}
+
+function errorCount(count: number, t: Words): string {
+  return count === 1 ? t('1 error') : t('{0} errors', count);
+}
+
+function warningCount(count: number, t: Words): string {
+  return count === 1 ? t('1 warning') : t('{0} warnings', count);
+}
+
+/** `2 errors, 1 warning`, or `none`: the counts that are not zero. */
+export function problemSummary({ errors, warnings, infos }: ProblemCounts, t: Words = userLanguage): string {
+  const parts = [errors ? errorCount(errors, t) : '', warnings ? warningCount(warnings, t) : '', infos ? t('{0} info', infos) : ''];
+  return errors + warnings + infos === 0 ? t('none') : listText(parts.filter(Boolean), t);
 }
 
 /** What VS Code's Problems view holds, for the current file or the whole workspace. */
@@ -44,18 +62,15 @@ export function problemsMention(scope: 'file' | 'workspace'): Mention {
   const entries: [vscode.Uri, readonly vscode.Diagnostic[]][] = [];
   if (scope === 'file') {
     const uri = activeFileUri();
-    if (!uri) throw new MentionError('No file is open: open one to mention its problems.');
+    if (!uri) throw new MentionError(t('No file is open: open one to mention its problems.'));
     entries.push([uri, vscode.languages.getDiagnostics(uri)]);
   } else entries.push(...vscode.languages.getDiagnostics());
   const report = problemsReport(entries);
   const fileUri = scope === 'file' ? entries[0]![0] : undefined;
-  return withTokens({
-    kind: 'problems',
-    label: fileUri ? `Problems in ${relativePath(fileUri)}` : 'Problems in the workspace',
-    detail: report.summary,
-    ...(fileUri ? { uri: fileUri.toString() } : {}),
-    content: report.text,
-  });
+  return withTokens({ kind: 'problems', ...(fileUri ? { uri: fileUri.toString() } : {}), content: report.text }, (t) => ({
+    label: fileUri ? t('Problems in {0}', relativePath(fileUri)) : t('Problems in the workspace'),
+    detail: problemSummary(report.counts, t),
+  }));
 }
 
 /** "2 errors, 1 warning" for the popup, without building the text. */
@@ -64,5 +79,5 @@ export function problemCounts(scope: 'file' | 'workspace'): string {
   const all = scope === 'file' ? (uri ? vscode.languages.getDiagnostics(uri) : []) : vscode.languages.getDiagnostics().flatMap(([, list]) => list);
   const errors = all.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
   const warnings = all.filter((d) => d.severity === vscode.DiagnosticSeverity.Warning).length;
-  return all.length === 0 ? 'none' : [plural(errors, 'error'), plural(warnings, 'warning')].join(', ');
+  return all.length === 0 ? t('none') : listText([errorCount(errors, t), warningCount(warnings, t)]);
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
+import { t } from '../../common/l10n';
 import type { Mention } from '../core/model';
-import { plural, stripAnsi } from './core/mentionFormat';
+import { lineCount, listText, stripAnsi } from './core/mentionFormat';
 import { withTokens } from './fileMentions';
 import { MentionError } from './mentionError';
 import type { TerminalOutputRecorder } from './terminalOutput';
@@ -31,30 +32,28 @@ export async function terminalSelection(): Promise<string | undefined> {
 
 export async function terminalSelectionMention(): Promise<Mention> {
   const text = await terminalSelection();
-  if (!text) throw new MentionError('Nothing is selected in the terminal: select some of its text first.');
-  const name = vscode.window.activeTerminal?.name ?? 'terminal';
-  return withTokens({
-    kind: 'terminalSelection',
-    label: `Terminal selection (${name})`,
-    detail: plural(text.split('\n').length, 'line'),
-    content: stripAnsi(text),
-  });
+  if (!text) throw new MentionError(t('Nothing is selected in the terminal: select some of its text first.'));
+  const name = vscode.window.activeTerminal?.name;
+  return withTokens({ kind: 'terminalSelection', content: stripAnsi(text) }, (t) => ({
+    label: t('Terminal selection ({0})', name ?? t('terminal')),
+    detail: lineCount(text.split('\n').length, t),
+  }));
 }
 
 export async function terminalOutputMention(recorder: TerminalOutputRecorder): Promise<Mention> {
   const last = await recorder.settledLastCommand();
   if (!last) {
     throw new MentionError(
-      "No command output was recorded: run a command in a terminal with shell integration (VS Code's default for bash, zsh, fish and PowerShell).",
+      t("No command output was recorded: run a command in a terminal with shell integration (VS Code's default for bash, zsh, fish and PowerShell)."),
     );
   }
   const output = stripAnsi(last.output).trimEnd();
-  const status = last.exitCode === undefined ? 'still running' : `exit code ${last.exitCode}`;
   const cut = last.truncated ? '(the start of the output is cut)\n' : '';
-  return withTokens({
-    kind: 'terminalOutput',
-    label: `Terminal: ${last.commandLine || 'last command'}`,
-    detail: `${status}, ${plural(output ? output.split('\n').length : 0, 'line')}`,
-    content: `$ ${last.commandLine}\n${cut}${output}`,
-  });
+  return withTokens({ kind: 'terminalOutput', content: `$ ${last.commandLine}\n${cut}${output}` }, (t) => ({
+    label: last.commandLine ? t('Terminal: {0}', last.commandLine) : t('Terminal: last command'),
+    detail: listText(
+      [last.exitCode === undefined ? t('still running') : t('exit code {0}', last.exitCode), lineCount(output ? output.split('\n').length : 0, t)],
+      t,
+    ),
+  }));
 }

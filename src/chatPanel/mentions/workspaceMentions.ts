@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { t } from '../../common/l10n';
 import { Disposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';
 import type { Mention } from '../core/model';
@@ -47,13 +48,11 @@ export class WorkspaceMentions extends Disposable {
       }
       case 'currentFile': {
         const uri = activeFileUri();
-        if (!uri) throw new MentionError('No file is open in an editor.');
+        if (!uri) throw new MentionError(t('No file is open in an editor.'));
         return fileMention(uri, 'currentFile');
       }
-      case 'symbol': {
-        const mention = await fileMention(vscode.Uri.parse(target.uri, true), 'symbol', { startLine: target.startLine, endLine: target.endLine });
-        return { ...mention, label: `${target.name} (${mention.label})` };
-      }
+      case 'symbol':
+        return fileMention(vscode.Uri.parse(target.uri, true), 'symbol', { startLine: target.startLine, endLine: target.endLine, symbol: target.name });
       case 'problems':
         return problemsMention(target.scope);
       case 'gitChanges':

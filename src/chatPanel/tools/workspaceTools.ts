@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { describeError } from '../../common/logger';
 import type { ToolRunResult } from '../core/toolbox';
-import { formatBytes } from '../mentions/core/mentionFormat';
+import { english } from '../mentions/core/mentionFormat';
 import { readDocumentText, relativePath } from '../mentions/fileMentions';
 import { problemsReport } from '../mentions/problemsMention';
 import type { WorkspaceFileIndex } from '../mentions/workspaceFileIndex';
@@ -45,7 +45,9 @@ export class WorkspaceTools {
     if (typeof location === 'string') return { ok: false, text: location };
     const { text } = await readDocumentText(location.uri, {
       maxBytes: MAX_READ_BYTES,
-      tooLarge: (limit) => `over the ${formatBytes(limit)} this tool reads: search it with promptreel_search_text instead.`,
+      tooLarge: (file, size, limit) => `${file} is ${size}, over the ${limit} this tool reads: search it with promptreel_search_text instead.`,
+      // The model reads why a file cannot be read: in English, as every tool result.
+      t: english,
     });
     return { ok: true, text: numberedLines(location.label, text, { ...(startLine ? { startLine } : {}), ...(endLine ? { endLine } : {}) }) };
   }

@@ -14,7 +14,6 @@ import {
   titleFrom,
   truncateFrom,
   usageTotals,
-  UNTITLED,
 } from '../../../src/chatPanel/core/conversation';
 import type { SelectionContext } from '../../../src/chatPanel/core/model';
 
@@ -37,7 +36,7 @@ describe('chat conversation model', () => {
   it('names a conversation after its first message, shortened on a word boundary', () => {
     const newId = ids();
     const conversation = createConversation({}, 1, newId);
-    assert.equal(conversation.title, UNTITLED);
+    assert.equal(conversation.title, 'New chat');
     addUserMessage(conversation, { text: '\n  How do I read a file in Node without blocking the event loop for long?\nmore' }, 2, newId);
     assert.equal(conversation.title, 'How do I read a file in Node without blocking the event…');
     addUserMessage(conversation, { text: 'second question' }, 3, newId);
@@ -47,7 +46,7 @@ describe('chat conversation model', () => {
 
   it('titles a context-only message after the file and lines', () => {
     assert.equal(titleFrom('', context), 'About sample.ts:2-4');
-    assert.equal(titleFrom('   '), UNTITLED);
+    assert.equal(titleFrom('   '), 'New chat');
   });
 
   it('keeps a title the user chose', () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { systemClock, type Clock } from '../../../src/common/clock';
 import { MemoryStorage } from '../../fakes/memoryStorage';
 import { addUserMessage, applyStreamEvent, startAssistantMessage } from '../../../src/chatPanel/core/conversation';
-import { ConversationStore, INTERRUPTED_MESSAGE, STORAGE_KEY, type StoreChange } from '../../../src/chatPanel/core/conversationStore';
+import { ConversationStore, STORAGE_KEY, type StoreChange } from '../../../src/chatPanel/core/conversationStore';
 
 /** The system clock's timers, and a time that moves one millisecond each time it is read. */
 function clock(start = 1000): Clock {
@@ -54,7 +54,10 @@ describe('chat conversation store', () => {
     if (restored?.role !== 'assistant') return;
     assert.equal(restored.status, 'cut-off');
     assert.equal(restored.text, 'half an ans');
-    assert.deepEqual(restored.error, { message: INTERRUPTED_MESSAGE, actions: ['retry'] });
+    assert.deepEqual(restored.error, {
+      message: 'The reply was interrupted (VS Code was closed or reloaded while it arrived). What arrived is kept.',
+      actions: ['retry'],
+    });
   });
 
   it('lists newest first and tells listeners what changed', () => {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorInit } from '../../../src/api/errors';
+import { formatMessage, setTranslator } from '../../../src/api/l10n';
 import { describeReplyFailure } from '../../../src/chatPanel/core/errorInfo';
 
 function apiError(init: Partial<ApiErrorInit> & Pick<ApiErrorInit, 'kind'>): ApiError {
@@ -48,6 +49,23 @@ describe('chat reply failures', () => {
     const failure = describeReplyFailure(apiError({ kind: 'invalid-request', param: 'max_tokens', message: 'max_tokens is too high.', hint: 'Lower it.' }));
     assert.equal(failure.error?.param, 'max_tokens');
     assert.equal(failure.error?.message, 'max_tokens is too high. Lower it.');
+  });
+
+  it("in Chinese: whole translated sentences, the API's own cut-off words kept, no space after a full-width mark", () => {
+    const chinese: Record<string, string> = {
+      '{0} What arrived is kept.': '{0} 已收到的内容已保留。',
+      'The service refused the API key (HTTP 401).': '服务拒绝了 API 密钥（HTTP 401）。',
+      'The service said: "{0}".': '服务返回：“{0}”。',
+    };
+    setTranslator((message, args) => formatMessage(chinese[message] ?? message, args));
+    try {
+      const cutOff = describeReplyFailure(apiError({ kind: 'cut-off', message: '回复被截断：连接已关闭。' }));
+      assert.equal(cutOff.error?.message, '回复被截断：连接已关闭。已收到的内容已保留。');
+      const refused = describeReplyFailure(apiError({ kind: 'http', status: 401, serverMessage: 'Invalid token', hint: '请设置新的 API 密钥。' }));
+      assert.equal(refused.error?.message, '服务拒绝了 API 密钥（HTTP 401）。服务返回：“Invalid token”。请设置新的 API 密钥。');
+    } finally {
+      setTranslator(formatMessage);
+    }
   });
 
   it('reports anything else as an error with Retry and Show Logs', () => {

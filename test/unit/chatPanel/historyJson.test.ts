@@ -1,12 +1,5 @@
 import * as assert from 'node:assert/strict';
-import {
-  CHAT_FILE_FORMAT,
-  CUT_OFF_AT_EXPORT,
-  chatFileName,
-  conversationToJson,
-  importedConversation,
-  parseConversationJson,
-} from '../../../src/chatPanel/core/conversationJson';
+import { CHAT_FILE_FORMAT, chatFileName, conversationToJson, importedConversation, parseConversationJson } from '../../../src/chatPanel/core/conversationJson';
 import type { Conversation } from '../../../src/chatPanel/core/model';
 
 const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==';
@@ -74,7 +67,7 @@ describe('chat history: JSON export and import', () => {
     assert.ok(reply.role === 'assistant');
     assert.equal(reply.status, 'cut-off');
     assert.equal(reply.text, 'A pixel, and half a sen', 'what arrived is kept');
-    assert.deepEqual(reply.error, { message: CUT_OFF_AT_EXPORT, actions: ['retry'] });
+    assert.deepEqual(reply.error, { message: 'The reply was still arriving when the chat was exported. What arrived is kept.', actions: ['retry'] });
     assert.equal(reply.toolCalls[0].state, 'stopped');
     assert.equal(sample().messages[1].id, 'a1', 'the parsed chat is not changed in place');
   });

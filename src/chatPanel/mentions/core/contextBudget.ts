@@ -12,7 +12,7 @@ export interface BudgetLimits {
 }
 
 /** The tokens a mention adds to the message, as the model reads it (its heading, fence and separator included). */
-export function mentionTokens(mention: Pick<Mention, 'label' | 'detail' | 'content' | 'tokens'> & { trimmedFrom?: number }): number {
+export function mentionTokens(mention: Pick<Mention, 'label' | 'detail' | 'heading' | 'content' | 'tokens'> & { trimmedFrom?: number }): number {
   return estimateTextTokens(renderMention({ ...mention, id: '', kind: 'file' })) + 1;
 }
 

@@ -1,4 +1,15 @@
+import { formatMessage, t as translate, type L10nArg } from '../../../common/l10n';
+
 // Sizes and labels as chips and the popup show them.
+
+/**
+ * Writes a message: `t` itself for what the chat shows (the user's language), `english` for what the model reads.
+ * Text both read (a mention's label and detail) is written once, with the writer as a parameter named `t`.
+ */
+export type Words = (message: string, ...args: L10nArg[]) => string;
+
+export const userLanguage: Words = translate;
+export const english: Words = (message, ...args) => formatMessage(message, args);
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -18,8 +29,17 @@ export function locationLabel(path: string, startLine?: number, endLine?: number
   return endLine === undefined || endLine === startLine ? `${path}:${startLine}` : `${path}:${startLine}-${endLine}`;
 }
 
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+export function lineCount(count: number, t: Words = translate): string {
+  return count === 1 ? t('1 line') : t('{0} lines', count);
+}
+
+export function fileCount(count: number, t: Words = translate): string {
+  return count === 1 ? t('1 file') : t('{0} files', count);
+}
+
+/** `a, b, c` (the separator as the language writes it). */
+export function listText(parts: readonly string[], t: Words = translate): string {
+  return parts.length === 0 ? '' : parts.reduce((list, part) => t('{0}, {1}', list, part));
 }
 
 /** The text of a file is sent; a file with NUL bytes in its first 8 KB is taken for binary, as git does. */

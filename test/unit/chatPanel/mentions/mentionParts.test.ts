@@ -1,7 +1,19 @@
 import * as assert from 'node:assert/strict';
 import { imageFromDataUrl } from '../../../../src/chatPanel/core/images';
 import { renderMention, userPromptText } from '../../../../src/chatPanel/core/contextPrompt';
-import { formatBytes, locationLabel, looksBinary, stripAnsi } from '../../../../src/chatPanel/mentions/core/mentionFormat';
+import { mentionView } from '../../../../src/chatPanel/core/webviewViews';
+import {
+  english,
+  fileCount,
+  formatBytes,
+  lineCount,
+  listText,
+  locationLabel,
+  looksBinary,
+  stripAnsi,
+  type Words,
+} from '../../../../src/chatPanel/mentions/core/mentionFormat';
+import { formatMessage } from '../../../../src/api/l10n';
 import { mentionKey, parseMentionKey } from '../../../../src/chatPanel/mentions/core/mentionTarget';
 
 describe('mention keys, formats and pasted images', () => {
@@ -21,6 +33,29 @@ describe('mention keys, formats and pasted images', () => {
       renderMention({ id: '2', kind: 'gitChanges', label: 'Git: staged changes', content: 'diff', tokens: 3 }),
       'Git: staged changes:\n\n```\ndiff\n```',
     );
+  });
+
+  it("a chip in the user's language: the model reads its English heading, the page never gets it", () => {
+    const mention = {
+      id: '3',
+      kind: 'gitChanges' as const,
+      label: 'Git：暂存的更改',
+      detail: '2 个文件',
+      heading: 'Git: staged changes (2 files)',
+      content: 'diff',
+      tokens: 3,
+    };
+    assert.equal(renderMention(mention), 'Git: staged changes (2 files):\n\n```\ndiff\n```');
+    assert.deepEqual(mentionView(mention), { id: '3', kind: 'gitChanges', label: 'Git：暂存的更改', detail: '2 个文件', tokens: 3 });
+  });
+
+  it('counts and lists in the words of the writer given: English for the model, the translation for the chip', () => {
+    const chinese: Record<string, string> = { '1 line': '1 行', '{0} lines': '{0} 行', '{0} files': '{0} 个文件', '{0}, {1}': '{0}，{1}' };
+    const zh: Words = (message, ...args) => formatMessage(chinese[message] ?? message, args);
+    assert.deepEqual([lineCount(1, english), lineCount(0, english), fileCount(1, english), fileCount(3, english)], ['1 line', '0 lines', '1 file', '3 files']);
+    assert.equal(listText(['exit code 0', lineCount(12, english), fileCount(2, english)], english), 'exit code 0, 12 lines, 2 files');
+    assert.equal(listText([lineCount(1, zh), fileCount(2, zh)], zh), '1 行，2 个文件');
+    assert.equal(listText([], zh), '');
   });
 
   it('formats sizes and locations, spots binary files, strips terminal escapes', () => {
