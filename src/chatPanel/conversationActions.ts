@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
-import { sentences } from './core/sentences';
+import { joinSentences } from '../common/sentences';
 import { showMessage } from '../workbench/showMessage';
 import type { ChatController } from './core/chatController';
 import { chatFileName, conversationToJson, parseConversationJson } from './core/conversationJson';
@@ -59,10 +59,10 @@ export class ConversationActions {
       const answering = chats.some((chat) => this.controller.isBusy(chat.id)) ? t('The reply in progress is stopped.') : undefined;
       const [question, detail] =
         chats.length === 1
-          ? [t('Delete the chat "{0}"?', chats[0].title), sentences(t('Its messages cannot be restored.'), answering)]
+          ? [t('Delete the chat "{0}"?', chats[0].title), joinSentences(t('Its messages cannot be restored.'), answering)]
           : [
               t('Delete {0} chats?', chats.length),
-              `${listTitles(chats.map((chat) => chat.title))}\n\n${sentences(t('Their messages cannot be restored.'), answering)}`,
+              `${listTitles(chats.map((chat) => chat.title))}\n\n${joinSentences(t('Their messages cannot be restored.'), answering)}`,
             ];
       const remove = t('Delete');
       const choice = await vscode.window.showWarningMessage(question, { modal: true, detail }, remove);

@@ -1,7 +1,7 @@
 import { isApiError, type ApiError } from '../../api/errors';
 import { t } from '../../common/l10n';
 import type { ChatErrorAction, ChatErrorInfo } from './model';
-import { sentences } from './sentences';
+import { joinSentences } from '../../common/sentences';
 
 export interface ReplyFailure {
   status: 'stopped' | 'cut-off' | 'error';
@@ -57,7 +57,7 @@ function httpInfo(error: ApiError): ChatErrorInfo {
   const server = said(error);
   const saidText = server ? t('The service said: "{0}".', server) : '';
   if (error.code === 'model_not_found')
-    return info(error, sentences(t('The model is not available on this service (HTTP {0}).', status), saidText, t('Pick another model.')), [
+    return info(error, joinSentences(t('The model is not available on this service (HTTP {0}).', status), saidText, t('Pick another model.')), [
       'selectModel',
       'showLogs',
     ]);
@@ -66,7 +66,7 @@ function httpInfo(error: ApiError): ChatErrorInfo {
       if (error.param) {
         return info(
           error,
-          sentences(
+          joinSentences(
             t('The service refused the parameter "{0}" (HTTP 400).', error.param),
             saidText,
             t('Change or clear it in the conversation options, or declare what the model supports in promptreel.models.capabilities.'),
@@ -74,18 +74,18 @@ function httpInfo(error: ApiError): ChatErrorInfo {
           ['openSettings', 'retry'],
         );
       }
-      return info(error, sentences(t('The service refused the request (HTTP 400).'), saidText), ['openSettings', 'retry', 'showLogs']);
+      return info(error, joinSentences(t('The service refused the request (HTTP 400).'), saidText), ['openSettings', 'retry', 'showLogs']);
     case 401:
-      return info(error, sentences(t('The service refused the API key (HTTP 401).'), saidText, error.hint), ['setApiKey', 'showLogs']);
+      return info(error, joinSentences(t('The service refused the API key (HTTP 401).'), saidText, error.hint), ['setApiKey', 'showLogs']);
     case 402:
     case 403:
-      return info(error, sentences(t('The request was not allowed (HTTP {0}).', status), saidText, error.hint), ['selectModel', 'setApiKey', 'showLogs']);
+      return info(error, joinSentences(t('The request was not allowed (HTTP {0}).', status), saidText, error.hint), ['selectModel', 'setApiKey', 'showLogs']);
     case 404:
-      return info(error, sentences(t('Nothing was found at the chat address (HTTP 404): check the base URL.'), saidText), ['openSettings', 'showLogs']);
+      return info(error, joinSentences(t('Nothing was found at the chat address (HTTP 404): check the base URL.'), saidText), ['openSettings', 'showLogs']);
     case 429:
-      return info(error, sentences(t('The service is rate limiting requests (HTTP 429).'), saidText, error.hint), ['retry', 'showLogs']);
+      return info(error, joinSentences(t('The service is rate limiting requests (HTTP 429).'), saidText, error.hint), ['retry', 'showLogs']);
     default:
-      return info(error, sentences(t('The chat request failed (HTTP {0}).', status), saidText, error.hint), ['retry', 'showLogs']);
+      return info(error, joinSentences(t('The chat request failed (HTTP {0}).', status), saidText, error.hint), ['retry', 'showLogs']);
   }
 }
 
