@@ -10,6 +10,7 @@ import { isPending } from './core/taskModel';
 import type { StateStorage } from '../common/stateStorage';
 import { VideoTaskStore } from './core/taskStore';
 import { VideoTaskTreeProvider } from './taskTreeProvider';
+import { StudioCommands } from './studioCommands';
 import { VideoCommands } from './videoCommands';
 import { VIDEO_TASKS_VIEW } from './videoCommandIds';
 import { VideoCreator } from './videoCreator';
@@ -48,6 +49,8 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
   readonly player: VideoPlayer;
   readonly notifications: VideoNotifications;
   readonly commands: VideoCommands;
+  /** Variants, recipes, Animate Image. */
+  readonly studio: StudioCommands;
   readonly onDidChangeRunningCount: Event<void>;
   private readonly elapsedTicker = this._register(new MutableDisposable());
   private readonly connection: Connection;
@@ -102,6 +105,10 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
         reveal,
         log,
       }),
+    );
+
+    this.studio = this._register(
+      new StudioCommands({ settings, connection, creator: this.creator, review: (prompt, options) => this.commands.reviewAndCreate(prompt, options), log }),
     );
 
     this._register(
