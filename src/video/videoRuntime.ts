@@ -14,6 +14,8 @@ import { StudioCommands } from './studioCommands';
 import { VideoCommands } from './videoCommands';
 import { VIDEO_TASKS_VIEW } from './videoCommandIds';
 import { VideoCreator } from './videoCreator';
+import { VIDEO_TOOL_NAME } from './core/toolInput';
+import { VideoTool } from './videoTool';
 import { VideoDownloader } from './videoDownloader';
 import { VideoNotifications } from './videoNotifications';
 import { PLAYER_VIEW_TYPE, VideoPlayer } from './videoPlayer';
@@ -49,6 +51,8 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
   readonly player: VideoPlayer;
   readonly notifications: VideoNotifications;
   readonly commands: VideoCommands;
+  /** Generate Video as a language-model tool (VS Code's agent, `vscode.lm.invokeTool`). */
+  readonly tool: VideoTool;
   /** Variants, recipes, Animate Image. */
   readonly studio: StudioCommands;
   readonly onDidChangeRunningCount: Event<void>;
@@ -107,6 +111,9 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
       }),
     );
 
+    // The agent's (and any tool loop's) way to make a video: VS Code asks the user, with the price, before each call.
+    this.tool = new VideoTool({ settings, connection, store: this.store, creator: this.creator, downloader: this.downloader, log });
+    this._register(vscode.lm.registerTool(VIDEO_TOOL_NAME, this.tool));
     this.studio = this._register(
       new StudioCommands({ settings, connection, creator: this.creator, review: (prompt, options) => this.commands.reviewAndCreate(prompt, options), log }),
     );
