@@ -4,6 +4,7 @@ import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
 import { registerCommands } from '../workbench/registerCommands';
 import { animateImage } from './animateImage';
+import type { VideoGallery } from './galleryPanel';
 import type { VideoOptions } from './core/videoOptions';
 import { RecipeFlow } from './recipeFlow';
 import { VariantsFlow } from './variantsFlow';
@@ -16,10 +17,11 @@ export interface StudioDeps {
   creator: VideoCreator;
   /** Generate Video's review step and its one task. */
   review: (prompt: string, options: VideoOptions) => Promise<CreateOutcome | undefined>;
+  gallery: VideoGallery;
   log: ComponentLogger;
 }
 
-/** The commands of the video studio: variants, recipes, Animate Image. Each returns its outcome (tests read it). */
+/** The commands of the video studio: variants, recipes, Animate Image, the gallery. Each returns its outcome (tests read it). */
 export class StudioCommands extends Disposable {
   readonly variants: VariantsFlow;
   readonly recipes: RecipeFlow;
@@ -33,6 +35,7 @@ export class StudioCommands extends Disposable {
         [VideoCommandIds.generateVariants]: (arg?: unknown) => this.variants.run(arg),
         [VideoCommandIds.generateFromRecipe]: () => this.recipes.run(),
         [VideoCommandIds.animateImage]: (arg?: unknown) => animateImage(deps, arg),
+        [VideoCommandIds.openGallery]: () => deps.gallery.open(),
       }),
     );
   }

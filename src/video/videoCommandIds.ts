@@ -8,6 +8,7 @@ export const VideoCommandIds = {
   generateVariants: 'promptreel.generateVideoVariants',
   generateFromRecipe: 'promptreel.generateVideoFromRecipe',
   animateImage: 'promptreel.animateImage',
+  openGallery: 'promptreel.openVideoGallery',
   // Item commands (context menus of the Video Tasks view; hidden from the palette).
   download: 'promptreel.video.download',
   open: 'promptreel.video.open',

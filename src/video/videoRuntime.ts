@@ -11,6 +11,7 @@ import type { StateStorage } from '../common/stateStorage';
 import { VideoTaskStore } from './core/taskStore';
 import { VideoTaskTreeProvider } from './taskTreeProvider';
 import { StudioCommands } from './studioCommands';
+import { VideoGallery } from './galleryPanel';
 import { VideoCommands } from './videoCommands';
 import { VIDEO_TASKS_VIEW } from './videoCommandIds';
 import { VideoCreator } from './videoCreator';
@@ -33,6 +34,8 @@ export interface VideoRuntimeDeps {
    *  the explainer writes its prompt with. */
   connection: Connection;
   logger: Logger;
+  /** Where the gallery's page (dist/webview/gallery.js, media/gallery.css) is. */
+  extensionUri: vscode.Uri;
 }
 
 const ELAPSED_TICK_MS = 1000;
@@ -53,7 +56,9 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
   readonly commands: VideoCommands;
   /** Generate Video as a language-model tool (VS Code's agent, `vscode.lm.invokeTool`). */
   readonly tool: VideoTool;
-  /** Variants, recipes, Animate Image. */
+  /** The cards of every task, live, in a webview panel. */
+  readonly gallery: VideoGallery;
+  /** Variants, recipes, Animate Image, the gallery's command. */
   readonly studio: StudioCommands;
   readonly onDidChangeRunningCount: Event<void>;
   private readonly elapsedTicker = this._register(new MutableDisposable());
@@ -114,8 +119,16 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
     // The agent's (and any tool loop's) way to make a video: VS Code asks the user, with the price, before each call.
     this.tool = new VideoTool({ settings, connection, store: this.store, creator: this.creator, downloader: this.downloader, log });
     this._register(vscode.lm.registerTool(VIDEO_TOOL_NAME, this.tool));
+    this.gallery = this._register(new VideoGallery(deps.extensionUri, this.store, connection, log));
     this.studio = this._register(
-      new StudioCommands({ settings, connection, creator: this.creator, review: (prompt, options) => this.commands.reviewAndCreate(prompt, options), log }),
+      new StudioCommands({
+        settings,
+        connection,
+        creator: this.creator,
+        review: (prompt, options) => this.commands.reviewAndCreate(prompt, options),
+        gallery: this.gallery,
+        log,
+      }),
     );
 
     this._register(

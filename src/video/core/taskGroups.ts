@@ -1,4 +1,4 @@
-import type { VideoTaskRecord } from './videoTaskRecord';
+import { TASK_STATES, type VideoTaskRecord } from './videoTaskRecord';
 
 /** A task on its own, or the tasks of one group (Generate Variants) in their order. */
 export type TaskEntry = { kind: 'task'; task: VideoTaskRecord } | { kind: 'group'; id: string; label: string; tasks: VideoTaskRecord[] };
@@ -40,7 +40,8 @@ export function taskGroups(tasks: readonly VideoTaskRecord[]): TaskEntry[] {
 
 /** `2 running · 1 completed · 1 failed`: how the tasks of a group stand. */
 export function describeGroup(tasks: readonly VideoTaskRecord[]): string {
-  const counts = new Map<string, number>();
-  for (const task of tasks) counts.set(task.state, (counts.get(task.state) ?? 0) + 1);
-  return [...counts].map(([state, count]) => `${count} ${state === 'unconfirmed' ? 'answer lost' : state}`).join(' · ');
+  return TASK_STATES.map((state) => [state, tasks.filter((task) => task.state === state).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([state, count]) => `${count} ${state === 'unconfirmed' ? 'answer lost' : state}`)
+    .join(' · ');
 }
