@@ -27,7 +27,8 @@ export class CardView {
     document.createTextNode(` ${Text.select}`),
   ]);
   private video: HTMLVideoElement | undefined;
-  private shownSrc: string | undefined;
+  /** The file shown; `null` before the first update, so a card without a video gets its placeholder too. */
+  private shownSrc: string | undefined | null = null;
   private shownActions = '';
 
   constructor(

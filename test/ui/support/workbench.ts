@@ -20,6 +20,8 @@ export interface WorkbenchOptions {
   service?: Parameters<typeof startLocalService>[0];
   /** Used in log and run folder names; defaults to a counter. */
   name?: string;
+  /** Unpacked extension folders (`publisher.name-version`) installed next to Promptreel, e.g. test fixtures. */
+  extraExtensions?: string[];
 }
 
 export interface Workbench {
@@ -99,6 +101,7 @@ export async function launchWorkbench(options: WorkbenchOptions = {}): Promise<W
       settings: { 'promptreel.baseUrl': service.baseUrl, ...options.settings },
     });
     await extensions.installVsixInto(paths.VSIX, profile.extensionsDir, { logFile });
+    for (const folder of options.extraExtensions ?? []) fs.cpSync(folder, path.join(profile.extensionsDir, path.basename(folder)), { recursive: true });
     lap('extension installed');
     const workspace = profileModule.writeWorkspace(path.join(runDir, 'workspace'), options.files ?? {});
     // Without the smoke-test driver, so notification toasts show as for a user.
