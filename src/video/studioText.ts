@@ -11,7 +11,7 @@ export const VariantsText = {
   sourceFile: '$(file) Prompts from a file',
   sourceFileDetail: 'One prompt per line of a text file, or JSON Lines: "a prompt" or {"prompt", "seed", "seconds"} per line.',
   promptHint: 'Describe the video. Nothing is sent (or charged) before you confirm the total.',
-  count: (max: number) => `How many variants? (2 to ${max}: promptreel.video.maxVariants)`,
+  count: (min: number, max: number) => `How many variants? (${min} to ${max}: promptreel.video.maxVariants)`,
   countProblem: (min: number, max: number) => `Enter a whole number from ${min} to ${max}.`,
   openFile: 'Use These Prompts',
   noPrompts: (file: string) => `${file} has no prompt to make a video of: one per line, or JSON Lines with "prompt".`,

@@ -77,7 +77,7 @@ export class VariantsFlow {
     if (!prompt) return undefined;
     const countText = await vscode.window.showInputBox({
       title: T.title(3, 4),
-      prompt: T.count(max),
+      prompt: T.count(min, max),
       value: String(Math.min(4, max)),
       ignoreFocusOut: true,
       validateInput: (text) => (/^\d+$/.test(text.trim()) && Number(text) >= min && Number(text) <= max ? null : T.countProblem(min, max)),

@@ -42,5 +42,11 @@ export class ToolCallLedger<T> {
 /** The ledger key of a call: the chat it came from (none outside a chat) and its input, key order ignored. */
 export function callKey(chat: unknown, input: Record<string, unknown>): string {
   const sorted = Object.fromEntries(Object.entries(input).sort(([a], [b]) => a.localeCompare(b)));
-  return JSON.stringify([chat ?? null, sorted]);
+  let from: string;
+  try {
+    from = JSON.stringify(chat ?? null);
+  } catch {
+    from = String(chat);
+  }
+  return JSON.stringify([from, sorted]);
 }
