@@ -110,6 +110,17 @@ function buildOptions({ production, plugins = [] }) {
       plugins,
     });
   }
+  if (fs.existsSync(path.join(__dirname, 'src/webview/gallery/main.ts'))) {
+    entries.push({
+      ...common,
+      entryPoints: ['src/webview/gallery/main.ts'],
+      outfile: 'dist/webview/gallery.js',
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      plugins,
+    });
+  }
   return entries;
 }
 

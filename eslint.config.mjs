@@ -91,9 +91,10 @@ export default tseslint.config(
           paths: [noVscode, ...noNodeFs],
           patterns: [
             {
-              regex: '^\\.\\./\\.\\./(?!chatPanel/core/(protocol|model)$)',
-              message: 'Webview code imports no extension-host code: only `chatPanel/core/protocol` and `chatPanel/core/model`.',
+              regex: '^\\.\\./\\.\\./(?!chatPanel/core/(protocol|model)$|video/core/galleryProtocol$)',
+              message: 'Webview code imports no extension-host code: only `chatPanel/core/protocol`, `chatPanel/core/model` and `video/core/galleryProtocol`.',
             },
+            { regex: '^\\.\\./\\.\\./video/core/galleryProtocol$', allowTypeImports: true, message: 'Only the types of the gallery protocol reach the page.' },
             { regex: '^\\.\\./\\.\\./chatPanel/core/model$', allowTypeImports: true, message: 'Only the types of the chat model reach the page.' },
           ],
         },

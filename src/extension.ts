@@ -119,7 +119,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   store.add(new ClientCertificateCommands(context.secrets, redactor));
   store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor'), () => confirmService(keyStore, t('Test Connection'))));
   store.add(new SelectChatModelCommand(settings, connection, logger.forComponent('models')));
-  const video = store.add(new VideoRuntime({ globalState: context.globalState, settings, connection, logger }));
+  const video = store.add(new VideoRuntime({ globalState: context.globalState, settings, connection, logger, extensionUri: context.extensionUri }));
   const statusBar = store.add(new ChatModelStatusBar(chatModel, video));
   const account = store.add(new AccountFeature(connection, settings, context.globalState, logger.forComponent('account')));
   store.add(registerAccountCommands(connection));

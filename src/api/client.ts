@@ -21,6 +21,7 @@ import { withExtraBody, type RequestExtrasSource } from './requestExtras';
 import { downloadVideo, type DownloadOptions, type DownloadResult } from './video/download';
 import { normalizeVideoTask } from './video/normalize';
 import { validateVideoCreateRequest } from './video/request';
+import { validateInputReference, videoForm } from './video/inputReference';
 import type { VideoCreateRequest, VideoTask } from './video/task';
 import './zodLocale';
 import { t } from './l10n';
@@ -164,9 +165,20 @@ export class PromptreelClient {
   /** Sent exactly once: a retry could create (and charge) a second task. */
   async createVideoTask(request: VideoCreateRequest, signal?: AbortSignal): Promise<VideoTask> {
     const body = videoBody(validateVideoCreateRequest(request));
+    // With a first frame: multipart/form-data, as OpenAI's video API takes `input_reference`.
+    const form = request.inputReference ? videoForm(body, validateInputReference(request.inputReference)) : undefined;
     let raw: unknown;
     try {
-      raw = await this.transport.json({ method: 'POST', path: 'videos', auth: true, body, signal, what: t('Creating the video task'), model: request.model });
+      const payload = form ? { form } : { body };
+      raw = await this.transport.json({
+        method: 'POST',
+        path: 'videos',
+        auth: true,
+        ...payload,
+        signal,
+        what: t('Creating the video task'),
+        model: request.model,
+      });
     } catch (error) {
       if (isApiError(error) && error.mayHaveReachedServer && (error.kind === 'network' || error.kind === 'timeout')) {
         throw error.with({

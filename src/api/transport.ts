@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, FormData } from 'undici';
 import type { Readable } from 'node:stream';
 import { apiUrl } from './baseUrl';
 import { ApiError, abortedError, isApiError } from './errors';
@@ -9,6 +9,9 @@ import type { ApiLogger } from './apiLogger';
 import { undici } from './undici/load';
 import { usableHeaders, withQuery, type RequestExtras, type RequestExtrasSource } from './requestExtras';
 import { t } from './l10n';
+import { bodyTooLarge, describeStart, MAX_JSON_BODY, readText } from './bodyText';
+
+export { bodyTooLarge, describeStart, MAX_JSON_BODY, readText, type ReadLimit } from './bodyText';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -37,6 +40,8 @@ export interface SendOptions {
   /** Sends `Authorization`; false for signed video addresses, which must never see the key. */
   auth: boolean;
   body?: unknown;
+  /** A `multipart/form-data` body instead of JSON (undici writes its content type, with the boundary). */
+  form?: FormData;
   accept?: string;
   headers?: Record<string, string>;
   signal?: AbortSignal;
@@ -59,11 +64,6 @@ export interface RawResponse {
 
 /** An error body is read for its message only: the first 64 KB say it all. */
 const MAX_ERROR_BODY = 64 * 1024;
-/**
- * A JSON answer (a task, the model list, a whole completion) is a few KB, rarely 1 MB; the extension host is shared
- * by every extension, so a runaway body fails here rather than filling its memory.
- */
-export const MAX_JSON_BODY = 16 * 1024 * 1024;
 
 /** HTTP over an explicit undici dispatcher; GETs retry with backoff, POSTs are sent exactly once. */
 export class Transport {
@@ -162,8 +162,8 @@ export class Transport {
       headers.authorization = `Bearer ${key}`;
       this.sentKeys.add(key);
     }
-    let payload: string | undefined;
-    if (send.body !== undefined) {
+    let payload: string | FormData | undefined = send.form;
+    if (payload === undefined && send.body !== undefined) {
       payload = JSON.stringify(send.body);
       headers['content-type'] = 'application/json';
     }
@@ -229,66 +229,6 @@ export class Transport {
       });
     }
   }
-}
-
-export interface ReadLimit {
-  /** Bytes read at most. */
-  limit: number;
-  /** Past the limit: keep the start and stop reading (true), or fail with "the service sent more than …" (false). */
-  truncate?: boolean;
-  /** Human name for the error, e.g. "Listing models". */
-  what?: string;
-}
-
-/**
- * Reads a body as UTF-8 text, at most `limit` bytes. Past the limit the body is destroyed at once (its connection
- * closed), never read to its end: the start is kept (`truncate`) or the read fails.
- */
-export async function readText(body: AsyncIterable<Uint8Array>, signal: AbortSignal | undefined, bound: ReadLimit): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk);
-      size += chunk.length;
-      // Leaving the loop releases the body (a Readable is destroyed), which closes its connection.
-      if (size > bound.limit) break;
-    }
-  } catch (error) {
-    if (isApiError(error)) throw error;
-    if (signal?.aborted) throw abortedError(signal.reason);
-    throw errorFromNetwork(error, t('the response body'));
-  }
-  if (size <= bound.limit) return Buffer.concat(chunks).toString('utf8');
-  if (!bound.truncate) throw bodyTooLarge(bound.what ?? t('The answer'), size);
-  return Buffer.concat(chunks).subarray(0, bound.limit).toString('utf8');
-}
-
-/** `at least 16.0 MB` for a body cut at the limit. */
-export function bodyTooLarge(what: string, bytes: number): ApiError {
-  return new ApiError({
-    kind: 'invalid-response',
-    message: t(
-      '{0}: the service sent {1}, more than the {2} Promptreel reads for an answer of this kind.',
-      what,
-      formatMegabytes(bytes),
-      formatMegabytes(MAX_JSON_BODY),
-    ),
-    hint: t('The base URL may point at something other than the API, or a proxy in between sends a large page: check promptreel.baseUrl, then see the logs.'),
-    retryable: false,
-  });
-}
-
-function formatMegabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-/** `text/html, starting "<html><head><title>Sign in…"`: what arrived instead of what was expected. */
-export function describeStart(text: string, contentType: string | undefined): string {
-  const flat = text.trim().replace(/\s+/g, ' ');
-  const start = flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
-  const type = contentType ? contentType.split(';')[0].trim() : t('no content type');
-  return start ? t('{0}, starting "{1}"', type, start) : t('{0}, empty', type);
 }
 
 function sameOrigin(url: string, baseUrl: string): boolean {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { videoSecondsSchema, videoSeedSchema } from '../api/video/request';
+import { MAX_VIDEO_SECONDS, videoSecondsSchema, videoSeedSchema } from '../api/video/request';
 import { REASONING_EFFORTS } from '../api/chat/reasoningEffort';
 
 // Plain data: the shape and defaults of the `promptreel.*` settings. package.json declares the same defaults
@@ -25,6 +25,10 @@ const capabilitiesSchema = z.object({
   connectTimeoutSeconds: z.optional(z.int().check(z.gte(1), z.lte(600))),
   firstTokenTimeoutSeconds: z.optional(z.int().check(z.gte(1), z.lte(3600))),
   idleTimeoutSeconds: z.optional(z.int().check(z.gte(1), z.lte(3600))),
+  /** Video models: the durations offered, the longest prompt, and whether an image can be the first frame. */
+  durations: z.optional(z.array(z.int().check(z.gte(1), z.lte(MAX_VIDEO_SECONDS)))),
+  maxPromptLength: z.optional(z.int().check(z.gte(1))),
+  firstFrame: z.optional(z.boolean()),
 });
 
 export type ModelCapabilities = z.infer<typeof capabilitiesSchema>;
@@ -46,6 +50,19 @@ export const toolSettingSchema = z.object({
 });
 
 export type ToolSetting = z.infer<typeof toolSettingSchema>;
+
+/** One entry of `promptreel.video.recipes` (and of `.promptreel/recipes.json`): a prompt with `{{placeholders}}`. */
+export const recipeSettingSchema = z.object({
+  name: z.string().check(z.trim(), z.minLength(1)),
+  prompt: z.string().check(z.trim(), z.minLength(1)),
+  description: z.optional(z.string()),
+  model: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  seconds: z.optional(videoSecondsSchema),
+  resolution: z.optional(z.string().check(z.minLength(1))),
+  ratio: z.optional(z.string().check(z.minLength(1))),
+});
+
+export type RecipeSetting = z.infer<typeof recipeSettingSchema>;
 
 /** What the user adds to the requests to the service, or to one model's (`requestOptions`, `models.requestOptions`). */
 export const requestOptionsSchema = z.object({
@@ -93,6 +110,8 @@ export const SETTING_SCHEMAS = {
   'video.staleAfterHours': z.number().check(z.gte(1), z.lte(720)),
   'video.autoDownload': z.boolean(),
   'video.seed': z.nullable(videoSeedSchema),
+  'video.maxVariants': z.int().check(z.gte(1), z.lte(20)),
+  'video.recipes': z.array(recipeSettingSchema),
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SCHEMAS;
@@ -135,6 +154,8 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   'video.staleAfterHours': 24,
   'video.autoDownload': false,
   'video.seed': null,
+  'video.maxVariants': 4,
+  'video.recipes': [],
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_SCHEMAS) as SettingKey[];

@@ -89,10 +89,10 @@ export class Connection extends Disposable {
     return client;
   }
 
-  /** The price of one request to `model` (priced per call) and what the key keeps: read when not known yet. */
-  async quoteCharge(model: string): Promise<ChargeQuote> {
+  /** The price of `count` requests to `model` (priced per call) and what the key keeps: read when not known yet. */
+  async quoteCharge(model: string, count = 1): Promise<ChargeQuote> {
     const state = this.keyHealth.state;
     const [price, health] = await Promise.all([this.prices.priceOf(model), state.kind === 'unknown' ? this.keyHealth.refresh() : state]);
-    return chargeQuote(price, health, this.clock.now());
+    return chargeQuote(price?.kind === 'per-call' ? { ...price, usd: price.usd * count } : price, health, this.clock.now());
   }
 }

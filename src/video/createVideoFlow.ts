@@ -5,6 +5,9 @@ import type { ModelPrice } from '../api/account/prices';
 import { modelDescription } from '../account/core/modelDescription';
 import { shortenPrompt } from './core/taskModel';
 import { MAX_SECONDS, RATIOS, RESOLUTIONS, seedProblem, secondsProblem, type VideoOptions } from './core/videoOptions';
+import { checkPrompt, describeProblems } from './core/promptCheck';
+import type { VideoModelLimits } from './core/videoModelLimits';
+import { pickFirstFrame } from './firstFrame';
 
 // The quick inputs of Generate Video: the prompt, then one review step listing every option with its value
 // (the configured defaults). Enter generates; picking an option changes it and comes back to the review.
@@ -35,6 +38,15 @@ export interface ReviewSources {
   listModels: () => Promise<ModelInfo[]>;
   priceOf: (model: string) => Promise<ModelPrice | undefined>;
   quote: (model: string) => Promise<ChargeQuote>;
+  /** What a model takes: durations, prompt length, a first frame. */
+  limits: (model: string) => Promise<VideoModelLimits>;
+}
+
+/** How the review is worded for a flow other than Generate Video (variants); a locked prompt cannot be edited. */
+export interface ReviewWording {
+  title: string;
+  generate: string;
+  lockedPrompt?: string;
 }
 
 /** The review step; resolves with the prompt and options to send, or undefined when dismissed. */
@@ -42,15 +54,18 @@ export async function reviewOptions(
   initialPrompt: string,
   initial: VideoOptions,
   sources: ReviewSources,
+  wording: ReviewWording = { title: `${TITLE} (2/2)`, generate: 'Generate video' },
 ): Promise<{ prompt: string; options: VideoOptions } | undefined> {
   let prompt = initialPrompt;
   let options = { ...initial };
   let active: Action = 'generate';
   for (;;) {
-    const quote = options.model ? await sources.quote(options.model) : undefined;
-    const items = reviewItems(prompt, options, quote);
+    const [quote, limits] = options.model ? await Promise.all([sources.quote(options.model), sources.limits(options.model)]) : [];
+    // A model that takes no image never offers (nor sends) one.
+    if (options.firstFrame && !limits?.firstFrame) options = { ...options, firstFrame: undefined };
+    const items = reviewItems(prompt, options, quote, limits, wording);
     const picked = await vscode.window.showQuickPick(items, {
-      title: `${TITLE} (2/2)`,
+      title: wording.title,
       placeHolder: 'Press Enter to generate the video, or pick a setting to change it for this video',
       ignoreFocusOut: true,
       matchOnDescription: true,
@@ -61,22 +76,36 @@ export async function reviewOptions(
       if (options.model) return { prompt, options };
       active = 'model';
     }
-    const changed = await edit(active, prompt, options, sources);
+    if (active === 'prompt' && wording.lockedPrompt) continue;
+    const changed = await edit(active, prompt, options, sources, limits);
     if (changed) ({ prompt, options } = changed);
   }
 }
 
-function reviewItems(prompt: string, options: VideoOptions, quote: ChargeQuote | undefined): ReviewItem[] {
+function reviewItems(
+  prompt: string,
+  options: VideoOptions,
+  quote: ChargeQuote | undefined,
+  limits: VideoModelLimits | undefined,
+  wording: ReviewWording,
+): ReviewItem[] {
   const onOff = (value: boolean) => (value ? 'on' : 'off');
   const cost = quote && describeChargeQuote(quote);
+  // Named before anything is charged: what the key cannot cover, and what the model will likely refuse.
+  const problems = describeProblems(limits && !wording.lockedPrompt ? checkPrompt({ prompt, seconds: options.seconds, model: options.model }, limits) : []);
+  const warning = [quote?.warning, problems].filter(Boolean).join(' ');
+  const frame = limits?.firstFrame
+    ? [{ action: 'firstFrame' as const, label: '$(file-media) First frame', description: options.firstFrame?.fileName ?? 'none: from the prompt alone' }]
+    : [];
   return [
     {
       action: 'generate',
-      label: quote?.warning ? '$(warning) Generate video anyway' : '$(play) Generate video',
+      label: warning ? `$(warning) ${wording.generate} anyway` : `$(play) ${wording.generate}`,
       description: options.model ? [options.model, `${options.seconds} s`, options.resolution, cost].filter(Boolean).join(' · ') : 'choose a model first',
-      detail: quote?.warning ?? shortenPrompt(prompt, 120),
+      detail: warning || shortenPrompt(wording.lockedPrompt ?? prompt, 120),
     },
-    { action: 'prompt', label: '$(edit) Prompt', description: shortenPrompt(prompt, 60) },
+    { action: 'prompt', label: '$(edit) Prompt', description: wording.lockedPrompt ?? shortenPrompt(prompt, 60) },
+    ...frame,
     { action: 'model', label: '$(symbol-class) Model', description: options.model || 'not set: pick one' },
     { action: 'seconds', label: '$(clock) Duration', description: `${options.seconds} s` },
     { action: 'resolution', label: '$(screen-full) Resolution', description: options.resolution },
@@ -93,6 +122,7 @@ async function edit(
   prompt: string,
   options: VideoOptions,
   sources: ReviewSources,
+  limits: VideoModelLimits | undefined,
 ): Promise<{ prompt: string; options: VideoOptions } | undefined> {
   switch (action) {
     case 'prompt': {
@@ -114,7 +144,12 @@ async function edit(
       );
       return picked ? { prompt, options: { ...options, [action]: picked.label } } : undefined;
     }
+    case 'firstFrame': {
+      const frame = await pickFirstFrame(`${TITLE}: first frame`);
+      return frame ? { prompt, options: { ...options, firstFrame: frame } } : options.firstFrame ? await keepOrDropFrame(prompt, options) : undefined;
+    }
     case 'seconds': {
+      if (limits?.durations) return pickDuration(prompt, options, limits.durations);
       const value = await vscode.window.showInputBox({
         title: `${TITLE}: duration`,
         prompt: `Seconds (1 to ${MAX_SECONDS}); which durations a model accepts depends on the model.`,
@@ -177,4 +212,28 @@ async function pickModel(current: string, sources: ReviewSources): Promise<strin
     validateInput: (text) => (text.trim() ? null : 'Enter a model id.'),
   });
   return typed?.trim() || undefined;
+}
+
+/** The dialog was dismissed while an image was set: keep it, or start from the prompt alone. */
+async function keepOrDropFrame(prompt: string, options: VideoOptions): Promise<{ prompt: string; options: VideoOptions } | undefined> {
+  const keep = `$(check) Keep ${options.firstFrame?.fileName ?? 'the image'}`;
+  const picked = await vscode.window.showQuickPick([keep, '$(close) No first frame'], { title: `${TITLE}: first frame`, ignoreFocusOut: true });
+  return picked && picked !== keep ? { prompt, options: { ...options, firstFrame: undefined } } : undefined;
+}
+
+/** The durations the model offers (`promptreel.models.capabilities`), and any other typed by hand. */
+async function pickDuration(
+  prompt: string,
+  options: VideoOptions,
+  durations: readonly number[],
+): Promise<{ prompt: string; options: VideoOptions } | undefined> {
+  const other = '$(edit) Other…';
+  const picked = await vscode.window.showQuickPick(
+    [...durations.map((seconds) => ({ label: `${seconds} s`, description: String(seconds) === options.seconds ? 'current' : undefined })), { label: other }],
+    { title: `${TITLE}: duration`, placeHolder: 'The durations this model offers', ignoreFocusOut: true },
+  );
+  if (!picked) return undefined;
+  if (picked.label !== other) return { prompt, options: { ...options, seconds: String(parseInt(picked.label, 10)) } };
+  const value = await vscode.window.showInputBox({ title: `${TITLE}: duration`, value: options.seconds, ignoreFocusOut: true, validateInput: secondsProblem });
+  return value === undefined ? undefined : { prompt, options: { ...options, seconds: String(Number(value.trim())) } };
 }

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isFile } from '../workbench/fileExists';
-import { contextValue, describeTask, displayState, elapsedOf, formatElapsed, isFollowedHere, taskLabel, type DisplayState } from './core/taskModel';
+import { contextValue, describeTask, displayState, elapsedOf, formatElapsed, isFollowedHere, isPending, taskLabel, type DisplayState } from './core/taskModel';
+import { describeGroup, groupKey, type TaskEntry } from './core/taskGroups';
 import { VideoCommandIds } from './videoCommandIds';
 import type { VideoTaskRecord } from './core/videoTaskRecord';
 
@@ -46,6 +47,18 @@ export function buildTreeItem(record: VideoTaskRecord, now: number, service: str
   return item;
 }
 
+/** A group of variants: its label, how its tasks stand, expanded. */
+export function buildGroupItem(group: Extract<TaskEntry, { kind: 'group' }>): vscode.TreeItem {
+  const item = new vscode.TreeItem(group.label, vscode.TreeItemCollapsibleState.Expanded);
+  item.id = groupKey(group.id);
+  item.description = describeGroup(group.tasks);
+  item.iconPath = new vscode.ThemeIcon(group.tasks.some(isPending) ? 'versions' : 'layers', new vscode.ThemeColor('charts.purple'));
+  item.contextValue = 'videoGroup';
+  item.tooltip = `${group.label}\n${describeGroup(group.tasks)}`;
+  item.accessibilityInformation = { label: `Variants: ${group.label}, ${describeGroup(group.tasks)}` };
+  return item;
+}
+
 function tooltip(record: VideoTaskRecord, state: DisplayState, now: number, here: boolean): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString();
   const line = (name: string, value: string | undefined, code = false) => {
@@ -78,7 +91,9 @@ function tooltip(record: VideoTaskRecord, state: DisplayState, now: number, here
     line('Watermark', metadata.watermark === undefined ? undefined : metadata.watermark ? 'on' : 'off');
     line('Seed', metadata.seed === undefined ? 'none' : String(metadata.seed));
     line('Content review', request.moderator === undefined ? undefined : request.moderator ? 'on' : 'off');
+    line('First frame', request.firstFrame?.fileName);
   }
+  line('Variant', record.group ? `${record.group.index + 1} of ${record.group.count}` : undefined);
   line('Created', new Date(record.createdAt).toLocaleString());
   line('Finished', record.finishedAt !== undefined ? new Date(record.finishedAt).toLocaleString() : undefined);
   line(record.finishedAt !== undefined ? 'Took' : 'Elapsed', formatElapsed(elapsedOf(record, now)));

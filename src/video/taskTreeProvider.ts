@@ -1,11 +1,15 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
+import { groupKey, isGroupKey, taskGroups } from './core/taskGroups';
 import { isPending } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
-import { buildTreeItem, isDownloaded } from './taskTreeItem';
+import { buildGroupItem, buildTreeItem, isDownloaded } from './taskTreeItem';
 
-/** The Video Tasks view: one item per task id of the store, built fresh from the record. */
+/**
+ * The Video Tasks view: one item per task id of the store, built fresh from the record; the tasks Generate Variants
+ * made together sit under one group item (`group:<id>`), where the first of them would be.
+ */
 export class VideoTaskTreeProvider extends Disposable implements vscode.TreeDataProvider<string> {
   private readonly changed = this._register(new Emitter<string | string[] | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
@@ -20,17 +24,25 @@ export class VideoTaskTreeProvider extends Disposable implements vscode.TreeData
   }
 
   getChildren(element?: string): string[] {
-    return element ? [] : this.store.tasks.map((task) => task.id);
+    const entries = taskGroups(this.store.tasks);
+    if (!element) return entries.map((entry) => (entry.kind === 'group' ? groupKey(entry.id) : entry.task.id));
+    const group = entries.find((entry) => entry.kind === 'group' && groupKey(entry.id) === element);
+    return group?.kind === 'group' ? group.tasks.map((task) => task.id) : [];
   }
 
   async getTreeItem(id: string): Promise<vscode.TreeItem> {
+    if (isGroupKey(id)) {
+      const group = taskGroups(this.store.tasks).find((entry) => entry.kind === 'group' && groupKey(entry.id) === id);
+      return group?.kind === 'group' ? buildGroupItem(group) : new vscode.TreeItem('Variants (removed)');
+    }
     const record = this.store.get(id);
     if (!record) return new vscode.TreeItem(`Task ${id} (removed)`);
     return buildTreeItem(record, Date.now(), this.service(), await isDownloaded(record));
   }
 
-  getParent(): undefined {
-    return undefined;
+  getParent(id: string): string | undefined {
+    const group = this.store.get(id)?.group;
+    return group && this.store.tasks.filter((task) => task.group?.id === group.id).length > 1 ? groupKey(group.id) : undefined;
   }
 
   /** Re-renders pending items (their elapsed time). */

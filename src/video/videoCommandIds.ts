@@ -5,6 +5,10 @@ export const VideoCommandIds = {
   track: 'promptreel.trackVideoTask',
   refreshAll: 'promptreel.refreshVideoTasks',
   clearFinished: 'promptreel.clearFinishedVideoTasks',
+  generateVariants: 'promptreel.generateVideoVariants',
+  generateFromRecipe: 'promptreel.generateVideoFromRecipe',
+  animateImage: 'promptreel.animateImage',
+  openGallery: 'promptreel.openVideoGallery',
   // Item commands (context menus of the Video Tasks view; hidden from the palette).
   download: 'promptreel.video.download',
   open: 'promptreel.video.open',

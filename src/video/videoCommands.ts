@@ -8,6 +8,7 @@ import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { askPrompt, reviewOptions } from './createVideoFlow';
+import { reviewSources } from './modelLimits';
 import { writeExplainerPrompt } from './core/explainerPrompt';
 import { showMessage } from '../workbench/showMessage';
 import { isFinished } from './core/taskModel';
@@ -94,15 +95,11 @@ export class VideoCommands extends Disposable {
     return this.reviewAndCreate(prompt, options);
   }
 
-  private async reviewAndCreate(prompt: string, options: VideoOptions, source?: TaskSource): Promise<CreateOutcome | undefined> {
-    const connection = this.deps.connection;
-    const reviewed = await reviewOptions(prompt, options, {
-      listModels: () => connection.catalog.allModels(),
-      priceOf: (model) => connection.prices.priceOf(model),
-      quote: (model) => connection.quoteCharge(model),
-    });
+  /** The review step (price, checks, every option), then one task; also for recipes and Animate Image. */
+  async reviewAndCreate(prompt: string, options: VideoOptions, source?: TaskSource): Promise<CreateOutcome | undefined> {
+    const reviewed = await reviewOptions(prompt, options, reviewSources(this.deps.settings, this.deps.connection));
     if (!reviewed) return undefined;
-    return this.deps.creator.create(toCreateRequest(reviewed.prompt, reviewed.options), source);
+    return this.deps.creator.create(toCreateRequest(reviewed.prompt, reviewed.options), { source });
   }
 
   /** The chat model writes a prompt from the selected code; the user edits it before anything is charged. */
@@ -261,7 +258,7 @@ export class VideoCommands extends Disposable {
         REGENERATE,
       );
       if (answer !== REGENERATE) return undefined;
-      return this.deps.creator.create(task.request, task.source);
+      return this.deps.creator.create(task.request, { source: task.source });
     }
     if (!task.prompt) {
       showMessage('info', 'This task was tracked by id: its prompt and settings are not known, so it cannot be regenerated.');

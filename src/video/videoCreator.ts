@@ -9,7 +9,18 @@ import { showMessage, type MessageAction, type ShownMessage } from '../workbench
 import { newRecord, shortenPrompt } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
 import { VideoCommandIds } from './videoCommandIds';
-import type { StoredCreateRequest, TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
+import type { StoredCreateRequest, TaskGroup, TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
+import { readFirstFrame } from './firstFrame';
+
+/** Where a task comes from and what it belongs to, besides its request. */
+export interface CreateExtras {
+  /** The code an explainer was written from. */
+  source?: TaskSource;
+  /** The variants it is one of. */
+  group?: TaskGroup;
+  /** Stops the create only before anything is sent (see createOrThrow). */
+  signal?: AbortSignal;
+}
 
 /** What a create came to: the task, or the message the user was shown (and whether a task may exist anyway). */
 export type CreateOutcome = { kind: 'created'; task: VideoTaskRecord } | { kind: 'failed'; mayExist: boolean; shown: ShownMessage } | { kind: 'not-ready' };
@@ -27,16 +38,16 @@ export class VideoCreator {
     private readonly log: ComponentLogger,
   ) {}
 
-  async create(request: StoredCreateRequest, source?: TaskSource): Promise<CreateOutcome> {
+  async create(request: StoredCreateRequest, extras: CreateExtras = {}): Promise<CreateOutcome> {
     if (!(await this.connection.ensureReady('Generating a video'))) return { kind: 'not-ready' };
     try {
       const task = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Creating the video "${shortenPrompt(request.prompt, 40)}"…` },
-        () => this.createOrThrow(request, source),
+        () => this.createOrThrow(request, extras),
       );
       return { kind: 'created', task };
     } catch (error) {
-      return this.failed(error, request, source);
+      return this.failed(error, request, extras);
     }
   }
 
@@ -45,22 +56,29 @@ export class VideoCreator {
    * `signal` can only stop it before anything is sent: once the request may have reached the service, it runs to its
    * answer, so a charged task always lands in the list. A lost answer leaves an "unconfirmed" entry there.
    */
-  async createOrThrow(request: StoredCreateRequest, source?: TaskSource, signal?: AbortSignal): Promise<VideoTaskRecord> {
+  async createOrThrow(request: StoredCreateRequest, extras: CreateExtras = {}): Promise<VideoTaskRecord> {
     const client = this.connection.clients.get();
     if (!client) throw new Error('promptreel.baseUrl is not set.');
+    const { source, group, signal } = extras;
+    // Read before the request: an image that cannot be read stops it before anything is sent.
+    const inputReference = request.firstFrame ? await readFirstFrame(request.firstFrame) : undefined;
     if (signal?.aborted) throw new ApiError({ kind: 'aborted', message: 'The request was cancelled.', hint: 'Cancelled before anything was sent.' });
-    this.log.info(`Creating a video task with ${request.model} (${request.seconds ?? '?'} s, ${request.metadata?.resolution ?? '?'}).`);
+    const frame = request.firstFrame ? `, first frame ${request.firstFrame.fileName}` : '';
+    this.log.info(`Creating a video task with ${request.model} (${request.seconds ?? '?'} s, ${request.metadata?.resolution ?? '?'}${frame}).`);
+    const price = this.connection.prices.known().get(request.model);
     let task;
     try {
-      task = await client.createVideoTask(request);
+      task = await client.createVideoTask(inputReference ? { ...request, inputReference } : request);
     } catch (error) {
-      if (isApiError(error) && mayHaveCreated(error)) await this.recordUnconfirmed(client.baseUrl, request, source, error);
+      if (isApiError(error) && mayHaveCreated(error)) await this.recordUnconfirmed(client.baseUrl, request, extras, error);
       throw error;
     }
     const now = Date.now();
     const record: VideoTaskRecord = {
       ...newRecord(task, { service: client.baseUrl, request, now, ...(source ? { source } : {}) }),
       nextPollAt: now + this.settings.video.pollIntervalSeconds * 1000,
+      ...(group ? { group } : {}),
+      ...(price?.kind === 'per-call' ? { priceUsd: price.usd } : {}),
     };
     await this.store.add(record);
     this.log.info(`Video task ${record.id} created (${task.status}).`);
@@ -69,7 +87,7 @@ export class VideoCreator {
   }
 
   /** An entry for a task that may exist: the user tracks it by its real id, or removes it. Never polled, never resent. */
-  private async recordUnconfirmed(service: string, request: StoredCreateRequest, source: TaskSource | undefined, error: ApiError): Promise<void> {
+  private async recordUnconfirmed(service: string, request: StoredCreateRequest, { source, group }: CreateExtras, error: ApiError): Promise<void> {
     const now = Date.now();
     const record: VideoTaskRecord = {
       id: `lost-${randomUUID()}`,
@@ -83,14 +101,15 @@ export class VideoCreator {
       updatedAt: now,
       error: error.message,
       ...(source ? { source } : {}),
+      ...(group ? { group } : {}),
     };
     await this.store.add(record);
     this.log.warn(`The answer to the video request was lost (${error.message}); listed as ${record.id} until tracked by its id.`);
     this.reveal(record.id);
   }
 
-  private failed(error: unknown, request: StoredCreateRequest, source: TaskSource | undefined): CreateOutcome {
-    const retry: MessageAction = { title: 'Retry', run: () => this.create(request, source) };
+  private failed(error: unknown, request: StoredCreateRequest, extras: CreateExtras): CreateOutcome {
+    const retry: MessageAction = { title: 'Retry', run: () => this.create(request, { ...extras, signal: undefined }) };
     const showLogs: MessageAction = { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) };
     if (!isApiError(error)) {
       this.log.error(`Creating the video task failed: ${describeError(error)}`);

@@ -10,9 +10,13 @@ import { isPending } from './core/taskModel';
 import type { StateStorage } from '../common/stateStorage';
 import { VideoTaskStore } from './core/taskStore';
 import { VideoTaskTreeProvider } from './taskTreeProvider';
+import { StudioCommands } from './studioCommands';
+import { VideoGallery } from './galleryPanel';
 import { VideoCommands } from './videoCommands';
 import { VIDEO_TASKS_VIEW } from './videoCommandIds';
 import { VideoCreator } from './videoCreator';
+import { VIDEO_TOOL_NAME } from './core/toolInput';
+import { VideoTool } from './videoTool';
 import { VideoDownloader } from './videoDownloader';
 import { VideoNotifications } from './videoNotifications';
 import { PLAYER_VIEW_TYPE, VideoPlayer } from './videoPlayer';
@@ -30,6 +34,8 @@ export interface VideoRuntimeDeps {
    *  the explainer writes its prompt with. */
   connection: Connection;
   logger: Logger;
+  /** Where the gallery's page (dist/webview/gallery.js, media/gallery.css) is. */
+  extensionUri: vscode.Uri;
 }
 
 const ELAPSED_TICK_MS = 1000;
@@ -48,6 +54,12 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
   readonly player: VideoPlayer;
   readonly notifications: VideoNotifications;
   readonly commands: VideoCommands;
+  /** Generate Video as a language-model tool (VS Code's agent, `vscode.lm.invokeTool`). */
+  readonly tool: VideoTool;
+  /** The cards of every task, live, in a webview panel. */
+  readonly gallery: VideoGallery;
+  /** Variants, recipes, Animate Image, the gallery's command. */
+  readonly studio: StudioCommands;
   readonly onDidChangeRunningCount: Event<void>;
   private readonly elapsedTicker = this._register(new MutableDisposable());
   private readonly connection: Connection;
@@ -100,6 +112,21 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
         player: this.player,
         selected: () => this.view.selection[0],
         reveal,
+        log,
+      }),
+    );
+
+    // The agent's (and any tool loop's) way to make a video: VS Code asks the user, with the price, before each call.
+    this.tool = new VideoTool({ settings, connection, store: this.store, creator: this.creator, downloader: this.downloader, log });
+    this._register(vscode.lm.registerTool(VIDEO_TOOL_NAME, this.tool));
+    this.gallery = this._register(new VideoGallery(deps.extensionUri, this.store, connection, log));
+    this.studio = this._register(
+      new StudioCommands({
+        settings,
+        connection,
+        creator: this.creator,
+        review: (prompt, options) => this.commands.reviewAndCreate(prompt, options),
+        gallery: this.gallery,
         log,
       }),
     );

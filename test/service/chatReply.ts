@@ -98,16 +98,16 @@ function plannedToolCalls(request: ChatRequest, chat: ChatScenario, lastUser: st
   const forced = namedChoice.safeParse(choice);
   if (forced.success) {
     const tool = tools.find((candidate) => candidate.function.name === forced.data.function.name);
-    return tool ? [toolCall(tool)] : [];
+    return tool ? [toolCall(tool, chat)] : [];
   }
   if (chat.toolCalls === 'always' || choice === 'required') {
     const named = tools.filter((tool) => lastUser.includes(tool.function.name));
-    if (named.length) return named.map(toolCall);
+    if (named.length) return named.map((tool) => toolCall(tool, chat));
     // A model told to call a tool calls one even when the request offers none.
-    return [toolCall(tools[0] ?? { function: { name: 'lookup', parameters: { properties: { query: { type: 'string' } } } } })];
+    return [toolCall(tools[0] ?? { function: { name: 'lookup', parameters: { properties: { query: { type: 'string' } } } } }, chat)];
   }
   if (toolResultsAfterLastUser(request).length) return [];
-  return tools.filter((tool) => lastUser.includes(tool.function.name)).map(toolCall);
+  return tools.filter((tool) => lastUser.includes(tool.function.name)).map((tool) => toolCall(tool, chat));
 }
 
 /** The calls of the script's next round: one round per assistant turn since the last user message. */
@@ -137,7 +137,9 @@ const schemaProperties = z.looseObject({
   properties: z.record(z.string(), z.looseObject({ type: z.unknown().optional(), enum: z.array(z.unknown()).optional() })),
 });
 
-function toolCall(tool: ChatTool): ToolCallPlan {
+function toolCall(tool: ChatTool, chat: ChatScenario): ToolCallPlan {
+  const given = chat.toolArguments[tool.function.name];
+  if (given) return { id: newToolCallId(), name: tool.function.name, arguments: JSON.stringify(given) };
   const args: Record<string, unknown> = {};
   const schema = schemaProperties.safeParse(tool.function.parameters);
   if (schema.success) {

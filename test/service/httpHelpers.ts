@@ -1,4 +1,5 @@
 import type * as http from 'node:http';
+import { parseMultipart } from './multipart';
 
 export interface RecordedRequest {
   method: string;
@@ -6,7 +7,7 @@ export interface RecordedRequest {
   path: string;
   /** Lower-cased names; repeated headers joined with ', '. */
   headers: Record<string, string>;
-  /** Parsed JSON when the body is JSON, else the text; undefined when empty. */
+  /** Parsed JSON when the body is JSON, a MultipartBody for multipart/form-data, else the text; undefined when empty. */
   body: unknown;
   /** Date.now() when the request was read. */
   at: number;
@@ -58,7 +59,8 @@ export function bearerKey(headers: Record<string, string>): string | undefined {
 
 export async function recordRequest(request: http.IncomingMessage): Promise<RecordedRequest> {
   const headers = headersOf(request);
-  const body = parseBody(await readBody(request));
+  const raw = await readBody(request);
+  const body = (await parseMultipart(raw, headers['content-type'])) ?? parseBody(raw);
   const record: RecordedRequest = { method: request.method ?? 'GET', path: request.url ?? '/', headers, body, at: Date.now() };
   const key = bearerKey(headers);
   if (key !== undefined) record.key = key;

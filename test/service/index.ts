@@ -15,6 +15,8 @@ export type { CdnScenario, ChatScenario, Fault, ModelEntry, Scenario, ScenarioPa
 export { defaultScenario } from './scenario';
 export type { ServiceTask } from './videoTasks';
 export { patternBytes, sampleBytes, samplePath } from './bytes';
+export { samplePng } from './images';
+export { isMultipartBody, type MultipartBody, type RecordedFilePart } from './multipart';
 
 export const DEMO_KEY = 'sk-promptreel-demo';
 

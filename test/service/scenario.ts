@@ -119,6 +119,8 @@ const chatSchema = z.strictObject({
    * or one without tool calls carries it.
    */
   deepseekReasoning: z.boolean(),
+  /** The arguments of a planned call of the tool with this name, instead of example values made from its schema. */
+  toolArguments: z.record(z.string(), z.record(z.string(), z.unknown())),
 });
 
 /** SERVICE.md, "Account": the key's quota and expiry, the display unit, and prices. */
@@ -260,6 +262,7 @@ export function defaultScenario(): Scenario {
       refuseStreamOptions: false,
       refuseStream: false,
       deepseekReasoning: false,
+      toolArguments: {},
     },
     modelsPaddingBytes: null,
     requiredHeaders: {},

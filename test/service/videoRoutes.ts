@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { byteSourceFor, sendNotAVideo, serveBytes } from './bytes';
 import { sendFault, sendTaskError, sendUnknownTask } from './errors';
 import { pause, sendJson } from './httpHelpers';
+import { isMultipartBody, type MultipartBody, type RecordedFilePart } from './multipart';
 import type { RouteContext } from './routeContext';
 import { createAnswer, isFinal, queryAnswer, statusText, taskPhase, type ServiceTask, type TaskPhase } from './videoTasks';
 
@@ -14,16 +15,22 @@ const createBody = z.looseObject({
 
 const numericSeconds = z.looseObject({ seconds: z.number() });
 
-/** POST /v1/videos */
+/** POST /v1/videos: JSON, or multipart/form-data with the first frame as the file part `input_reference` (OpenAI's video API). */
 export async function createVideo(context: RouteContext): Promise<void> {
   const { response, scenario, state, signal } = context;
   const video = scenario.video;
+  const multipart = isMultipartBody(context.body) ? fromMultipart(context.body) : undefined;
+  if (multipart && 'problem' in multipart) {
+    sendTaskError(response, 400, 'invalid_request', multipart.problem);
+    return;
+  }
+  const body = multipart ? multipart.body : context.body;
   // new-api decodes into a Go struct: a number where a string is expected fails the whole request.
-  if (numericSeconds.safeParse(context.body).success) {
+  if (numericSeconds.safeParse(body).success) {
     sendTaskError(response, 400, 'invalid_request', 'json: cannot unmarshal number into Go struct field VideoRequest.seconds of type string');
     return;
   }
-  const parsed = createBody.safeParse(context.body);
+  const parsed = createBody.safeParse(body);
   if (!parsed.success) {
     const field = parsed.error.issues[0]?.path[0];
     const message = field === undefined ? 'invalid request body' : `${String(field)} is required and must be a non-empty string`;
@@ -38,6 +45,7 @@ export async function createVideo(context: RouteContext): Promise<void> {
     seconds: typeof seconds === 'string' ? seconds : null,
     metadata: metadata ?? {},
     key: context.key,
+    inputReference: multipart?.inputReference ?? null,
   });
   if (video.dropCreateConnection) {
     response.socket?.destroy();
@@ -96,4 +104,31 @@ export async function videoContent(context: RouteContext): Promise<void> {
 function report(task: ServiceTask, phase: TaskPhase, context: RouteContext, now = Date.now()): void {
   task.lastStatus = statusText(phase, context.scenario.video);
   if (isFinal(phase) && task.finishedAt === null) task.finishedAt = now;
+}
+
+const FIRST_FRAME_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
+
+/**
+ * The multipart form as the JSON body it stands for, and its image: text fields as sent (`metadata` as JSON text,
+ * `moderator` as true/false), `input_reference` required, a non-empty PNG, JPEG or WebP file part.
+ */
+function fromMultipart(form: MultipartBody): { body: Record<string, unknown>; inputReference: RecordedFilePart } | { problem: string } {
+  const image = form.files['input_reference'];
+  if (!image) {
+    const asText = form.fields['input_reference'] !== undefined;
+    return { problem: asText ? 'input_reference must be a file part, not a text field' : 'input_reference is required in a multipart request' };
+  }
+  if (!FIRST_FRAME_TYPES.includes(image.contentType) || image.size === 0) {
+    return { problem: `input_reference must be a non-empty png, jpeg or webp image (got ${image.contentType || 'no type'}, ${image.size} bytes)` };
+  }
+  const body: Record<string, unknown> = { ...form.fields };
+  if (form.fields['moderator'] !== undefined) body['moderator'] = form.fields['moderator'] === 'true';
+  if (form.fields['metadata'] !== undefined) {
+    try {
+      body['metadata'] = JSON.parse(form.fields['metadata']) as unknown;
+    } catch {
+      return { problem: 'metadata must be a JSON object' };
+    }
+  }
+  return { body, inputReference: image };
 }

@@ -1,4 +1,5 @@
 import { newTaskId, randomAlphanumerics, unixSeconds } from './ids';
+import type { RecordedFilePart } from './multipart';
 import type { VideoScenario } from './scenario';
 
 /** A video task as the service keeps it. */
@@ -24,6 +25,8 @@ export interface ServiceTask {
   lastStatus: string | null;
   /** Date.now() when a client was first told it is final. */
   finishedAt: number | null;
+  /** The first frame of a multipart request (its name, type, size and hash), or null. */
+  inputReference: RecordedFilePart | null;
 }
 
 export function newTask(cdnUrl: string, init: Partial<ServiceTask> = {}): ServiceTask {
@@ -40,6 +43,7 @@ export function newTask(cdnUrl: string, init: Partial<ServiceTask> = {}): Servic
     key: null,
     lastStatus: null,
     finishedAt: null,
+    inputReference: null,
     ...init,
     id,
   };

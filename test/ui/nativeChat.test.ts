@@ -4,6 +4,7 @@ import * as path from 'path';
 import type { Locator, Page } from 'playwright-core';
 import type { LocalService } from '../service';
 import { openViewContainer, treeRow } from './support/views';
+import { paths } from './support/harness';
 import { useWorkbench, type Workbench } from './support/workbench';
 
 // VS Code's own Chat view (AI features on, no Copilot account): Promptreel's models in the Language Models
@@ -15,6 +16,10 @@ interface ChatBody {
   model?: string;
   tools?: { function: { name: string } }[];
   messages: { role: string; content: unknown; tool_calls?: { id: string }[]; tool_call_id?: string }[];
+}
+
+function videoPosts(service: LocalService) {
+  return service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
 }
 
 function chatBodies(service: LocalService): ChatBody[] {
@@ -92,6 +97,8 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
       'promptreel.video.pollIntervalSeconds': 2,
     },
     env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
+    // Calls the video tool outside any chat, as an extension's own tool loop does (issue 16.1).
+    extraExtensions: [path.join(paths.ROOT, 'test', 'ui', 'fixtures', 'promptreel-test.tool-caller-0.0.1')],
   });
 
   it('lists the Promptreel chat models, with their capabilities, in the Language Models editor', async () => {
@@ -289,6 +296,72 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
       const answered = bodies[index + 1].messages.flatMap((message) => (message.role === 'tool' && message.tool_call_id ? [message.tool_call_id] : []));
       assert.deepStrictEqual([...answered].sort(), [...calls].sort());
     }
+  });
+
+  it("issue 16.1: VS Code's agent calls Promptreel's video tool only after a confirmation showing the price, and it makes one task", async () => {
+    const { page, service, workspace } = context.workbench;
+    const prompt = 'a kite rising over a windy beach at sunset';
+    service.setScenario({ chat: { toolArguments: { promptreel_generateVideo: { prompt } } } });
+    try {
+      await context.workbench.runCommand('Chat: Open Chat');
+      await chatPanel(page).locator('.action-label[aria-label^="New Chat"]').first().click();
+      const asked = chatBodies(service).length;
+      const before = videoPosts(service).length;
+      await ask(context.workbench, 'make a short video of a kite with promptreel_generateVideo');
+      // VS Code 1.139 shows a pending tool confirmation above the chat's input (a hidden copy stays in the response).
+      const confirmation = chatPanel(page)
+        .locator('.chat-confirmation-widget, .chat-confirmation-widget2')
+        .filter({ hasText: 'Generate a video for $0.40?', visible: true })
+        .first();
+      await confirmation.waitFor({ state: 'visible', timeout: 90_000 });
+      await waitForText(confirmation, /Prompt: a kite rising over a windy beach at sunset/);
+      await waitForText(confirmation, /Model: promptreel-video/);
+      await waitForText(confirmation, /Settings: 5 s · 720p · adaptive · audio on/);
+      await waitForText(confirmation, /Price: \$0\.40 · \$\d+\.\d{2} left after/);
+      const offered = chatBodies(service)[asked]?.tools?.map((tool) => tool.function.name) ?? [];
+      assert.ok(offered.includes('promptreel_generateVideo'), `the agent offers the tool: ${offered.join(', ')}`);
+      assert.strictEqual(videoPosts(service).length, before, 'nothing is sent before the confirmation');
+      // Not eligible for auto-approval (the contributed default): VS Code says so and offers "Allow Once" only.
+      await waitForText(confirmation, /Auto approval for 'promptreel\.promptreel\/promptreelVideo' is restricted via chat\.tools\.eligibleForAutoApproval/);
+      await context.workbench.screenshot('native-9-video-tool-confirmation');
+      const buttons = confirmation.locator('.monaco-button, .monaco-text-button, [role="button"]');
+      assert.strictEqual(await buttons.filter({ hasText: /Always|Session|Workspace/ }).count(), 0, 'no automatic approval is offered');
+      await buttons
+        .filter({ hasText: /^\s*(Allow Once|Allow|Continue)\s*$/ })
+        .first()
+        .click();
+      // The chat shows the saved file as a link with its name.
+      await waitForText(
+        lastResponse(page),
+        /Tool result received: The video is ready \(task task_\w+\) and saved to .*a-kite-rising-over-a-windy-beach/,
+        120_000,
+      );
+      await context.workbench.screenshot('native-10-video-tool-done');
+      const posts = videoPosts(service).slice(before);
+      assert.strictEqual(posts.length, 1, 'exactly one POST for the confirmed call');
+      assert.strictEqual((posts[0].body as { prompt: string }).prompt, prompt);
+      assert.ok(
+        fs.readdirSync(path.join(workspace, 'videos')).some((name) => name.startsWith('a-kite-rising')),
+        'downloaded into the workspace',
+      );
+    } finally {
+      service.setScenario({ chat: { toolArguments: {} } });
+    }
+  });
+
+  it('issue 16.1: called outside a chat (a tool loop), VS Code shows the same confirmation as a dialog, and a dismissed one sends nothing', async () => {
+    const { page, service } = context.workbench;
+    const before = videoPosts(service).length;
+    await context.workbench.runCommand('Tool Caller: Generate Video through the Tool');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.getByText('Generate a video for $0.40?').waitFor({ state: 'visible', timeout: 30_000 });
+    // The Markdown message as plain text: the prompt, model, settings and price.
+    await waitForText(dialog, /Prompt: A lighthouse beam sweeping over a night sea/);
+    await waitForText(dialog, /Price: \$0\.40 · \$\d+\.\d{2} left after/);
+    await context.workbench.screenshot('native-11-video-tool-dialog-outside-chat');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await context.workbench.waitForNotification(/Tool Caller: the call ended without a result/, { timeoutMs: 15_000 });
+    assert.strictEqual(videoPosts(service).length, before, 'no task without the confirmation');
   });
 });
 

@@ -2,8 +2,8 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { sampleBytes } from '../service';
-import { notificationMessage } from './support/notifications';
+import { sampleBytes, type LocalService } from '../service';
+import { clearNotifications, notificationMessage } from './support/notifications';
 import { quickInputBox, quickInputRow, runCommand } from './support/palette';
 import { expandView, openViewContainer, runContextMenuItem, treeRow, viewPane, webviewFrame } from './support/views';
 import { useWorkbench } from './support/workbench';
@@ -21,7 +21,8 @@ function rowIcon(row: Locator, codicon: string): Locator {
   return row.locator(`.custom-view-tree-node-item-icon.codicon-${codicon}, .codicon.codicon-${codicon}`).first();
 }
 
-async function playerFrame(page: Page, timeoutMs = 30_000): Promise<FrameLocator> {
+/** The visible webview whose page holds `selector` (other webviews, such as the Chat view, are visible too). */
+async function frameWith(page: Page, selector: string, timeoutMs = 30_000): Promise<FrameLocator> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const count = await page.locator('iframe.webview.ready').filter({ visible: true }).count();
@@ -29,14 +30,43 @@ async function playerFrame(page: Page, timeoutMs = 30_000): Promise<FrameLocator
       const frame = webviewFrame(page, { nth });
       if (
         (await frame
-          .locator('video#player')
+          .locator(selector)
           .count()
           .catch(() => 0)) > 0
       )
         return frame;
     }
-    if (Date.now() > deadline) throw new Error(`no visible webview holds the player (${count} visible webviews)`);
+    if (Date.now() > deadline) throw new Error(`no visible webview holds ${selector} (${count} visible webviews)`);
     await page.waitForTimeout(250);
+  }
+}
+
+function playerFrame(page: Page, timeoutMs = 30_000): Promise<FrameLocator> {
+  return frameWith(page, 'video#player', timeoutMs);
+}
+
+function videoPosts(service: LocalService): number {
+  return service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length;
+}
+
+/** Waits until every video of `videos` has played past `seconds`. */
+async function playedPast(videos: Locator, seconds: number): Promise<void> {
+  const count = await videos.count();
+  for (let nth = 0; nth < count; nth++) {
+    await videos.nth(nth).evaluate(
+      (element: HTMLVideoElement, past: number) =>
+        new Promise<void>((resolve, reject) => {
+          const started = Date.now();
+          const check = () =>
+            element.currentTime > past
+              ? resolve()
+              : Date.now() - started > 15_000
+                ? reject(new Error(`stuck at ${element.currentTime}`))
+                : setTimeout(check, 100);
+          check();
+        }),
+      seconds,
+    );
   }
 }
 
@@ -251,5 +281,90 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     assert.strictEqual(await viewPane(page, 'Video Tasks').isVisible(), false, 'the Promptreel view stayed closed');
     await context.workbench.screenshot('video-completed-in-background');
     service.setScenario({ video: { pollsToDone: 6 } });
+  });
+
+  it('issue 16.3: Generate Variants shows the total price first, then makes one task per variant, grouped in the tree', async () => {
+    const { page, service } = context.workbench;
+    const before = videoPosts(service);
+    // (The running-task badge on the activity bar icon takes the clicks: the container is opened by its command.)
+    await context.workbench.runCommand('View: Show Promptreel');
+    await context.workbench.runCommand('Promptreel: Generate Video Variants…');
+    await context.workbench.pickItem('One prompt, different seeds');
+    await context.workbench.fillInput('A red fox trotting through fresh snow');
+    await context.workbench.fillInput('2');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Review 2 variants' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await quickInputBox(page).press('Enter');
+    // One confirmation for all of them, with the total, before anything is charged.
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.getByText('Generate 2 videos?').waitFor({ state: 'visible', timeout: 15_000 });
+    await dialog.getByText(/It costs \$0\.80 in all \(2 × \$0\.40\); \$\d+\.\d{2} left after\./).waitFor({ state: 'visible' });
+    assert.strictEqual(videoPosts(service), before, 'nothing sent before the confirmation');
+    await context.workbench.screenshot('video-variants-confirm');
+    await dialog.getByRole('button', { name: 'Generate 2 Videos' }).click();
+
+    const group = treeRow(page, /2 variants · A red fox trotting through fresh snow/, 'Video Tasks');
+    await group.waitFor({ state: 'visible', timeout: 30_000 });
+    const members = viewPane(page, 'Video Tasks')
+      .locator('.monaco-list-row', { hasText: 'A red fox trotting through fresh snow' })
+      .filter({ hasNotText: '2 variants' });
+    await members.nth(1).waitFor({ state: 'visible', timeout: 15_000 });
+    assert.strictEqual(videoPosts(service), before + 2, 'exactly one POST per confirmed task');
+    await context.workbench.screenshot('video-variants-tree');
+  });
+
+  it("issue 16.2: the gallery shows each downloaded video's first frame, follows the tasks live, plays on hover, compares two, and comes back after a reload", async () => {
+    const { page } = context.workbench;
+    await context.workbench.runCommand('Promptreel: Open Video Gallery');
+    let gallery = await frameWith(page, 'main#gallery .toolbar');
+    const boat = gallery.locator('article.card', { hasText: 'A paper boat drifting' });
+    await boat.locator('video[data-poster="ready"]').waitFor({ state: 'visible', timeout: 30_000 });
+    const poster = await boat
+      .locator('video')
+      .evaluate((video: HTMLVideoElement) => ({ ready: video.readyState, width: video.videoWidth, paused: video.paused }));
+    assert.ok(poster.ready >= 2 && poster.width === 320 && poster.paused, JSON.stringify(poster));
+    await boat.hover();
+    await playedPast(boat.locator('video'), 0.3);
+
+    // The variants finish while the gallery is open; Download on their cards turns them into posters too.
+    const foxes = gallery.locator('section.group article.card', { hasText: 'A red fox trotting' });
+    for (let nth = 0; nth < 2; nth++) {
+      const fox = foxes.nth(nth);
+      const download = fox.locator('button[data-action="download"]');
+      await download.waitFor({ state: 'visible', timeout: 90_000 });
+      await download.click();
+      await fox.locator('video[data-poster="ready"]').waitFor({ state: 'visible', timeout: 30_000 });
+    }
+    await clearNotifications(page);
+    await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden', timeout: 10_000 });
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+    await page.mouse.move(5, 5);
+    // A task not downloaded yet shows what it is waiting for instead of a frame.
+    await gallery.locator('article.card', { hasText: 'A lighthouse beam' }).getByText('Completed: no video here yet').waitFor({ state: 'visible' });
+    await context.workbench.screenshot('video-gallery');
+
+    await gallery.locator('#state-filter').selectOption('failed');
+    await gallery.getByText('No task matches these filters.').waitFor({ state: 'visible' });
+    await gallery.locator('#state-filter').selectOption('all');
+
+    for (let nth = 0; nth < 2; nth++) await foxes.nth(nth).locator('input[type="checkbox"]').check();
+    await gallery.locator('#compare', { hasText: 'Compare the 2 selected' }).click();
+    const compare = gallery.locator('section.compare');
+    await compare.waitFor({ state: 'visible' });
+    assert.strictEqual(await compare.locator('video').count(), 2);
+    await compare.getByRole('button', { name: 'Play Both' }).click();
+    await playedPast(compare.locator('video'), 0.5);
+    await compare.locator('video').evaluateAll((videos: HTMLVideoElement[]) => videos.forEach((video) => video.pause()));
+    await context.workbench.screenshot('video-gallery-compare');
+
+    await page.waitForTimeout(500); // lets the page save its state before the reload
+    await runCommand(page, 'Developer: Reload Window');
+    await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60_000 });
+    await page.locator('.tab', { hasText: 'Video Gallery' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    gallery = await frameWith(page, 'main#gallery .toolbar', 60_000);
+    await gallery
+      .locator('article.card', { hasText: 'A paper boat drifting' })
+      .locator('video[data-poster="ready"]')
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await context.workbench.screenshot('video-gallery-restored-after-reload');
   });
 });

@@ -28,3 +28,7 @@ declare module 'undici/lib/api' {
 declare module 'undici/lib/core/util' {
   export function parseURL(url: string | URL): URL;
 }
+
+declare module 'undici/lib/web/fetch/formdata' {
+  export { FormData } from 'undici';
+}

@@ -8,6 +8,8 @@ import DispatcherClass = require('undici/lib/dispatcher/dispatcher');
 import EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent');
 import api = require('undici/lib/api');
 import { parseURL } from 'undici/lib/core/util';
+// Already in this bundle: the HTTP/1 and HTTP/2 clients write a FormData body through fetch's body.js, which uses it.
+import { FormData } from 'undici/lib/web/fetch/formdata';
 
 // What undici's index does: every dispatcher gets request, stream, pipeline, upgrade and connect (ProxyAgent tunnels
 // through its client's connect()).
@@ -29,4 +31,4 @@ export function request(url: string, options: RequestOptions): Promise<Dispatche
   });
 }
 
-export { Agent, EnvHttpProxyAgent };
+export { Agent, EnvHttpProxyAgent, FormData };

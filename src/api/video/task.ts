@@ -29,4 +29,15 @@ export interface VideoCreateRequest {
     watermark?: boolean;
     seed?: number;
   };
+  /** The first frame (OpenAI's `input_reference`): the request goes as `multipart/form-data` with it as a file part. */
+  inputReference?: VideoInputReference;
+}
+
+/** An image the video starts from, as its bytes (read by the caller: the API layer is handed no paths). */
+export interface VideoInputReference {
+  bytes: Uint8Array;
+  /** The file name sent with the part, e.g. `frame.png`. */
+  fileName: string;
+  /** `image/png`, `image/jpeg` or `image/webp`. */
+  contentType: string;
 }

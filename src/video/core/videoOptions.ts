@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { MAX_VIDEO_SECONDS, MAX_VIDEO_SEED, videoSecondsSchema, videoSeedSchema } from '../../api/video/request';
 import type { VideoSettings } from '../../config/settings';
-import type { StoredCreateRequest } from './videoTaskRecord';
+import type { FirstFrame, StoredCreateRequest } from './videoTaskRecord';
 
 /** The fields of one video that the settings give a default for. */
 type VideoDefaults = Pick<VideoSettings, 'model' | 'seconds' | 'resolution' | 'ratio' | 'generateAudio' | 'watermark' | 'moderator'>;
@@ -10,6 +10,8 @@ type VideoDefaults = Pick<VideoSettings, 'model' | 'seconds' | 'resolution' | 'r
 export interface VideoOptions extends VideoDefaults {
   /** Undefined: no seed is sent. */
   seed: number | undefined;
+  /** An image the video starts from (only for a model that takes one); undefined: none. */
+  firstFrame?: FirstFrame;
 }
 
 export const RESOLUTIONS = ['480p', '720p', '1080p'] as const;
@@ -36,6 +38,7 @@ export function toCreateRequest(prompt: string, options: VideoOptions): StoredCr
       watermark: options.watermark,
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
     },
+    ...(options.firstFrame ? { firstFrame: options.firstFrame } : {}),
   };
 }
 
@@ -96,5 +99,6 @@ export function optionsFromRequest(request: StoredCreateRequest, fallback: Video
     watermark: metadata.watermark ?? fallback.watermark,
     seed: metadata.seed,
     moderator: request.moderator ?? fallback.moderator,
+    ...(request.firstFrame ? { firstFrame: request.firstFrame } : {}),
   };
 }

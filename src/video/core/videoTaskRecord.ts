@@ -20,6 +20,14 @@ const metadataSchema = z.object({
   seed: z.optional(z.int()),
 });
 
+/** The image a task started from: where it is (read again by Regenerate), never its bytes. */
+export const firstFrameSchema = z.object({
+  uri: z.string().check(z.minLength(1)),
+  fileName: z.string().check(z.minLength(1)),
+  contentType: z.string().check(z.minLength(1)),
+});
+export type FirstFrame = z.infer<typeof firstFrameSchema>;
+
 /** The request that created the task: what Regenerate sends again. */
 export const createRequestSchema = z.object({
   model: z.string().check(z.minLength(1)),
@@ -27,6 +35,7 @@ export const createRequestSchema = z.object({
   seconds: z.optional(z.string()),
   moderator: z.optional(z.boolean()),
   metadata: z.optional(metadataSchema),
+  firstFrame: z.optional(firstFrameSchema),
 });
 export type StoredCreateRequest = z.infer<typeof createRequestSchema>;
 
@@ -39,6 +48,16 @@ export const sourceSchema = z.object({
   endCharacter: z.int().check(z.gte(0)),
 });
 export type TaskSource = z.infer<typeof sourceSchema>;
+
+/** The tasks Generate Variants made together: shown as one group in the tree and the gallery. */
+export const taskGroupSchema = z.object({
+  id: z.string().check(z.minLength(1)),
+  label: z.string(),
+  /** 0-based place in the group, and how many it has. */
+  index: z.int().check(z.gte(0)),
+  count: z.int().check(z.gte(1)),
+});
+export type TaskGroup = z.infer<typeof taskGroupSchema>;
 
 export const taskRecordSchema = z.object({
   id: z.string().check(z.minLength(1)),
@@ -62,6 +81,9 @@ export const taskRecordSchema = z.object({
   finishedAt: z.optional(z.number()),
   request: z.optional(createRequestSchema),
   source: z.optional(sourceSchema),
+  group: z.optional(taskGroupSchema),
+  /** The price shown before it was created, in US dollars (when one was known). */
+  priceUsd: z.optional(z.number().check(z.gte(0))),
   /** Absolute file system path of the downloaded video. */
   downloadedPath: z.optional(z.string()),
   /** Poll bookkeeping (shared with the next window that takes over polling). */

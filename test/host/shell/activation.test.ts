@@ -28,7 +28,12 @@ describe('shell: activation and contributions', () => {
     // onStartupFinished: pending video tasks are followed, and their completion announced, without any view open;
     // it waits until the window is up, so it never delays start-up. onWebviewPanel (not derived from the
     // contributions) restores chat panels and video players after a reload.
-    assert.deepStrictEqual(events, ['onStartupFinished', 'onWebviewPanel:promptreel.chatPanel', 'onWebviewPanel:promptreel.videoPlayer']);
+    assert.deepStrictEqual(events, [
+      'onStartupFinished',
+      'onWebviewPanel:promptreel.chatPanel',
+      'onWebviewPanel:promptreel.videoPlayer',
+      'onWebviewPanel:promptreel.videoGallery',
+    ]);
   });
 
   it('registers every contributed command, and contributes every command it registers', async () => {

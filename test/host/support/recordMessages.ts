@@ -15,6 +15,8 @@ export interface RecordedMessage {
   message: string;
   /** The button titles. */
   items: string[];
+  /** A modal's detail, if it has one. */
+  detail?: string;
 }
 
 export interface MessageRecorder {
@@ -34,7 +36,9 @@ export function recordMessages(answer: (shown: RecordedMessage) => string | unde
   const shown: RecordedMessage[] = [];
   for (const kind of kinds) {
     window[kind] = async (message: string, ...items: unknown[]) => {
-      const recorded = { kind, severity: SEVERITIES[kind], message, items: items.filter((item): item is string => typeof item === 'string') };
+      const options = items.find((item): item is { detail?: unknown } => typeof item === 'object' && item !== null);
+      const recorded: RecordedMessage = { kind, severity: SEVERITIES[kind], message, items: items.filter((item): item is string => typeof item === 'string') };
+      if (typeof options?.detail === 'string') recorded.detail = options.detail;
       shown.push(recorded);
       return answer(recorded);
     };

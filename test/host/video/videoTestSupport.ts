@@ -5,7 +5,8 @@ import type { VideoRuntime } from '../../../src/video/videoRuntime';
 import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import type { LocalService } from '../../service';
 import { setSetting, testApi } from '../shell/shellTestSupport';
-import { connectService, disconnectService } from '../support/connectedService';
+import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
+import { recordMessages, type RecordedMessage } from '../support/recordMessages';
 import { waitFor } from '../support/waitFor';
 
 export { setSetting, testApi, waitFor };
@@ -25,6 +26,9 @@ const VIDEO_SETTINGS = [
   'video.staleAfterHours',
   'chat.model',
 ];
+
+/** What the studio tests change (issue 16): reset after each test. */
+const STUDIO_SETTINGS = ['models.capabilities', 'video.maxVariants', 'video.recipes', 'video.seed', 'video.seconds'];
 
 /** Points the extension at the local service with its demo key and the video model, with an empty task list. */
 export async function connectVideo(service: LocalService): Promise<PromptreelTestApi> {
@@ -84,7 +88,7 @@ export type Step = { input: string | ((value: string | undefined) => string) } |
 
 export interface QuickInputScript {
   /** Every box or pick the code opened: its title, and the labels offered (picks) or the value it started with (boxes). */
-  readonly seen: { kind: 'input' | 'pick'; title?: string; value?: string; labels?: string[]; prompt?: string }[];
+  readonly seen: { kind: 'input' | 'pick'; title?: string; value?: string; labels?: string[]; items?: vscode.QuickPickItem[]; prompt?: string }[];
   readonly remaining: number;
   restore(): void;
 }
@@ -115,7 +119,7 @@ export function scriptQuickInputs(steps: Step[]): QuickInputScript {
   };
   window.showQuickPick = async (items, options) => {
     const list = await items;
-    seen.push({ kind: 'pick', title: options?.title, labels: list.map((item) => item.label) });
+    seen.push({ kind: 'pick', title: options?.title, labels: list.map((item) => item.label), items: [...list] });
     const step = next('pick');
     if ('cancel' in step) return undefined;
     if (!('pick' in step)) throw new Error(`expected a pick step for "${options?.title}", got ${JSON.stringify(step)}`);
@@ -139,4 +143,59 @@ export function assertOk(condition: unknown, message: string): asserts condition
   assert.ok(condition, message);
 }
 
-export { recordMessages } from '../support/recordMessages';
+export { recordMessages };
+
+/** Answers `window.showOpenDialog` with these files (one call each, in order) until restored. */
+export function scriptOpenDialogs(answers: (vscode.Uri | undefined)[]): { readonly titles: (string | undefined)[]; restore(): void } {
+  const window = vscode.window as unknown as { showOpenDialog: typeof vscode.window.showOpenDialog };
+  const original = window.showOpenDialog;
+  const titles: (string | undefined)[] = [];
+  window.showOpenDialog = async (options) => {
+    titles.push(options?.title);
+    const answer = answers.shift();
+    return answer ? [answer] : undefined;
+  };
+  return { titles, restore: () => (window.showOpenDialog = original) };
+}
+
+/** Writes a file into the test workspace (through VS Code's file system) and returns its URI. */
+export async function workspaceFile(relative: string, content: Uint8Array | string): Promise<vscode.Uri> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the host tests run with a workspace folder');
+  const uri = vscode.Uri.joinPath(folder.uri, ...relative.split('/'));
+  await vscode.workspace.fs.writeFile(uri, typeof content === 'string' ? new TextEncoder().encode(content) : content);
+  return uri;
+}
+
+/** The local service for a studio suite (issue 16): connected before each test, the studio settings reset after it. */
+export function useStudioService(): { readonly service: LocalService } {
+  const context = useConnectedService(connectVideo, async () => {
+    for (const key of STUDIO_SETTINGS) await setSetting(key, undefined);
+    await disconnectVideo();
+  });
+  afterEach(async () => {
+    for (const key of STUDIO_SETTINGS) await setSetting(key, undefined);
+  });
+  return context;
+}
+
+/**
+ * Runs a command with scripted quick inputs, recording the messages it shows and answering each with `answer` (a
+ * modal's button), and checks every scripted step was used.
+ */
+export async function runScripted<T>(
+  steps: Step[],
+  command: () => Thenable<T>,
+  answer?: (shown: RecordedMessage) => string | undefined,
+): Promise<{ result: T; seen: QuickInputScript['seen']; messages: RecordedMessage[] }> {
+  const script = scriptQuickInputs(steps);
+  const messages = recordMessages(answer);
+  try {
+    const result = await command();
+    assert.strictEqual(script.remaining, 0, 'every scripted step was used');
+    return { result, seen: script.seen, messages: messages.shown };
+  } finally {
+    script.restore();
+    messages.restore();
+  }
+}

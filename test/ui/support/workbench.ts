@@ -22,6 +22,8 @@ export interface WorkbenchOptions {
   name?: string;
   /** VS Code's display language (`zh-cn`): Promptreel's strings in it, VS Code's own stay English (no language pack). */
   locale?: string;
+  /** Unpacked extension folders (`publisher.name-version`) installed next to Promptreel, e.g. test fixtures. */
+  extraExtensions?: string[];
 }
 
 export interface Workbench {
@@ -102,6 +104,7 @@ export async function launchWorkbench(options: WorkbenchOptions = {}): Promise<W
     });
     if (options.locale) profileModule.addLanguagePack(profile, options.locale);
     await extensions.installVsixInto(paths.VSIX, profile.extensionsDir, { logFile });
+    for (const folder of options.extraExtensions ?? []) fs.cpSync(folder, path.join(profile.extensionsDir, path.basename(folder)), { recursive: true });
     lap('extension installed');
     const workspace = profileModule.writeWorkspace(path.join(runDir, 'workspace'), options.files ?? {});
     // Without the smoke-test driver, so notification toasts show as for a user.

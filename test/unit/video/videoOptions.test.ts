@@ -26,6 +26,8 @@ const SETTINGS: VideoSettings = {
   staleAfterHours: 24,
   autoDownload: false,
   seed: null,
+  maxVariants: 4,
+  recipes: [],
 };
 
 describe('video options', () => {

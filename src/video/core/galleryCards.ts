@@ -1,0 +1,87 @@
+import { formatUsd } from '../../api/account/prices';
+import type { CardState, GalleryAction, GalleryCard, GalleryEntry } from './galleryProtocol';
+import { describeGroup, taskGroups } from './taskGroups';
+import { displayState, isFollowedHere } from './taskModel';
+import type { VideoTaskRecord } from './videoTaskRecord';
+
+/** What the host knows of each task beyond its record: whether its file is there, and its address in the webview. */
+export interface CardContext {
+  service: string | undefined;
+  /** The webview address of each downloaded file that is still there, by task id. */
+  videoSources: ReadonlyMap<string, string>;
+  /** The price of a model now, for tasks made before they kept theirs. */
+  priceOf: (model: string) => number | undefined;
+  formatTime: (epochMs: number) => string;
+}
+
+const STATE_LABELS: Record<CardState, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  completed: 'Completed',
+  downloaded: 'Downloaded',
+  failed: 'Failed',
+  stale: 'Stale',
+  unconfirmed: 'Answer lost',
+};
+
+/** The task list as the gallery shows it: the tree's order and groups, one card per task. */
+export function galleryEntries(tasks: readonly VideoTaskRecord[], context: CardContext): GalleryEntry[] {
+  return taskGroups(tasks).map((entry) =>
+    entry.kind === 'task'
+      ? { kind: 'card', card: galleryCard(entry.task, context) }
+      : {
+          kind: 'group',
+          group: { id: entry.id, label: entry.label, summary: describeGroup(entry.tasks), cards: entry.tasks.map((task) => galleryCard(task, context)) },
+        },
+  );
+}
+
+export function galleryCard(task: VideoTaskRecord, context: CardContext): GalleryCard {
+  const videoSrc = context.videoSources.get(task.id);
+  const state = displayState(task, videoSrc !== undefined);
+  const elsewhere = !isFollowedHere(task, context.service);
+  const price = task.priceUsd ?? (task.model ? context.priceOf(task.model) : undefined);
+  const progress = (state === 'running' || state === 'queued') && task.progress ? ` · ${task.progress}%` : '';
+  const note = state === 'failed' ? (task.error ?? 'the service gave no reason') : state === 'unconfirmed' ? task.error : task.lastPollError;
+  return {
+    id: task.id,
+    state,
+    stateLabel: elsewhere ? `${STATE_LABELS[state]} · on ${task.service ?? 'another service'}` : `${STATE_LABELS[state]}${progress}`,
+    prompt: task.prompt ?? `Task ${task.id} (tracked by id: its prompt is not known)`,
+    model: task.model ?? 'unknown model',
+    ...(task.request?.seconds ? { duration: `${task.request.seconds} s` } : {}),
+    ...(price !== undefined ? { price: formatUsd(price) } : {}),
+    created: context.formatTime(task.createdAt),
+    ...(videoSrc && task.downloadedPath ? { videoSrc, fileName: task.downloadedPath.split(/[\\/]/).pop() } : {}),
+    ...(note ? { note } : {}),
+    elsewhere,
+    actions: cardActions(task, state, elsewhere),
+  };
+}
+
+/** The buttons of a card: the tree's item menu for the same state. */
+export function cardActions(task: VideoTaskRecord, state: CardState, elsewhere: boolean): GalleryAction[] {
+  const copy: GalleryAction[] = [...(task.prompt ? ['copyPrompt' as const] : []), ...(state !== 'unconfirmed' ? ['copyId' as const] : [])];
+  if (elsewhere) return [...copy, 'remove'];
+  const byState: Record<CardState, GalleryAction[]> = {
+    downloaded: ['open', 'reveal'],
+    completed: ['download', 'open'],
+    queued: ['refresh'],
+    running: ['refresh'],
+    stale: ['refresh'],
+    failed: [],
+    unconfirmed: ['track'],
+  };
+  return [
+    ...byState[state],
+    ...(task.request && state !== 'unconfirmed' ? ['regenerate' as const] : []),
+    ...(task.source ? ['goToSource' as const] : []),
+    ...copy,
+    'remove',
+  ];
+}
+
+/** Every model of the list, for the model filter. */
+export function galleryModels(tasks: readonly VideoTaskRecord[]): string[] {
+  return [...new Set(tasks.map((task) => task.model ?? 'unknown model'))].sort();
+}

@@ -1,0 +1,84 @@
+import * as z from 'zod/mini';
+import { formatUsd, MAX_VIDEO_SECONDS } from '../../api';
+import { describeChargeQuote, type ChargeQuote } from '../../account/core/chargeQuote';
+import type { PromptProblem } from './promptCheck';
+import { shortenPrompt } from './taskModel';
+import { videoSeedSchema } from '../../api/video/request';
+import type { VideoOptions } from './videoOptions';
+
+// The video tool of VS Code's agent (and of any caller of vscode.lm.invokeTool): its input, and what its
+// confirmation says before anything is charged.
+
+/** The name the tool is contributed and registered under (package.json `languageModelTools`). */
+export const VIDEO_TOOL_NAME = 'promptreel_generateVideo';
+
+/**
+ * What a model may ask for; anything left out comes from the user's settings. Unknown fields are dropped, and a value
+ * that does not fit refuses the call (before anything is sent), with the reason for the model.
+ */
+export const videoToolInputSchema = z.object({
+  prompt: z.string().check(z.trim(), z.minLength(1, 'the prompt is empty')),
+  model: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  seconds: z.optional(z.int().check(z.gte(1), z.lte(MAX_VIDEO_SECONDS))),
+  resolution: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  ratio: z.optional(z.string().check(z.trim(), z.minLength(1))),
+  seed: z.optional(videoSeedSchema),
+});
+export type VideoToolInput = z.infer<typeof videoToolInputSchema>;
+
+/** The input, or why it cannot be used (for the model to correct). */
+export function parseToolInput(raw: unknown): { input: VideoToolInput } | { problem: string } {
+  const parsed = videoToolInputSchema.safeParse(raw);
+  if (parsed.success) return { input: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { problem: `The input does not fit: ${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'}.` };
+}
+
+/** The settings' options with what the call asked for over them. */
+export function toolOptions(input: VideoToolInput, defaults: VideoOptions): VideoOptions {
+  return {
+    ...defaults,
+    model: input.model ?? defaults.model,
+    seconds: input.seconds !== undefined ? String(input.seconds) : defaults.seconds,
+    resolution: input.resolution ?? defaults.resolution,
+    ratio: input.ratio ?? defaults.ratio,
+    seed: input.seed ?? defaults.seed,
+  };
+}
+
+export interface ToolConfirmation {
+  title: string;
+  /** Markdown for the chat's confirmation (VS Code shows it as plain text in a dialog outside a chat). */
+  message: string;
+}
+
+/** The confirmation: the price in the title (so a plain dialog shows it too), then the prompt, model, settings and checks. */
+export function toolConfirmation(prompt: string, options: VideoOptions, quote: ChargeQuote, problems: readonly PromptProblem[]): ToolConfirmation {
+  const onOff = (value: boolean) => (value ? 'on' : 'off');
+  const cost = describeChargeQuote(quote);
+  const title = quote.priceUsd !== undefined ? `Generate a video for ${formatUsd(quote.priceUsd)}?` : 'Generate a video (price not known)?';
+  const settings = [
+    `${options.seconds} s`,
+    options.resolution,
+    options.ratio,
+    `audio ${onOff(options.generateAudio)}`,
+    `watermark ${onOff(options.watermark)}`,
+    `seed ${options.seed ?? 'random'}`,
+    `content review ${onOff(options.moderator)}`,
+  ].join(' · ');
+  const lines = [
+    `**Prompt:** ${escapeMarkdown(shortenPrompt(prompt, 600))}`,
+    `**Model:** \`${options.model.replace(/`/g, "'")}\``,
+    `**Settings:** ${settings}`,
+    cost ? `**Price:** ${cost}` : '**Price:** not known for this model: it uses your quota like any other video.',
+    quote.warning ? `**Note:** ${escapeMarkdown(quote.warning)}` : '',
+    ...problems.map((problem) => `**Check:** ${escapeMarkdown(problem.message)}`),
+    'One task is created when you allow it (the request is never sent twice); Promptreel follows it and downloads the video into the workspace.',
+  ];
+  return { title, message: lines.filter(Boolean).join('\n\n') };
+}
+
+/** Text of the model or the user, shown as text: no link, image or emphasis can be made of it. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (char) => `\\${char}`);
+}

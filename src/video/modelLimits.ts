@@ -1,0 +1,39 @@
+import type { ReviewSources } from './createVideoFlow';
+import type { Settings } from '../config/settings';
+import type { Connection } from '../connection/connection';
+import { videoModelLimits, type VideoModelLimits } from './core/videoModelLimits';
+
+/**
+ * What a video model takes, from the settings and the one model list (never asked for on its own: a list that cannot
+ * be read leaves the settings).
+ */
+export async function limitsOf(settings: Settings, connection: Connection, model: string): Promise<VideoModelLimits> {
+  const listed = await connection.catalog.allModels().catch(() => []);
+  return videoModelLimits(
+    settings.capabilities(model),
+    listed.find((entry) => entry.id === model),
+  );
+}
+
+/** The models that take an image as the first frame: the listed ones, and those only the settings name. */
+export async function firstFrameModels(settings: Settings, connection: Connection): Promise<string[]> {
+  const listed = await connection.catalog.allModels().catch(() => []);
+  const ids = [...new Set([...listed.map((entry) => entry.id), ...Object.keys(settings.get('models.capabilities'))])];
+  return ids.filter(
+    (id) =>
+      videoModelLimits(
+        settings.capabilities(id),
+        listed.find((entry) => entry.id === id),
+      ).firstFrame,
+  );
+}
+
+/** What every review step (Generate Video, variants, recipes, Animate Image) asks the service through. */
+export function reviewSources(settings: Settings, connection: Connection): ReviewSources {
+  return {
+    listModels: () => connection.catalog.allModels(),
+    priceOf: (model) => connection.prices.priceOf(model),
+    quote: (model) => connection.quoteCharge(model),
+    limits: (model) => limitsOf(settings, connection, model),
+  };
+}

@@ -1,0 +1,42 @@
+import type { ComponentLogger } from '../common/logger';
+import { Disposable } from '../common/lifecycle';
+import type { Settings } from '../config/settings';
+import type { Connection } from '../connection/connection';
+import { registerCommands } from '../workbench/registerCommands';
+import { animateImage } from './animateImage';
+import type { VideoGallery } from './galleryPanel';
+import type { VideoOptions } from './core/videoOptions';
+import { RecipeFlow } from './recipeFlow';
+import { VariantsFlow } from './variantsFlow';
+import { VideoCommandIds } from './videoCommandIds';
+import type { CreateOutcome, VideoCreator } from './videoCreator';
+
+export interface StudioDeps {
+  settings: Settings;
+  connection: Connection;
+  creator: VideoCreator;
+  /** Generate Video's review step and its one task. */
+  review: (prompt: string, options: VideoOptions) => Promise<CreateOutcome | undefined>;
+  gallery: VideoGallery;
+  log: ComponentLogger;
+}
+
+/** The commands of the video studio: variants, recipes, Animate Image, the gallery. Each returns its outcome (tests read it). */
+export class StudioCommands extends Disposable {
+  readonly variants: VariantsFlow;
+  readonly recipes: RecipeFlow;
+
+  constructor(deps: StudioDeps) {
+    super();
+    this.variants = new VariantsFlow(deps);
+    this.recipes = new RecipeFlow(deps);
+    this._register(
+      registerCommands({
+        [VideoCommandIds.generateVariants]: (arg?: unknown) => this.variants.run(arg),
+        [VideoCommandIds.generateFromRecipe]: () => this.recipes.run(),
+        [VideoCommandIds.animateImage]: (arg?: unknown) => animateImage(deps, arg),
+        [VideoCommandIds.openGallery]: () => deps.gallery.open(),
+      }),
+    );
+  }
+}

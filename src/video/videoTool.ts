@@ -1,0 +1,124 @@
+import * as vscode from 'vscode';
+import { isApiError, lostBecause, mayHaveCreated } from '../api';
+import { systemClock } from '../common/clock';
+import { describeError, type ComponentLogger } from '../common/logger';
+import type { Settings } from '../config/settings';
+import type { Connection } from '../connection/connection';
+import { checkPrompt } from './core/promptCheck';
+import { shortenPrompt } from './core/taskModel';
+import type { VideoTaskStore } from './core/taskStore';
+import { callKey, ToolCallLedger } from './core/toolCallLedger';
+import { parseToolInput, toolConfirmation, toolOptions, type ToolConfirmation } from './core/toolInput';
+import { defaultOptions, toCreateRequest } from './core/videoOptions';
+import type { StoredCreateRequest } from './core/videoTaskRecord';
+import { limitsOf } from './modelLimits';
+import { followTask } from './followTask';
+import type { VideoCreator } from './videoCreator';
+import type { VideoDownloader } from './videoDownloader';
+
+export interface VideoToolDeps {
+  settings: Settings;
+  connection: Connection;
+  store: VideoTaskStore;
+  creator: VideoCreator;
+  downloader: VideoDownloader;
+  log: ComponentLogger;
+}
+
+type Plan = { request: StoredCreateRequest; confirmation: ToolConfirmation } | { problem: string };
+
+/**
+ * Generate Video as a tool for VS Code's agent and for callers of `vscode.lm.invokeTool`. `prepareInvocation` returns
+ * the confirmation (price, prompt, model, settings, checks); VS Code shows it inline in a chat, or as a modal dialog
+ * when the call comes from outside one (an extension's own tool loop), and never offers to approve it automatically
+ * (see `chat.tools.eligibleForAutoApproval` in package.json's configurationDefaults). `invoke` then creates exactly
+ * one task per call, follows it and downloads it.
+ */
+export class VideoTool implements vscode.LanguageModelTool<unknown> {
+  private readonly ledger = new ToolCallLedger<vscode.LanguageModelToolResult>(systemClock);
+
+  constructor(private readonly deps: VideoToolDeps) {}
+
+  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): Promise<vscode.PreparedToolInvocation> {
+    const plan = await this.plan(options.input);
+    if ('problem' in plan) return { invocationMessage: 'Promptreel cannot generate this video' };
+    return {
+      invocationMessage: `Generating a video with ${plan.request.model}: "${shortenPrompt(plan.request.prompt, 60)}"`,
+      confirmationMessages: { title: plan.confirmation.title, message: new vscode.MarkdownString(plan.confirmation.message) },
+    };
+  }
+
+  async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    const plan = await this.plan(options.input);
+    // Thrown errors reach the model as the tool's failure: nothing was sent.
+    if ('problem' in plan) throw new Error(plan.problem);
+    const { result, repeated } = this.ledger.run(callKey(options.toolInvocationToken, { ...plan.request }), () => this.run(plan.request, token));
+    if (!repeated) return result;
+    this.deps.log.info('Video tool: the same call again; answering with the task it already made.');
+    const first = await result;
+    return text(`This call was already made (the same input, moments ago), so no second task was created. ${partsText(first)}`);
+  }
+
+  /** What the call would send and what its confirmation says, or why it cannot be made. Sends nothing. */
+  private async plan(raw: unknown): Promise<Plan> {
+    const parsed = parseToolInput(raw);
+    if ('problem' in parsed) return parsed;
+    if (!(await this.deps.connection.readyClient())) {
+      return { problem: 'Promptreel is not connected: the user must set the service address and API key (Promptreel: Set API Key) first.' };
+    }
+    const options = toolOptions(parsed.input, defaultOptions(this.deps.settings.video));
+    if (!options.model) return { problem: 'No video model is set: pass "model", or the user sets promptreel.video.model.' };
+    const request = toCreateRequest(parsed.input.prompt, options);
+    const [quote, limits] = await Promise.all([
+      this.deps.connection.quoteCharge(options.model),
+      limitsOf(this.deps.settings, this.deps.connection, options.model),
+    ]);
+    const problems = checkPrompt({ prompt: request.prompt, seconds: request.seconds, model: request.model }, limits);
+    return { request, confirmation: toolConfirmation(request.prompt, options, quote, problems) };
+  }
+
+  private async run(request: StoredCreateRequest, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    const controller = new AbortController();
+    if (token.isCancellationRequested) controller.abort();
+    const cancelled = token.onCancellationRequested(() => controller.abort());
+    let id: string;
+    try {
+      // The signal stops the create only before anything is sent: a request on its way runs to its answer.
+      id = (await this.deps.creator.createOrThrow(request, { signal: controller.signal })).id;
+    } catch (error) {
+      return text(this.createFailed(error));
+    } finally {
+      cancelled.dispose();
+    }
+    this.deps.log.info(`Video tool: task ${id} created; following it.`);
+    const final = await followTask(this.deps.store, id, request.prompt, token);
+    if (!final || (final.state !== 'completed' && final.state !== 'failed')) {
+      return text(`Stopped following video task ${id}: it keeps running on the service. The user finds it under Video Tasks, with Download when it is done.`);
+    }
+    if (final.state === 'failed') return text(`The video task ${id} failed: ${final.error ?? 'the service gave no reason'}.`);
+    const saved = await this.deps.downloader.download(id, { automatic: true });
+    if (saved.kind === 'saved') {
+      const uri = vscode.Uri.file(saved.path);
+      return text(`The video is ready (task ${id}) and saved to ${vscode.workspace.asRelativePath(uri, false)} (${uri.toString()}).`);
+    }
+    const why = saved.kind === 'failed' ? saved.shown.message : 'there is no workspace folder to save it in';
+    return text(`The video task ${id} is complete, but it was not downloaded: ${why} The user can download it from Video Tasks.`);
+  }
+
+  private createFailed(error: unknown): string {
+    if (isApiError(error) && error.kind === 'aborted') return 'Cancelled before anything was sent: no video task was created.';
+    this.deps.log.warn(`Video tool: creating the task failed: ${describeError(error)}`);
+    if (isApiError(error) && mayHaveCreated(error)) {
+      return `The answer to the video request was lost (${lostBecause(error)}): the task may exist and be charged, so it was not sent again. It is listed under Video Tasks as "answer lost"; do not call this tool again for it.`;
+    }
+    return `Creating the video task failed, and nothing was created: ${describeError(error)}${isApiError(error) ? ` ${error.hint}` : ''}`;
+  }
+}
+
+function partsText(result: vscode.LanguageModelToolResult): string {
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+}
+
+function text(value: string): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(value)]);
+}
