@@ -8,7 +8,7 @@ import { galleryEntries, galleryModels } from './core/galleryCards';
 import { galleryHtml } from './core/galleryPage';
 import { galleryMessageSchema, type GalleryAction, type GalleryToHost, type HostToGallery } from './core/galleryProtocol';
 import type { VideoTaskStore } from './core/taskStore';
-import { isDownloaded } from './taskTreeItem';
+import { downloadedUri, isDownloaded } from './downloadedFile';
 import { VideoCommandIds } from './videoCommandIds';
 
 export const GALLERY_VIEW_TYPE = 'promptreel.videoGallery';
@@ -153,7 +153,10 @@ export class VideoGallery extends Disposable {
     const tasks = this.store.tasks;
     const files = new Map<string, vscode.Uri>();
     await Promise.all(
-      tasks.map(async (task) => (task.downloadedPath && (await isDownloaded(task)) ? files.set(task.id, vscode.Uri.file(task.downloadedPath)) : undefined)),
+      tasks.map(async (task) => {
+        const uri = downloadedUri(task);
+        if (uri && (await isDownloaded(task))) files.set(task.id, uri);
+      }),
     );
     const folders = [...new Set([...files.values()].map((uri) => vscode.Uri.joinPath(uri, '..').toString()))].map((text) => vscode.Uri.parse(text));
     const outside = folders.filter((folder) => !vscode.workspace.getWorkspaceFolder(folder));

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isFile } from '../workbench/fileExists';
+import { displayLocation, downloadedUri } from './downloadedFile';
 import { contextValue, describeTask, displayState, elapsedOf, formatElapsed, isFollowedHere, isPending, taskLabel, type DisplayState } from './core/taskModel';
 import { describeGroup, groupKey, type TaskEntry } from './core/taskGroups';
 import { VideoCommandIds } from './videoCommandIds';
@@ -25,11 +25,6 @@ const STATE_NAMES: Record<DisplayState, string> = {
   stale: 'Stale (still pending after the limit; no longer polled)',
   unconfirmed: "Answer lost: the task may exist on the service (and be charged). Track it by its id from the service's console, or remove this entry.",
 };
-
-/** True when the task's downloaded file is still there (a file deleted by hand makes it "completed" again). */
-export async function isDownloaded(record: VideoTaskRecord): Promise<boolean> {
-  return !!record.downloadedPath && (await isFile(record.downloadedPath));
-}
 
 /** The tree item of a task; `downloaded`: its file is still there (see isDownloaded). */
 export function buildTreeItem(record: VideoTaskRecord, now: number, service: string | undefined, downloaded: boolean): vscode.TreeItem {
@@ -101,7 +96,8 @@ function tooltip(record: VideoTaskRecord, state: DisplayState, now: number, here
   line('Failure', record.state === 'failed' ? (record.error ?? 'the service gave no reason') : undefined);
   line('Last poll error', record.lastPollError);
   line('Video address', record.videoUrl ? withoutQuery(record.videoUrl) : undefined);
-  line('Saved to', record.downloadedPath ? `${record.downloadedPath}${state === 'downloaded' ? '' : ' (the file is gone)'}` : undefined);
+  const saved = downloadedUri(record);
+  line('Saved to', saved ? `${displayLocation(saved)}${state === 'downloaded' ? '' : ' (the file is gone)'}` : undefined);
   if (record.source) line('From', `${path.basename(vscode.Uri.parse(record.source.uri).fsPath)}:${record.source.startLine + 1}-${record.source.endLine + 1}`);
   return markdown;
 }

@@ -4,7 +4,8 @@ import { Disposable } from '../common/lifecycle';
 import { groupKey, isGroupKey, taskGroups } from './core/taskGroups';
 import { isPending } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
-import { buildGroupItem, buildTreeItem, isDownloaded } from './taskTreeItem';
+import { buildGroupItem, buildTreeItem } from './taskTreeItem';
+import { isDownloaded } from './downloadedFile';
 
 /**
  * The Video Tasks view: one item per task id of the store, built fresh from the record; the tasks Generate Variants

@@ -13,7 +13,7 @@ import { writeExplainerPrompt } from './core/explainerPrompt';
 import { showMessage } from '../workbench/showMessage';
 import { isFinished } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
-import { isDownloaded } from './taskTreeItem';
+import { displayLocation, downloadedUri, isDownloaded } from './downloadedFile';
 import { VideoCommandIds } from './videoCommandIds';
 import type { CreateOutcome, VideoCreator } from './videoCreator';
 import type { DownloadOutcome, VideoDownloader } from './videoDownloader';
@@ -55,7 +55,7 @@ export interface VideoCommandDeps {
   log: ComponentLogger;
 }
 
-export type OpenOutcome = { kind: 'opened'; file: string } | { kind: 'not-opened'; download?: DownloadOutcome };
+export type OpenOutcome = { kind: 'opened'; file: vscode.Uri } | { kind: 'not-opened'; download?: DownloadOutcome };
 
 /** Registers every command of the video feature. Each returns its outcome (tests and other features read it). */
 export class VideoCommands extends Disposable {
@@ -208,24 +208,24 @@ export class VideoCommands extends Disposable {
 
   /** Plays the downloaded file, downloading it first when needed. */
   async open(task: VideoTaskRecord): Promise<OpenOutcome> {
-    let file = (await isDownloaded(task)) ? task.downloadedPath : undefined;
+    let file = (await isDownloaded(task)) ? downloadedUri(task) : undefined;
     if (!file) {
       const download = await this.deps.downloader.download(task.id);
       if (download.kind !== 'saved') return { kind: 'not-opened', download };
-      file = download.path;
+      file = download.uri;
     }
     this.deps.player.open(file);
     return { kind: 'opened', file };
   }
 
   private async reveal(task: VideoTaskRecord): Promise<boolean> {
-    if (!task.downloadedPath || !(await isDownloaded(task))) {
+    const uri = downloadedUri(task);
+    if (!uri || !(await isDownloaded(task))) {
       showMessage('info', 'This video is not downloaded (or its file was moved).', [{ title: 'Download', run: () => this.deps.downloader.download(task.id) }]);
       return false;
     }
-    const uri = vscode.Uri.file(task.downloadedPath);
     if (!vscode.workspace.getWorkspaceFolder(uri)) {
-      showMessage('info', `The video is saved outside the workspace: ${task.downloadedPath}`);
+      showMessage('info', `The video is saved outside the workspace: ${displayLocation(uri)}`);
       return false;
     }
     await vscode.commands.executeCommand('revealInExplorer', uri);

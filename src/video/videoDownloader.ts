@@ -1,18 +1,20 @@
 import * as os from 'node:os';
 import type { Connection } from '../connection/connection';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isApiError, removeStaleDownloads, SaveError } from '../api';
 import { CommandIds } from '../common/commandIds';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
-import { fileInFolder, resolveDownloadFolder, videoFileName } from './core/fileNaming';
+import { resolveDownloadFolder, videoFileName } from './core/fileNaming';
+import { displayLocation, downloadedFields, fileNameOf } from './downloadedFile';
+import { transferVideo } from './videoTransfer';
 import { showMessage, type ShownMessage } from '../workbench/showMessage';
 import type { VideoTaskStore } from './core/taskStore';
 import { VideoCommandIds } from './videoCommandIds';
 
 export type DownloadOutcome =
-  { kind: 'saved'; path: string; bytes: number; source: 'url' | 'content' } | { kind: 'cancelled' } | { kind: 'failed'; shown: ShownMessage };
+  /** `path`: where it is, as the user reads it (a local path, or the address on another file system). */
+  { kind: 'saved'; uri: vscode.Uri; path: string; bytes: number; source: 'url' | 'content' } | { kind: 'cancelled' } | { kind: 'failed'; shown: ShownMessage };
 
 /** A temporary download file nobody wrote to for this long belongs to a window that stopped. */
 const STALE_PART_AFTER_MS = 10 * 60 * 1000;
@@ -20,8 +22,8 @@ const STALE_PART_AFTER_MS = 10 * 60 * 1000;
 export interface DownloadRequest {
   /** Automatic download on completion: no save dialog, nothing shown when there is nowhere to save. */
   automatic?: boolean;
-  /** Where to save, skipping the folder setting and the dialog (tests, "Save As"). */
-  destination?: string;
+  /** Where to save (a URI of any file system, or a local path), skipping the folder setting and the dialog. */
+  destination?: vscode.Uri | string;
   /** Cancels like the notification's Cancel button. */
   signal?: AbortSignal;
 }
@@ -62,22 +64,24 @@ export class VideoDownloader {
     if (!client) return { kind: 'cancelled' };
     const name = videoFileName(task.prompt, task.id);
     const target =
-      request.destination !== undefined ? { file: request.destination, replaceExisting: false } : await this.destinationFor(name, request.automatic === true);
+      request.destination !== undefined
+        ? { uri: typeof request.destination === 'string' ? vscode.Uri.file(request.destination) : request.destination, replaceExisting: false }
+        : await this.destinationFor(name, request.automatic === true);
     if ('kind' in target) return target;
-    const destination = target.file;
+    const destination = target.uri;
 
     const controller = new AbortController();
     if (request.signal?.aborted) controller.abort();
     request.signal?.addEventListener('abort', () => controller.abort(), { once: true });
-    this.log.info(`Downloading ${task.id} to ${destination}.`);
+    this.log.info(`Downloading ${task.id} to ${destination.toString(true)}.`);
     try {
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Downloading ${path.basename(destination)}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: `Downloading ${fileNameOf(destination)}`, cancellable: true },
         (progress, token) => {
           token.onCancellationRequested(() => controller.abort());
           let reported = 0;
           let lastReport = 0;
-          return client.downloadVideo({ id: task.id, ...(task.videoUrl ? { videoUrl: task.videoUrl } : {}) }, destination, {
+          return transferVideo(client, task, destination, {
             signal: controller.signal,
             replaceExisting: target.replaceExisting,
             onProgress: ({ received, total }) => {
@@ -94,13 +98,14 @@ export class VideoDownloader {
           });
         },
       );
-      await this.store.update(task.id, (current) => ({ ...current, downloadedPath: result.path, updatedAt: Date.now() }));
-      this.log.info(`Saved ${task.id} to ${result.path} (${result.bytes} bytes, from ${result.source === 'url' ? 'its address' : '/content'}).`);
-      showMessage('info', `Saved ${displayPath(result.path)} (${formatBytes(result.bytes)}).`, [
+      await this.store.update(task.id, (current) => ({ ...current, ...downloadedFields(result.uri), updatedAt: Date.now() }));
+      this.log.info(`Saved ${task.id} to ${result.uri.toString(true)} (${result.bytes} bytes, from ${result.source === 'url' ? 'its address' : '/content'}).`);
+      showMessage('info', `Saved ${displayLocation(result.uri)} (${formatBytes(result.bytes)}).`, [
         { title: 'Open Video', run: () => vscode.commands.executeCommand(VideoCommandIds.open, task.id) },
         { title: 'Reveal in Explorer', run: () => vscode.commands.executeCommand(VideoCommandIds.reveal, task.id) },
       ]);
-      return { kind: 'saved', path: result.path, bytes: result.bytes, source: result.source };
+      const where = result.uri.scheme === 'file' ? result.uri.fsPath : result.uri.toString(true);
+      return { kind: 'saved', uri: result.uri, path: where, bytes: result.bytes, source: result.source };
     } catch (error) {
       if (controller.signal.aborted || (isApiError(error) && error.kind === 'aborted')) {
         this.log.info(`Download of ${task.id} cancelled.`);
@@ -132,39 +137,44 @@ export class VideoDownloader {
     return removed;
   }
 
+  /** The download folder on this machine's disk, where an interrupted download may have left its temporary file. */
   private workspaceDownloadFolder(): string | undefined {
-    const root = this.workspaceFolders()?.find((folder) => folder.uri.scheme === 'file');
+    const folder = this.downloadFolder();
+    return folder && 'uri' in folder && folder.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+  }
+
+  /** `promptreel.video.downloadFolder` in the first workspace folder, whatever its file system; none without a folder. */
+  private downloadFolder(): { uri: vscode.Uri } | { problem: string } | undefined {
+    const root = this.workspaceFolders()?.[0];
     if (!root) return undefined;
-    const resolved = resolveDownloadFolder(this.settings.video.downloadFolder, root.uri.fsPath);
-    return 'folder' in resolved ? resolved.folder : undefined;
+    const resolved = resolveDownloadFolder(this.settings.video.downloadFolder, root.uri.path);
+    if ('problem' in resolved) return resolved;
+    return { uri: 'absolute' in resolved ? vscode.Uri.file(resolved.absolute) : root.uri.with({ path: resolved.path }) };
   }
 
   /**
-   * The file in the download folder of the first workspace folder (the download reserves it, or the next free
-   * `-2`, `-3` name), or the one the user picks in a save dialog (which asked before replacing a file).
+   * The file in the download folder of the first workspace folder (the download takes it, or the next free `-2`,
+   * `-3` name), or the one the user picks in a save dialog (which asked before replacing a file).
    */
-  private async destinationFor(name: string, automatic: boolean): Promise<{ file: string; replaceExisting: boolean } | DownloadOutcome> {
-    const root = this.workspaceFolders()?.find((folder) => folder.uri.scheme === 'file');
-    if (root) {
-      const resolved = resolveDownloadFolder(this.settings.video.downloadFolder, root.uri.fsPath);
-      if ('problem' in resolved) {
-        return {
-          kind: 'failed',
-          shown: showMessage('error', `${resolved.problem} Videos are saved inside the workspace (or to an absolute path you set).`, [
-            { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.downloadFolder') },
-          ]),
-        };
-      }
-      return { file: fileInFolder(resolved.folder, name), replaceExisting: false };
+  private async destinationFor(name: string, automatic: boolean): Promise<{ uri: vscode.Uri; replaceExisting: boolean } | DownloadOutcome> {
+    const folder = this.downloadFolder();
+    if (folder && 'problem' in folder) {
+      return {
+        kind: 'failed',
+        shown: showMessage('error', `${folder.problem} Videos are saved inside the workspace (or to an absolute path you set).`, [
+          { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.downloadFolder') },
+        ]),
+      };
     }
+    if (folder) return { uri: vscode.Uri.joinPath(folder.uri, name), replaceExisting: false };
     if (automatic) return { kind: 'cancelled' };
     const picked = await vscode.window.showSaveDialog({
       title: 'Save the video',
       saveLabel: 'Save Video',
-      defaultUri: vscode.Uri.file(path.join(os.homedir(), name)),
+      defaultUri: vscode.Uri.joinPath(vscode.Uri.file(os.homedir()), name),
       filters: { 'MP4 video': ['mp4'] },
     });
-    return picked ? { file: picked.fsPath, replaceExisting: true } : { kind: 'cancelled' };
+    return picked ? { uri: picked, replaceExisting: true } : { kind: 'cancelled' };
   }
 }
 
@@ -172,8 +182,4 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-function displayPath(file: string): string {
-  return vscode.workspace.asRelativePath(file, false);
 }

@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
 import * as z from 'zod/mini';
@@ -6,12 +5,21 @@ import { Disposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { newNonce } from '../common/webviewPage';
 import { isFile } from '../workbench/fileExists';
+import { fileNameOf } from './downloadedFile';
 import { playerHtml, playerMessageSchema, type PlaybackReport, type PlayerCommand } from './core/playerPage';
 
 export const PLAYER_VIEW_TYPE = 'promptreel.videoPlayer';
 
-/** What the player page saves (`setState`) for a window reload to bring it back. */
+/** What the player page saves (`setState`) for a window reload to bring it back: the file's URI (a path, before). */
 const savedStateSchema = z.object({ file: z.string().check(z.minLength(1)) });
+
+/** A video to play: a URI of any file system (remote and virtual workspaces too), or a path on this machine. */
+export type VideoFile = vscode.Uri | string;
+
+function toUri(file: VideoFile): vscode.Uri {
+  if (typeof file !== 'string') return file;
+  return /^[a-z][\w+.-]+:/i.test(file) ? vscode.Uri.parse(file, true) : vscode.Uri.file(file);
+}
 
 interface OpenPlayer {
   panel: vscode.WebviewPanel;
@@ -25,6 +33,7 @@ interface OpenPlayer {
  */
 export class VideoPlayer extends Disposable {
   private readonly panels = new Map<string, OpenPlayer>();
+  /** `file`: the URI (as a string) the player plays. */
   private readonly reported = this._register(new Emitter<{ file: string; report: PlaybackReport }>());
   readonly onDidReportPlayback = this.reported.event;
 
@@ -33,39 +42,41 @@ export class VideoPlayer extends Disposable {
     this._register(toDisposable(() => [...this.panels.values()].forEach((open) => open.panel.dispose())));
   }
 
-  open(file: string): vscode.WebviewPanel {
-    const existing = this.panels.get(file);
+  open(file: VideoFile): vscode.WebviewPanel {
+    const uri = toUri(file);
+    const existing = this.panels.get(uri.toString());
     if (existing) {
       existing.panel.reveal();
       return existing.panel;
     }
-    const panel = vscode.window.createWebviewPanel(PLAYER_VIEW_TYPE, path.basename(file), vscode.ViewColumn.Active, playerOptions(file));
-    this.attach(panel, file);
+    const panel = vscode.window.createWebviewPanel(PLAYER_VIEW_TYPE, fileNameOf(uri), vscode.ViewColumn.Active, playerOptions(uri));
+    this.attach(panel, uri);
     return panel;
   }
 
   /** A player panel VS Code brings back after a window reload: it plays its file again, or closes if the file is gone. */
   async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const saved = savedStateSchema.safeParse(state);
-    const file = saved.success ? saved.data.file : undefined;
-    const exists = file ? await isFile(file) : false;
-    if (!file || !exists || this.panels.has(file)) {
-      this.log.info(file && !exists ? `The video player of ${path.basename(file)} was not restored: the file is gone.` : 'A video player was not restored.');
+    const uri = saved.success ? toUri(saved.data.file) : undefined;
+    const exists = uri ? await isFile(uri) : false;
+    if (!uri || !exists || this.panels.has(uri.toString())) {
+      this.log.info(uri && !exists ? `The video player of ${fileNameOf(uri)} was not restored: the file is gone.` : 'A video player was not restored.');
       panel.dispose();
       return;
     }
-    panel.webview.options = playerOptions(file);
-    this.attach(panel, file);
+    panel.webview.options = playerOptions(uri);
+    this.attach(panel, uri);
   }
 
-  private attach(panel: vscode.WebviewPanel, file: string): void {
-    const title = path.basename(file);
+  private attach(panel: vscode.WebviewPanel, uri: vscode.Uri): void {
+    const title = fileNameOf(uri);
+    const file = uri.toString();
     panel.title = title;
     const open: OpenPlayer = { panel };
     this.panels.set(file, open);
     const webview = panel.webview;
     webview.html = playerHtml({
-      videoSrc: webview.asWebviewUri(vscode.Uri.file(file)).toString(),
+      videoSrc: webview.asWebviewUri(uri).toString(),
       cspSource: webview.cspSource,
       title,
       nonce: newNonce(),
@@ -93,23 +104,23 @@ export class VideoPlayer extends Disposable {
   }
 
   /** The last playback report of the player of `file`. */
-  lastReport(file: string): PlaybackReport | undefined {
-    return this.panels.get(file)?.last;
+  lastReport(file: VideoFile): PlaybackReport | undefined {
+    return this.panels.get(toUri(file).toString())?.last;
   }
 
-  isOpen(file: string): boolean {
-    return this.panels.has(file);
+  isOpen(file: VideoFile): boolean {
+    return this.panels.has(toUri(file).toString());
   }
 
   /** Starts playback (muted: browsers only autoplay muted media without a click). */
-  async play(file: string, muted = true): Promise<boolean> {
-    const open = this.panels.get(file);
+  async play(file: VideoFile, muted = true): Promise<boolean> {
+    const open = this.panels.get(toUri(file).toString());
     if (!open) return false;
     const command: PlayerCommand = { type: 'play', muted };
     return open.panel.webview.postMessage(command);
   }
 }
 
-function playerOptions(file: string): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-  return { enableScripts: true, localResourceRoots: [vscode.Uri.file(path.dirname(file))] };
+function playerOptions(file: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(file, '..')] };
 }

@@ -98,7 +98,7 @@ export class VideoTool implements vscode.LanguageModelTool<unknown> {
     if (final.state === 'failed') return text(`The video task ${id} failed: ${final.error ?? 'the service gave no reason'}.`);
     const saved = await this.deps.downloader.download(id, { automatic: true });
     if (saved.kind === 'saved') {
-      const uri = vscode.Uri.file(saved.path);
+      const uri = saved.uri;
       return text(`The video is ready (task ${id}) and saved to ${vscode.workspace.asRelativePath(uri, false)} (${uri.toString()}).`);
     }
     const why = saved.kind === 'failed' ? saved.shown.message : 'there is no workspace folder to save it in';

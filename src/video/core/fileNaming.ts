@@ -31,33 +31,21 @@ export function videoFileName(prompt: string | undefined, taskId: string): strin
   return `${slug}-${id}.mp4`;
 }
 
-/** True when `target` is `folder` itself or below it (after resolving `..`). */
-export function isInside(folder: string, target: string): boolean {
-  const relative = path.relative(path.resolve(folder), path.resolve(target));
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
-/** The file `name` directly in `folder`; throws when the name is not a plain file name. */
-export function fileInFolder(folder: string, name: string): string {
-  const target = path.resolve(folder, name);
-  if (path.dirname(target) !== path.resolve(folder) || name !== path.basename(name) || name.startsWith('.')) {
-    throw new Error(`refusing the file name "${name}": it is not a plain file name`);
-  }
-  return target;
-}
-
-export type DownloadFolder = { folder: string } | { problem: string };
+export type DownloadFolder = { path: string } | { absolute: string } | { problem: string };
 
 /**
- * `promptreel.video.downloadFolder`: relative to the workspace folder (and then never outside it), or an absolute
- * path the user chose on purpose.
+ * `promptreel.video.downloadFolder` over the `/`-separated path of a workspace folder's URI (any file system: a
+ * remote or virtual workspace too): relative to the workspace folder (and then never outside it), or an absolute
+ * path on this machine's disk the user chose on purpose (the caller makes it a `file:` URI).
  */
-export function resolveDownloadFolder(setting: string, workspaceRoot: string): DownloadFolder {
+export function resolveDownloadFolder(setting: string, rootPath: string): DownloadFolder {
   const trimmed = setting.trim() || 'videos';
-  if (path.isAbsolute(trimmed)) return { folder: path.normalize(trimmed) };
-  const folder = path.resolve(workspaceRoot, trimmed);
-  if (!isInside(workspaceRoot, folder)) {
+  if (path.isAbsolute(trimmed)) return { absolute: path.normalize(trimmed) };
+  const root = path.posix.normalize(rootPath.replace(/\/+$/, '') || '/');
+  const folder = path.posix.join(root, trimmed.replace(/\\/g, '/')).replace(/(.)\/+$/, '$1');
+  const relative = path.posix.relative(root, folder);
+  if (relative.startsWith('..') || path.posix.isAbsolute(relative)) {
     return { problem: `promptreel.video.downloadFolder ("${setting}") points outside the workspace folder.` };
   }
-  return { folder };
+  return { path: folder };
 }

@@ -52,7 +52,7 @@ export function galleryCard(task: VideoTaskRecord, context: CardContext): Galler
     ...(task.request?.seconds ? { duration: `${task.request.seconds} s` } : {}),
     ...(price !== undefined ? { price: formatUsd(price) } : {}),
     created: context.formatTime(task.createdAt),
-    ...(videoSrc && task.downloadedPath ? { videoSrc, fileName: task.downloadedPath.split(/[\\/]/).pop() } : {}),
+    ...(videoSrc && (task.downloadedUri || task.downloadedPath) ? { videoSrc, fileName: savedFileName(task) } : {}),
     ...(note ? { note } : {}),
     elsewhere,
     actions: cardActions(task, state, elsewhere),
@@ -84,4 +84,17 @@ export function cardActions(task: VideoTaskRecord, state: CardState, elsewhere: 
 /** Every model of the list, for the model filter. */
 export function galleryModels(tasks: readonly VideoTaskRecord[]): string[] {
   return [...new Set(tasks.map((task) => task.model ?? 'unknown model'))].sort();
+}
+
+/** The saved file's name, from its URI (percent-encoded) or, for tasks saved by earlier versions, its local path. */
+function savedFileName(task: VideoTaskRecord): string | undefined {
+  if (task.downloadedUri) {
+    const last = task.downloadedUri.split('/').pop() ?? '';
+    try {
+      return decodeURIComponent(last);
+    } catch {
+      return last;
+    }
+  }
+  return task.downloadedPath?.split(/[\\/]/).pop();
 }

@@ -95,7 +95,7 @@ export function displayState(record: VideoTaskRecord, downloaded: boolean): Disp
 /** `videoTask:<state>[:downloaded][:source][:request]`: menus match it with `viewItem =~ /^videoTask:completed/`. */
 export function contextValue(record: VideoTaskRecord, downloaded: boolean): string {
   const parts = ['videoTask', record.state];
-  if (downloaded && record.downloadedPath) parts.push('downloaded');
+  if (downloaded && (record.downloadedUri || record.downloadedPath)) parts.push('downloaded');
   if (record.source) parts.push('source');
   if (record.request) parts.push('request');
   return parts.join(':');

@@ -84,7 +84,9 @@ export const taskRecordSchema = z.object({
   group: z.optional(taskGroupSchema),
   /** The price shown before it was created, in US dollars (when one was known). */
   priceUsd: z.optional(z.number().check(z.gte(0))),
-  /** Absolute file system path of the downloaded video. */
+  /** Where the video was saved: a URI of any file system (remote and virtual workspaces too). */
+  downloadedUri: z.optional(z.string()),
+  /** The same, as a path on this machine's disk; the only field of tasks downloaded by earlier versions. */
   downloadedPath: z.optional(z.string()),
   /** Poll bookkeeping (shared with the next window that takes over polling). */
   nextPollAt: z.optional(z.number()),

@@ -7,6 +7,7 @@ import type { ConversationSearchResultView, HostToWebview } from '../../../src/c
 import { connectChat, disconnectChat, readyViewHost, recordPosts, testApi, waitFor } from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 import { recordMessages } from '../support/recordMessages';
+import { stubWindow } from '../support/stubWindow';
 
 // Issue 15.5, History: search, pins and deleting several through the chat webview's messages; Export Chat… and
 // Import Chat from JSON… through the palette commands, with real files in the test workspace.
@@ -22,16 +23,6 @@ async function savedChat(texts: string[], title?: string): Promise<Conversation>
   if (title) store.rename(conversation.id, title);
   store.changed(conversation.id, { listChanged: true, persist: 'now' });
   return conversation;
-}
-
-type WindowStubs = Partial<Pick<typeof vscode.window, 'showQuickPick' | 'showSaveDialog' | 'showOpenDialog'>>;
-
-/** Answers the extension's quick picks and file dialogs (tests and extension share one `vscode` API object). */
-function stubWindow(stubs: WindowStubs): { restore(): void } {
-  const window = vscode.window as unknown as Record<string, unknown>;
-  const originals = Object.keys(stubs).map((name) => [name, window[name]] as const);
-  Object.assign(window, stubs);
-  return { restore: () => originals.forEach(([name, original]) => (window[name] = original)) };
 }
 
 function lastResults(messages: HostToWebview[], requestId: number): ConversationSearchResultView[] | undefined {

@@ -250,9 +250,9 @@ describe('video: download and playback', () => {
     await waitFor(() => !player.isOpen(downloaded.file), { what: 'the player to close' });
 
     const revived = await shownPlayerPanel();
-    await player.restore(revived, { file: downloaded.file });
+    await player.restore(revived, { file: downloaded.file.toString() });
     assert.ok(player.isOpen(downloaded.file));
-    assert.strictEqual(revived.title, path.basename(downloaded.file));
+    assert.strictEqual(revived.title, path.basename(downloaded.file.fsPath));
     const loaded = await waitFor(
       () => {
         const report = player.lastReport(downloaded.file);
@@ -263,7 +263,12 @@ describe('video: download and playback', () => {
     assert.deepStrictEqual([loaded.width, loaded.height], [320, 180]);
     revived.dispose();
 
-    for (const state of [{ file: path.join(path.dirname(downloaded.file), 'gone.mp4') }, { nothing: true }, undefined]) {
+    for (const state of [
+      { file: vscode.Uri.joinPath(downloaded.file, '..', 'gone.mp4').toString() },
+      { file: path.join(path.dirname(downloaded.file.fsPath), 'gone.mp4') },
+      { nothing: true },
+      undefined,
+    ]) {
       const panel = await shownPlayerPanel();
       let disposed = false;
       panel.onDidDispose(() => (disposed = true));
