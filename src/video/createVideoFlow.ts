@@ -3,6 +3,7 @@ import { isVideoModel, type ModelInfo } from '../api';
 import { describeChargeQuote, type ChargeQuote } from '../account/core/chargeQuote';
 import type { ModelPrice } from '../api/account/prices';
 import { modelDescription } from '../account/core/modelDescription';
+import { t } from '../common/l10n';
 import { shortenPrompt } from './core/taskModel';
 import { MAX_SECONDS, RATIOS, RESOLUTIONS, seedProblem, secondsProblem, type VideoOptions } from './core/videoOptions';
 import { checkPrompt, describeProblems } from './core/promptCheck';
@@ -18,16 +19,14 @@ interface ReviewItem extends vscode.QuickPickItem {
   action: Action;
 }
 
-const TITLE = 'Promptreel: Generate Video';
-
 export async function askPrompt(options: { value?: string; title?: string; prompt?: string } = {}): Promise<string | undefined> {
   const value = await vscode.window.showInputBox({
-    title: options.title ?? `${TITLE} (1/2)`,
-    prompt: options.prompt ?? 'Describe the video. Nothing is sent (or charged) before you confirm the settings in the next step.',
-    placeHolder: 'e.g. A paper boat drifting down a rainy street at dusk, cinematic',
+    title: options.title ?? t('Promptreel: Generate Video (1/2)'),
+    prompt: options.prompt ?? t('Describe the video. Nothing is sent (or charged) before you confirm the settings in the next step.'),
+    placeHolder: t('e.g. A paper boat drifting down a rainy street at dusk, cinematic'),
     value: options.value,
     ignoreFocusOut: true,
-    validateInput: (text) => (text.trim() ? null : 'The prompt cannot be empty.'),
+    validateInput: (text) => (text.trim() ? null : t('The prompt cannot be empty.')),
   });
   const prompt = value?.trim();
   return prompt ? prompt : undefined;
@@ -46,6 +45,8 @@ export interface ReviewSources {
 export interface ReviewWording {
   title: string;
   generate: string;
+  /** The generate item when a check warns (the key may not cover it, the model may refuse it). */
+  generateAnyway: string;
   lockedPrompt?: string;
 }
 
@@ -54,7 +55,7 @@ export async function reviewOptions(
   initialPrompt: string,
   initial: VideoOptions,
   sources: ReviewSources,
-  wording: ReviewWording = { title: `${TITLE} (2/2)`, generate: 'Generate video' },
+  wording: ReviewWording = { title: t('Promptreel: Generate Video (2/2)'), generate: t('Generate video'), generateAnyway: t('Generate video anyway') },
 ): Promise<{ prompt: string; options: VideoOptions } | undefined> {
   let prompt = initialPrompt;
   let options = { ...initial };
@@ -66,7 +67,7 @@ export async function reviewOptions(
     const items = reviewItems(prompt, options, quote, limits, wording);
     const picked = await vscode.window.showQuickPick(items, {
       title: wording.title,
-      placeHolder: 'Press Enter to generate the video, or pick a setting to change it for this video',
+      placeHolder: t('Press Enter to generate the video, or pick a setting to change it for this video'),
       ignoreFocusOut: true,
       matchOnDescription: true,
     });
@@ -89,31 +90,33 @@ function reviewItems(
   limits: VideoModelLimits | undefined,
   wording: ReviewWording,
 ): ReviewItem[] {
-  const onOff = (value: boolean) => (value ? 'on' : 'off');
+  const onOff = (value: boolean) => (value ? t('on') : t('off'));
   const cost = quote && describeChargeQuote(quote);
   // Named before anything is charged: what the key cannot cover, and what the model will likely refuse.
   const problems = describeProblems(limits && !wording.lockedPrompt ? checkPrompt({ prompt, seconds: options.seconds, model: options.model }, limits) : []);
   const warning = [quote?.warning, problems].filter(Boolean).join(' ');
   const frame = limits?.firstFrame
-    ? [{ action: 'firstFrame' as const, label: '$(file-media) First frame', description: options.firstFrame?.fileName ?? 'none: from the prompt alone' }]
+    ? [{ action: 'firstFrame' as const, label: t('$(file-media) First frame'), description: options.firstFrame?.fileName ?? t('none: from the prompt alone') }]
     : [];
   return [
     {
       action: 'generate',
-      label: warning ? `$(warning) ${wording.generate} anyway` : `$(play) ${wording.generate}`,
-      description: options.model ? [options.model, `${options.seconds} s`, options.resolution, cost].filter(Boolean).join(' · ') : 'choose a model first',
+      label: warning ? `$(warning) ${wording.generateAnyway}` : `$(play) ${wording.generate}`,
+      description: options.model
+        ? [options.model, t('{0} s', options.seconds), options.resolution, cost].filter(Boolean).join(' · ')
+        : t('choose a model first'),
       detail: warning || shortenPrompt(wording.lockedPrompt ?? prompt, 120),
     },
-    { action: 'prompt', label: '$(edit) Prompt', description: wording.lockedPrompt ?? shortenPrompt(prompt, 60) },
+    { action: 'prompt', label: t('$(edit) Prompt'), description: wording.lockedPrompt ?? shortenPrompt(prompt, 60) },
     ...frame,
-    { action: 'model', label: '$(symbol-class) Model', description: options.model || 'not set: pick one' },
-    { action: 'seconds', label: '$(clock) Duration', description: `${options.seconds} s` },
-    { action: 'resolution', label: '$(screen-full) Resolution', description: options.resolution },
-    { action: 'ratio', label: '$(symbol-ruler) Aspect ratio', description: options.ratio },
-    { action: 'generateAudio', label: '$(unmute) Generate audio', description: onOff(options.generateAudio) },
-    { action: 'watermark', label: '$(tag) Watermark', description: onOff(options.watermark) },
-    { action: 'seed', label: '$(symbol-number) Seed', description: options.seed === undefined ? 'none (random)' : String(options.seed) },
-    { action: 'moderator', label: '$(shield) Content review', description: onOff(options.moderator) },
+    { action: 'model', label: t('$(symbol-class) Model'), description: options.model || t('not set: pick one') },
+    { action: 'seconds', label: t('$(clock) Duration'), description: t('{0} s', options.seconds) },
+    { action: 'resolution', label: t('$(screen-full) Resolution'), description: options.resolution },
+    { action: 'ratio', label: t('$(symbol-ruler) Aspect ratio'), description: options.ratio },
+    { action: 'generateAudio', label: t('$(unmute) Generate audio'), description: onOff(options.generateAudio) },
+    { action: 'watermark', label: t('$(tag) Watermark'), description: onOff(options.watermark) },
+    { action: 'seed', label: t('$(symbol-number) Seed'), description: options.seed === undefined ? t('none (random)') : String(options.seed) },
+    { action: 'moderator', label: t('$(shield) Content review'), description: onOff(options.moderator) },
   ];
 }
 
@@ -126,7 +129,7 @@ async function edit(
 ): Promise<{ prompt: string; options: VideoOptions } | undefined> {
   switch (action) {
     case 'prompt': {
-      const next = await askPrompt({ value: prompt, title: `${TITLE}: prompt` });
+      const next = await askPrompt({ value: prompt, title: t('Promptreel: Generate Video: prompt') });
       return next ? { prompt: next, options } : undefined;
     }
     case 'generateAudio':
@@ -139,20 +142,23 @@ async function edit(
       const current = options[action];
       const choices = values.includes(current) ? values : [current, ...values];
       const picked = await vscode.window.showQuickPick(
-        choices.map((value) => ({ label: value, description: value === current ? 'current' : undefined })),
-        { title: `${TITLE}: ${action === 'resolution' ? 'resolution' : 'aspect ratio'}`, ignoreFocusOut: true },
+        choices.map((value) => ({ label: value, description: value === current ? t('current') : undefined })),
+        {
+          title: action === 'resolution' ? t('Promptreel: Generate Video: resolution') : t('Promptreel: Generate Video: aspect ratio'),
+          ignoreFocusOut: true,
+        },
       );
       return picked ? { prompt, options: { ...options, [action]: picked.label } } : undefined;
     }
     case 'firstFrame': {
-      const frame = await pickFirstFrame(`${TITLE}: first frame`);
+      const frame = await pickFirstFrame(t('Promptreel: Generate Video: first frame'));
       return frame ? { prompt, options: { ...options, firstFrame: frame } } : options.firstFrame ? await keepOrDropFrame(prompt, options) : undefined;
     }
     case 'seconds': {
       if (limits?.durations) return pickDuration(prompt, options, limits.durations);
       const value = await vscode.window.showInputBox({
-        title: `${TITLE}: duration`,
-        prompt: `Seconds (1 to ${MAX_SECONDS}); which durations a model accepts depends on the model.`,
+        title: t('Promptreel: Generate Video: duration'),
+        prompt: t('Seconds (1 to {0}); which durations a model accepts depends on the model.', MAX_SECONDS),
         value: options.seconds,
         ignoreFocusOut: true,
         validateInput: secondsProblem,
@@ -161,8 +167,8 @@ async function edit(
     }
     case 'seed': {
       const value = await vscode.window.showInputBox({
-        title: `${TITLE}: seed`,
-        prompt: 'The same seed reproduces a result. Leave empty for none.',
+        title: t('Promptreel: Generate Video: seed'),
+        prompt: t('The same seed reproduces a result. Leave empty for none.'),
         value: options.seed === undefined ? '' : String(options.seed),
         ignoreFocusOut: true,
         validateInput: seedProblem,
@@ -181,9 +187,9 @@ interface ModelItem extends vscode.QuickPickItem {
   modelId?: string;
 }
 
-const ENTER_ID = '$(edit) Enter a model id…';
-
 async function pickModel(current: string, sources: ReviewSources): Promise<string | undefined> {
+  const enterId = t('$(edit) Enter a model id…');
+  const title = t('Promptreel: Generate Video: model');
   const items = sources.listModels().then(
     async (models): Promise<ModelItem[]> => {
       // Prefer what the service marks as video models; a gateway that marks nothing gets the whole list.
@@ -195,29 +201,32 @@ async function pickModel(current: string, sources: ReviewSources): Promise<strin
         modelId: model.id,
         description: modelDescription(model.id, current, model.ownedBy, prices[index]),
       }));
-      return [...shown, { label: ENTER_ID }];
+      return [...shown, { label: enterId }];
     },
     (error: unknown): ModelItem[] => [
-      { label: ENTER_ID, detail: `The models could not be listed (${error instanceof Error ? error.message : String(error)}).` },
+      { label: enterId, detail: t('The models could not be listed ({0}).', error instanceof Error ? error.message : String(error)) },
     ],
   );
-  const picked = await vscode.window.showQuickPick(items, { title: `${TITLE}: model`, placeHolder: 'Pick the video model', ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: t('Pick the video model'), ignoreFocusOut: true });
   if (!picked) return undefined;
   if (picked.modelId) return picked.modelId;
   const typed = await vscode.window.showInputBox({
-    title: `${TITLE}: model`,
-    prompt: 'The id of the video model',
+    title,
+    prompt: t('The id of the video model'),
     value: current,
     ignoreFocusOut: true,
-    validateInput: (text) => (text.trim() ? null : 'Enter a model id.'),
+    validateInput: (text) => (text.trim() ? null : t('Enter a model id.')),
   });
   return typed?.trim() || undefined;
 }
 
 /** The dialog was dismissed while an image was set: keep it, or start from the prompt alone. */
 async function keepOrDropFrame(prompt: string, options: VideoOptions): Promise<{ prompt: string; options: VideoOptions } | undefined> {
-  const keep = `$(check) Keep ${options.firstFrame?.fileName ?? 'the image'}`;
-  const picked = await vscode.window.showQuickPick([keep, '$(close) No first frame'], { title: `${TITLE}: first frame`, ignoreFocusOut: true });
+  const keep = options.firstFrame ? t('$(check) Keep {0}', options.firstFrame.fileName) : t('$(check) Keep the image');
+  const picked = await vscode.window.showQuickPick([keep, t('$(close) No first frame')], {
+    title: t('Promptreel: Generate Video: first frame'),
+    ignoreFocusOut: true,
+  });
   return picked && picked !== keep ? { prompt, options: { ...options, firstFrame: undefined } } : undefined;
 }
 
@@ -227,13 +236,14 @@ async function pickDuration(
   options: VideoOptions,
   durations: readonly number[],
 ): Promise<{ prompt: string; options: VideoOptions } | undefined> {
-  const other = '$(edit) Other…';
-  const picked = await vscode.window.showQuickPick(
-    [...durations.map((seconds) => ({ label: `${seconds} s`, description: String(seconds) === options.seconds ? 'current' : undefined })), { label: other }],
-    { title: `${TITLE}: duration`, placeHolder: 'The durations this model offers', ignoreFocusOut: true },
-  );
+  const title = t('Promptreel: Generate Video: duration');
+  const items: (vscode.QuickPickItem & { seconds?: number })[] = [
+    ...durations.map((seconds) => ({ label: t('{0} s', seconds), description: String(seconds) === options.seconds ? t('current') : undefined, seconds })),
+    { label: t('$(edit) Other…') },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: t('The durations this model offers'), ignoreFocusOut: true });
   if (!picked) return undefined;
-  if (picked.label !== other) return { prompt, options: { ...options, seconds: String(parseInt(picked.label, 10)) } };
-  const value = await vscode.window.showInputBox({ title: `${TITLE}: duration`, value: options.seconds, ignoreFocusOut: true, validateInput: secondsProblem });
+  if (picked.seconds !== undefined) return { prompt, options: { ...options, seconds: String(picked.seconds) } };
+  const value = await vscode.window.showInputBox({ title, value: options.seconds, ignoreFocusOut: true, validateInput: secondsProblem });
   return value === undefined ? undefined : { prompt, options: { ...options, seconds: String(Number(value.trim())) } };
 }

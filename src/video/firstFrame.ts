@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { firstFrameType, type VideoInputReference } from '../api';
+import { t } from '../common/l10n';
 import type { FirstFrame } from './core/videoTaskRecord';
 
 /** The image extensions a first frame can have (the open dialog's filter and the explorer menu's `when`). */
@@ -16,10 +17,10 @@ export function firstFrameOf(uri: vscode.Uri): FirstFrame | undefined {
 export async function pickFirstFrame(title: string): Promise<FirstFrame | undefined> {
   const picked = await vscode.window.showOpenDialog({
     title,
-    openLabel: 'Use as First Frame',
+    openLabel: t('Use as First Frame'),
     canSelectMany: false,
     canSelectFolders: false,
-    filters: { Images: FIRST_FRAME_EXTENSIONS },
+    filters: { [t('Images')]: FIRST_FRAME_EXTENSIONS },
     ...(vscode.workspace.workspaceFolders?.[0] ? { defaultUri: vscode.workspace.workspaceFolders[0].uri } : {}),
   });
   return picked?.[0] ? firstFrameOf(picked[0]) : undefined;
@@ -31,6 +32,6 @@ export async function readFirstFrame(frame: FirstFrame): Promise<VideoInputRefer
     const bytes = await vscode.workspace.fs.readFile(vscode.Uri.parse(frame.uri));
     return { bytes, fileName: frame.fileName, contentType: frame.contentType };
   } catch (error) {
-    throw new Error(`The first frame ${frame.fileName} cannot be read (${error instanceof Error ? error.message : String(error)}); nothing was sent.`);
+    throw new Error(t('The first frame {0} cannot be read ({1}); nothing was sent.', frame.fileName, error instanceof Error ? error.message : String(error)));
   }
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { t } from '../common/l10n';
 import { isFinished, shortenPrompt } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
 import type { VideoTaskRecord } from './core/videoTaskRecord';
@@ -13,7 +14,7 @@ const FOLLOW_AT_MOST_MS = 30 * 60 * 1000;
  */
 export function followTask(store: VideoTaskStore, id: string, prompt: string, token: vscode.CancellationToken): Thenable<VideoTaskRecord | undefined> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Video "${shortenPrompt(prompt, 40)}"`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: t('Video "{0}"', shortenPrompt(prompt, 40)), cancellable: true },
     (progress, shown) =>
       new Promise<VideoTaskRecord | undefined>((resolve) => {
         let reported = 0;

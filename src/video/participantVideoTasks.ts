@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import { describeChargeQuote } from '../account/core/chargeQuote';
 import { formatUsd } from '../api/account/prices';
+import { t } from '../common/l10n';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
 import type { ParticipantVideoQuote, ParticipantVideoTask, ParticipantVideoTasks } from '../participant/videoTasksPort';
@@ -23,7 +24,7 @@ export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
 
   async create(prompt: string): Promise<ParticipantVideoTask> {
     const options = defaultOptions(this.settings.video);
-    if (!options.model) throw new Error('No video model is set: set promptreel.video.model, or use Promptreel: Generate Video to pick one.');
+    if (!options.model) throw new Error(t('No video model is set: set promptreel.video.model, or use Promptreel: Generate Video to pick one.'));
     return toParticipantTask(await this.video.creator.createOrThrow(toCreateRequest(prompt, options)));
   }
 
@@ -34,7 +35,7 @@ export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
     const cost = describeChargeQuote(quote);
     return {
       model: options.model,
-      settings: `${options.seconds} s · ${options.resolution} · ${options.ratio}`,
+      settings: [t('{0} s', options.seconds), options.resolution, options.ratio].join(' · '),
       ...(quote.priceUsd !== undefined ? { price: formatUsd(quote.priceUsd) } : {}),
       ...(cost ? { cost } : {}),
       ...(quote.warning ? { warning: quote.warning } : {}),
@@ -47,21 +48,21 @@ export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
   }
 
   downloadCommand(id: string): vscode.Command {
-    return { command: VideoCommandIds.download, title: 'Download to Workspace', arguments: [id] };
+    return { command: VideoCommandIds.download, title: t('Download to Workspace'), arguments: [id] };
   }
 
   openCommand(id: string): vscode.Command {
-    return { command: VideoCommandIds.open, title: 'Open Video', arguments: [id] };
+    return { command: VideoCommandIds.open, title: t('Open Video'), arguments: [id] };
   }
 }
 
 function toParticipantTask(task: VideoTaskRecord): ParticipantVideoTask {
   return {
     id: task.id,
-    model: task.model ?? 'unknown model',
+    model: task.model ?? t('unknown model'),
     status: task.rawStatus,
     state: task.state === 'completed' || task.state === 'failed' ? task.state : 'running',
     ...(task.progress !== undefined ? { progress: task.progress } : {}),
-    ...(task.state === 'failed' ? { failure: task.error ?? 'the service gave no reason' } : {}),
+    ...(task.state === 'failed' ? { failure: task.error ?? t('the service gave no reason') } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { t } from '../common/l10n';
 import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
@@ -42,14 +43,14 @@ export class RecipeFlow {
   constructor(private readonly deps: RecipeDeps) {}
 
   async run(): Promise<CreateOutcome | undefined> {
-    if (!(await this.deps.connection.ensureReady('Generating a video'))) return { kind: 'not-ready' };
+    if (!(await this.deps.connection.ensureReady(t('Generating a video')))) return { kind: 'not-ready' };
     const recipe = await this.pick(allRecipes(await this.workspaceRecipes(), recipesFrom(this.deps.settings.get('video.recipes'), 'settings').recipes));
     if (!recipe) return undefined;
     const values: Record<string, string> = {};
     const placeholders = placeholdersOf(recipe.prompt);
     for (const [index, placeholder] of placeholders.entries()) {
       const value = await vscode.window.showInputBox({
-        title: `${T.title}: ${T.placeholder(recipe.name, index + 1, placeholders.length)}`,
+        title: T.placeholderTitle(recipe.name, index + 1, placeholders.length),
         prompt: T.placeholderPrompt(placeholder.name),
         placeHolder: placeholder.name,
         value: placeholder.suggestion ?? '',
@@ -68,7 +69,7 @@ export class RecipeFlow {
     for (const source of ['workspace', 'settings', 'built-in'] as const) {
       const listed = recipes.filter((recipe) => recipe.source === source);
       if (!listed.length) continue;
-      items.push({ label: T.sources[source], kind: vscode.QuickPickItemKind.Separator });
+      items.push({ label: T.source(source), kind: vscode.QuickPickItemKind.Separator });
       items.push(...listed.map((recipe) => ({ label: recipe.name, description: recipe.description, detail: recipe.prompt, recipe })));
     }
     items.push({ label: '', kind: vscode.QuickPickItemKind.Separator }, { label: T.edit, detail: T.editDetail, edit: true });

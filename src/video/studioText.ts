@@ -1,62 +1,122 @@
 import { formatUsd } from '../api';
+import { t } from '../common/l10n';
 
-// The words of the video studio (variants, recipes, Animate Image, the agent tool, the gallery), in one place.
-
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+// The words of the video studio (variants, recipes, Animate Image, the agent tool, the gallery), in one place, in the
+// user's language: each is read when shown (getters), after the translations are installed.
 
 export const VariantsText = {
-  title: (step: number, of: number) => `Promptreel: Generate Variants (${step}/${of})`,
-  sourceSeeds: '$(symbol-number) One prompt, different seeds',
-  sourceSeedsDetail: 'Each variant is the same prompt with its own seed, so each can be made again.',
-  sourceFile: '$(file) Prompts from a file',
-  sourceFileDetail: 'One prompt per line of a text file, or JSON Lines: "a prompt" or {"prompt", "seed", "seconds"} per line.',
-  promptHint: 'Describe the video. Nothing is sent (or charged) before you confirm the total.',
-  count: (min: number, max: number) => `How many variants? (${min} to ${max}: promptreel.video.maxVariants)`,
-  countProblem: (min: number, max: number) => `Enter a whole number from ${min} to ${max}.`,
-  openFile: 'Use These Prompts',
-  noPrompts: (file: string) => `${file} has no prompt to make a video of: one per line, or JSON Lines with "prompt".`,
-  lockedPrompt: (count: number, file: string) => `${plural(count, 'prompt')} from ${file}`,
-  review: (count: number) => `Review ${plural(count, 'variant')}`,
-  confirm: (count: number) => `Generate ${plural(count, 'video')}?`,
-  confirmButton: (count: number) => `Generate ${plural(count, 'Video')}`,
-  costs: (total: number, count: number, keeps: string | undefined) =>
-    `It costs ${formatUsd(total)} in all (${count} × ${formatUsd(total / count)})${keeps ? `; ${keeps}` : ''}.`,
-  noPrice: 'Each uses your quota like any other video (no price is known for this model).',
-  oncePerTask: 'Each is one request, sent once and never retried.',
-  leftOut: (listed: number, max: number) => `The file lists ${listed} prompts; promptreel.video.maxVariants keeps the first ${max}.`,
+  title: (step: number, of: number) => t('Promptreel: Generate Variants ({0}/{1})', step, of),
+  get sourceSeeds() {
+    return t('$(symbol-number) One prompt, different seeds');
+  },
+  get sourceSeedsDetail() {
+    return t('Each variant is the same prompt with its own seed, so each can be made again.');
+  },
+  get sourceFile() {
+    return t('$(file) Prompts from a file');
+  },
+  get sourceFileDetail() {
+    return t('One prompt per line of a text file, or JSON Lines: "a prompt" or {"prompt", "seed", "seconds"} per line.');
+  },
+  get promptHint() {
+    return t('Describe the video. Nothing is sent (or charged) before you confirm the total.');
+  },
+  count: (min: number, max: number) => t('How many variants? ({0} to {1}: promptreel.video.maxVariants)', min, max),
+  countProblem: (min: number, max: number) => t('Enter a whole number from {0} to {1}.', min, max),
+  get openFile() {
+    return t('Use These Prompts');
+  },
+  get fileFilter() {
+    return t('Prompts');
+  },
+  noPrompts: (file: string) => t('{0} has no prompt to make a video of: one per line, or JSON Lines with "prompt".', file),
+  unreadable: (file: string, problem: string) => t('{0} cannot be read: {1}', file, problem),
+  lockedPrompt: (count: number, file: string) => (count === 1 ? t('1 prompt from {0}', file) : t('{0} prompts from {1}', count, file)),
+  review: (count: number) => (count === 1 ? t('Review 1 variant') : t('Review {0} variants', count)),
+  reviewAnyway: (count: number) => (count === 1 ? t('Review 1 variant anyway') : t('Review {0} variants anyway', count)),
+  confirm: (count: number) => (count === 1 ? t('Generate 1 video?') : t('Generate {0} videos?', count)),
+  confirmButton: (count: number) => (count === 1 ? t('Generate 1 Video') : t('Generate {0} Videos', count)),
+  /** The total, and what the key keeps after it (`leftAfterUsd`) or that it is unlimited. */
+  costs: (total: number, count: number, keeps: { unlimited: boolean; leftAfterUsd?: number }) => {
+    const each = formatUsd(total / count);
+    if (keeps.unlimited) return t('It costs {0} in all ({1} × {2}); unlimited key.', formatUsd(total), count, each);
+    if (keeps.leftAfterUsd !== undefined && keeps.leftAfterUsd >= 0)
+      return t('It costs {0} in all ({1} × {2}); {3} left after.', formatUsd(total), count, each, formatUsd(keeps.leftAfterUsd));
+    return t('It costs {0} in all ({1} × {2}).', formatUsd(total), count, each);
+  },
+  get noPrice() {
+    return t('Each uses your quota like any other video (no price is known for this model).');
+  },
+  get oncePerTask() {
+    return t('Each is one request, sent once and never retried.');
+  },
+  leftOut: (listed: number, max: number) => t('The file lists {0} prompts; promptreel.video.maxVariants keeps the first {1}.', listed, max),
   skippedLines: (count: number, first: string) =>
-    `${plural(count, 'line')} of the file could not be read and ${count === 1 ? 'is' : 'are'} left out (${first}).`,
-  checks: (problems: string) => `Before you pay: ${problems}`,
-  progress: (count: number) => `Creating ${plural(count, 'video variant')}`,
-  progressStep: (index: number, count: number) => `${index} of ${count}`,
-  created: (count: number) => `Created ${plural(count, 'video variant')}: they are grouped under Video Tasks.`,
-  stopped: (created: number, count: number) => `Stopped after ${created} of ${count} variants: the other ${count - created} were not sent.`,
+    count === 1
+      ? t('1 line of the file could not be read and is left out ({0}).', first)
+      : t('{0} lines of the file could not be read and are left out ({1}).', count, first),
+  checks: (problems: string) => t('Before you pay: {0}', problems),
+  progress: (count: number) => (count === 1 ? t('Creating 1 video variant') : t('Creating {0} video variants', count)),
+  progressStep: (index: number, count: number) => t('{0} of {1}', index, count),
+  created: (count: number) =>
+    count === 1
+      ? t('Created 1 video variant: they are grouped under Video Tasks.')
+      : t('Created {0} video variants: they are grouped under Video Tasks.', count),
+  stopped: (created: number, count: number) => t('Stopped after {0} of {1} variants: the other {2} were not sent.', created, count, count - created),
   failed: (created: number, count: number, reason: string) =>
-    `Created ${created} of ${count} variants; the next one failed: ${reason} The remaining ${count - created - 1} were not sent.`,
+    t('Created {0} of {1} variants; the next one failed: {2} The remaining {3} were not sent.', created, count, reason, count - created - 1),
   lost: (created: number, count: number) =>
-    `Created ${created} of ${count} variants, then the answer to the next request was lost: that task may exist (and be charged), so it was not sent again, and the remaining ${count - created - 1} were not sent. It is listed under Video Tasks as "answer lost".`,
-  groupLabel: (count: number, label: string) => `${plural(count, 'variant')} · ${label}`,
+    t(
+      'Created {0} of {1} variants, then the answer to the next request was lost: that task may exist (and be charged), so it was not sent again, and the remaining {2} were not sent. It is listed under Video Tasks as "answer lost".',
+      created,
+      count,
+      count - created - 1,
+    ),
+  groupLabel: (count: number, label: string) => (count === 1 ? t('1 variant · {0}', label) : t('{0} variants · {1}', count, label)),
 };
 
 export const RecipeText = {
-  title: 'Promptreel: Generate Video from Recipe',
-  pick: 'Pick a recipe: its placeholders are asked next, then the settings and the price',
-  sources: { workspace: 'Workspace (.promptreel/recipes.json)', settings: 'Settings (promptreel.video.recipes)', 'built-in': 'Built in' },
-  edit: '$(edit) Edit the workspace recipes…',
-  editDetail: '.promptreel/recipes.json: an array of {"name", "prompt", "description"?, "model"?, "seconds"?, "resolution"?, "ratio"?}',
-  noWorkspace: 'Open a folder first: workspace recipes live in its .promptreel/recipes.json.',
-  placeholder: (recipe: string, index: number, count: number) => `${recipe}: placeholder ${index} of ${count}`,
-  placeholderPrompt: (name: string) => `The value of {{${name}}}. Leave it empty to keep the placeholder (the check before charging names it).`,
-  skipped: (file: string, problems: string) => `Some recipes of ${file} were left out: ${problems}`,
-  openFile: 'Open File',
+  get title() {
+    return t('Promptreel: Generate Video from Recipe');
+  },
+  get pick() {
+    return t('Pick a recipe: its placeholders are asked next, then the settings and the price');
+  },
+  source: (source: 'workspace' | 'settings' | 'built-in') =>
+    source === 'workspace' ? t('Workspace (.promptreel/recipes.json)') : source === 'settings' ? t('Settings (promptreel.video.recipes)') : t('Built in'),
+  get edit() {
+    return t('$(edit) Edit the workspace recipes…');
+  },
+  get editDetail() {
+    return t('.promptreel/recipes.json: an array of {"name", "prompt", "description"?, "model"?, "seconds"?, "resolution"?, "ratio"?}');
+  },
+  get noWorkspace() {
+    return t('Open a folder first: workspace recipes live in its .promptreel/recipes.json.');
+  },
+  placeholderTitle: (recipe: string, index: number, count: number) =>
+    t('Promptreel: Generate Video from Recipe: {0}: placeholder {1} of {2}', recipe, index, count),
+  placeholderPrompt: (name: string) => t('The value of {0}. Leave it empty to keep the placeholder (the check before charging names it).', `{{${name}}}`),
+  skipped: (file: string, problems: string) => t('Some recipes of {0} were left out: {1}', file, problems),
+  get openFile() {
+    return t('Open File');
+  },
 };
 
 export const AnimateText = {
-  title: (step: number) => `Promptreel: Animate Image (${step}/2)`,
-  pickImage: 'Promptreel: Animate Image',
-  notAnImage: 'Only a PNG, JPEG or WebP image can be the first frame of a video.',
-  noModel:
-    'No video model is declared to take an image as its first frame. Set "firstFrame": true for it in promptreel.models.capabilities (a gateway that lists image in the input_modalities of a model declares it by itself).',
-  pickModel: 'The video models that take an image as the first frame',
-  prompt: (file: string) => `What happens from ${file} on? Nothing is sent (or charged) before you confirm the settings in the next step.`,
+  title: (step: number) => t('Promptreel: Animate Image ({0}/2)', step),
+  get pickImage() {
+    return t('Promptreel: Animate Image');
+  },
+  get notAnImage() {
+    return t('Only a PNG, JPEG or WebP image can be the first frame of a video.');
+  },
+  get noModel() {
+    return t(
+      'No video model is declared to take an image as its first frame. Set "firstFrame": true for it in promptreel.models.capabilities (a gateway that lists image in the input_modalities of a model declares it by itself).',
+    );
+  },
+  get pickModel() {
+    return t('The video models that take an image as the first frame');
+  },
+  prompt: (file: string) => t('What happens from {0} on? Nothing is sent (or charged) before you confirm the settings in the next step.', file),
 };

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { t } from '../common/l10n';
 import { displayLocation, downloadedUri } from './downloadedFile';
 import { contextValue, describeTask, displayState, elapsedOf, formatElapsed, isFollowedHere, isPending, taskLabel, type DisplayState } from './core/taskModel';
 import { describeGroup, groupKey, type TaskEntry } from './core/taskGroups';
@@ -16,15 +17,24 @@ const ICONS: Record<DisplayState, vscode.ThemeIcon> = {
   unconfirmed: new vscode.ThemeIcon('question', new vscode.ThemeColor('list.warningForeground')),
 };
 
-const STATE_NAMES: Record<DisplayState, string> = {
-  queued: 'Queued',
-  running: 'Running',
-  completed: 'Completed',
-  downloaded: 'Downloaded',
-  failed: 'Failed',
-  stale: 'Stale (still pending after the limit; no longer polled)',
-  unconfirmed: "Answer lost: the task may exist on the service (and be charged). Track it by its id from the service's console, or remove this entry.",
-};
+function stateName(state: DisplayState): string {
+  switch (state) {
+    case 'queued':
+      return t('Queued');
+    case 'running':
+      return t('Running');
+    case 'completed':
+      return t('Completed');
+    case 'downloaded':
+      return t('Downloaded');
+    case 'failed':
+      return t('Failed');
+    case 'stale':
+      return t('Stale (still pending after the limit; no longer polled)');
+    case 'unconfirmed':
+      return t("Answer lost: the task may exist on the service (and be charged). Track it by its id from the service's console, or remove this entry.");
+  }
+}
 
 /** The tree item of a task; `downloaded`: its file is still there (see isDownloaded). */
 export function buildTreeItem(record: VideoTaskRecord, now: number, service: string | undefined, downloaded: boolean): vscode.TreeItem {
@@ -32,13 +42,17 @@ export function buildTreeItem(record: VideoTaskRecord, now: number, service: str
   const here = isFollowedHere(record, service);
   const item = new vscode.TreeItem(taskLabel(record), vscode.TreeItemCollapsibleState.None);
   item.id = record.id;
-  item.description = here ? describeTask(record, now) : `on ${record.service ?? 'an unknown service'}: not followed here`;
+  item.description = here
+    ? describeTask(record, now)
+    : record.service
+      ? t('on {0}: not followed here', record.service)
+      : t('on an unknown service: not followed here');
   item.iconPath = here ? ICONS[state] : new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('disabledForeground'));
   // Menus match `^videoTask:`: a task of another service gets only the ones for any task (copy, remove).
   item.contextValue = here ? contextValue(record, downloaded) : `videoTaskElsewhere:${record.state}`;
   item.tooltip = tooltip(record, state, now, here);
-  item.accessibilityInformation = { label: `${taskLabel(record)}, ${STATE_NAMES[state]}, ${describeTask(record, now)}` };
-  if (downloaded) item.command = { command: VideoCommandIds.open, title: 'Open Video', arguments: [record.id] };
+  item.accessibilityInformation = { label: `${taskLabel(record)}, ${stateName(state)}, ${describeTask(record, now)}` };
+  if (downloaded) item.command = { command: VideoCommandIds.open, title: t('Open Video'), arguments: [record.id] };
   return item;
 }
 
@@ -50,7 +64,7 @@ export function buildGroupItem(group: Extract<TaskEntry, { kind: 'group' }>): vs
   item.iconPath = new vscode.ThemeIcon(group.tasks.some(isPending) ? 'versions' : 'layers', new vscode.ThemeColor('charts.purple'));
   item.contextValue = 'videoGroup';
   item.tooltip = `${group.label}\n${describeGroup(group.tasks)}`;
-  item.accessibilityInformation = { label: `Variants: ${group.label}, ${describeGroup(group.tasks)}` };
+  item.accessibilityInformation = { label: t('Variants: {0}, {1}', group.label, describeGroup(group.tasks)) };
   return item;
 }
 
@@ -63,42 +77,44 @@ function tooltip(record: VideoTaskRecord, state: DisplayState, now: number, here
     else markdown.appendText(value);
     markdown.appendMarkdown('  \n');
   };
-  line('Prompt', record.prompt ?? '(unknown: tracked by id)');
-  line('Service', record.service);
+  const onOff = (value: boolean | undefined) => (value === undefined ? undefined : value ? t('on') : t('off'));
+  line(t('Prompt'), record.prompt ?? t('(unknown: tracked by id)'));
+  line(t('Service'), record.service);
   line(
-    'Followed',
+    t('Followed'),
     here
       ? undefined
-      : 'not in this window, which is set to another service: it is neither polled nor downloaded here. Set promptreel.baseUrl to its service to follow it.',
+      : t('not in this window, which is set to another service: it is neither polled nor downloaded here. Set promptreel.baseUrl to its service to follow it.'),
   );
-  line('State', STATE_NAMES[state]);
-  line('Status', record.rawStatus, true);
-  line('Progress', record.progress !== undefined && record.state !== 'failed' ? `${record.progress}%` : undefined);
-  line('Task ID', record.state === 'unconfirmed' ? 'unknown (the answer was lost)' : record.id, record.state !== 'unconfirmed');
-  line('Model', record.model);
+  line(t('State'), stateName(state));
+  line(t('Status'), record.rawStatus, true);
+  line(t('Progress'), record.progress !== undefined && record.state !== 'failed' ? `${record.progress}%` : undefined);
+  line(t('Task ID'), record.state === 'unconfirmed' ? t('unknown (the answer was lost)') : record.id, record.state !== 'unconfirmed');
+  line(t('Model'), record.model);
   const request = record.request;
   if (request) {
     const metadata = request.metadata ?? {};
-    line('Duration', request.seconds ? `${request.seconds} s` : undefined);
-    line('Resolution', metadata.resolution);
-    line('Aspect ratio', metadata.ratio);
-    line('Audio', metadata.generate_audio === undefined ? undefined : metadata.generate_audio ? 'on' : 'off');
-    line('Watermark', metadata.watermark === undefined ? undefined : metadata.watermark ? 'on' : 'off');
-    line('Seed', metadata.seed === undefined ? 'none' : String(metadata.seed));
-    line('Content review', request.moderator === undefined ? undefined : request.moderator ? 'on' : 'off');
-    line('First frame', request.firstFrame?.fileName);
+    line(t('Duration'), request.seconds ? t('{0} s', request.seconds) : undefined);
+    line(t('Resolution'), metadata.resolution);
+    line(t('Aspect ratio'), metadata.ratio);
+    line(t('Audio'), onOff(metadata.generate_audio));
+    line(t('Watermark'), onOff(metadata.watermark));
+    line(t('Seed'), metadata.seed === undefined ? t('none') : String(metadata.seed));
+    line(t('Content review'), onOff(request.moderator));
+    line(t('First frame'), request.firstFrame?.fileName);
   }
-  line('Variant', record.group ? `${record.group.index + 1} of ${record.group.count}` : undefined);
-  line('Created', new Date(record.createdAt).toLocaleString());
-  line('Finished', record.finishedAt !== undefined ? new Date(record.finishedAt).toLocaleString() : undefined);
-  line(record.finishedAt !== undefined ? 'Took' : 'Elapsed', formatElapsed(elapsedOf(record, now)));
-  line('Last checked', record.lastPolledAt !== undefined ? new Date(record.lastPolledAt).toLocaleTimeString() : undefined);
-  line('Failure', record.state === 'failed' ? (record.error ?? 'the service gave no reason') : undefined);
-  line('Last poll error', record.lastPollError);
-  line('Video address', record.videoUrl ? withoutQuery(record.videoUrl) : undefined);
+  line(t('Variant'), record.group ? t('{0} of {1}', record.group.index + 1, record.group.count) : undefined);
+  line(t('Created'), new Date(record.createdAt).toLocaleString());
+  line(t('Finished'), record.finishedAt !== undefined ? new Date(record.finishedAt).toLocaleString() : undefined);
+  line(record.finishedAt !== undefined ? t('Took') : t('Elapsed'), formatElapsed(elapsedOf(record, now)));
+  line(t('Last checked'), record.lastPolledAt !== undefined ? new Date(record.lastPolledAt).toLocaleTimeString() : undefined);
+  line(t('Failure'), record.state === 'failed' ? (record.error ?? t('the service gave no reason')) : undefined);
+  line(t('Last poll error'), record.lastPollError);
+  line(t('Video address'), record.videoUrl ? withoutQuery(record.videoUrl) : undefined);
   const saved = downloadedUri(record);
-  line('Saved to', saved ? `${displayLocation(saved)}${state === 'downloaded' ? '' : ' (the file is gone)'}` : undefined);
-  if (record.source) line('From', `${path.basename(vscode.Uri.parse(record.source.uri).fsPath)}:${record.source.startLine + 1}-${record.source.endLine + 1}`);
+  line(t('Saved to'), saved ? (state === 'downloaded' ? displayLocation(saved) : t('{0} (the file is gone)', displayLocation(saved))) : undefined);
+  if (record.source)
+    line(t('From'), `${path.basename(vscode.Uri.parse(record.source.uri).fsPath)}:${record.source.startLine + 1}-${record.source.endLine + 1}`);
   return markdown;
 }
 
@@ -108,6 +124,6 @@ function withoutQuery(url: string): string {
     const parsed = new URL(url);
     return `${parsed.origin}${parsed.pathname}${parsed.search ? '?…' : ''}`;
   } catch {
-    return '(not a valid address)';
+    return t('(not a valid address)');
   }
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
+import { t } from '../common/l10n';
 import { Disposable } from '../common/lifecycle';
 import { groupKey, isGroupKey, taskGroups } from './core/taskGroups';
 import { isPending } from './core/taskModel';
@@ -34,10 +35,10 @@ export class VideoTaskTreeProvider extends Disposable implements vscode.TreeData
   async getTreeItem(id: string): Promise<vscode.TreeItem> {
     if (isGroupKey(id)) {
       const group = taskGroups(this.store.tasks).find((entry) => entry.kind === 'group' && groupKey(entry.id) === id);
-      return group?.kind === 'group' ? buildGroupItem(group) : new vscode.TreeItem('Variants (removed)');
+      return group?.kind === 'group' ? buildGroupItem(group) : new vscode.TreeItem(t('Variants (removed)'));
     }
     const record = this.store.get(id);
-    if (!record) return new vscode.TreeItem(`Task ${id} (removed)`);
+    if (!record) return new vscode.TreeItem(t('Task {0} (removed)', id));
     return buildTreeItem(record, Date.now(), this.service(), await isDownloaded(record));
   }
 

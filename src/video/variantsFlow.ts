@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { formatUsd, isApiError, mayHaveCreated } from '../api';
+import { isApiError, mayHaveCreated } from '../api';
 import { CommandIds } from '../common/commandIds';
+import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
+import { joinSentences } from '../common/sentences';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
 import { showMessage, type ShownMessage } from '../workbench/showMessage';
@@ -44,7 +46,7 @@ export class VariantsFlow {
   constructor(private readonly deps: VariantsDeps) {}
 
   async run(arg?: unknown): Promise<VariantsOutcome | undefined> {
-    if (!(await this.deps.connection.ensureReady('Generating video variants'))) return { kind: 'not-ready' };
+    if (!(await this.deps.connection.ensureReady(t('Generating video variants')))) return { kind: 'not-ready' };
     const file = arg instanceof vscode.Uri ? arg : undefined;
     const plan = file ? await this.fromFile(file) : await this.choose();
     if (!plan || !(await this.confirm(plan))) return undefined;
@@ -65,7 +67,7 @@ export class VariantsFlow {
       title: T.title(2, 3),
       openLabel: T.openFile,
       canSelectMany: false,
-      filters: { Prompts: ['txt', 'jsonl'] },
+      filters: { [T.fileFilter]: ['txt', 'jsonl'] },
     });
     return uri?.[0] ? this.fromFile(uri[0]) : undefined;
   }
@@ -87,6 +89,7 @@ export class VariantsFlow {
     const reviewed = await reviewOptions(prompt, defaultOptions(this.deps.settings.video), reviewSources(this.deps.settings, this.deps.connection), {
       title: T.title(4, 4),
       generate: T.review(count),
+      generateAnyway: T.reviewAnyway(count),
     });
     if (!reviewed) return undefined;
     const variants = seedVariants(reviewed.prompt, count, reviewed.options.seed);
@@ -99,7 +102,7 @@ export class VariantsFlow {
     try {
       text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     } catch (error) {
-      showMessage('error', `${name} cannot be read: ${describeError(error)}`);
+      showMessage('error', T.unreadable(name, describeError(error)));
       return undefined;
     }
     const { variants, problems } = parsePromptList(text, name);
@@ -113,6 +116,7 @@ export class VariantsFlow {
     const reviewed = await reviewOptions(kept[0].prompt, defaultOptions(this.deps.settings.video), reviewSources(this.deps.settings, this.deps.connection), {
       title: T.title(3, 3),
       generate: T.review(kept.length),
+      generateAnyway: T.reviewAnyway(kept.length),
       lockedPrompt: T.lockedPrompt(kept.length, name),
     });
     if (!reviewed) return undefined;
@@ -128,15 +132,10 @@ export class VariantsFlow {
       this.deps.connection.quoteCharge(options.model, count),
       limitsOf(this.deps.settings, this.deps.connection, options.model),
     ]);
-    const keeps = quote.unlimited
-      ? 'unlimited key'
-      : quote.leftAfterUsd !== undefined && quote.leftAfterUsd >= 0
-        ? `${formatUsd(quote.leftAfterUsd)} left after`
-        : undefined;
     const problems = new Set(variants.flatMap((variant) => checkPrompt(requestOf(variant, options), limits).map((problem) => problem.message)));
     const detail = [
-      [options.model, `${options.seconds} s`, options.resolution, options.ratio, options.firstFrame?.fileName].filter(Boolean).join(' · '),
-      quote.priceUsd !== undefined ? T.costs(quote.priceUsd, count, keeps) : T.noPrice,
+      [options.model, t('{0} s', options.seconds), options.resolution, options.ratio, options.firstFrame?.fileName].filter(Boolean).join(' · '),
+      quote.priceUsd !== undefined ? T.costs(quote.priceUsd, count, quote) : T.noPrice,
       quote.warning,
       problems.size ? T.checks([...problems].slice(0, 3).join(' ')) : undefined,
       ...plan.notes,
@@ -175,7 +174,7 @@ export class VariantsFlow {
 
   private stopped(error: unknown, created: VideoTaskRecord[], count: number, cancelled: boolean): VariantsOutcome {
     const done = created.length;
-    const showLogs = { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) };
+    const showLogs = { title: t('Show Logs'), run: () => vscode.commands.executeCommand(CommandIds.showLogs) };
     if (cancelled && !(isApiError(error) && error.kind !== 'aborted')) {
       return { kind: 'stopped', tasks: created, notSent: count - done, shown: showMessage('info', T.stopped(done, count)) };
     }
@@ -183,10 +182,10 @@ export class VariantsFlow {
     const lost = isApiError(error) && mayHaveCreated(error);
     const shown = lost
       ? showMessage('warning', T.lost(done, count), [
-          { title: 'Track Video Task by ID', run: () => vscode.commands.executeCommand(VideoCommandIds.track) },
+          { title: t('Track Video Task by ID'), run: () => vscode.commands.executeCommand(VideoCommandIds.track) },
           showLogs,
         ])
-      : showMessage('error', T.failed(done, count, `${describeError(error)}${isApiError(error) ? ` ${error.hint}` : ''}`), [showLogs]);
+      : showMessage('error', T.failed(done, count, joinSentences(describeError(error), isApiError(error) ? error.hint : undefined)), [showLogs]);
     return { kind: 'stopped', tasks: created, notSent: count - done - 1, shown };
   }
 }

@@ -2,14 +2,14 @@ import * as vscode from 'vscode';
 import { describeChargeQuote } from '../account/core/chargeQuote';
 import type { Connection } from '../connection/connection';
 import * as z from 'zod/mini';
-import { isApiError } from '../api';
-import { CommandIds } from '../common/commandIds';
+import { t } from '../common/l10n';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
+import { joinSentences } from '../common/sentences';
 import type { Settings } from '../config/settings';
 import { askPrompt, reviewOptions } from './createVideoFlow';
 import { reviewSources } from './modelLimits';
-import { writeExplainerPrompt } from './core/explainerPrompt';
+import { generateExplainer } from './explainerVideo';
 import { showMessage } from '../workbench/showMessage';
 import { isFinished } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
@@ -31,8 +31,6 @@ import type { VideoPoller } from './core/videoPoller';
 import type { TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
 
 /** A tree element (the task id), or `{id}` from code. */
-const REGENERATE = 'Generate Again';
-
 const taskArgSchema = z.union([
   z.string().check(z.minLength(1)),
   z.pipe(
@@ -83,11 +81,11 @@ export class VideoCommands extends Disposable {
     const parsed = generateArgsSchema.safeParse(rawArgs ?? {});
     if (!parsed.success) {
       this.deps.log.warn(`Generate Video was called with arguments that do not fit: ${parsed.error.message}`);
-      showMessage('error', 'Generate Video was called with invalid arguments.', []);
+      showMessage('error', t('Generate Video was called with invalid arguments.'), []);
       return undefined;
     }
     const args: GenerateArgs = parsed.data;
-    if (!(await this.deps.connection.ensureReady('Generating a video'))) return { kind: 'not-ready' };
+    if (!(await this.deps.connection.ensureReady(t('Generating a video')))) return { kind: 'not-ready' };
     const options = withOverrides(defaultOptions(this.deps.settings.video), args);
     if (args.prompt && !args.review && options.model) return this.deps.creator.create(toCreateRequest(args.prompt, options));
     const prompt = args.prompt ?? (await askPrompt());
@@ -103,60 +101,8 @@ export class VideoCommands extends Disposable {
   }
 
   /** The chat model writes a prompt from the selected code; the user edits it before anything is charged. */
-  async generateExplainer(): Promise<CreateOutcome | undefined> {
-    const editor = vscode.window.activeTextEditor;
-    const selection = editor?.selection;
-    const code = editor && selection && !selection.isEmpty ? editor.document.getText(selection) : '';
-    if (!editor || !selection || !code.trim()) {
-      showMessage('info', 'Select the code to explain in an editor first, then run Generate Explainer Video from Selection.');
-      return undefined;
-    }
-    const client = await this.deps.connection.ensureReadyToCharge('Generating an explainer video');
-    if (!client) return { kind: 'not-ready' };
-    const chatModel = await this.deps.connection.chatModel.resolve();
-    if (!chatModel) {
-      showMessage('warning', 'The explainer prompt is written by your chat model, and the service lists none: select one first.', [
-        { title: 'Select Chat Model', run: () => vscode.commands.executeCommand(CommandIds.selectChatModel) },
-      ]);
-      return undefined;
-    }
-    const document = editor.document;
-    const fileName = vscode.workspace.asRelativePath(document.uri, false);
-    const lines = `${selection.start.line + 1}-${selection.end.line + 1}`;
-    let written: string;
-    try {
-      written = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Writing a video prompt from ${fileName}:${lines} with ${chatModel}…`, cancellable: true },
-        (_progress, token) => {
-          const controller = new AbortController();
-          token.onCancellationRequested(() => controller.abort());
-          return writeExplainerPrompt(client, chatModel, code, document.languageId, fileName, controller.signal);
-        },
-      );
-    } catch (error) {
-      if (isApiError(error) && error.kind === 'aborted') return undefined;
-      this.deps.log.warn(`Writing the explainer prompt failed: ${describeError(error)}`);
-      showMessage('error', `The chat model could not write the video prompt: ${describeError(error)}${isApiError(error) ? ` ${error.hint}` : ''}`, [
-        { title: 'Retry', run: () => vscode.commands.executeCommand(VideoCommandIds.generateExplainer) },
-        { title: 'Select Chat Model', run: () => vscode.commands.executeCommand(CommandIds.selectChatModel) },
-        { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
-      ]);
-      return undefined;
-    }
-    const prompt = await askPrompt({
-      value: written,
-      title: 'Promptreel: Explainer Video (1/2)',
-      prompt: `Written by ${chatModel} from ${fileName}:${lines}. Edit it as you like: nothing is sent to the video model (or charged) before you confirm the settings.`,
-    });
-    if (!prompt) return undefined;
-    const source: TaskSource = {
-      uri: document.uri.toString(),
-      startLine: selection.start.line,
-      startCharacter: selection.start.character,
-      endLine: selection.end.line,
-      endCharacter: selection.end.character,
-    };
-    return this.reviewAndCreate(prompt, defaultOptions(this.deps.settings.video), source);
+  generateExplainer(): Promise<CreateOutcome | undefined> {
+    return generateExplainer({ ...this.deps, review: (prompt, options, source) => this.reviewAndCreate(prompt, options, source) });
   }
 
   /** Adds a task made elsewhere (another machine, the web console) by its id, and asks about it at once. */
@@ -169,17 +115,17 @@ export class VideoCommands extends Disposable {
       given ??
       (
         await vscode.window.showInputBox({
-          title: 'Promptreel: Track Video Task by ID',
-          prompt: "The id of a video task (from the service's console, another machine, or a lost answer).",
+          title: t('Promptreel: Track Video Task by ID'),
+          prompt: t("The id of a video task (from the service's console, another machine, or a lost answer)."),
           placeHolder: 'task_…',
           ignoreFocusOut: true,
-          validateInput: (text) => (!text.trim() ? 'Enter a task id.' : /\s/.test(text.trim()) ? 'A task id has no spaces.' : null),
+          validateInput: (text) => (!text.trim() ? t('Enter a task id.') : /\s/.test(text.trim()) ? t('A task id has no spaces.') : null),
         })
       )?.trim();
     if (!id) return undefined;
     const existing = this.deps.store.get(id);
     if (!existing) {
-      if (!(await this.deps.connection.ensureReady('Tracking a video task'))) return undefined;
+      if (!(await this.deps.connection.ensureReady(t('Tracking a video task')))) return undefined;
       const now = Date.now();
       const service = this.deps.connection.service;
       if (!service) return undefined;
@@ -202,7 +148,11 @@ export class VideoCommands extends Disposable {
   async clearFinished(): Promise<number> {
     const ids = this.deps.store.tasks.filter(isFinished).map((task) => task.id);
     const removed = await this.deps.store.remove(ids);
-    vscode.window.setStatusBarMessage(`Promptreel: removed ${removed} finished video task${removed === 1 ? '' : 's'} from the list (files are kept).`, 4000);
+    const said =
+      removed === 1
+        ? t('Promptreel: removed 1 finished video task from the list (files are kept).')
+        : t('Promptreel: removed {0} finished video tasks from the list (files are kept).', removed);
+    vscode.window.setStatusBarMessage(said, 4000);
     return removed;
   }
 
@@ -221,24 +171,29 @@ export class VideoCommands extends Disposable {
   private async reveal(task: VideoTaskRecord): Promise<boolean> {
     const uri = downloadedUri(task);
     if (!uri || !(await isDownloaded(task))) {
-      showMessage('info', 'This video is not downloaded (or its file was moved).', [{ title: 'Download', run: () => this.deps.downloader.download(task.id) }]);
+      showMessage('info', t('This video is not downloaded (or its file was moved).'), [
+        { title: t('Download'), run: () => this.deps.downloader.download(task.id) },
+      ]);
       return false;
     }
     if (!vscode.workspace.getWorkspaceFolder(uri)) {
-      showMessage('info', `The video is saved outside the workspace: ${displayLocation(uri)}`);
+      showMessage('info', t('The video is saved outside the workspace: {0}', displayLocation(uri)));
       return false;
     }
     await vscode.commands.executeCommand('revealInExplorer', uri);
     return true;
   }
 
-  private async copy(text: string | undefined, what: string): Promise<boolean> {
+  private async copy(text: string | undefined, what: 'task id' | 'prompt'): Promise<boolean> {
     if (!text) {
-      showMessage('info', `This task's ${what} is not known (it was tracked by id).`);
+      showMessage(
+        'info',
+        what === 'prompt' ? t("This task's prompt is not known (it was tracked by id).") : t("This task's task id is not known (it was tracked by id)."),
+      );
       return false;
     }
     await vscode.env.clipboard.writeText(text);
-    vscode.window.setStatusBarMessage(`Promptreel: copied the ${what}.`, 3000);
+    vscode.window.setStatusBarMessage(what === 'prompt' ? t('Promptreel: copied the prompt.') : t('Promptreel: copied the task id.'), 3000);
     return true;
   }
 
@@ -248,20 +203,23 @@ export class VideoCommands extends Disposable {
       const prompt = task.request.prompt.length > 120 ? `${task.request.prompt.slice(0, 119)}…` : task.request.prompt;
       const quote = await this.deps.connection.quoteCharge(task.request.model);
       const cost = describeChargeQuote(quote);
-      const charge = cost ? `It costs ${cost}.` : 'It uses your quota like any other.';
+      const charge = cost ? t('It costs {0}.', cost) : t('It uses your quota like any other.');
+      const again = t('Generate Again');
       const answer = await vscode.window.showWarningMessage(
-        'Generate this video again?',
+        t('Generate this video again?'),
         {
           modal: true,
-          detail: [`“${prompt}”`, `A new task is created with the same prompt and settings. ${charge}`, quote.warning].filter(Boolean).join('\n\n'),
+          detail: [`“${prompt}”`, joinSentences(t('A new task is created with the same prompt and settings.'), charge), quote.warning]
+            .filter(Boolean)
+            .join('\n\n'),
         },
-        REGENERATE,
+        again,
       );
-      if (answer !== REGENERATE) return undefined;
+      if (answer !== again) return undefined;
       return this.deps.creator.create(task.request, { source: task.source });
     }
     if (!task.prompt) {
-      showMessage('info', 'This task was tracked by id: its prompt and settings are not known, so it cannot be regenerated.');
+      showMessage('info', t('This task was tracked by id: its prompt and settings are not known, so it cannot be regenerated.'));
       return undefined;
     }
     const defaults = defaultOptions(this.deps.settings.video);
@@ -277,7 +235,7 @@ export class VideoCommands extends Disposable {
       editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
       return true;
     } catch (error) {
-      showMessage('warning', `The source of this video cannot be opened: ${describeError(error)}`);
+      showMessage('warning', t('The source of this video cannot be opened: {0}', describeError(error)));
       return false;
     }
   }
@@ -287,7 +245,7 @@ export class VideoCommands extends Disposable {
     const id = parsed.success ? parsed.data : this.deps.selected();
     const task = id ? this.deps.store.get(id) : undefined;
     if (!task) {
-      showMessage('info', id ? `The video task ${id} is no longer in the list.` : 'Select a video task in the Video Tasks view first.');
+      showMessage('info', id ? t('The video task {0} is no longer in the list.', id) : t('Select a video task in the Video Tasks view first.'));
       return undefined;
     }
     return run(task);

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
-import { ApiError, isApiError, lostBecause, mayHaveCreated } from '../api';
+import { ApiError, isApiError, mayHaveCreated } from '../api';
 import { CommandIds } from '../common/commandIds';
+import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
+import { joinSentences } from '../common/sentences';
 import { showMessage, type MessageAction, type ShownMessage } from '../workbench/showMessage';
 import { newRecord, shortenPrompt } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
@@ -39,10 +41,10 @@ export class VideoCreator {
   ) {}
 
   async create(request: StoredCreateRequest, extras: CreateExtras = {}): Promise<CreateOutcome> {
-    if (!(await this.connection.ensureReady('Generating a video'))) return { kind: 'not-ready' };
+    if (!(await this.connection.ensureReady(t('Generating a video')))) return { kind: 'not-ready' };
     try {
       const task = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Creating the video "${shortenPrompt(request.prompt, 40)}"…` },
+        { location: vscode.ProgressLocation.Notification, title: t('Creating the video "{0}"…', shortenPrompt(request.prompt, 40)) },
         () => this.createOrThrow(request, extras),
       );
       return { kind: 'created', task };
@@ -58,11 +60,11 @@ export class VideoCreator {
    */
   async createOrThrow(request: StoredCreateRequest, extras: CreateExtras = {}): Promise<VideoTaskRecord> {
     const client = this.connection.clients.get();
-    if (!client) throw new Error('promptreel.baseUrl is not set.');
+    if (!client) throw new Error(t('promptreel.baseUrl is not set.'));
     const { source, group, signal } = extras;
     // Read before the request: an image that cannot be read stops it before anything is sent.
     const inputReference = request.firstFrame ? await readFirstFrame(request.firstFrame) : undefined;
-    if (signal?.aborted) throw new ApiError({ kind: 'aborted', message: 'The request was cancelled.', hint: 'Cancelled before anything was sent.' });
+    if (signal?.aborted) throw new ApiError({ kind: 'aborted', message: t('The request was cancelled.'), hint: t('Cancelled before anything was sent.') });
     const frame = request.firstFrame ? `, first frame ${request.firstFrame.fileName}` : '';
     this.log.info(`Creating a video task with ${request.model} (${request.seconds ?? '?'} s, ${request.metadata?.resolution ?? '?'}${frame}).`);
     const price = this.connection.prices.known().get(request.model);
@@ -109,47 +111,63 @@ export class VideoCreator {
   }
 
   private failed(error: unknown, request: StoredCreateRequest, extras: CreateExtras): CreateOutcome {
-    const retry: MessageAction = { title: 'Retry', run: () => this.create(request, { ...extras, signal: undefined }) };
-    const showLogs: MessageAction = { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) };
+    const retry: MessageAction = { title: t('Retry'), run: () => this.create(request, { ...extras, signal: undefined }) };
+    const showLogs: MessageAction = { title: t('Show Logs'), run: () => vscode.commands.executeCommand(CommandIds.showLogs) };
     if (!isApiError(error)) {
       this.log.error(`Creating the video task failed: ${describeError(error)}`);
-      return { kind: 'failed', mayExist: false, shown: showMessage('error', `Creating the video failed: ${describeError(error)}`, [showLogs]) };
+      return { kind: 'failed', mayExist: false, shown: showMessage('error', t('Creating the video failed: {0}', describeError(error)), [showLogs]) };
     }
     this.log.warn(`Creating the video task failed: ${error.message}`);
     if (mayHaveCreated(error)) {
       // No Retry here: a second request could make (and charge) a second task.
-      const shown = showMessage(
-        'warning',
-        `The answer to the video request was lost (${lostBecause(error)}). The task may exist on the service, and may be charged: it was not sent again, and it is listed under Video Tasks as "answer lost". Track it by its id from the service's console before you make another.`,
-        [
-          { title: 'Track Video Task by ID', run: () => vscode.commands.executeCommand(VideoCommandIds.track) },
-          { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
-        ],
-      );
+      const shown = showMessage('warning', lostMessage(error), [
+        { title: t('Track Video Task by ID'), run: () => vscode.commands.executeCommand(VideoCommandIds.track) },
+        { title: t('Show Logs'), run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
+      ]);
       return { kind: 'failed', mayExist: true, shown };
     }
     return { kind: 'failed', mayExist: false, shown: this.explain(error, retry, showLogs) };
   }
 
   private explain(error: ApiError, retry: MessageAction, showLogs: MessageAction): ShownMessage {
-    const setKey: MessageAction = { title: 'Set API Key', run: () => vscode.commands.executeCommand(CommandIds.setApiKey) };
+    const setKey: MessageAction = { title: t('Set API Key'), run: () => vscode.commands.executeCommand(CommandIds.setApiKey) };
     const modelSetting: MessageAction = {
-      title: 'Open Settings',
+      title: t('Open Settings'),
       run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.model'),
     };
-    const baseUrlSetting: MessageAction = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.baseUrl') };
-    const said = error.serverMessage ? ` The service said: "${error.serverMessage}".` : '';
-    if (error.kind === 'no-key') return showMessage('warning', 'Generating a video needs an API key.', [setKey]);
+    const baseUrlSetting: MessageAction = {
+      title: t('Open Settings'),
+      run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.baseUrl'),
+    };
+    if (error.kind === 'no-key') return showMessage('warning', t('Generating a video needs an API key.'), [setKey]);
     if (error.kind === 'network' || error.kind === 'timeout') {
-      return showMessage('error', `Could not reach the service to create the video: ${error.message} ${error.hint}`, [retry, baseUrlSetting, showLogs]);
+      const unreachable = joinSentences(t('Could not reach the service to create the video: {0}', error.message), error.hint);
+      return showMessage('error', unreachable, [retry, baseUrlSetting, showLogs]);
     }
-    if (error.kind !== 'http') return showMessage('error', `Creating the video failed: ${error.message} ${error.hint}`, [retry, showLogs]);
+    if (error.kind !== 'http') return showMessage('error', joinSentences(t('Creating the video failed: {0}', error.message), error.hint), [retry, showLogs]);
     const status = error.status ?? 0;
-    const headline = `Creating the video failed (HTTP ${status}).${said} ${error.hint}`;
+    const said = error.serverMessage ? t('The service said: "{0}".', error.serverMessage) : undefined;
+    const headline = joinSentences(t('Creating the video failed (HTTP {0}).', status), said, error.hint);
     if (error.code === 'model_not_found') return showMessage('error', headline, [modelSetting, showLogs]);
     if (status === 401) return showMessage('error', headline, [setKey, showLogs]);
     if (status === 400 || status === 402 || status === 403) return showMessage('error', headline, [modelSetting, showLogs, retry]);
     if (status === 404) return showMessage('error', headline, [baseUrlSetting, showLogs]);
     return showMessage('error', headline, [retry, showLogs]);
   }
+}
+
+/** Why the answer may be lost (as `lostBecause` says it), then what that means: whole sentences in the user's language. */
+function lostMessage(error: ApiError): string {
+  const lost =
+    error.kind === 'invalid-response'
+      ? t('The answer to the video request was lost (it carried no task id).')
+      : error.kind === 'http'
+        ? t('The answer to the video request was lost (a proxy in front of the service answered HTTP {0} after the request was sent).', String(error.status))
+        : t('The answer to the video request was lost (the connection dropped after the request was sent).');
+  return joinSentences(
+    lost,
+    t(
+      'The task may exist on the service, and may be charged: it was not sent again, and it is listed under Video Tasks as "answer lost". Track it by its id from the service\'s console before you make another.',
+    ),
+  );
 }

@@ -3,8 +3,10 @@ import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
 import { isApiError, removeStaleDownloads, SaveError } from '../api';
 import { CommandIds } from '../common/commandIds';
+import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
+import { joinSentences } from '../common/sentences';
 import { resolveDownloadFolder, videoFileName } from './core/fileNaming';
 import { displayLocation, downloadedFields, fileNameOf } from './downloadedFile';
 import { transferVideo } from './videoTransfer';
@@ -52,15 +54,14 @@ export class VideoDownloader {
   private async run(id: string, request: DownloadRequest): Promise<DownloadOutcome> {
     const task = this.store.get(id);
     if (!task || task.state !== 'completed') {
-      return { kind: 'failed', shown: showMessage('warning', 'Only a completed video can be downloaded.') };
+      return { kind: 'failed', shown: showMessage('warning', t('Only a completed video can be downloaded.')) };
     }
     if (task.service !== this.connection.service) {
       // Its address may have expired, and the fallback asks its own service with that service's key.
-      const openSettings = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.baseUrl') };
-      const message = `This video was made on ${task.service ?? 'another service'}, and this window is set to ${this.connection.service ?? 'no service'}: it is downloaded only from its own service. Set promptreel.baseUrl to ${task.service ?? 'its service'} to download it.`;
-      return { kind: 'failed', shown: showMessage('warning', message, [openSettings]) };
+      const openSettings = { title: t('Open Settings'), run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.baseUrl') };
+      return { kind: 'failed', shown: showMessage('warning', elsewhereMessage(task.service, this.connection.service), [openSettings]) };
     }
-    const client = await this.connection.ensureReady('Downloading a video');
+    const client = await this.connection.ensureReady(t('Downloading a video'));
     if (!client) return { kind: 'cancelled' };
     const name = videoFileName(task.prompt, task.id);
     const target =
@@ -76,7 +77,7 @@ export class VideoDownloader {
     this.log.info(`Downloading ${task.id} to ${destination.toString(true)}.`);
     try {
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Downloading ${fileNameOf(destination)}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: t('Downloading {0}', fileNameOf(destination)), cancellable: true },
         (progress, token) => {
           token.onCancellationRequested(() => controller.abort());
           let reported = 0;
@@ -90,7 +91,7 @@ export class VideoDownloader {
               lastReport = now;
               const percent = total ? Math.floor((received / total) * 100) : undefined;
               progress.report({
-                message: total ? `${formatBytes(received)} of ${formatBytes(total)} (${percent}%)` : formatBytes(received),
+                message: total ? t('{0} of {1} ({2}%)', formatBytes(received), formatBytes(total), percent ?? 0) : formatBytes(received),
                 ...(percent !== undefined ? { increment: percent - reported } : {}),
               });
               if (percent !== undefined) reported = percent;
@@ -100,9 +101,9 @@ export class VideoDownloader {
       );
       await this.store.update(task.id, (current) => ({ ...current, ...downloadedFields(result.uri), updatedAt: Date.now() }));
       this.log.info(`Saved ${task.id} to ${result.uri.toString(true)} (${result.bytes} bytes, from ${result.source === 'url' ? 'its address' : '/content'}).`);
-      showMessage('info', `Saved ${displayLocation(result.uri)} (${formatBytes(result.bytes)}).`, [
-        { title: 'Open Video', run: () => vscode.commands.executeCommand(VideoCommandIds.open, task.id) },
-        { title: 'Reveal in Explorer', run: () => vscode.commands.executeCommand(VideoCommandIds.reveal, task.id) },
+      showMessage('info', t('Saved {0} ({1}).', displayLocation(result.uri), formatBytes(result.bytes)), [
+        { title: t('Open Video'), run: () => vscode.commands.executeCommand(VideoCommandIds.open, task.id) },
+        { title: t('Reveal in Explorer'), run: () => vscode.commands.executeCommand(VideoCommandIds.reveal, task.id) },
       ]);
       const where = result.uri.scheme === 'file' ? result.uri.fsPath : result.uri.toString(true);
       return { kind: 'saved', uri: result.uri, path: where, bytes: result.bytes, source: result.source };
@@ -112,14 +113,17 @@ export class VideoDownloader {
         return { kind: 'cancelled' };
       }
       this.log.warn(`Downloading ${task.id} failed: ${describeError(error)}`);
-      const hint = isApiError(error) || error instanceof SaveError ? ` ${error.hint}` : '';
-      const folderSetting = { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.downloadFolder') };
+      const hint = isApiError(error) || error instanceof SaveError ? error.hint : undefined;
+      const folderSetting = {
+        title: t('Open Settings'),
+        run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.downloadFolder'),
+      };
       return {
         kind: 'failed',
-        shown: showMessage('error', `Downloading the video failed: ${describeError(error)}${hint}`, [
-          { title: 'Retry', run: () => this.download(task.id) },
+        shown: showMessage('error', joinSentences(t('Downloading the video failed: {0}', describeError(error)), hint), [
+          { title: t('Retry'), run: () => this.download(task.id) },
           ...(error instanceof SaveError ? [folderSetting] : []),
-          { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
+          { title: t('Show Logs'), run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
         ]),
       };
     }
@@ -161,21 +165,40 @@ export class VideoDownloader {
     if (folder && 'problem' in folder) {
       return {
         kind: 'failed',
-        shown: showMessage('error', `${folder.problem} Videos are saved inside the workspace (or to an absolute path you set).`, [
-          { title: 'Open Settings', run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.downloadFolder') },
+        shown: showMessage('error', joinSentences(folder.problem, t('Videos are saved inside the workspace (or to an absolute path you set).')), [
+          { title: t('Open Settings'), run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.downloadFolder') },
         ]),
       };
     }
     if (folder) return { uri: vscode.Uri.joinPath(folder.uri, name), replaceExisting: false };
     if (automatic) return { kind: 'cancelled' };
     const picked = await vscode.window.showSaveDialog({
-      title: 'Save the video',
-      saveLabel: 'Save Video',
+      title: t('Save the video'),
+      saveLabel: t('Save Video'),
       defaultUri: vscode.Uri.joinPath(vscode.Uri.file(os.homedir()), name),
-      filters: { 'MP4 video': ['mp4'] },
+      filters: { [t('MP4 video')]: ['mp4'] },
     });
     return picked ? { uri: picked, replaceExisting: true } : { kind: 'cancelled' };
   }
+}
+
+/** Why a task of another service is not downloaded here (`there` and `here` differ, so at most one is unknown). */
+function elsewhereMessage(there: string | undefined, here: string | undefined): string {
+  if (!there)
+    return t(
+      'This video was made on another service, and this window is set to {0}: it is downloaded only from its own service. Set promptreel.baseUrl to its service to download it.',
+      here ?? '',
+    );
+  if (!here)
+    return t(
+      'This video was made on {0}, and this window is set to no service: it is downloaded only from its own service. Set promptreel.baseUrl to {0} to download it.',
+      there,
+    );
+  return t(
+    'This video was made on {0}, and this window is set to {1}: it is downloaded only from its own service. Set promptreel.baseUrl to {0} to download it.',
+    there,
+    here,
+  );
 }
 
 export function formatBytes(bytes: number): string {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { CommandIds } from '../common/commandIds';
+import { t } from '../common/l10n';
 import { Disposable } from '../common/lifecycle';
 import type { Settings } from '../config/settings';
 import { showMessage, type ShownMessage } from '../workbench/showMessage';
@@ -27,13 +28,14 @@ export class VideoNotifications extends Disposable {
   }
 
   private async finished({ task, state }: TaskFinished): Promise<void> {
-    const name = task.prompt ? `"${shortenPrompt(task.prompt, 40)}"` : task.id;
+    const prompt = task.prompt && shortenPrompt(task.prompt, 40);
     if (state === 'failed') {
-      const reason = task.error ?? 'the service gave no reason';
+      const reason = task.error ?? t('the service gave no reason');
+      const message = prompt ? t('The video "{0}" failed: {1}', prompt, reason) : t('The video {0} failed: {1}', task.id, reason);
       this.record(
-        showMessage('error', `The video ${name} failed: ${reason}`, [
-          ...(task.request ? [{ title: 'Regenerate', run: () => vscode.commands.executeCommand(VideoCommandIds.regenerate, task.id) }] : []),
-          { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
+        showMessage('error', message, [
+          ...(task.request ? [{ title: t('Regenerate'), run: () => vscode.commands.executeCommand(VideoCommandIds.regenerate, task.id) }] : []),
+          { title: t('Show Logs'), run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
         ]),
       );
       return;
@@ -44,9 +46,9 @@ export class VideoNotifications extends Disposable {
       if (outcome.kind !== 'cancelled') return;
     }
     this.record(
-      showMessage('info', `The video ${name} is ready.`, [
-        { title: 'Download', run: () => vscode.commands.executeCommand(VideoCommandIds.download, task.id) },
-        { title: 'Open', run: () => vscode.commands.executeCommand(VideoCommandIds.open, task.id) },
+      showMessage('info', prompt ? t('The video "{0}" is ready.', prompt) : t('The video {0} is ready.', task.id), [
+        { title: t('Download'), run: () => vscode.commands.executeCommand(VideoCommandIds.download, task.id) },
+        { title: t('Open'), run: () => vscode.commands.executeCommand(VideoCommandIds.open, task.id) },
       ]),
     );
   }
@@ -54,9 +56,9 @@ export class VideoNotifications extends Disposable {
   private paused(pause: PollerPause): void {
     if (pause !== 'auth') return;
     this.record(
-      showMessage('warning', 'Checking the video tasks is paused: the service refused the API key.', [
-        { title: 'Set API Key', run: () => vscode.commands.executeCommand(CommandIds.setApiKey) },
-        { title: 'Show Logs', run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
+      showMessage('warning', t('Checking the video tasks is paused: the service refused the API key.'), [
+        { title: t('Set API Key'), run: () => vscode.commands.executeCommand(CommandIds.setApiKey) },
+        { title: t('Show Logs'), run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
       ]),
     );
   }

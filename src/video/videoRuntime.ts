@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
+import { t } from '../common/l10n';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger, Logger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -196,12 +197,13 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
 
   private updateView(): void {
     const running = this.store.runningCount;
-    this.view.badge = running > 0 ? { value: running, tooltip: `${running} video task${running === 1 ? '' : 's'} running` } : undefined;
+    const tooltip = running === 1 ? t('1 video task running') : t('{0} video tasks running', running);
+    this.view.badge = running > 0 ? { value: running, tooltip } : undefined;
     this.view.message =
       this.poller.pause === 'offline'
-        ? 'The service cannot be reached: checking again in a moment (polling resumes by itself).'
+        ? t('The service cannot be reached: checking again in a moment (polling resumes by itself).')
         : this.poller.pause === 'auth'
-          ? 'Paused: the service refused the API key. Set a new key to resume.'
+          ? t('Paused: the service refused the API key. Set a new key to resume.')
           : undefined;
     this.updateElapsedTicker();
   }

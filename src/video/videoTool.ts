@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { isApiError, lostBecause, mayHaveCreated } from '../api';
 import { systemClock } from '../common/clock';
+import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
@@ -41,9 +42,9 @@ export class VideoTool implements vscode.LanguageModelTool<unknown> {
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): Promise<vscode.PreparedToolInvocation> {
     const plan = await this.plan(options.input);
-    if ('problem' in plan) return { invocationMessage: 'Promptreel cannot generate this video' };
+    if ('problem' in plan) return { invocationMessage: t('Promptreel cannot generate this video') };
     return {
-      invocationMessage: `Generating a video with ${plan.request.model}: "${shortenPrompt(plan.request.prompt, 60)}"`,
+      invocationMessage: t('Generating a video with {0}: "{1}"', plan.request.model, shortenPrompt(plan.request.prompt, 60)),
       confirmationMessages: { title: plan.confirmation.title, message: new vscode.MarkdownString(plan.confirmation.message) },
     };
   }

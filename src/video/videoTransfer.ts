@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SaveError, type DownloadProgress, type PromptreelClient } from '../api';
+import { t } from '../common/l10n';
 import { describeError } from '../common/logger';
 import { displayLocation, fileNameOf } from './downloadedFile';
 
@@ -68,13 +69,17 @@ async function copyIn(from: vscode.Uri, target: vscode.Uri, replaceExisting: boo
     }
   } catch (error) {
     throw new SaveError(
-      `Saving the video in ${displayLocation(folder)} failed: ${describeError(error)}`,
-      'Check that the folder can be written to (or set promptreel.video.downloadFolder), then retry.',
+      t('Saving the video in {0} failed: {1}', displayLocation(folder), describeError(error)),
+      t('Check that the folder can be written to (or set promptreel.video.downloadFolder), then retry.'),
       undefined,
       { cause: error },
     );
   }
-  throw new SaveError(`There is no free file name for ${name} in ${displayLocation(folder)}.`, 'Remove old videos from the folder, then retry.', 'EEXIST');
+  throw new SaveError(
+    t('There is no free file name for {0} in {1}.', name, displayLocation(folder)),
+    t('Remove old videos from the folder, then retry.'),
+    'EEXIST',
+  );
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
