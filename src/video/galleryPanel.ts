@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
+import { t } from '../common/l10n';
 import type { ComponentLogger } from '../common/logger';
 import { newNonce } from '../common/webviewPage';
 import type { Connection } from '../connection/connection';
+import { pageLanguage, pageStrings } from '../workbench/l10n';
 import { galleryEntries, galleryModels } from './core/galleryCards';
 import { galleryHtml } from './core/galleryPage';
 import { galleryMessageSchema, type GalleryAction, type GalleryToHost, type HostToGallery } from './core/galleryProtocol';
@@ -73,7 +75,7 @@ export class VideoGallery extends Disposable {
       this.panel.reveal();
       return this.panel;
     }
-    const panel = vscode.window.createWebviewPanel(GALLERY_VIEW_TYPE, 'Video Gallery', vscode.ViewColumn.Active, this.options([]));
+    const panel = vscode.window.createWebviewPanel(GALLERY_VIEW_TYPE, t('Video Gallery'), vscode.ViewColumn.Active, this.options([]));
     this.attach(panel);
     return panel;
   }
@@ -115,6 +117,7 @@ export class VideoGallery extends Disposable {
       nonce: newNonce(),
       scriptSrc: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'gallery.js')).toString(),
       styleHref: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'gallery.css')).toString(),
+      l10n: { language: pageLanguage(), strings: pageStrings() },
     });
     const messages = webview.onDidReceiveMessage((raw: unknown) => void this.handleMessage(raw));
     const disposed = panel.onDidDispose(() => {
@@ -173,9 +176,18 @@ export class VideoGallery extends Disposable {
         const price = prices.get(model);
         return price?.kind === 'per-call' ? price.usd : undefined;
       },
-      formatTime: (epochMs) => new Date(epochMs).toLocaleString(),
+      formatTime: localTime,
     });
     const snapshot: HostToGallery = { type: 'snapshot', entries, models: galleryModels(tasks) };
     if (this.panel === panel) await panel.webview.postMessage(snapshot);
+  }
+}
+
+/** A card's creation time as the page's language writes it (the language VS Code's UI is in). */
+function localTime(epochMs: number): string {
+  try {
+    return new Date(epochMs).toLocaleString(pageLanguage());
+  } catch {
+    return new Date(epochMs).toLocaleString();
   }
 }

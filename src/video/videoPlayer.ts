@@ -5,6 +5,7 @@ import { Disposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { newNonce } from '../common/webviewPage';
 import { isFile } from '../workbench/fileExists';
+import { pageLanguage } from '../workbench/l10n';
 import { fileNameOf } from './downloadedFile';
 import { playerHtml, playerMessageSchema, type PlaybackReport, type PlayerCommand } from './core/playerPage';
 
@@ -81,6 +82,7 @@ export class VideoPlayer extends Disposable {
       title,
       nonce: newNonce(),
       file,
+      language: pageLanguage(),
     });
     const subscriptions = [
       webview.onDidReceiveMessage((raw: unknown) => {

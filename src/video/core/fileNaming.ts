@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import { t } from '../../common/l10n';
 
 // Where a downloaded video goes. Task ids and prompts come from the service and the user: whatever they contain
 // (`../`, slashes, drive letters, control characters, emoji), the file name is made of safe characters only and
@@ -45,7 +46,7 @@ export function resolveDownloadFolder(setting: string, rootPath: string): Downlo
   const folder = path.posix.join(root, trimmed.replace(/\\/g, '/')).replace(/(.)\/+$/, '$1');
   const relative = path.posix.relative(root, folder);
   if (relative.startsWith('..') || path.posix.isAbsolute(relative)) {
-    return { problem: `promptreel.video.downloadFolder ("${setting}") points outside the workspace folder.` };
+    return { problem: t('promptreel.video.downloadFolder ("{0}") points outside the workspace folder.', setting) };
   }
   return { path: folder };
 }

@@ -1,4 +1,5 @@
 import { formatUsd } from '../../api/account/prices';
+import { t } from '../../common/l10n';
 import type { CardState, GalleryAction, GalleryCard, GalleryEntry } from './galleryProtocol';
 import { describeGroup, taskGroups } from './taskGroups';
 import { displayState, isFollowedHere } from './taskModel';
@@ -14,15 +15,24 @@ export interface CardContext {
   formatTime: (epochMs: number) => string;
 }
 
-const STATE_LABELS: Record<CardState, string> = {
-  queued: 'Queued',
-  running: 'Running',
-  completed: 'Completed',
-  downloaded: 'Downloaded',
-  failed: 'Failed',
-  stale: 'Stale',
-  unconfirmed: 'Answer lost',
-};
+function stateName(state: CardState): string {
+  switch (state) {
+    case 'queued':
+      return t('Queued');
+    case 'running':
+      return t('Running');
+    case 'completed':
+      return t('Completed');
+    case 'downloaded':
+      return t('Downloaded');
+    case 'failed':
+      return t('Failed');
+    case 'stale':
+      return t('Stale');
+    case 'unconfirmed':
+      return t('Answer lost');
+  }
+}
 
 /** The task list as the gallery shows it: the tree's order and groups, one card per task. */
 export function galleryEntries(tasks: readonly VideoTaskRecord[], context: CardContext): GalleryEntry[] {
@@ -42,14 +52,14 @@ export function galleryCard(task: VideoTaskRecord, context: CardContext): Galler
   const elsewhere = !isFollowedHere(task, context.service);
   const price = task.priceUsd ?? (task.model ? context.priceOf(task.model) : undefined);
   const progress = (state === 'running' || state === 'queued') && task.progress ? ` · ${task.progress}%` : '';
-  const note = state === 'failed' ? (task.error ?? 'the service gave no reason') : state === 'unconfirmed' ? task.error : task.lastPollError;
+  const note = state === 'failed' ? (task.error ?? t('the service gave no reason')) : state === 'unconfirmed' ? task.error : task.lastPollError;
   return {
     id: task.id,
     state,
-    stateLabel: elsewhere ? `${STATE_LABELS[state]} · on ${task.service ?? 'another service'}` : `${STATE_LABELS[state]}${progress}`,
-    prompt: task.prompt ?? `Task ${task.id} (tracked by id: its prompt is not known)`,
-    model: task.model ?? 'unknown model',
-    ...(task.request?.seconds ? { duration: `${task.request.seconds} s` } : {}),
+    stateLabel: elsewhere ? elsewhereLabel(stateName(state), task.service) : `${stateName(state)}${progress}`,
+    prompt: task.prompt ?? t('Task {0} (tracked by id: its prompt is not known)', task.id),
+    model: task.model ?? t('unknown model'),
+    ...(task.request?.seconds ? { duration: t('{0} s', task.request.seconds) } : {}),
     ...(price !== undefined ? { price: formatUsd(price) } : {}),
     created: context.formatTime(task.createdAt),
     ...(videoSrc && (task.downloadedUri || task.downloadedPath) ? { videoSrc, fileName: savedFileName(task) } : {}),
@@ -57,6 +67,10 @@ export function galleryCard(task: VideoTaskRecord, context: CardContext): Galler
     elsewhere,
     actions: cardActions(task, state, elsewhere),
   };
+}
+
+function elsewhereLabel(state: string, service: string | undefined): string {
+  return service ? t('{0} · on {1}', state, service) : t('{0} · on another service', state);
 }
 
 /** The buttons of a card: the tree's item menu for the same state. */
@@ -83,7 +97,7 @@ export function cardActions(task: VideoTaskRecord, state: CardState, elsewhere: 
 
 /** Every model of the list, for the model filter. */
 export function galleryModels(tasks: readonly VideoTaskRecord[]): string[] {
-  return [...new Set(tasks.map((task) => task.model ?? 'unknown model'))].sort();
+  return [...new Set(tasks.map((task) => task.model ?? t('unknown model')))].sort();
 }
 
 /** The saved file's name, from its URI (percent-encoded) or, for tasks saved by earlier versions, its local path. */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { t } from '../../common/l10n';
 import { escapeHtml, webviewPage } from '../../common/webviewPage';
 
 // The video player webview: its page, and the messages both sides exchange.
@@ -22,8 +23,20 @@ export type PlaybackReport = Extract<PlayerMessage, { type: 'playback' }>;
 /** Host → webview. */
 export type PlayerCommand = { type: 'play'; muted: boolean } | { type: 'pause' };
 
+/**
+ * The page's texts, translated here: its script is inline (not bundled), so it reads them by these ids from the
+ * status element's `data-l10n` (JSON in an attribute, never run), `{0}`… still to fill.
+ */
+function playerTexts(): Record<string, string> {
+  return {
+    details: t('{0} — {1}×{2}, {3} s'),
+    cannotPlay: t('This video cannot be played here ({0}).'),
+    mediaError: t('media error {0}'),
+  };
+}
+
 /** `default-src 'none'`: the video from the webview's resource origin only, our style and script by nonce. */
-export function playerHtml(options: { videoSrc: string; cspSource: string; title: string; nonce: string; file: string }): string {
+export function playerHtml(options: { videoSrc: string; cspSource: string; title: string; nonce: string; file: string; language?: string }): string {
   const { videoSrc, cspSource, title, nonce } = options;
   // Saved with the page so a window reload can bring the player back; `<` escaped so the path cannot end the script.
   const saved = JSON.stringify({ file: options.file }).replace(/</g, '\\u003c');
@@ -34,8 +47,9 @@ export function playerHtml(options: { videoSrc: string; cspSource: string; title
     allow: { media: true },
     style: { inline: PLAYER_STYLE },
     body: `<video id="player" src="${escapeHtml(videoSrc)}" controls playsinline preload="auto" aria-label="${escapeHtml(title)}"></video>
-<div id="status" role="status" aria-live="polite">${escapeHtml(title)}</div>`,
+<div id="status" role="status" aria-live="polite" data-l10n="${escapeHtml(JSON.stringify(playerTexts()))}">${escapeHtml(title)}</div>`,
     script: { inline: playerScript(saved) },
+    l10n: { language: options.language ?? 'en', strings: {} },
   });
 }
 
@@ -56,6 +70,20 @@ function playerScript(saved: string): string {
   vscode.setState(${saved});
   const video = document.getElementById('player');
   const status = document.getElementById('status');
+  let text = {};
+  try {
+    text = JSON.parse(status.dataset.l10n);
+  } catch {}
+  function format(id, ...args) {
+    return String(text[id] || '').replace(/\\{(\\d+)\\}/g, (placeholder, index) => (index < args.length ? String(args[index]) : placeholder));
+  }
+  function seconds(value) {
+    try {
+      return new Intl.NumberFormat(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+    } catch {
+      return value.toFixed(1);
+    }
+  }
   let lastTimeReport = 0;
   function report(state, error) {
     const message = {
@@ -71,7 +99,7 @@ function playerScript(saved: string): string {
     video.addEventListener(name, () => report(name));
   }
   video.addEventListener('loadedmetadata', () => {
-    status.textContent = status.textContent + ' \\u2014 ' + video.videoWidth + '\\u00d7' + video.videoHeight + ', ' + video.duration.toFixed(1) + ' s';
+    status.textContent = format('details', status.textContent, video.videoWidth, video.videoHeight, seconds(video.duration));
   });
   video.addEventListener('timeupdate', () => {
     const now = Date.now();
@@ -81,10 +109,10 @@ function playerScript(saved: string): string {
   });
   video.addEventListener('error', () => {
     const code = video.error ? video.error.code : 0;
-    const text = video.error && video.error.message ? video.error.message : 'media error ' + code;
-    status.textContent = 'This video cannot be played here (' + text + ').';
+    const message = video.error && video.error.message ? video.error.message : '';
+    status.textContent = format('cannotPlay', message || format('mediaError', code));
     status.className = 'error';
-    report('error', text);
+    report('error', message || 'media error ' + code);
   });
   window.addEventListener('message', (event) => {
     const command = event.data;

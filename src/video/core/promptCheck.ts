@@ -1,3 +1,5 @@
+import { t } from '../../common/l10n';
+import { joinSentences } from '../../common/sentences';
 import { describeDurations, type VideoModelLimits } from './videoModelLimits';
 
 /** Something about a video request the model will likely refuse (or make badly), named before anything is charged. */
@@ -24,23 +26,24 @@ export function checkPrompt(request: { prompt: string; seconds?: string; model: 
   if (limits.maxPromptLength !== undefined && length > limits.maxPromptLength) {
     problems.push({
       kind: 'prompt-too-long',
-      message: `The prompt has ${length} characters; ${request.model} accepts at most ${limits.maxPromptLength}.`,
+      message: t('The prompt has {0} characters; {1} accepts at most {2}.', length, request.model, limits.maxPromptLength),
     });
   }
   const seconds = request.seconds === undefined || request.seconds === '' ? undefined : Number(request.seconds);
   if (seconds !== undefined && limits.durations && !limits.durations.includes(seconds)) {
     problems.push({
       kind: 'duration-not-offered',
-      message: `${request.model} offers ${describeDurations(limits.durations)}, not ${seconds}.`,
+      message: t('{0} offers {1}, not {2}.', request.model, describeDurations(limits.durations), seconds),
     });
   }
   for (const name of unfilledPlaceholders(request.prompt)) {
-    problems.push({ kind: 'empty-placeholder', message: `The placeholder {{${name}}} is empty.` });
+    // `{{name}}` goes in as a value: braces around a placeholder would confuse VS Code's formatting of `{0}`.
+    problems.push({ kind: 'empty-placeholder', message: t('The placeholder {0} is empty.', `{{${name}}}`) });
   }
   return problems;
 }
 
 /** One line for a quick pick's detail or a confirmation. */
 export function describeProblems(problems: readonly PromptProblem[]): string | undefined {
-  return problems.length ? problems.map((problem) => problem.message).join(' ') : undefined;
+  return problems.length ? joinSentences(problems.map((problem) => problem.message)) : undefined;
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { recipeSettingSchema, type RecipeSetting } from '../../config/schema';
+import { t } from '../../common/l10n';
 import { PLACEHOLDER } from './promptCheck';
 
 /** A prompt template and where it comes from. */
@@ -14,35 +15,38 @@ export interface Placeholder {
   suggestion?: string;
 }
 
-/** The recipes Promptreel ships: common kinds of short videos, each with the parts the user fills in. */
+/**
+ * The recipes Promptreel ships: common kinds of short videos, each with the parts the user fills in. Names and
+ * descriptions in the user's language; the prompts stay English, as the video model gets them.
+ */
 export const BUILT_IN_RECIPES: readonly Recipe[] = [
   {
-    name: 'Product shot',
-    description: 'An object turning in studio light',
+    name: t('Product shot'),
+    description: t('An object turning in studio light'),
     prompt: 'A {{product}} slowly rotating on a {{surface:seamless white}} background, soft studio lighting, shallow depth of field, commercial product film',
     source: 'built-in',
   },
   {
-    name: 'Explainer',
-    description: 'A concept drawn step by step',
+    name: t('Explainer'),
+    description: t('A concept drawn step by step'),
     prompt: 'An animated explainer of {{concept}}: clean flat-design diagrams that build up step by step, calm camera, {{palette:blue and white}} palette',
     source: 'built-in',
   },
   {
-    name: 'Cinematic scene',
-    description: 'A subject, a place, a time of day',
+    name: t('Cinematic scene'),
+    description: t('A subject, a place, a time of day'),
     prompt: '{{subject}} in {{place}} at {{time:golden hour}}, cinematic wide shot, slow dolly-in, anamorphic lens flare, film grain',
     source: 'built-in',
   },
   {
-    name: 'Timelapse',
-    description: 'Hours in a few seconds, from a fixed camera',
+    name: t('Timelapse'),
+    description: t('Hours in a few seconds, from a fixed camera'),
     prompt: 'A timelapse of {{subject}} from {{start:dawn}} to {{end:night}}, fixed camera, smooth motion, clouds racing overhead',
     source: 'built-in',
   },
   {
-    name: 'Logo reveal',
-    description: 'A name revealed with an effect, 16:9',
+    name: t('Logo reveal'),
+    description: t('A name revealed with an effect, 16:9'),
     prompt: 'The logo "{{brand}}" revealed by {{effect:light sweeping across brushed metal}}, dark background, elegant motion',
     ratio: '16:9',
     source: 'built-in',
@@ -76,10 +80,10 @@ export function parseRecipeFile(text: string, source: Recipe['source'] = 'worksp
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { recipes: [], problems: [`not JSON (${error instanceof Error ? error.message : String(error)})`] };
+    return { recipes: [], problems: [t('not JSON ({0})', error instanceof Error ? error.message : String(error))] };
   }
   const file = recipeFileSchema.safeParse(raw);
-  if (!file.success) return { recipes: [], problems: ['expected an array of recipes, or {"recipes": [...]}'] };
+  if (!file.success) return { recipes: [], problems: [t('expected an array of recipes, or {"recipes": [...]}')] };
   return recipesFrom(Array.isArray(file.data) ? file.data : file.data.recipes, source);
 }
 
@@ -90,7 +94,10 @@ export function recipesFrom(entries: readonly unknown[], source: Recipe['source'
   entries.forEach((entry, index) => {
     const parsed = recipeSettingSchema.safeParse(entry);
     if (parsed.success) recipes.push({ ...parsed.data, source });
-    else problems.push(`entry ${index + 1}: ${parsed.error.issues[0]?.path.join('.') || 'recipe'}: ${parsed.error.issues[0]?.message ?? 'does not fit'}`);
+    else
+      problems.push(
+        t('entry {0}: {1}: {2}', index + 1, parsed.error.issues[0]?.path.join('.') || t('recipe'), parsed.error.issues[0]?.message ?? t('does not fit')),
+      );
   });
   return { recipes, problems };
 }

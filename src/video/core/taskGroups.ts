@@ -1,4 +1,5 @@
-import { TASK_STATES, type VideoTaskRecord } from './videoTaskRecord';
+import { t } from '../../common/l10n';
+import { TASK_STATES, type TaskState, type VideoTaskRecord } from './videoTaskRecord';
 
 /** A task on its own, or the tasks of one group (Generate Variants) in their order. */
 export type TaskEntry = { kind: 'task'; task: VideoTaskRecord } | { kind: 'group'; id: string; label: string; tasks: VideoTaskRecord[] };
@@ -42,6 +43,23 @@ export function taskGroups(tasks: readonly VideoTaskRecord[]): TaskEntry[] {
 export function describeGroup(tasks: readonly VideoTaskRecord[]): string {
   return TASK_STATES.map((state) => [state, tasks.filter((task) => task.state === state).length] as const)
     .filter(([, count]) => count > 0)
-    .map(([state, count]) => `${count} ${state === 'unconfirmed' ? 'answer lost' : state}`)
+    .map(([state, count]) => countInState(state, count))
     .join(' · ');
+}
+
+function countInState(state: TaskState, count: number): string {
+  switch (state) {
+    case 'queued':
+      return t('{0} queued', count);
+    case 'running':
+      return t('{0} running', count);
+    case 'completed':
+      return t('{0} completed', count);
+    case 'failed':
+      return t('{0} failed', count);
+    case 'stale':
+      return t('{0} stale', count);
+    case 'unconfirmed':
+      return t('{0} answer lost', count);
+  }
 }

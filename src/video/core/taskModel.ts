@@ -1,4 +1,5 @@
 import type { ApiError, VideoTask } from '../../api';
+import { t } from '../../common/l10n';
 import type { StoredCreateRequest, TaskSource, TaskState, VideoTaskRecord } from './videoTaskRecord';
 
 // Pure functions over task records: how a service answer changes a task, and how a task is described.
@@ -108,19 +109,19 @@ export function shortenPrompt(prompt: string, max = 48): string {
 }
 
 export function taskLabel(record: VideoTaskRecord): string {
-  return record.prompt ? shortenPrompt(record.prompt) : `Task ${record.id}`;
+  return record.prompt ? shortenPrompt(record.prompt) : t('Task {0}', record.id);
 }
 
 /** `42s`, `3m 05s`, `1h 02m`, `2d 03h`. */
 export function formatElapsed(ms: number): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));
   const pad = (value: number) => String(value).padStart(2, '0');
-  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 60) return t('{0}s', seconds);
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m ${pad(seconds % 60)}s`;
+  if (minutes < 60) return t('{0}m {1}s', minutes, pad(seconds % 60));
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours}h ${pad(minutes % 60)}m`;
-  return `${Math.floor(hours / 24)}d ${pad(hours % 24)}h`;
+  if (hours < 24) return t('{0}h {1}m', hours, pad(minutes % 60));
+  return t('{0}d {1}h', Math.floor(hours / 24), pad(hours % 24));
 }
 
 /** How long the task ran (until it finished) or has been running. */
@@ -135,12 +136,12 @@ export function isFollowedHere(record: Pick<VideoTaskRecord, 'service'>, service
 
 /** The item's description: model, progress while pending, elapsed time, and a status nobody knows shown raw. */
 export function describeTask(record: VideoTaskRecord, now: number): string {
-  if (record.state === 'unconfirmed') return `answer lost: may exist on the service · ${formatElapsed(elapsedOf(record, now))} ago`;
+  if (record.state === 'unconfirmed') return t('answer lost: may exist on the service · {0} ago', formatElapsed(elapsedOf(record, now)));
   const parts: string[] = [];
   if (record.model) parts.push(record.model);
   if (isPending(record) && record.progress !== undefined && record.progress > 0) parts.push(`${record.progress}%`);
   parts.push(formatElapsed(elapsedOf(record, now)));
-  if (record.state === 'stale') parts.push('stale');
+  if (record.state === 'stale') parts.push(t('stale'));
   else if (isPollable(record) && isUnknownStatus(record.rawStatus)) parts.push(record.rawStatus);
   return parts.join(' · ');
 }
@@ -169,7 +170,9 @@ export function asUnknownTask(record: VideoTaskRecord, error: ApiError, now: num
     ...record,
     state: 'failed',
     rawStatus: error.code ?? `HTTP ${error.status ?? '?'}`,
-    error: `The service does not know this task (HTTP ${error.status ?? '?'}${error.code ? `, ${error.code}` : ''}): ${error.serverMessage ?? error.hint}`,
+    error: error.code
+      ? t('The service does not know this task (HTTP {0}, {1}): {2}', error.status ?? '?', error.code, error.serverMessage ?? error.hint)
+      : t('The service does not know this task (HTTP {0}): {1}', error.status ?? '?', error.serverMessage ?? error.hint),
     updatedAt: now,
     lastPolledAt: now,
     finishedAt: now,

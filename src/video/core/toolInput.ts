@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { formatUsd, MAX_VIDEO_SECONDS } from '../../api';
 import { describeChargeQuote, type ChargeQuote } from '../../account/core/chargeQuote';
+import { t } from '../../common/l10n';
 import type { PromptProblem } from './promptCheck';
 import { shortenPrompt } from './taskModel';
 import { videoSeedSchema } from '../../api/video/request';
@@ -54,26 +55,25 @@ export interface ToolConfirmation {
 
 /** The confirmation: the price in the title (so a plain dialog shows it too), then the prompt, model, settings and checks. */
 export function toolConfirmation(prompt: string, options: VideoOptions, quote: ChargeQuote, problems: readonly PromptProblem[]): ToolConfirmation {
-  const onOff = (value: boolean) => (value ? 'on' : 'off');
   const cost = describeChargeQuote(quote);
-  const title = quote.priceUsd !== undefined ? `Generate a video for ${formatUsd(quote.priceUsd)}?` : 'Generate a video (price not known)?';
+  const title = quote.priceUsd !== undefined ? t('Generate a video for {0}?', formatUsd(quote.priceUsd)) : t('Generate a video (price not known)?');
   const settings = [
-    `${options.seconds} s`,
+    t('{0} s', options.seconds),
     options.resolution,
     options.ratio,
-    `audio ${onOff(options.generateAudio)}`,
-    `watermark ${onOff(options.watermark)}`,
-    `seed ${options.seed ?? 'random'}`,
-    `content review ${onOff(options.moderator)}`,
+    options.generateAudio ? t('audio on') : t('audio off'),
+    options.watermark ? t('watermark on') : t('watermark off'),
+    options.seed !== undefined ? t('seed {0}', options.seed) : t('seed random'),
+    options.moderator ? t('content review on') : t('content review off'),
   ].join(' · ');
   const lines = [
-    `**Prompt:** ${escapeMarkdown(shortenPrompt(prompt, 600))}`,
-    `**Model:** \`${options.model.replace(/`/g, "'")}\``,
-    `**Settings:** ${settings}`,
-    cost ? `**Price:** ${cost}` : '**Price:** not known for this model: it uses your quota like any other video.',
-    quote.warning ? `**Note:** ${escapeMarkdown(quote.warning)}` : '',
-    ...problems.map((problem) => `**Check:** ${escapeMarkdown(problem.message)}`),
-    'One task is created when you allow it (the request is never sent twice); Promptreel follows it and downloads the video into the workspace.',
+    t('**Prompt:** {0}', escapeMarkdown(shortenPrompt(prompt, 600))),
+    t('**Model:** {0}', `\`${options.model.replace(/`/g, "'")}\``),
+    t('**Settings:** {0}', settings),
+    cost ? t('**Price:** {0}', cost) : t('**Price:** not known for this model: it uses your quota like any other video.'),
+    quote.warning ? t('**Note:** {0}', escapeMarkdown(quote.warning)) : '',
+    ...problems.map((problem) => t('**Check:** {0}', escapeMarkdown(problem.message))),
+    t('One task is created when you allow it (the request is never sent twice); Promptreel follows it and downloads the video into the workspace.'),
   ];
   return { title, message: lines.filter(Boolean).join('\n\n') };
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { videoSecondsSchema, videoSeedSchema, MAX_VIDEO_SEED } from '../../api/video/request';
+import { t } from '../../common/l10n';
 
 /** One task of Generate Variants: its prompt, and what it changes of the shared options. */
 export interface Variant {
@@ -41,11 +42,11 @@ export function parsePromptList(text: string, fileName: string): { variants: Var
     try {
       raw = JSON.parse(trimmed);
     } catch {
-      problems.push(`line ${index + 1}: not JSON`);
+      problems.push(t('line {0}: not JSON', index + 1));
       return;
     }
     const parsed = jsonLineSchema.safeParse(raw);
-    if (!parsed.success) problems.push(`line ${index + 1}: expected a prompt string or {"prompt": …}`);
+    if (!parsed.success) problems.push(t('line {0}: expected a prompt string or {"prompt": …}', index + 1));
     else variants.push(typeof parsed.data === 'string' ? { prompt: parsed.data } : parsed.data);
   });
   return { variants, problems };

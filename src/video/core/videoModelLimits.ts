@@ -1,5 +1,6 @@
 import type { ModelInfo } from '../../api';
 import type { ModelCapabilities } from '../../config/schema';
+import { t } from '../../common/l10n';
 
 /** What Promptreel knows a video model takes: from `promptreel.models.capabilities`, and the model list where it says. */
 export interface VideoModelLimits {
@@ -26,6 +27,6 @@ export function videoModelLimits(declared: ModelCapabilities | undefined, listed
 
 /** `5 or 10 seconds`, `5, 8 or 10 seconds`. */
 export function describeDurations(durations: readonly number[]): string {
-  const list = durations.length > 1 ? `${durations.slice(0, -1).join(', ')} or ${durations.at(-1)}` : String(durations[0]);
-  return `${list} second${durations.length === 1 && durations[0] === 1 ? '' : 's'}`;
+  if (durations.length > 1) return t('{0} or {1} seconds', durations.slice(0, -1).join(', '), String(durations.at(-1)));
+  return durations[0] === 1 ? t('1 second') : t('{0} seconds', String(durations[0]));
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { MAX_VIDEO_SECONDS, MAX_VIDEO_SEED, videoSecondsSchema, videoSeedSchema } from '../../api/video/request';
 import type { VideoSettings } from '../../config/settings';
+import { t } from '../../common/l10n';
 import type { FirstFrame, StoredCreateRequest } from './videoTaskRecord';
 
 /** The fields of one video that the settings give a default for. */
@@ -44,15 +45,15 @@ export function toCreateRequest(prompt: string, options: VideoOptions): StoredCr
 
 /** Null when valid, else the message for the input box. */
 export function secondsProblem(value: string): string | null {
-  if (!/^\d+$/.test(value.trim())) return 'Enter a whole number of seconds, e.g. 5.';
-  return videoSecondsSchema.safeParse(value).success ? null : `Enter between 1 and ${MAX_SECONDS} seconds.`;
+  if (!/^\d+$/.test(value.trim())) return t('Enter a whole number of seconds, e.g. 5.');
+  return videoSecondsSchema.safeParse(value).success ? null : t('Enter between 1 and {0} seconds.', MAX_SECONDS);
 }
 
 /** Empty means "no seed". */
 export function seedProblem(value: string): string | null {
   const trimmed = value.trim();
   if (trimmed === '') return null;
-  if (!/^\d+$/.test(trimmed) || Number(trimmed) > MAX_SEED) return `Enter a whole number from 0 to ${MAX_SEED}, or leave it empty for none.`;
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) > MAX_SEED) return t('Enter a whole number from 0 to {0}, or leave it empty for none.', MAX_SEED);
   return null;
 }
 

@@ -82,8 +82,8 @@ export class CardView {
       this.media.replaceChildren(el('div', { className: 'placeholder', text: Text.notDownloaded(card.stateLabel) }));
       return;
     }
-    const video = posterVideo(card.videoSrc, `${card.fileName ?? 'video'}: ${Text.playHint}`, (shown, error) => {
-      if (error) this.media.replaceChildren(el('div', { className: 'placeholder error', text: `${Text.cannotPlay} (${error}).` }));
+    const video = posterVideo(card.videoSrc, Text.playHint(card.fileName), (shown, error) => {
+      if (error) this.media.replaceChildren(el('div', { className: 'placeholder error', text: Text.cannotPlay(error) }));
       this.handlers.poster(this.card.id, shown, error);
     });
     video.addEventListener('click', () => (video.paused ? void video.play().catch(() => undefined) : video.pause()));
