@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { apiUrl } from '../baseUrl';
 import { ApiError, abortedError, isApiError } from '../errors';
 import { errorFromNetwork, headerValue } from '../httpErrors';
+import { t } from '../l10n';
 import { describeStart, readText, redactUrl, type RawResponse, type Transport } from '../transport';
 import { cutShort, isLocalFileError, looksLikeVideo, mayBeVideo, NOT_A_VIDEO, notAVideo, saveError, SaveError } from './savedFile';
 
@@ -107,7 +108,11 @@ export async function reserveFile(destination: string): Promise<string> {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw saveError(error, folder, 0);
     }
   }
-  throw new SaveError(`There is no free file name for ${path.basename(destination)} in ${folder}.`, 'Remove old videos from the folder, then retry.', 'EEXIST');
+  throw new SaveError(
+    t('There is no free file name for {0} in {1}.', path.basename(destination), folder),
+    t('Remove old videos from the folder, then retry.'),
+    'EEXIST',
+  );
 }
 
 /** The key goes only to the service's own origin, never to a signed address or wherever a redirect leads. */
@@ -122,7 +127,7 @@ async function getFollowingRedirects(transport: Transport, startUrl: string, wit
       auth: keyOrigin !== undefined && new URL(url).origin === keyOrigin,
       accept: '*/*',
       signal,
-      what: 'Downloading the video',
+      what: t('Downloading the video'),
     });
     if (response.status < 300 || response.status >= 400) return response;
     const location = headerValue(response.headers, 'location');
@@ -133,8 +138,8 @@ async function getFollowingRedirects(transport: Transport, startUrl: string, wit
   }
   throw new ApiError({
     kind: 'invalid-response',
-    message: 'Downloading the video: too many redirects (or a redirect without a location).',
-    hint: 'The video address keeps redirecting: try again later.',
+    message: t('Downloading the video: too many redirects (or a redirect without a location).'),
+    hint: t('The video address keeps redirecting: try again later.'),
   });
 }
 
@@ -223,7 +228,7 @@ export async function writeBody(
     if (isApiError(error) || error instanceof SaveError) throw error;
     if (isLocalFileError(error)) throw saveError(error, path.dirname(file), received);
     if (received > 0) throw cutShort(received, total, error);
-    throw errorFromNetwork(error, 'the video download');
+    throw errorFromNetwork(error, t('the video download'));
   }
 }
 

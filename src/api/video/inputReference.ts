@@ -1,5 +1,7 @@
 import type { FormData } from 'undici';
 import { ApiError } from '../errors';
+import { invalidRequestMessage } from '../invalidRequest';
+import { t } from '../l10n';
 import { undici } from '../undici/load';
 import type { VideoInputReference } from './task';
 
@@ -20,20 +22,24 @@ export function firstFrameType(fileName: string): string | undefined {
 /** Checked before sending, like the rest of the request: an empty, huge or non-image file is never uploaded (or charged). */
 export function validateInputReference(reference: VideoInputReference): VideoInputReference {
   const problem = !Object.values(FIRST_FRAME_TYPES).includes(reference.contentType)
-    ? `${reference.contentType || 'no content type'} is not an image type a first frame can be (PNG, JPEG or WebP)`
+    ? t('{0} is not an image type a first frame can be (PNG, JPEG or WebP)', reference.contentType || t('no content type'))
     : reference.bytes.byteLength === 0
-      ? 'the image file is empty'
+      ? t('the image file is empty')
       : reference.bytes.byteLength > MAX_FIRST_FRAME_BYTES
-        ? `the image is ${(reference.bytes.byteLength / (1024 * 1024)).toFixed(1)} MB, more than the ${MAX_FIRST_FRAME_BYTES / (1024 * 1024)} MB Promptreel uploads`
+        ? t(
+            'the image is {0} MB, more than the {1} MB Promptreel uploads',
+            (reference.bytes.byteLength / (1024 * 1024)).toFixed(1),
+            MAX_FIRST_FRAME_BYTES / (1024 * 1024),
+          )
         : !reference.fileName.trim()
-          ? 'the image has no file name'
+          ? t('the image has no file name')
           : undefined;
   if (!problem) return reference;
   throw new ApiError({
     kind: 'invalid-request',
     param: 'input_reference',
-    message: `Invalid video request — input_reference: ${problem}. Nothing was sent.`,
-    hint: 'Pick a PNG, JPEG or WebP image for the first frame.',
+    message: invalidRequestMessage(t('video request'), `input_reference: ${problem}`, t('Nothing was sent.')),
+    hint: t('Pick a PNG, JPEG or WebP image for the first frame.'),
   });
 }
 

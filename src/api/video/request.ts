@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { invalidRequest } from '../invalidRequest';
+import { t } from '../l10n';
 import type { VideoCreateRequest } from './task';
 
 /** The longest video Promptreel asks for; models accept less (often 5 or 10), and the service says so. */
@@ -8,18 +9,21 @@ export const MAX_VIDEO_SEED = 4_294_967_295;
 
 /** `seconds` as settings, arguments and requests give it: a whole number 1–60, as a string or a number; always a string after. */
 export const videoSecondsSchema = z.pipe(
-  z.union([z.string().check(z.trim(), z.regex(/^\d+$/, 'a whole number of seconds')), z.int()]),
+  z.union([z.string().check(z.trim(), z.regex(/^\d+$/, { error: () => t('a whole number of seconds') })), z.int()]),
   z.pipe(
     z.transform((value: string | number) => Number(value)),
-    z.pipe(z.int().check(z.gte(1, 'at least 1 second'), z.lte(MAX_VIDEO_SECONDS, `at most ${MAX_VIDEO_SECONDS} seconds`)), z.transform(String)),
+    z.pipe(
+      z.int().check(z.gte(1, { error: () => t('at least 1 second') }), z.lte(MAX_VIDEO_SECONDS, { error: () => t('at most {0} seconds', MAX_VIDEO_SECONDS) })),
+      z.transform(String),
+    ),
   ),
 );
 
 export const videoSeedSchema = z.int().check(z.gte(0), z.lte(MAX_VIDEO_SEED));
 
 const videoRequestSchema = z.object({
-  model: z.string().check(z.trim(), z.minLength(1, 'a video model is required')),
-  prompt: z.string().check(z.trim(), z.minLength(1, 'a prompt is required')),
+  model: z.string().check(z.trim(), z.minLength(1, { error: () => t('a video model is required') })),
+  prompt: z.string().check(z.trim(), z.minLength(1, { error: () => t('a prompt is required') })),
   seconds: z.optional(videoSecondsSchema),
   moderator: z.optional(z.boolean()),
   metadata: z.optional(
@@ -41,10 +45,12 @@ export function validateVideoCreateRequest(request: VideoCreateRequest): VideoCr
   const result = videoRequestSchema.safeParse(request.seconds === '' ? { ...request, seconds: undefined } : request);
   if (result.success) return result.data;
   throw invalidRequest(
-    'video request',
+    t('video request'),
     result.error.issues,
     (param) =>
-      param === 'seconds' ? `Set promptreel.video.seconds to a whole number from 1 to ${MAX_VIDEO_SECONDS}.` : `Fix the value of "${param ?? 'the request'}".`,
-    ' Nothing was sent.',
+      param === 'seconds'
+        ? t('Set promptreel.video.seconds to a whole number from 1 to {0}.', MAX_VIDEO_SECONDS)
+        : t('Fix the value of "{0}".', param ?? t('the request')),
+    t('Nothing was sent.'),
   );
 }

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors';
+import { t } from '../l10n';
 
 /** The code of the ApiError for an answer that is not a video (the downloader then tries `/content`). */
 export const NOT_A_VIDEO = 'not_a_video';
@@ -41,52 +42,54 @@ export function isLocalFileError(error: unknown): boolean {
 /** What a failed write means, in the user's words, with the folder it happened in. */
 export function saveError(error: unknown, folder: string, written: number): SaveError {
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  const sofar = written > 0 ? ` after ${formatBytes(written)}` : '';
+  const sofar = written > 0 ? formatBytes(written) : undefined;
+  const failed = (message: string, hint: string) => new SaveError(message, hint, code, { cause: error });
   switch (code) {
     case 'ENOSPC':
-      return new SaveError(
-        `The disk is full at ${folder}: the video could not be saved${sofar}, and nothing was kept.`,
-        'Free some space (or set promptreel.video.downloadFolder to another disk), then retry.',
-        code,
-        { cause: error },
+      return failed(
+        sofar === undefined
+          ? t('The disk is full at {0}: the video could not be saved, and nothing was kept.', folder)
+          : t('The disk is full at {0}: the video could not be saved after {1}, and nothing was kept.', folder, sofar),
+        t('Free some space (or set promptreel.video.downloadFolder to another disk), then retry.'),
       );
     case 'EDQUOT':
-      return new SaveError(`Your disk quota is used up at ${folder}: the video could not be saved${sofar}.`, 'Free some space, then retry.', code, {
-        cause: error,
-      });
+      return failed(
+        sofar === undefined
+          ? t('Your disk quota is used up at {0}: the video could not be saved.', folder)
+          : t('Your disk quota is used up at {0}: the video could not be saved after {1}.', folder, sofar),
+        t('Free some space, then retry.'),
+      );
     case 'EFBIG':
-      return new SaveError(
-        `The video is larger than this file system allows at ${folder}.`,
-        'Set promptreel.video.downloadFolder to another disk, then retry.',
-        code,
-        { cause: error },
+      return failed(
+        t('The video is larger than this file system allows at {0}.', folder),
+        t('Set promptreel.video.downloadFolder to another disk, then retry.'),
       );
     case 'EACCES':
     case 'EPERM':
     case 'EROFS':
-      return new SaveError(
-        `Promptreel may not write to ${folder} (${code === 'EROFS' ? 'read-only file system' : 'permission denied'}).`,
-        'Set promptreel.video.downloadFolder to a folder you can write to, then retry.',
-        code,
-        { cause: error },
+      return failed(
+        code === 'EROFS'
+          ? t('Promptreel may not write to {0} (read-only file system).', folder)
+          : t('Promptreel may not write to {0} (permission denied).', folder),
+        t('Set promptreel.video.downloadFolder to a folder you can write to, then retry.'),
       );
     default:
-      return new SaveError(
-        `Saving the video in ${folder} failed: ${(error as Error | null)?.message ?? String(error)}`,
-        'Check the download folder, then retry.',
-        code,
-        { cause: error },
+      return failed(
+        t('Saving the video in {0} failed: {1}', folder, (error as Error | null)?.message ?? String(error)),
+        t('Check the download folder, then retry.'),
       );
   }
 }
 
 /** The body ended (or the connection closed) before the bytes the headers announced. */
 export function cutShort(received: number, total: number | undefined, cause?: unknown): ApiError {
-  const of = total !== undefined ? `${formatBytes(received)} of ${formatBytes(total)}` : formatBytes(received);
   return new ApiError({
     kind: 'network',
-    message: `The video host sent ${of}, then the connection closed: nothing was saved.`,
-    hint: 'The transfer was interrupted: retry the download.',
+    message:
+      total !== undefined
+        ? t('The video host sent {0} of {1}, then the connection closed: nothing was saved.', formatBytes(received), formatBytes(total))
+        : t('The video host sent {0}, then the connection closed: nothing was saved.', formatBytes(received)),
+    hint: t('The transfer was interrupted: retry the download.'),
     retryable: true,
     mayHaveReachedServer: true,
     cause,
@@ -97,8 +100,8 @@ export function notAVideo(what: string): ApiError {
   return new ApiError({
     kind: 'invalid-response',
     code: NOT_A_VIDEO,
-    message: `The video download answered with ${what}, not a video: nothing was saved.`,
-    hint: 'The address may need a sign-in, or the file is not ready yet: try again later, or open the task on the service.',
+    message: t('The video download answered with {0}, not a video: nothing was saved.', what),
+    hint: t('The address may need a sign-in, or the file is not ready yet: try again later, or open the task on the service.'),
     retryable: false,
   });
 }
@@ -134,7 +137,7 @@ function isText(head: Buffer): boolean {
 }
 
 function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024) return t('{0} bytes', bytes);
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
