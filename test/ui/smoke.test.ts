@@ -12,7 +12,10 @@ const manifestSchema = z.object({
 });
 
 const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(path.join(paths.ROOT, 'package.json'), 'utf8')));
-const hasPromptreelContainer = (manifest.contributes?.viewsContainers?.activitybar ?? []).some((c) => c.title === 'Promptreel');
+/** The English text of the manifest's `%key%` strings, as the workbench shows them. */
+const english = z.record(z.string(), z.string()).parse(JSON.parse(fs.readFileSync(path.join(paths.ROOT, 'package.nls.json'), 'utf8')));
+const shown = (value: string): string => value.replace(/^%(.+)%$/, (whole, key: string) => english[key] ?? whole);
+const hasPromptreelContainer = (manifest.contributes?.viewsContainers?.activitybar ?? []).some((c) => shown(c.title) === 'Promptreel');
 
 describe('workbench smoke', () => {
   const context = useWorkbench({ name: 'smoke' });
@@ -24,7 +27,10 @@ describe('workbench smoke', () => {
     } else {
       // No view container contributed yet: the Extensions view lists the installed VSIX instead.
       await context.workbench.runCommand('Extensions: Show Installed Extensions');
-      await page.locator('.extensions-viewlet .monaco-list-row', { hasText: manifest.displayName }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      await page
+        .locator('.extensions-viewlet .monaco-list-row', { hasText: shown(manifest.displayName) })
+        .first()
+        .waitFor({ state: 'visible', timeout: 30_000 });
     }
     const file = await context.workbench.screenshot('workbench');
     assert.ok(fs.statSync(file).size > 0, `${file} is empty`);

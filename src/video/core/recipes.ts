@@ -6,6 +6,8 @@ import { PLACEHOLDER } from './promptCheck';
 /** A prompt template and where it comes from. */
 export interface Recipe extends RecipeSetting {
   source: 'built-in' | 'settings' | 'workspace';
+  /** A built-in recipe's English name: a recipe of the user's with that name replaces it in every language. */
+  englishName?: string;
 }
 
 /** A placeholder of a recipe, in the order it first appears. */
@@ -17,41 +19,49 @@ export interface Placeholder {
 
 /**
  * The recipes Promptreel ships: common kinds of short videos, each with the parts the user fills in. Names and
- * descriptions in the user's language; the prompts stay English, as the video model gets them.
+ * descriptions in the user's language (read when asked, after the translator is installed); the prompts stay
+ * English, as the video model gets them.
  */
-export const BUILT_IN_RECIPES: readonly Recipe[] = [
-  {
-    name: t('Product shot'),
-    description: t('An object turning in studio light'),
-    prompt: 'A {{product}} slowly rotating on a {{surface:seamless white}} background, soft studio lighting, shallow depth of field, commercial product film',
-    source: 'built-in',
-  },
-  {
-    name: t('Explainer'),
-    description: t('A concept drawn step by step'),
-    prompt: 'An animated explainer of {{concept}}: clean flat-design diagrams that build up step by step, calm camera, {{palette:blue and white}} palette',
-    source: 'built-in',
-  },
-  {
-    name: t('Cinematic scene'),
-    description: t('A subject, a place, a time of day'),
-    prompt: '{{subject}} in {{place}} at {{time:golden hour}}, cinematic wide shot, slow dolly-in, anamorphic lens flare, film grain',
-    source: 'built-in',
-  },
-  {
-    name: t('Timelapse'),
-    description: t('Hours in a few seconds, from a fixed camera'),
-    prompt: 'A timelapse of {{subject}} from {{start:dawn}} to {{end:night}}, fixed camera, smooth motion, clouds racing overhead',
-    source: 'built-in',
-  },
-  {
-    name: t('Logo reveal'),
-    description: t('A name revealed with an effect, 16:9'),
-    prompt: 'The logo "{{brand}}" revealed by {{effect:light sweeping across brushed metal}}, dark background, elegant motion',
-    ratio: '16:9',
-    source: 'built-in',
-  },
-];
+export function builtInRecipes(): Recipe[] {
+  return [
+    {
+      name: t('Product shot'),
+      englishName: 'Product shot',
+      description: t('An object turning in studio light'),
+      prompt: 'A {{product}} slowly rotating on a {{surface:seamless white}} background, soft studio lighting, shallow depth of field, commercial product film',
+      source: 'built-in',
+    },
+    {
+      name: t('Explainer'),
+      englishName: 'Explainer',
+      description: t('A concept drawn step by step'),
+      prompt: 'An animated explainer of {{concept}}: clean flat-design diagrams that build up step by step, calm camera, {{palette:blue and white}} palette',
+      source: 'built-in',
+    },
+    {
+      name: t('Cinematic scene'),
+      englishName: 'Cinematic scene',
+      description: t('A subject, a place, a time of day'),
+      prompt: '{{subject}} in {{place}} at {{time:golden hour}}, cinematic wide shot, slow dolly-in, anamorphic lens flare, film grain',
+      source: 'built-in',
+    },
+    {
+      name: t('Timelapse'),
+      englishName: 'Timelapse',
+      description: t('Hours in a few seconds, from a fixed camera'),
+      prompt: 'A timelapse of {{subject}} from {{start:dawn}} to {{end:night}}, fixed camera, smooth motion, clouds racing overhead',
+      source: 'built-in',
+    },
+    {
+      name: t('Logo reveal'),
+      englishName: 'Logo reveal',
+      description: t('A name revealed with an effect, 16:9'),
+      prompt: 'The logo "{{brand}}" revealed by {{effect:light sweeping across brushed metal}}, dark background, elegant motion',
+      ratio: '16:9',
+      source: 'built-in',
+    },
+  ];
+}
 
 export function placeholdersOf(template: string): Placeholder[] {
   const seen = new Map<string, Placeholder>();
@@ -105,10 +115,10 @@ export function recipesFrom(entries: readonly unknown[], source: Recipe['source'
 /** Every recipe, the user's first (workspace, then settings), then the built-in ones; a later one with a taken name is left out. */
 export function allRecipes(workspace: readonly Recipe[], settings: readonly Recipe[]): Recipe[] {
   const seen = new Set<string>();
-  return [...workspace, ...settings, ...BUILT_IN_RECIPES].filter((recipe) => {
-    const key = recipe.name.trim().toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
+  return [...workspace, ...settings, ...builtInRecipes()].filter((recipe) => {
+    const keys = [recipe.name, recipe.englishName].flatMap((name) => (name ? [name.trim().toLowerCase()] : []));
+    if (keys.some((key) => seen.has(key))) return false;
+    keys.forEach((key) => seen.add(key));
     return true;
   });
 }

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { allRecipes, BUILT_IN_RECIPES, fillRecipe, parseRecipeFile, placeholdersOf, recipesFrom } from '../../../src/video/core/recipes';
+import { formatMessage, setTranslator } from '../../../src/api/l10n';
+import { allRecipes, builtInRecipes, fillRecipe, parseRecipeFile, placeholdersOf, recipesFrom, type Recipe } from '../../../src/video/core/recipes';
 import { capVariants, parsePromptList, seedVariants } from '../../../src/video/core/variants';
 import { checkPrompt } from '../../../src/video/core/promptCheck';
 
@@ -25,8 +26,8 @@ describe('issue 16.4: recipes', () => {
   });
 
   it('every built-in recipe has a name, a prompt and at least one placeholder', () => {
-    assert.ok(BUILT_IN_RECIPES.length >= 5);
-    for (const recipe of BUILT_IN_RECIPES) assert.ok(placeholdersOf(recipe.prompt).length > 0, recipe.name);
+    assert.ok(builtInRecipes().length >= 5);
+    for (const recipe of builtInRecipes()) assert.ok(placeholdersOf(recipe.prompt).length > 0, recipe.name);
   });
 
   it('reads .promptreel/recipes.json as an array or {recipes}, skipping and naming entries that do not fit', () => {
@@ -60,7 +61,23 @@ describe('issue 16.4: recipes', () => {
         ['Mine', 'settings'],
       ],
     );
-    assert.equal(all.length, BUILT_IN_RECIPES.length + 1);
+    assert.equal(all.length, builtInRecipes().length + 1);
+  });
+
+  it("a recipe of the user's named like a built-in one replaces it whatever the display language", () => {
+    setTranslator((message, args) => `«${formatMessage(message, args)}»`);
+    try {
+      const mine: Recipe = { name: 'product shot', prompt: 'My {{thing}}', source: 'settings' };
+      const all = allRecipes([], [mine]);
+      assert.equal(all.length, builtInRecipes().length, 'the built-in one is left out');
+      assert.ok(
+        all.some((recipe) => recipe.name === '«Timelapse»'),
+        'built-in names are read in the display language',
+      );
+      assert.ok(!all.some((recipe) => recipe.name === '«Product shot»'));
+    } finally {
+      setTranslator(formatMessage);
+    }
   });
 });
 
