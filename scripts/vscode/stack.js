@@ -6,8 +6,8 @@ const { STACK } = require('./paths');
 const CODE_SERVER_VERSION = '4.139.1';
 const VSCODE_VERSION = '1.139.1';
 const NODE_VERSION = '24.21.0';
-/** Debian packages: chromium drives the workbench; the rest builds code-server's native modules (kerberos needs gssapi). */
-const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'build-essential', 'python3', 'pkg-config'];
+/** Debian packages: chromium drives the workbench (a CJK font lets it draw the Chinese UI tests); the rest builds code-server's native modules (kerberos needs gssapi). */
+const APT_PACKAGES = ['chromium', 'fonts-wqy-microhei', 'libkrb5-dev', 'build-essential', 'python3', 'pkg-config'];
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 function stackLayout(stackDir = STACK) {
