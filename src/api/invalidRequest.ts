@@ -10,7 +10,7 @@ interface Issue {
 /**
  * The error for a request refused before sending: it names the first offending parameter and how to fix it. `what`
  * (`t('chat request')`), the hint and the suffix (a whole sentence: `t('Nothing was sent.')`) are in the user's
- * language; zod's own issue messages stay English.
+ * language, and so are zod's issue messages where zod has that language (see ./zodLocale.ts).
  */
 export function invalidRequest(what: string, issues: readonly Issue[], hint: (param: string | undefined) => string, suffix = ''): ApiError {
   const issue = issues[0];

@@ -1,8 +1,14 @@
 import { config } from 'zod/mini';
-import { en } from 'zod/locales';
+import { en, zhCN } from 'zod/locales';
 
 // zod/mini loads no locale, so every issue would read "Invalid input". The messages are shown and logged (e.g.
-// "Invalid chat request — temperature: Too big: expected number to be <=2"), so English is loaded, and only English:
-// classic zod's `import { z } from 'zod'` loads all of its locales (≈ 190 KB). Imported for its effect by
-// ./client.ts, which the extension and every use of the API layer load; importing it again is harmless.
+// "Invalid chat request — temperature: Too big: expected number to be <=2"), so a locale is loaded: English, and
+// Simplified Chinese for a VS Code in that language; named imports keep the other ≈ 40 locales out of the bundle
+// (classic zod's `import { z } from 'zod'` loads all of them). Imported for its effect by ./client.ts, which the
+// extension and every use of the API layer load; importing it again is harmless.
 config(en());
+
+/** zod's issue messages in VS Code's display language where Promptreel is translated into it, else English. */
+export function useZodLocale(language: string): void {
+  config(language.toLowerCase() === 'zh-cn' ? zhCN() : en());
+}

@@ -2,7 +2,18 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { t } from '../common/l10n';
 import { displayLocation, downloadedUri } from './downloadedFile';
-import { contextValue, describeTask, displayState, elapsedOf, formatElapsed, isFollowedHere, isPending, taskLabel, type DisplayState } from './core/taskModel';
+import {
+  contextValue,
+  describeTask,
+  displayState,
+  displayStateName,
+  elapsedOf,
+  formatElapsed,
+  isFollowedHere,
+  isPending,
+  taskLabel,
+  type DisplayState,
+} from './core/taskModel';
 import { describeGroup, groupKey, type TaskEntry } from './core/taskGroups';
 import { VideoCommandIds } from './videoCommandIds';
 import type { VideoTaskRecord } from './core/videoTaskRecord';
@@ -16,25 +27,6 @@ const ICONS: Record<DisplayState, vscode.ThemeIcon> = {
   stale: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
   unconfirmed: new vscode.ThemeIcon('question', new vscode.ThemeColor('list.warningForeground')),
 };
-
-function stateName(state: DisplayState): string {
-  switch (state) {
-    case 'queued':
-      return t('Queued');
-    case 'running':
-      return t('Running');
-    case 'completed':
-      return t('Completed');
-    case 'downloaded':
-      return t('Downloaded');
-    case 'failed':
-      return t('Failed');
-    case 'stale':
-      return t('Stale (still pending after the limit; no longer polled)');
-    case 'unconfirmed':
-      return t("Answer lost: the task may exist on the service (and be charged). Track it by its id from the service's console, or remove this entry.");
-  }
-}
 
 /** The tree item of a task; `downloaded`: its file is still there (see isDownloaded). */
 export function buildTreeItem(record: VideoTaskRecord, now: number, service: string | undefined, downloaded: boolean): vscode.TreeItem {
@@ -51,7 +43,7 @@ export function buildTreeItem(record: VideoTaskRecord, now: number, service: str
   // Menus match `^videoTask:`: a task of another service gets only the ones for any task (copy, remove).
   item.contextValue = here ? contextValue(record, downloaded) : `videoTaskElsewhere:${record.state}`;
   item.tooltip = tooltip(record, state, now, here);
-  item.accessibilityInformation = { label: `${taskLabel(record)}, ${stateName(state)}, ${describeTask(record, now)}` };
+  item.accessibilityInformation = { label: `${taskLabel(record)}, ${displayStateName(state)}, ${describeTask(record, now)}` };
   if (downloaded) item.command = { command: VideoCommandIds.open, title: t('Open Video'), arguments: [record.id] };
   return item;
 }
@@ -86,7 +78,7 @@ function tooltip(record: VideoTaskRecord, state: DisplayState, now: number, here
       ? undefined
       : t('not in this window, which is set to another service: it is neither polled nor downloaded here. Set promptreel.baseUrl to its service to follow it.'),
   );
-  line(t('State'), stateName(state));
+  line(t('State'), displayStateName(state, true));
   line(t('Status'), record.rawStatus, true);
   line(t('Progress'), record.progress !== undefined && record.state !== 'failed' ? `${record.progress}%` : undefined);
   line(t('Task ID'), record.state === 'unconfirmed' ? t('unknown (the answer was lost)') : record.id, record.state !== 'unconfirmed');

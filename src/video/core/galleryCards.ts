@@ -2,7 +2,7 @@ import { formatUsd } from '../../api/account/prices';
 import { t } from '../../common/l10n';
 import type { CardState, GalleryAction, GalleryCard, GalleryEntry } from './galleryProtocol';
 import { describeGroup, taskGroups } from './taskGroups';
-import { displayState, isFollowedHere } from './taskModel';
+import { displayState, displayStateName, isFollowedHere } from './taskModel';
 import type { VideoTaskRecord } from './videoTaskRecord';
 
 /** What the host knows of each task beyond its record: whether its file is there, and its address in the webview. */
@@ -13,25 +13,6 @@ export interface CardContext {
   /** The price of a model now, for tasks made before they kept theirs. */
   priceOf: (model: string) => number | undefined;
   formatTime: (epochMs: number) => string;
-}
-
-function stateName(state: CardState): string {
-  switch (state) {
-    case 'queued':
-      return t('Queued');
-    case 'running':
-      return t('Running');
-    case 'completed':
-      return t('Completed');
-    case 'downloaded':
-      return t('Downloaded');
-    case 'failed':
-      return t('Failed');
-    case 'stale':
-      return t('Stale');
-    case 'unconfirmed':
-      return t('Answer lost');
-  }
 }
 
 /** The task list as the gallery shows it: the tree's order and groups, one card per task. */
@@ -56,7 +37,7 @@ export function galleryCard(task: VideoTaskRecord, context: CardContext): Galler
   return {
     id: task.id,
     state,
-    stateLabel: elsewhere ? elsewhereLabel(stateName(state), task.service) : `${stateName(state)}${progress}`,
+    stateLabel: elsewhere ? elsewhereLabel(displayStateName(state), task.service) : `${displayStateName(state)}${progress}`,
     prompt: task.prompt ?? t('Task {0} (tracked by id: its prompt is not known)', task.id),
     model: task.model ?? t('unknown model'),
     ...(task.request?.seconds ? { duration: t('{0} s', task.request.seconds) } : {}),

@@ -89,6 +89,28 @@ export function isPastStaleLimit(record: VideoTaskRecord, now: number, staleAfte
 /** The tree's state: a completed task whose file is on disk shows as downloaded. */
 export type DisplayState = TaskState | 'downloaded';
 
+/** A state's name as the user reads it; `detailed`: with what the states that need it mean (the tree's tooltip). */
+export function displayStateName(state: DisplayState, detailed = false): string {
+  switch (state) {
+    case 'queued':
+      return t('Queued');
+    case 'running':
+      return t('Running');
+    case 'completed':
+      return t('Completed');
+    case 'downloaded':
+      return t('Downloaded');
+    case 'failed':
+      return t('Failed');
+    case 'stale':
+      return detailed ? t('Stale (still pending after the limit; no longer polled)') : t('Stale');
+    case 'unconfirmed':
+      return detailed
+        ? t("Answer lost: the task may exist on the service (and be charged). Track it by its id from the service's console, or remove this entry.")
+        : t('Answer lost');
+  }
+}
+
 export function displayState(record: VideoTaskRecord, downloaded: boolean): DisplayState {
   return record.state === 'completed' && downloaded ? 'downloaded' : record.state;
 }

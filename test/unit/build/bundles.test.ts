@@ -76,11 +76,11 @@ describe('the shipped bundles (esbuild.js)', function () {
     );
   });
 
-  it('bundles zod/mini with the English locale only: no classic zod, no other locale', () => {
+  it('bundles zod/mini with the locales of the languages Promptreel speaks only (English, Simplified Chinese): no classic zod', () => {
     const zod = inputsOf(metafile('extension.js')).filter((input) => input.includes('node_modules/zod/'));
     assert.deepEqual(
       zod.filter((input) => input.includes('/zod/v4/locales/')),
-      ['node_modules/zod/v4/locales/en.js'],
+      ['node_modules/zod/v4/locales/en.js', 'node_modules/zod/v4/locales/zh-CN.js'],
     );
     assert.deepEqual(
       zod.filter((input) => input.includes('/zod/v4/classic/')),

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import { formatMessage, setTranslator } from '../../../src/api/l10n';
+import { validateChatRequest } from '../../../src/api/chat/request';
+import { useZodLocale } from '../../../src/api/zodLocale';
 import { clientFor, useLocalService } from '../api/support';
 
 /** A translator that marks every message it translates, so a test sees which texts went through `t()`. */
@@ -37,5 +39,29 @@ describe('localization: the API layer', () => {
     assert.ok(error instanceof ApiError);
     assert.equal(error.message, 'No API key is set.');
     assert.equal(error.hint, 'Set your API key first.');
+  });
+});
+
+describe("localization: zod's issue messages", () => {
+  afterEach(() => useZodLocale('en'));
+
+  function refusedTemperature(): string {
+    try {
+      validateChatRequest({ model: 'm', messages: [{ role: 'user', content: 'hi' }], temperature: 3 });
+    } catch (error) {
+      assert.ok(error instanceof ApiError);
+      return error.message;
+    }
+    assert.fail('a temperature of 3 is refused');
+  }
+
+  it('are in Simplified Chinese for a VS Code in zh-cn, and English otherwise', () => {
+    assert.match(refusedTemperature(), /temperature: Too big: expected number to be <=2/);
+    useZodLocale('zh-cn');
+    const chinese = refusedTemperature();
+    assert.match(chinese, /temperature: .*[\u4e00-\u9fff]/, chinese);
+    assert.doesNotMatch(chinese, /Too big/);
+    useZodLocale('de');
+    assert.match(refusedTemperature(), /Too big: expected number to be <=2/, 'a language Promptreel has no translation for stays English');
   });
 });
