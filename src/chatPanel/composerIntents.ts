@@ -11,6 +11,7 @@ import { pickImageFor, readImage } from './imagePicker';
 import { applyTrims, contextBudget, type BudgetLimits } from './mentions/core/contextBudget';
 import { parseMentionKey } from './mentions/core/mentionTarget';
 import { MentionError } from './mentions/mentionError';
+import { SYMBOL_PAUSE_MS } from './mentions/mentionSuggestions';
 
 /** The page's intents about the draft it composes: mentions, dropped files, pasted images. */
 export type ComposerIntent = Extract<
@@ -96,8 +97,11 @@ export class ComposerIntents {
     const { now, later } = await this.services.mentions.suggest(query);
     if (requestId !== this.latestQuery) return;
     this.page.post({ type: 'mentionResults', requestId, items: now });
-    const symbols = await later;
-    if (symbols?.length && requestId === this.latestQuery) this.page.post({ type: 'mentionResults', requestId, items: [...now, ...symbols] });
+    if (!later) return;
+    await new Promise((resolve) => setTimeout(resolve, SYMBOL_PAUSE_MS));
+    if (requestId !== this.latestQuery) return;
+    const symbols = await later();
+    if (symbols.length && requestId === this.latestQuery) this.page.post({ type: 'mentionResults', requestId, items: [...now, ...symbols] });
   }
 
   private async addMention(resolve: () => Promise<Mention>): Promise<void> {

@@ -15,6 +15,11 @@ const MAX_SYMBOLS = 15;
 const MAX_ENTRIES = 50;
 /** Workspace symbols come from language servers, which can be slow: they follow the other entries, or never. */
 const SYMBOL_WAIT_MS = 1_500;
+/**
+ * The language servers are asked once typing pauses this long, not at every keystroke: a workspace symbol search
+ * keeps a language server busy for a while, and on few cores that slows the next keystroke's answer.
+ */
+export const SYMBOL_PAUSE_MS = 150;
 
 export interface SuggestionSources {
   files: WorkspaceFileIndex;
@@ -82,12 +87,13 @@ function matchCandidate(needle: string, candidate: Candidate): FuzzyMatch | unde
 
 /**
  * The popup's entries for what the user typed after `@` or `#`: the matching context entries, then files and folders
- * (best match first). `later` brings matching workspace symbols when the language servers answer in time.
+ * (best match first). `later` asks for the matching workspace symbols (call it once typing pauses); they come when
+ * the language servers answer in time.
  */
 export async function suggestMentions(
   query: string,
   sources: SuggestionSources,
-): Promise<{ now: MentionSuggestionView[]; later?: Promise<MentionSuggestionView[]> }> {
+): Promise<{ now: MentionSuggestionView[]; later?: () => Promise<MentionSuggestionView[]> }> {
   const needle = normalizeQuery(query);
   const context = await contextCandidates(sources);
   const matchingContext = context
@@ -103,7 +109,7 @@ export async function suggestMentions(
     return [entry(candidate, found.matches)];
   });
   const now = [...matchingContext, ...files].slice(0, MAX_ENTRIES);
-  return needle.length >= 2 ? { now, later: workspaceSymbols(query) } : { now };
+  return needle.length >= 2 ? { now, later: () => workspaceSymbols(query) } : { now };
 }
 
 async function workspaceSymbols(query: string): Promise<MentionSuggestionView[]> {

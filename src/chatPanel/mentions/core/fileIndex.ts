@@ -1,4 +1,4 @@
-import { fuzzyMatch, normalizeQuery } from './fuzzyMatch';
+import { fuzzyMatch, fuzzyScore, normalizeQuery } from './fuzzyMatch';
 
 export interface IndexedPath {
   /** Relative to the workspace folder, with `/`; a folder ends without a slash. */
@@ -24,6 +24,12 @@ interface Entry extends IndexedPath {
 export class FileIndex {
   private readonly files = new Map<string, Entry>();
   private readonly folderCounts = new Map<string, { entry: Entry; files: number }>();
+  /**
+   * The entries the last query matched. A query typed on from it can only match among them (a match of `abc` is a
+   * match of `ab`: the matcher's choice for each character depends only on the characters before it), so each
+   * keystroke searches fewer entries than the one before. Forgotten when the index changes.
+   */
+  private lastMatched?: { needle: string; entries: Entry[] };
 
   get size(): number {
     return this.files.size;
@@ -32,6 +38,7 @@ export class FileIndex {
   add(root: number, path: string): void {
     const key = `${root}:${path}`;
     if (this.files.has(key)) return;
+    this.lastMatched = undefined;
     this.files.set(key, { path, kind: 'file', root, lower: path.toLowerCase() });
     for (const folder of parentFolders(path)) {
       const folderKey = `${root}:${folder}`;
@@ -43,6 +50,7 @@ export class FileIndex {
 
   remove(root: number, path: string): void {
     const key = `${root}:${path}`;
+    this.lastMatched = undefined;
     if (!this.files.delete(key)) {
       // A folder was removed: everything under it goes.
       const prefix = `${key}/`;
@@ -57,6 +65,7 @@ export class FileIndex {
   }
 
   clear(): void {
+    this.lastMatched = undefined;
     this.files.clear();
     this.folderCounts.clear();
   }
@@ -65,20 +74,27 @@ export class FileIndex {
   search(query: string, limit: number): RankedPath[] {
     const needle = normalizeQuery(query);
     if (!needle) return [];
+    const narrowed = this.lastMatched && needle.startsWith(this.lastMatched.needle) ? this.lastMatched.entries : undefined;
+    const matched: Entry[] = [];
     const best: RankedPath[] = [];
     const consider = (entry: Entry): void => {
-      const match = fuzzyMatch(needle, entry.path, entry.lower);
-      if (!match) return;
-      // Kept sorted, at most `limit` long: cheap for the small limits the popup uses.
-      if (best.length === limit && match.score <= best[best.length - 1]!.score) return;
-      const ranked: RankedPath = { path: entry.path, kind: entry.kind, root: entry.root, score: match.score, matches: match.matches };
+      const score = fuzzyScore(needle, entry.path, entry.lower);
+      if (score === undefined) return;
+      matched.push(entry);
+      // Kept sorted, at most `limit` long: cheap for the small limits the popup uses; positions only for those kept.
+      if (best.length === limit && score <= best[best.length - 1]!.score) return;
+      const ranked: RankedPath = { path: entry.path, kind: entry.kind, root: entry.root, score, matches: fuzzyMatch(needle, entry.path, entry.lower)!.matches };
       let at = best.length;
       while (at > 0 && best[at - 1]!.score < ranked.score) at--;
       best.splice(at, 0, ranked);
       if (best.length > limit) best.pop();
     };
-    for (const entry of this.files.values()) consider(entry);
-    for (const { entry } of this.folderCounts.values()) consider(entry);
+    if (narrowed) narrowed.forEach(consider);
+    else {
+      for (const entry of this.files.values()) consider(entry);
+      for (const { entry } of this.folderCounts.values()) consider(entry);
+    }
+    this.lastMatched = { needle, entries: matched };
     return best;
   }
 

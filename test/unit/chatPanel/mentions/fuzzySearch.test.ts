@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { FileIndex } from '../../../../src/chatPanel/mentions/core/fileIndex';
-import { fuzzyMatch, normalizeQuery } from '../../../../src/chatPanel/mentions/core/fuzzyMatch';
+import { fuzzyMatch, fuzzyScore, normalizeQuery } from '../../../../src/chatPanel/mentions/core/fuzzyMatch';
 
 function ranked(paths: string[], query: string, limit = 10): string[] {
   const index = new FileIndex();
@@ -67,5 +67,46 @@ describe('mention search ranking', () => {
 
   it('lists nothing for an empty query', () => {
     assert.deepEqual(ranked(['a.ts'], '  '), []);
+  });
+});
+
+describe('mention search as the user types', () => {
+  const paths = Array.from(
+    { length: 400 },
+    (_, i) => `packages/pkg${i % 20}/${i % 3 ? 'src' : 'tests'}/feat${i % 7}/mod${i}${['Util', 'View', 'api'][i % 3]}.ts`,
+  );
+
+  it('gives each keystroke the results a fresh search gives, while narrowing to what the last query matched', () => {
+    const typing = new FileIndex();
+    for (const path of paths) typing.add(0, path);
+    for (const query of ['pkg17util', 'mod12', 'srcview', 'pkg1', 'feat3api', 'xyz', 'teststs']) {
+      for (let length = 1; length <= query.length; length++) {
+        const typed = query.slice(0, length);
+        const fresh = new FileIndex();
+        for (const path of paths) fresh.add(0, path);
+        assert.deepEqual(typing.search(typed, 15), fresh.search(typed, 15), typed);
+      }
+    }
+  });
+
+  it('finds a file added (or forgets one removed) between two keystrokes', () => {
+    const index = new FileIndex();
+    for (const path of paths) index.add(0, path);
+    assert.equal(index.search('zebra', 5).length, 0);
+    index.add(0, 'docs/zebraCrossing.md');
+    assert.deepEqual(
+      index.search('zebrac', 5).map((found) => found.path),
+      ['docs/zebraCrossing.md'],
+    );
+    index.remove(0, 'docs/zebraCrossing.md');
+    assert.deepEqual(index.search('zebracr', 5), []);
+  });
+
+  it('scores without positions exactly as with them', () => {
+    for (const path of paths.slice(0, 60)) {
+      for (const query of ['p', 'pkg', 'mu', 'srcv', 'tsts', 'feat2mod', 'zz']) {
+        assert.equal(fuzzyScore(query, path), fuzzyMatch(query, path)?.score, `${query} in ${path}`);
+      }
+    }
   });
 });
