@@ -113,8 +113,9 @@ export class ConversationActions {
     try {
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
     } catch (error) {
-      this.log.error(`Could not export the chat to ${target.fsPath}: ${describeError(error)}`);
-      const problem = t('Could not export the chat to {0}: {1}', target.fsPath, describeError(error));
+      const where = target.scheme === 'file' ? target.fsPath : target.toString(true);
+      this.log.error(`Could not export the chat to ${where}: ${describeError(error)}`);
+      const problem = t('Could not export the chat to {0}: {1}', where, describeError(error));
       showMessage('error', problem, [
         { title: t('Choose Another File'), run: () => this.exportToFile(conversationId, format) },
         { title: t('Show Logs'), command: CommandIds.showLogs },
