@@ -12,7 +12,7 @@ export { validateChatRequest, chatRequestSchema, type ChatRequest, type ChatMess
 export { withRateLimitRetry, type RateLimitPolicy, type RateLimitWait } from './chat/rateLimitRetry';
 export { ThinkSplitter } from './chat/thinkSplitter';
 export { decodeChatStream } from './chat/sse';
-export { mayHaveCreated, lostBecause } from './video/mayHaveCreated';
+export { mayHaveCreated, lostBecause, lostReason, type LostReason } from './video/mayHaveCreated';
 export { validateVideoCreateRequest, videoSecondsSchema, videoSeedSchema, MAX_VIDEO_SECONDS, MAX_VIDEO_SEED } from './video/request';
 export { normalizeVideoTask, stateFromStatus, parseProgress } from './video/normalize';
 export type { VideoTask, VideoState, VideoCreateRequest, VideoInputReference } from './video/task';

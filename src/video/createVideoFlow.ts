@@ -4,6 +4,7 @@ import { describeChargeQuote, type ChargeQuote } from '../account/core/chargeQuo
 import type { ModelPrice } from '../api/account/prices';
 import { modelDescription } from '../account/core/modelDescription';
 import { t } from '../common/l10n';
+import { joinSentences } from '../common/sentences';
 import { shortenPrompt } from './core/taskModel';
 import { MAX_SECONDS, RATIOS, RESOLUTIONS, seedProblem, secondsProblem, type VideoOptions } from './core/videoOptions';
 import { checkPrompt, describeProblems } from './core/promptCheck';
@@ -94,7 +95,7 @@ function reviewItems(
   const cost = quote && describeChargeQuote(quote);
   // Named before anything is charged: what the key cannot cover, and what the model will likely refuse.
   const problems = describeProblems(limits && !wording.lockedPrompt ? checkPrompt({ prompt, seconds: options.seconds, model: options.model }, limits) : []);
-  const warning = [quote?.warning, problems].filter(Boolean).join(' ');
+  const warning = joinSentences(quote?.warning, problems);
   const frame = limits?.firstFrame
     ? [{ action: 'firstFrame' as const, label: t('$(file-media) First frame'), description: options.firstFrame?.fileName ?? t('none: from the prompt alone') }]
     : [];

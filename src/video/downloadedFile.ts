@@ -10,10 +10,10 @@ export function downloadedUri(record: Pick<VideoTaskRecord, 'downloadedUri' | 'd
   return record.downloadedPath ? vscode.Uri.file(record.downloadedPath) : undefined;
 }
 
-/** True when the task's downloaded file is still there (a file deleted by hand makes it "completed" again). */
-export async function isDownloaded(record: VideoTaskRecord): Promise<boolean> {
+/** The task's downloaded file when it is still there (a file deleted by hand makes the task "completed" again). */
+export async function savedFile(record: VideoTaskRecord): Promise<vscode.Uri | undefined> {
   const uri = downloadedUri(record);
-  return !!uri && (await isFile(uri));
+  return uri && (await isFile(uri)) ? uri : undefined;
 }
 
 /** The record's fields for a file saved at `uri`: the URI, and the local path too for a file on this machine's disk. */

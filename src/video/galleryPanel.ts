@@ -10,7 +10,7 @@ import { galleryEntries, galleryModels } from './core/galleryCards';
 import { galleryHtml } from './core/galleryPage';
 import { galleryMessageSchema, type GalleryAction, type GalleryToHost, type HostToGallery } from './core/galleryProtocol';
 import type { VideoTaskStore } from './core/taskStore';
-import { downloadedUri, isDownloaded } from './downloadedFile';
+import { savedFile } from './downloadedFile';
 import { VideoCommandIds } from './videoCommandIds';
 
 export const GALLERY_VIEW_TYPE = 'promptreel.videoGallery';
@@ -157,8 +157,8 @@ export class VideoGallery extends Disposable {
     const files = new Map<string, vscode.Uri>();
     await Promise.all(
       tasks.map(async (task) => {
-        const uri = downloadedUri(task);
-        if (uri && (await isDownloaded(task))) files.set(task.id, uri);
+        const uri = await savedFile(task);
+        if (uri) files.set(task.id, uri);
       }),
     );
     const folders = [...new Set([...files.values()].map((uri) => vscode.Uri.joinPath(uri, '..').toString()))].map((text) => vscode.Uri.parse(text));

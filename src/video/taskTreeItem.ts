@@ -28,7 +28,7 @@ const ICONS: Record<DisplayState, vscode.ThemeIcon> = {
   unconfirmed: new vscode.ThemeIcon('question', new vscode.ThemeColor('list.warningForeground')),
 };
 
-/** The tree item of a task; `downloaded`: its file is still there (see isDownloaded). */
+/** The tree item of a task; `downloaded`: its file is still there (see savedFile). */
 export function buildTreeItem(record: VideoTaskRecord, now: number, service: string | undefined, downloaded: boolean): vscode.TreeItem {
   const state = displayState(record, downloaded);
   const here = isFollowedHere(record, service);

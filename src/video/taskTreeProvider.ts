@@ -6,7 +6,7 @@ import { groupKey, isGroupKey, taskGroups } from './core/taskGroups';
 import { isPending } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
 import { buildGroupItem, buildTreeItem } from './taskTreeItem';
-import { isDownloaded } from './downloadedFile';
+import { savedFile } from './downloadedFile';
 
 /**
  * The Video Tasks view: one item per task id of the store, built fresh from the record; the tasks Generate Variants
@@ -39,7 +39,7 @@ export class VideoTaskTreeProvider extends Disposable implements vscode.TreeData
     }
     const record = this.store.get(id);
     if (!record) return new vscode.TreeItem(t('Task {0} (removed)', id));
-    return buildTreeItem(record, Date.now(), this.service(), await isDownloaded(record));
+    return buildTreeItem(record, Date.now(), this.service(), (await savedFile(record)) !== undefined);
   }
 
   getParent(id: string): string | undefined {

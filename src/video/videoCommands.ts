@@ -13,7 +13,7 @@ import { generateExplainer } from './explainerVideo';
 import { showMessage } from '../workbench/showMessage';
 import { isFinished } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
-import { displayLocation, downloadedUri, isDownloaded } from './downloadedFile';
+import { displayLocation, savedFile } from './downloadedFile';
 import { VideoCommandIds } from './videoCommandIds';
 import type { CreateOutcome, VideoCreator } from './videoCreator';
 import type { DownloadOutcome, VideoDownloader } from './videoDownloader';
@@ -158,7 +158,7 @@ export class VideoCommands extends Disposable {
 
   /** Plays the downloaded file, downloading it first when needed. */
   async open(task: VideoTaskRecord): Promise<OpenOutcome> {
-    let file = (await isDownloaded(task)) ? downloadedUri(task) : undefined;
+    let file = await savedFile(task);
     if (!file) {
       const download = await this.deps.downloader.download(task.id);
       if (download.kind !== 'saved') return { kind: 'not-opened', download };
@@ -169,8 +169,8 @@ export class VideoCommands extends Disposable {
   }
 
   private async reveal(task: VideoTaskRecord): Promise<boolean> {
-    const uri = downloadedUri(task);
-    if (!uri || !(await isDownloaded(task))) {
+    const uri = await savedFile(task);
+    if (!uri) {
       showMessage('info', t('This video is not downloaded (or its file was moved).'), [
         { title: t('Download'), run: () => this.deps.downloader.download(task.id) },
       ]);

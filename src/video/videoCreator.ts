@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
-import { ApiError, isApiError, mayHaveCreated } from '../api';
+import { ApiError, isApiError, lostReason, mayHaveCreated } from '../api';
 import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
@@ -156,13 +156,14 @@ export class VideoCreator {
   }
 }
 
-/** Why the answer may be lost (as `lostBecause` says it), then what that means: whole sentences in the user's language. */
+/** Why the answer may be lost, then what that means: whole sentences in the user's language. */
 function lostMessage(error: ApiError): string {
+  const reason = lostReason(error);
   const lost =
-    error.kind === 'invalid-response'
+    reason.kind === 'no-task-id'
       ? t('The answer to the video request was lost (it carried no task id).')
-      : error.kind === 'http'
-        ? t('The answer to the video request was lost (a proxy in front of the service answered HTTP {0} after the request was sent).', String(error.status))
+      : reason.kind === 'proxy'
+        ? t('The answer to the video request was lost (a proxy in front of the service answered HTTP {0} after the request was sent).', String(reason.status))
         : t('The answer to the video request was lost (the connection dropped after the request was sent).');
   return joinSentences(
     lost,

@@ -13,9 +13,19 @@ export function mayHaveCreated(error: ApiError): boolean {
   return !!error.mayHaveReachedServer && (error.kind === 'network' || error.kind === 'timeout');
 }
 
-/** Why the answer counts as lost, for the message that says so. */
+/** Why the answer of a create request counts as lost (for an error `mayHaveCreated` holds for). */
+export type LostReason = { kind: 'no-task-id' } | { kind: 'proxy'; status: number } | { kind: 'dropped' };
+
+export function lostReason(error: ApiError): LostReason {
+  if (error.kind === 'invalid-response') return { kind: 'no-task-id' };
+  if (error.kind === 'http') return { kind: 'proxy', status: error.status ?? 0 };
+  return { kind: 'dropped' };
+}
+
+/** The reason in English, for the language model that called the video tool. */
 export function lostBecause(error: ApiError): string {
-  if (error.kind === 'invalid-response') return 'it carried no task id';
-  if (error.kind === 'http') return `a proxy in front of the service answered HTTP ${error.status} after the request was sent`;
+  const reason = lostReason(error);
+  if (reason.kind === 'no-task-id') return 'it carried no task id';
+  if (reason.kind === 'proxy') return `a proxy in front of the service answered HTTP ${reason.status} after the request was sent`;
   return 'the connection dropped after the request was sent';
 }

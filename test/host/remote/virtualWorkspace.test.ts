@@ -10,7 +10,7 @@ import type { OpenOutcome } from '../../../src/video/videoCommands';
 import { sampleBytes, type LocalService } from '../../service';
 import { MemoryFileSystem } from '../support/memoryFileSystem';
 import { stubWindow } from '../support/stubWindow';
-import { connectVideo, disconnectVideo, pollUntil, runtime, testApi, waitFor } from '../video/videoTestSupport';
+import { connectVideo, disconnectVideo, playerLoaded, pollUntil, runtime, testApi } from '../video/videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
 import type { PromptreelTestApi } from '../../../src/extension';
 
@@ -92,13 +92,7 @@ describe('a workspace on another file system (issue 17.1)', () => {
     assert.strictEqual(opened.file.toString(), saved.uri.toString(), 'played from where it was saved, not downloaded again');
     const { player } = runtime(api);
     assert.ok(player.isOpen(saved.uri));
-    const loaded = await waitFor(
-      () => {
-        const report = player.lastReport(saved.uri);
-        return report && report.duration > 0 ? report : undefined;
-      },
-      { what: 'the player to load the video from the other file system', timeoutMs: 20_000 },
-    );
+    const loaded = await playerLoaded(player, saved.uri, 'the player to load the video from the other file system');
     assert.deepStrictEqual([loaded.width, loaded.height], [320, 180]);
   });
 

@@ -11,7 +11,7 @@ import { VideoDownloader, type DownloadOutcome } from '../../../src/video/videoD
 import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import { sampleBytes, type LocalService } from '../../service';
 import { useConnectedService } from '../support/connectedService';
-import { connectVideo, disconnectVideo, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+import { connectVideo, disconnectVideo, playerLoaded, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
 
 function workspaceRoot(): string {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -216,13 +216,7 @@ describe('video: download and playback', () => {
     assert.ok(player.isOpen(opened.file));
     const metadata = await waitFor(() => player.lastReport(opened.file), { what: 'the player to load the video', timeoutMs: 20_000 });
     assert.notStrictEqual(metadata.state, 'error', `the webview could not play it: ${metadata.error}`);
-    const loaded = await waitFor(
-      () => {
-        const report = player.lastReport(opened.file);
-        return report && report.duration > 0 ? report : undefined;
-      },
-      { what: 'the metadata', timeoutMs: 20_000 },
-    );
+    const loaded = await playerLoaded(player, opened.file, 'the metadata');
     assert.ok(Math.abs(loaded.duration - 3) < 0.2, `duration ${loaded.duration}`);
     assert.deepStrictEqual([loaded.width, loaded.height], [320, 180]);
 
@@ -253,13 +247,7 @@ describe('video: download and playback', () => {
     await player.restore(revived, { file: downloaded.file.toString() });
     assert.ok(player.isOpen(downloaded.file));
     assert.strictEqual(revived.title, path.basename(downloaded.file.fsPath));
-    const loaded = await waitFor(
-      () => {
-        const report = player.lastReport(downloaded.file);
-        return report && report.duration > 0 ? report : undefined;
-      },
-      { what: 'the restored player to load the video', timeoutMs: 20_000 },
-    );
+    const loaded = await playerLoaded(player, downloaded.file, 'the restored player to load the video');
     assert.deepStrictEqual([loaded.width, loaded.height], [320, 180]);
     revived.dispose();
 

@@ -2,6 +2,8 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { VideoRuntime } from '../../../src/video/videoRuntime';
+import type { VideoFile, VideoPlayer } from '../../../src/video/videoPlayer';
+import type { PlaybackReport } from '../../../src/video/core/playerPage';
 import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import type { LocalService } from '../../service';
 import { setSetting, testApi } from '../shell/shellTestSupport';
@@ -198,4 +200,15 @@ export async function runScripted<T>(
     script.restore();
     messages.restore();
   }
+}
+
+/** The player's first report with the video's duration: it has loaded the file (its width and height are known). */
+export function playerLoaded(player: VideoPlayer, file: VideoFile, what = 'the player to load the video'): Promise<PlaybackReport> {
+  return waitFor(
+    () => {
+      const report = player.lastReport(file);
+      return report && report.duration > 0 ? report : undefined;
+    },
+    { what, timeoutMs: 20_000 },
+  );
 }
