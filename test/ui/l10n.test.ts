@@ -6,7 +6,7 @@ import { joinSentences } from '../../src/common/sentences';
 import { LONG_WAIT, chatFrame, lastReply, normalize, send, waitForStatus } from './support/chatPage';
 import { paths } from './support/harness';
 import { clearNotifications, notificationMessage } from './support/notifications';
-import { activityBarItem, openViewContainer, viewPane } from './support/views';
+import { activityBarItem, frameWith, openViewContainer, viewPane } from './support/views';
 import { useWorkbench } from './support/workbench';
 
 // The workbench with VS Code's display language set to Simplified Chinese (`--locale zh-cn` and a stub language pack,
@@ -251,5 +251,26 @@ describe(`the workbench in Simplified Chinese (${LOCALE}): side bar, a notificat
     const user = frame.locator('article.message.user').last();
     assert.strictEqual(await textOf(user.locator('.message-role')), translated(message('You'), 'You').zh);
     await context.workbench.screenshot(`l10n-${LOCALE}-chat-reply`);
+  });
+
+  it('shows the Video Gallery in Chinese (lang zh-CN): its tab, filters and empty state', async () => {
+    const { page } = context.workbench;
+    await context.workbench.runCommand(paletteTitle('command.openVideoGallery.title'));
+    const gallery = await frameWith(page, 'main#gallery #state-filter');
+    assert.strictEqual(await gallery.locator('html').getAttribute('lang'), 'zh-CN');
+    const tabTitle = translated(message('Video Gallery'), 'the tab title');
+    await page.locator('.tab', { hasText: tabTitle.zh }).first().waitFor({ state: 'visible', timeout: LONG_WAIT });
+    const empty = translated(
+      message('No video tasks yet. Make one with Promptreel: Generate Video, Generate Video Variants or Generate Video from Recipe.'),
+      'the empty gallery',
+    );
+    await gallery.locator('p.empty', { hasText: empty.zh }).waitFor({ state: 'visible', timeout: LONG_WAIT });
+    const allStates = translated(message('All states'), 'the state filter');
+    assert.strictEqual(squash(await gallery.locator('#state-filter option[value="all"]').innerText()), allStates.zh);
+    const visible = squash(await gallery.locator('body').innerText());
+    for (const text of [empty, allStates, translated(message('All models'), 'the model filter')]) {
+      assert.ok(!visible.includes(text.en), `the gallery shows the English "${text.en}"`);
+    }
+    await context.workbench.screenshot(`l10n-${LOCALE}-video-gallery`);
   });
 });

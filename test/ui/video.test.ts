@@ -5,7 +5,7 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { sampleBytes, type LocalService } from '../service';
 import { clearNotifications, notificationMessage } from './support/notifications';
 import { quickInputBox, quickInputRow, runCommand } from './support/palette';
-import { expandView, openViewContainer, runContextMenuItem, treeRow, viewPane, webviewFrame } from './support/views';
+import { expandView, frameWith, openViewContainer, runContextMenuItem, treeRow, viewPane } from './support/views';
 import { useWorkbench } from './support/workbench';
 
 const PROMPT = 'A paper boat drifting down a rainy street at dusk';
@@ -19,26 +19,6 @@ function taskRow(page: Page): Locator {
 /** The codicon of a tree row's icon, e.g. `loading~spin` shows as `codicon-loading` + `codicon-modifier-spin`. */
 function rowIcon(row: Locator, codicon: string): Locator {
   return row.locator(`.custom-view-tree-node-item-icon.codicon-${codicon}, .codicon.codicon-${codicon}`).first();
-}
-
-/** The visible webview whose page holds `selector` (other webviews, such as the Chat view, are visible too). */
-async function frameWith(page: Page, selector: string, timeoutMs = 30_000): Promise<FrameLocator> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const count = await page.locator('iframe.webview.ready').filter({ visible: true }).count();
-    for (let nth = 0; nth < count; nth++) {
-      const frame = webviewFrame(page, { nth });
-      if (
-        (await frame
-          .locator(selector)
-          .count()
-          .catch(() => 0)) > 0
-      )
-        return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no visible webview holds ${selector} (${count} visible webviews)`);
-    await page.waitForTimeout(250);
-  }
 }
 
 function playerFrame(page: Page, timeoutMs = 30_000): Promise<FrameLocator> {

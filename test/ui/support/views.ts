@@ -51,6 +51,26 @@ export function webviewFrame(page: Page, { nth = 0 } = {}): FrameLocator {
   return page.locator('iframe.webview.ready').filter({ visible: true }).nth(nth).contentFrame().locator('#active-frame').contentFrame();
 }
 
+/** The visible webview whose page holds `selector` (other webviews, such as the Chat view, are visible too). */
+export async function frameWith(page: Page, selector: string, timeoutMs = 30_000): Promise<FrameLocator> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const count = await page.locator('iframe.webview.ready').filter({ visible: true }).count();
+    for (let nth = 0; nth < count; nth++) {
+      const frame = webviewFrame(page, { nth });
+      if (
+        (await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)) > 0
+      )
+        return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no visible webview holds ${selector} (${count} visible webviews)`);
+    await page.waitForTimeout(250);
+  }
+}
+
 /**
  * Right-clicks a row and runs a context-menu item. A click that lands while the menu is still opening is lost (the
  * menu stays open with the item highlighted): then the item is chosen again, by click and, failing that, Enter.
