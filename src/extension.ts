@@ -108,7 +108,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
     createClient: (baseUrl) => clients.create({ baseUrl, retry: { retries: 0 } }),
     chatModel: () => settings.chat.model,
     videoModel: () => settings.video.model,
-    priceSettings: () => settings.get('models.prices'),
+    priceSettings: () => settings.userValue('models.prices'),
     inspectCertificate: async (baseUrl) => inspectServerCertificate(baseUrl, { secureContext: await clients.secureContext().catch(() => undefined) }),
     extraHeaders: async (baseUrl) => describeExtraHeaders(settings.get('requestOptions'), await secretHeaders.get(baseUrl)),
   });

@@ -52,6 +52,26 @@ export class Settings extends Disposable {
     return SETTING_DEFAULTS[key];
   }
 
+  /**
+   * The user's own value of `key` (their settings, or the default), whatever the open folder's settings say: for what
+   * a repository must never decide, such as the prices shown before a charge.
+   */
+  userValue<K extends SettingKey>(key: K): SettingValue<K> {
+    const raw = vscode.workspace.getConfiguration(SECTION).inspect<unknown>(key)?.globalValue;
+    if (raw === undefined) return SETTING_DEFAULTS[key];
+    return parseSetting(key, raw) ?? SETTING_DEFAULTS[key];
+  }
+
+  /** Whether the value of `key` in effect is the open folder's (`.vscode/settings.json`, a folder of a workspace), not the user's. */
+  isFromFolder(key: SettingKey): boolean {
+    const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>(key);
+    const folderValue = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+    if (folderValue === undefined) return false;
+    // In Restricted Mode VS Code ignores a folder's value of a restricted setting: then the value in effect is the user's.
+    const inEffect = JSON.stringify(this.get(key));
+    return inEffect === JSON.stringify(parseSetting(key, folderValue)) && inEffect !== JSON.stringify(this.userValue(key));
+  }
+
   get baseUrl(): string {
     return this.get('baseUrl').trim();
   }

@@ -1,6 +1,5 @@
 import type { PromptreelClient } from '../api';
 import { confirmCharge } from '../account/confirmCharge';
-import { chargeQuote, type ChargeQuote } from '../account/core/chargeQuote';
 import { KeyHealthMonitor } from '../account/core/keyHealthMonitor';
 import { PriceBook } from '../account/core/priceBook';
 import type { ApiKeyStore } from '../auth/apiKeyStore';
@@ -13,6 +12,8 @@ import type { Settings } from '../config/settings';
 import type { ClientProvider } from './clientProvider';
 import type { ChatModelChoice } from './core/chatModelChoice';
 import type { ModelCatalog } from './core/modelCatalog';
+import { ChargeGate, type ChargedVideoRequest } from './core/chargeGate';
+import { videoFolderChoices } from '../config/folderChoices';
 
 /**
  * The service as every feature sees it: where it is, whether it is ready (an address and a key the user chose), the
@@ -25,8 +26,10 @@ export class Connection extends Disposable {
   readonly onDidChange: Event<void> = this.changed.event;
   /** What is left on the key and when it expires (read off the activation path, see AccountFeature). */
   readonly keyHealth: KeyHealthMonitor;
-  /** The price of each model: the settings over the service's list. */
+  /** The price of each model: the user's settings over the service's list (never a folder's settings). */
   readonly prices: PriceBook;
+  /** The one gate before `POST /v1/videos`: nothing is sent without an accepted confirmation of that exact request. */
+  readonly videoCharges: ChargeGate<ChargedVideoRequest>;
 
   constructor(
     readonly keyStore: ApiKeyStore,
@@ -40,7 +43,13 @@ export class Connection extends Disposable {
     super();
     const reader = async () => (await this.readyClient())?.account;
     this.keyHealth = this._register(new KeyHealthMonitor({ reader, clock, log }));
-    this.prices = this._register(new PriceBook({ reader, overrides: () => settings.get('models.prices'), log }));
+    this.prices = this._register(new PriceBook({ reader, overrides: () => settings.userValue('models.prices'), log }));
+    this.videoCharges = new ChargeGate<ChargedVideoRequest>({
+      priceOf: (model) => this.prices.priceOf(model),
+      keyHealth: () => (this.keyHealth.state.kind === 'unknown' ? this.keyHealth.refresh() : Promise.resolve(this.keyHealth.state)),
+      fromFolder: (requests) => videoFolderChoices(settings, requests),
+      clock,
+    });
     const changed = () => {
       this.keyHealth.forget();
       this.prices.forget();
@@ -87,12 +96,5 @@ export class Connection extends Disposable {
     const client = await this.ensureReady(purpose);
     if (!client || !(await confirmCharge(this.keyHealth.state, this.clock.now(), purpose))) return undefined;
     return client;
-  }
-
-  /** The price of `count` requests to `model` (priced per call) and what the key keeps: read when not known yet. */
-  async quoteCharge(model: string, count = 1): Promise<ChargeQuote> {
-    const state = this.keyHealth.state;
-    const [price, health] = await Promise.all([this.prices.priceOf(model), state.kind === 'unknown' ? this.keyHealth.refresh() : state]);
-    return chargeQuote(price?.kind === 'per-call' ? { ...price, usd: price.usd * count } : price, health, this.clock.now());
   }
 }

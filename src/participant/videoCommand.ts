@@ -30,23 +30,13 @@ export class VideoCommand implements CommandHandler {
       return { metadata: { kind: 'setup' } };
     }
     if (!(await this.answers.readyClient(stream))) return { metadata: { kind: 'setup' } };
-    if (!confirmedBefore(context.history, prompt)) {
-      const quote = await this.tasks.quote(prompt);
-      // The price (or a key that cannot pay) is shown first; the follow-up "Generate for $0.40" asks again.
-      if (quote && (quote.price !== undefined || quote.warning)) {
-        const cost = quote.cost ? t('It costs **{0}**.', quote.cost) : '';
-        stream.markdown(`${t('Generate this video with `{0}` ({1})? {2}', quote.model, quote.settings, cost)}\n\n> ${prompt}\n\n`);
-        if (quote.warning) stream.markdown(`${t('**Note:** {0}', quote.warning)}\n\n`);
-        stream.markdown(t('Nothing is sent (or charged) until you confirm with the follow-up below.'));
-        return { metadata: { kind: 'video-confirm', prompt, ...(quote.price ? { price: quote.price } : {}) } };
-      }
-    }
-
+    // Sent only for the quote the user confirmed with the follow-up, once: a replayed turn (Retry) asks again.
+    const quoteId = confirmedQuote(context.history, prompt);
     if (token.isCancellationRequested) return { metadata: { kind: 'cancelled', prompt } };
-    stream.progress(t('Creating the video task…'));
+    const creating = quoteId ? this.tasks.create(quoteId) : Promise.resolve('not-confirmed' as const);
+    if (quoteId) stream.progress(t('Creating the video task…'));
     // Not cancellable once sent: the service usually creates (and charges) the task as soon as it has the request,
     // so Stop only stops waiting here; the task still lands in Video Tasks (or an "answer lost" entry does).
-    const creating = this.tasks.create(prompt);
     const created = await untilCancelled(creating, token);
     if (created === 'cancelled') {
       creating.catch((error: unknown) => this.log.warn(`/video: creating the task failed after Stop: ${describeError(error)}`));
@@ -61,6 +51,7 @@ export class VideoCommand implements CommandHandler {
       this.log.warn(`/video: creating the task failed: ${describeError(created.error)}`);
       return { ...this.answers.failure(created.error, stream, undefined, videoRecoveryActions(created.error)), metadata: { kind: 'error', prompt } };
     }
+    if (created.task === 'not-confirmed') return this.askToConfirm(prompt, stream);
     const task = created.task;
     this.log.info(`/video: task ${task.id} created with ${task.model}.`);
     stream.markdown(`${t('Video task `{0}` created with `{1}`. It is listed under **Video Tasks** too.', task.id, task.model)}\n\n`);
@@ -81,6 +72,22 @@ export class VideoCommand implements CommandHandler {
     }
     stream.markdown(t('Stopped following the task here: it keeps running, and **Video Tasks** shows when it is done.'));
     return { metadata };
+  }
+
+  /** Shows the price (or that it is not known) and what is sent; the follow-up confirms this quote. Nothing is sent. */
+  private async askToConfirm(prompt: string, stream: vscode.ChatResponseStream): Promise<ParticipantResult> {
+    const quote = await this.tasks.quote(prompt);
+    if (!quote) {
+      const missing = new Error(t('No video model is set: set promptreel.video.model, or use Promptreel: Generate Video to pick one.'));
+      return { ...this.answers.failure(missing, stream, undefined, videoRecoveryActions(missing)), metadata: { kind: 'error', prompt } };
+    }
+    const question = quote.price
+      ? t('Generate this video with `{0}` ({1})? It costs **{2}**.', quote.model, quote.settings, quote.cost)
+      : t('Generate this video with `{0}` ({1})? **Its price is not known**: it uses your quota like any other video.', quote.model, quote.settings);
+    stream.markdown(`${question}\n\n> ${escapeQuote(prompt)}\n\n`);
+    if (quote.warning) stream.markdown(`${t('**Note:** {0}', quote.warning)}\n\n`);
+    stream.markdown(t('Nothing is sent (or charged) until you confirm with the follow-up below.'));
+    return { metadata: { kind: 'video-confirm', prompt, quoteId: quote.id, ...(quote.price ? { price: quote.price } : {}) } };
   }
 
   /** Reports each change of status or progress until the task is final or the request is cancelled. */
@@ -109,10 +116,7 @@ export class VideoCommand implements CommandHandler {
 }
 
 /** The creation's outcome, or 'cancelled' as soon as the token fires (the creation itself goes on). */
-function untilCancelled(
-  creating: Promise<ParticipantVideoTask>,
-  token: vscode.CancellationToken,
-): Promise<{ task: ParticipantVideoTask } | { error: unknown } | 'cancelled'> {
+function untilCancelled<T>(creating: Promise<T>, token: vscode.CancellationToken): Promise<{ task: T } | { error: unknown } | 'cancelled'> {
   return new Promise((resolve) => {
     const subscription = token.onCancellationRequested(() => resolve('cancelled'));
     creating
@@ -128,10 +132,15 @@ export function progressLine(task: ParticipantVideoTask): string {
   return task.progress === undefined ? t('Video {0}: {1}', task.id, task.status) : t('Video {0}: {1} — {2}%', task.id, task.status, task.progress);
 }
 
-/** The user confirmed: the turn before this request is our price for the same prompt. */
-function confirmedBefore(history: vscode.ChatContext['history'], prompt: string): boolean {
+/** The quote the user confirms: the turn before this request showed our price for the same prompt. */
+function confirmedQuote(history: vscode.ChatContext['history'], prompt: string): string | undefined {
   const last = history.at(-1);
-  if (!(last instanceof vscode.ChatResponseTurn) || last.participant !== PARTICIPANT_ID) return false;
+  if (!(last instanceof vscode.ChatResponseTurn) || last.participant !== PARTICIPANT_ID) return undefined;
   const metadata = resultMetadataSchema.safeParse(last.result.metadata);
-  return metadata.success && metadata.data.kind === 'video-confirm' && metadata.data.prompt === prompt;
+  return metadata.success && metadata.data.kind === 'video-confirm' && metadata.data.prompt === prompt ? metadata.data.quoteId : undefined;
+}
+
+/** A prompt quoted on its own lines: each line stays inside the quote. */
+function escapeQuote(prompt: string): string {
+  return prompt.replace(/\r?\n/g, '\n> ');
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isVideoModel, type ModelInfo } from '../api';
-import { describeChargeQuote, type ChargeQuote } from '../account/core/chargeQuote';
+import { describeQuotePrice, folderNote, type ChargedVideoRequest, type Quote } from '../connection/core/chargeGate';
 import type { ModelPrice } from '../api/account/prices';
 import { modelDescription } from '../account/core/modelDescription';
 import { t } from '../common/l10n';
@@ -33,11 +33,12 @@ export async function askPrompt(options: { value?: string; title?: string; promp
   return prompt ? prompt : undefined;
 }
 
-/** What the review step asks the service: the models, and the price of a task with a model (never throws). */
+/** What the review step asks the service: the models, prices and limits (none of them throws). */
 export interface ReviewSources {
   listModels: () => Promise<ModelInfo[]>;
   priceOf: (model: string) => Promise<ModelPrice | undefined>;
-  quote: (model: string) => Promise<ChargeQuote>;
+  /** The charge gate's quote of exactly what these choices send (one task, or each variant). */
+  quote: (prompt: string, options: VideoOptions) => Promise<Quote<ChargedVideoRequest>>;
   /** What a model takes: durations, prompt length, a first frame. */
   limits: (model: string) => Promise<VideoModelLimits>;
 }
@@ -51,63 +52,138 @@ export interface ReviewWording {
   lockedPrompt?: string;
 }
 
-/** The review step; resolves with the prompt and options to send, or undefined when dismissed. */
+/** The prompt and options the user accepted, with the quote the review showed for them. */
+export interface Reviewed {
+  prompt: string;
+  options: VideoOptions;
+  quote: Quote<ChargedVideoRequest>;
+}
+
+/**
+ * The review step: shown at once, the price and the model's limits filled in when they arrive (or said to be unknown
+ * once the gate's deadline passes); Enter on the generate item is taken only once the price line is final, so what
+ * the user accepts is what they saw. Resolves undefined when dismissed.
+ */
 export async function reviewOptions(
   initialPrompt: string,
   initial: VideoOptions,
   sources: ReviewSources,
   wording: ReviewWording = { title: t('Promptreel: Generate Video (2/2)'), generate: t('Generate video'), generateAnyway: t('Generate video anyway') },
-): Promise<{ prompt: string; options: VideoOptions } | undefined> {
+): Promise<Reviewed | undefined> {
   let prompt = initialPrompt;
   let options = { ...initial };
   let active: Action = 'generate';
   for (;;) {
-    const [quote, limits] = options.model ? await Promise.all([sources.quote(options.model), sources.limits(options.model)]) : [];
-    // A model that takes no image never offers (nor sends) one.
-    if (options.firstFrame && !limits?.firstFrame) options = { ...options, firstFrame: undefined };
-    const items = reviewItems(prompt, options, quote, limits, wording);
-    const picked = await vscode.window.showQuickPick(items, {
-      title: wording.title,
-      placeHolder: t('Press Enter to generate the video, or pick a setting to change it for this video'),
-      ignoreFocusOut: true,
-      matchOnDescription: true,
-    });
+    const picked = await showReview(prompt, options, sources, wording, active);
     if (!picked) return undefined;
+    if (picked.options !== options) {
+      // The model takes no image: the review starts again without one (and a quote of what is sent now).
+      options = picked.options;
+      continue;
+    }
     active = picked.action;
     if (active === 'generate') {
-      if (options.model) return { prompt, options };
+      if (options.model && picked.quote) return { prompt, options, quote: picked.quote };
       active = 'model';
     }
     if (active === 'prompt' && wording.lockedPrompt) continue;
-    const changed = await edit(active, prompt, options, sources, limits);
+    const changed = await edit(active, prompt, options, sources, picked.limits);
     if (changed) ({ prompt, options } = changed);
   }
+}
+
+interface ReviewPick {
+  action: Action;
+  options: VideoOptions;
+  quote?: Quote<ChargedVideoRequest>;
+  limits?: VideoModelLimits;
+}
+
+/** One showing of the review list; resolves with the item picked (and what was known then), or undefined when dismissed. */
+function showReview(prompt: string, options: VideoOptions, sources: ReviewSources, wording: ReviewWording, active: Action): Promise<ReviewPick | undefined> {
+  return new Promise((resolve) => {
+    const pick = vscode.window.createQuickPick<ReviewItem>();
+    let quote: Quote<ChargedVideoRequest> | undefined;
+    let limits: VideoModelLimits | undefined;
+    let settled = !options.model;
+    let done = false;
+    const finish = (result: ReviewPick | undefined) => {
+      if (done) return;
+      done = true;
+      resolve(result);
+      pick.dispose();
+    };
+    const render = () => {
+      const items = reviewItems(prompt, options, quote, limits, wording, settled);
+      pick.items = items;
+      pick.activeItems = items.filter((item) => item.action === active).slice(0, 1);
+      pick.busy = !settled;
+    };
+    pick.title = wording.title;
+    pick.placeholder = t('Press Enter to generate the video, or pick a setting to change it for this video');
+    pick.ignoreFocusOut = true;
+    pick.matchOnDescription = true;
+    pick.onDidAccept(() => {
+      const item = pick.selectedItems[0] ?? pick.activeItems[0];
+      if (!item) return;
+      // Not before the price line is final: the user accepts what they saw.
+      if (item.action === 'generate' && !settled) return;
+      finish({ action: item.action, options, quote, limits });
+    });
+    pick.onDidHide(() => finish(undefined));
+    render();
+    pick.show();
+    if (!options.model) return;
+    const model = options.model;
+    void Promise.all([sources.quote(prompt, options), sources.limits(model).catch(() => undefined)]).then(([priced, taken]) => {
+      if (done) return;
+      // A model that takes no image never offers (nor sends) one.
+      if (options.firstFrame && !taken?.firstFrame) return finish({ action: active, options: { ...options, firstFrame: undefined } });
+      quote = priced;
+      limits = taken;
+      settled = true;
+      render();
+    });
+  });
 }
 
 function reviewItems(
   prompt: string,
   options: VideoOptions,
-  quote: ChargeQuote | undefined,
+  quote: Quote<ChargedVideoRequest> | undefined,
   limits: VideoModelLimits | undefined,
   wording: ReviewWording,
+  settled: boolean,
 ): ReviewItem[] {
   const onOff = (value: boolean) => (value ? t('on') : t('off'));
-  const cost = quote && describeChargeQuote(quote);
-  // Named before anything is charged: what the key cannot cover, and what the model will likely refuse.
+  // Named before anything is charged: what the key cannot cover, what the model will likely refuse, what a folder chose.
   const problems = describeProblems(limits && !wording.lockedPrompt ? checkPrompt({ prompt, seconds: options.seconds, model: options.model }, limits) : []);
-  const warning = joinSentences(quote?.warning, problems);
+  const warning = quote ? joinSentences(quote.charge.warning, problems, folderNote(quote)) : undefined;
   const frame = limits?.firstFrame
     ? [{ action: 'firstFrame' as const, label: t('$(file-media) First frame'), description: options.firstFrame?.fileName ?? t('none: from the prompt alone') }]
     : [];
+  const generate: ReviewItem = !options.model
+    ? {
+        action: 'generate',
+        label: `$(play) ${wording.generate}`,
+        description: t('choose a model first'),
+        detail: shortenPrompt(wording.lockedPrompt ?? prompt, 120),
+      }
+    : !settled || !quote
+      ? {
+          action: 'generate',
+          label: t('$(loading~spin) Reading the price…'),
+          description: [options.model, t('{0} s', options.seconds), options.resolution].join(' · '),
+          detail: shortenPrompt(wording.lockedPrompt ?? prompt, 120),
+        }
+      : {
+          action: 'generate',
+          label: warning ? `$(warning) ${wording.generateAnyway}` : `$(play) ${wording.generate}`,
+          description: [options.model, t('{0} s', options.seconds), options.resolution, describeQuotePrice(quote)].join(' · '),
+          detail: warning || shortenPrompt(wording.lockedPrompt ?? prompt, 120),
+        };
   return [
-    {
-      action: 'generate',
-      label: warning ? `$(warning) ${wording.generateAnyway}` : `$(play) ${wording.generate}`,
-      description: options.model
-        ? [options.model, t('{0} s', options.seconds), options.resolution, cost].filter(Boolean).join(' · ')
-        : t('choose a model first'),
-      detail: warning || shortenPrompt(wording.lockedPrompt ?? prompt, 120),
-    },
+    generate,
     { action: 'prompt', label: t('$(edit) Prompt'), description: wording.lockedPrompt ?? shortenPrompt(prompt, 60) },
     ...frame,
     { action: 'model', label: t('$(symbol-class) Model'), description: options.model || t('not set: pick one') },

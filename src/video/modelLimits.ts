@@ -2,6 +2,8 @@ import type { ReviewSources } from './createVideoFlow';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
 import { videoModelLimits, type VideoModelLimits } from './core/videoModelLimits';
+import { toCreateRequest, type VideoOptions } from './core/videoOptions';
+import type { StoredCreateRequest } from './core/videoTaskRecord';
 
 /**
  * What a video model takes, from the settings and the one model list (never asked for on its own: a list that cannot
@@ -28,12 +30,24 @@ export async function firstFrameModels(settings: Settings, connection: Connectio
   );
 }
 
-/** What every review step (Generate Video, variants, recipes, Animate Image) asks the service through. */
-export function reviewSources(settings: Settings, connection: Connection): ReviewSources {
+/** The requests a review's choices send: one task by default, or each variant. */
+export type RequestsFor = (prompt: string, options: VideoOptions) => StoredCreateRequest[];
+
+/**
+ * What every review step (Generate Video, variants, recipes, Animate Image) asks the service through; its quote is the
+ * charge gate's, of exactly what would be sent. `fromFolder`: choices the open folder made besides its settings (a
+ * workspace recipe's model), named in the confirmation.
+ */
+export function reviewSources(
+  settings: Settings,
+  connection: Connection,
+  requestsFor: RequestsFor = (prompt, options) => [toCreateRequest(prompt, options)],
+  fromFolder: readonly string[] = [],
+): ReviewSources {
   return {
     listModels: () => connection.catalog.allModels(),
     priceOf: (model) => connection.prices.priceOf(model),
-    quote: (model) => connection.quoteCharge(model),
+    quote: (prompt, options) => connection.videoCharges.quote(requestsFor(prompt, options), fromFolder),
     limits: (model) => limitsOf(settings, connection, model),
   };
 }

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
-import { describeChargeQuote } from '../account/core/chargeQuote';
+import { describeQuotePrice, folderNote } from '../connection/core/chargeGate';
+import { joinSentences } from '../common/sentences';
 import { formatUsd } from '../api/account/prices';
 import { t } from '../common/l10n';
 import type { Settings } from '../config/settings';
@@ -22,23 +23,24 @@ export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
     this.onDidChange = video.store.onDidChange;
   }
 
-  async create(prompt: string): Promise<ParticipantVideoTask> {
-    const options = defaultOptions(this.settings.video);
-    if (!options.model) throw new Error(t('No video model is set: set promptreel.video.model, or use Promptreel: Generate Video to pick one.'));
-    return toParticipantTask(await this.video.creator.createOrThrow(toCreateRequest(prompt, options)));
+  async create(quoteId: string): Promise<ParticipantVideoTask | 'not-confirmed'> {
+    const approval = this.connection.videoCharges.approve(quoteId);
+    if (!approval) return 'not-confirmed';
+    return toParticipantTask(await this.video.creator.createOrThrow(approval));
   }
 
-  async quote(): Promise<ParticipantVideoQuote | undefined> {
+  async quote(prompt: string): Promise<ParticipantVideoQuote | undefined> {
     const options = defaultOptions(this.settings.video);
     if (!options.model) return undefined;
-    const quote = await this.connection.quoteCharge(options.model);
-    const cost = describeChargeQuote(quote);
+    const quote = await this.connection.videoCharges.quote([toCreateRequest(prompt, options)]);
+    const warning = joinSentences(quote.charge.warning, folderNote(quote));
     return {
+      id: quote.id,
       model: options.model,
       settings: [t('{0} s', options.seconds), options.resolution, options.ratio].join(' · '),
-      ...(quote.priceUsd !== undefined ? { price: formatUsd(quote.priceUsd) } : {}),
-      ...(cost ? { cost } : {}),
-      ...(quote.warning ? { warning: quote.warning } : {}),
+      ...(quote.charge.priceUsd !== undefined ? { price: formatUsd(quote.charge.priceUsd) } : {}),
+      cost: describeQuotePrice(quote),
+      ...(warning ? { warning } : {}),
     };
   }
 

@@ -22,6 +22,23 @@ const EXAMPLE = {
   ],
 };
 
+/**
+ * What a recipe chooses besides its prompt. A recipe of the open folder (`.promptreel/recipes.json`) chooses nothing
+ * in Restricted Mode, and when the folder is trusted its choices are named in the confirmation, beside the price.
+ */
+function recipeChoices(recipe: Recipe): { chosen: Pick<Recipe, 'model' | 'seconds' | 'resolution' | 'ratio'>; fromFolder: string[] } {
+  const { model, seconds, resolution, ratio } = recipe;
+  if (recipe.source !== 'workspace') return { chosen: { model, seconds, resolution, ratio }, fromFolder: [] };
+  if (!vscode.workspace.isTrusted) return { chosen: {}, fromFolder: [] };
+  const named = [
+    model !== undefined ? T.folderModel(model) : undefined,
+    seconds !== undefined ? T.folderSeconds(seconds) : undefined,
+    resolution !== undefined ? T.folderResolution(resolution) : undefined,
+    ratio !== undefined ? T.folderRatio(ratio) : undefined,
+  ].filter((name): name is string => name !== undefined);
+  return { chosen: { model, seconds, resolution, ratio }, fromFolder: named };
+}
+
 interface RecipeItem extends vscode.QuickPickItem {
   recipe?: Recipe;
   edit?: true;
@@ -30,8 +47,8 @@ interface RecipeItem extends vscode.QuickPickItem {
 export interface RecipeDeps {
   settings: Settings;
   connection: Connection;
-  /** The review step and the one task (Generate Video's): price, checks, options. */
-  review: (prompt: string, options: VideoOptions) => Promise<CreateOutcome | undefined>;
+  /** The review step and the one task (Generate Video's): price, checks, options; `fromFolder` is named beside the price. */
+  review: (prompt: string, options: VideoOptions, fromFolder?: readonly string[]) => Promise<CreateOutcome | undefined>;
   log: ComponentLogger;
 }
 
@@ -44,7 +61,12 @@ export class RecipeFlow {
 
   async run(): Promise<CreateOutcome | undefined> {
     if (!(await this.deps.connection.ensureReady(t('Generating a video')))) return { kind: 'not-ready' };
-    const recipe = await this.pick(allRecipes(await this.workspaceRecipes(), recipesFrom(this.deps.settings.get('video.recipes'), 'settings').recipes));
+    const recipe = await this.pick(
+      allRecipes(
+        await this.workspaceRecipes(),
+        recipesFrom(this.deps.settings.get('video.recipes'), this.deps.settings.isFromFolder('video.recipes') ? 'workspace' : 'settings').recipes,
+      ),
+    );
     if (!recipe) return undefined;
     const values: Record<string, string> = {};
     const placeholders = placeholdersOf(recipe.prompt);
@@ -59,9 +81,9 @@ export class RecipeFlow {
       if (value === undefined) return undefined;
       values[placeholder.name] = value;
     }
-    const { model, seconds, resolution, ratio } = recipe;
-    const options = withOverrides(defaultOptions(this.deps.settings.video), { model, seconds, resolution, ratio });
-    return this.deps.review(fillRecipe(recipe.prompt, values), options);
+    const { chosen, fromFolder } = recipeChoices(recipe);
+    const options = withOverrides(defaultOptions(this.deps.settings.video), chosen);
+    return this.deps.review(fillRecipe(recipe.prompt, values), options, fromFolder);
   }
 
   private async pick(recipes: readonly Recipe[]): Promise<Recipe | undefined> {

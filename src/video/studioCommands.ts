@@ -16,7 +16,7 @@ export interface StudioDeps {
   connection: Connection;
   creator: VideoCreator;
   /** Generate Video's review step and its one task. */
-  review: (prompt: string, options: VideoOptions) => Promise<CreateOutcome | undefined>;
+  review: (prompt: string, options: VideoOptions, fromFolder?: readonly string[]) => Promise<CreateOutcome | undefined>;
   gallery: VideoGallery;
   log: ComponentLogger;
 }

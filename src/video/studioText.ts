@@ -1,4 +1,3 @@
-import { formatUsd } from '../api';
 import { t } from '../common/l10n';
 
 // The words of the video studio (variants, recipes, Animate Image, the agent tool, the gallery), in one place, in the
@@ -36,17 +35,6 @@ export const VariantsText = {
   reviewAnyway: (count: number) => (count === 1 ? t('Review 1 variant anyway') : t('Review {0} variants anyway', count)),
   confirm: (count: number) => (count === 1 ? t('Generate 1 video?') : t('Generate {0} videos?', count)),
   confirmButton: (count: number) => (count === 1 ? t('Generate 1 Video') : t('Generate {0} Videos', count)),
-  /** The total, and what the key keeps after it (`leftAfterUsd`) or that it is unlimited. */
-  costs: (total: number, count: number, keeps: { unlimited: boolean; leftAfterUsd?: number }) => {
-    const each = formatUsd(total / count);
-    if (keeps.unlimited) return t('It costs {0} in all ({1} × {2}); unlimited key.', formatUsd(total), count, each);
-    if (keeps.leftAfterUsd !== undefined && keeps.leftAfterUsd >= 0)
-      return t('It costs {0} in all ({1} × {2}); {3} left after.', formatUsd(total), count, each, formatUsd(keeps.leftAfterUsd));
-    return t('It costs {0} in all ({1} × {2}).', formatUsd(total), count, each);
-  },
-  get noPrice() {
-    return t('Each uses your quota like any other video (no price is known for this model).');
-  },
   get oncePerTask() {
     return t('Each is one request, sent once and never retried.');
   },
@@ -76,6 +64,10 @@ export const VariantsText = {
 };
 
 export const RecipeText = {
+  folderModel: (model: string) => t("the model {0} (this folder's recipe)", model),
+  folderSeconds: (seconds: string) => t("the duration {0} s (this folder's recipe)", seconds),
+  folderResolution: (resolution: string) => t("the resolution {0} (this folder's recipe)", resolution),
+  folderRatio: (ratio: string) => t("the aspect ratio {0} (this folder's recipe)", ratio),
   get title() {
     return t('Promptreel: Generate Video from Recipe');
   },

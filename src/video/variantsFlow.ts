@@ -11,13 +11,15 @@ import { showMessage, type ShownMessage } from '../workbench/showMessage';
 import { askPrompt, reviewOptions } from './createVideoFlow';
 import { checkPrompt } from './core/promptCheck';
 import { shortenPrompt } from './core/taskModel';
-import { capVariants, parsePromptList, seedVariants, type Variant } from './core/variants';
+import { capVariants, describeDurations, describeSeeds, parsePromptList, seedVariants, type Variant } from './core/variants';
+import { MAX_VIDEO_SEED } from '../api/video/request';
+import { confirmChargeInModal } from '../connection/chargeConfirmation';
 import { defaultOptions, toCreateRequest, type VideoOptions } from './core/videoOptions';
-import type { TaskGroup, VideoTaskRecord } from './core/videoTaskRecord';
+import type { StoredCreateRequest, TaskGroup, VideoTaskRecord } from './core/videoTaskRecord';
 import { limitsOf, reviewSources } from './modelLimits';
 import { VariantsText as T } from './studioText';
 import { VideoCommandIds } from './videoCommandIds';
-import type { VideoCreator } from './videoCreator';
+import type { VideoApproval, VideoCreator } from './videoCreator';
 
 export type VariantsOutcome =
   { kind: 'created'; tasks: VideoTaskRecord[] } | { kind: 'stopped'; tasks: VideoTaskRecord[]; notSent: number; shown: ShownMessage } | { kind: 'not-ready' };
@@ -49,8 +51,9 @@ export class VariantsFlow {
     if (!(await this.deps.connection.ensureReady(t('Generating video variants')))) return { kind: 'not-ready' };
     const file = arg instanceof vscode.Uri ? arg : undefined;
     const plan = file ? await this.fromFile(file) : await this.choose();
-    if (!plan || !(await this.confirm(plan))) return undefined;
-    return this.createAll(plan);
+    const approval = plan && (await this.confirm(plan));
+    if (!plan || !approval) return undefined;
+    return this.createAll(plan, approval);
   }
 
   private async choose(): Promise<Plan | undefined> {
@@ -86,14 +89,18 @@ export class VariantsFlow {
     });
     if (countText === undefined) return undefined;
     const count = Number(countText.trim());
-    const reviewed = await reviewOptions(prompt, defaultOptions(this.deps.settings.video), reviewSources(this.deps.settings, this.deps.connection), {
-      title: T.title(4, 4),
-      generate: T.review(count),
-      generateAnyway: T.reviewAnyway(count),
-    });
+    // Seeds chosen once: the review prices the very variants the confirmation then shows and sends.
+    const randomSeed = Math.floor(Math.random() * (MAX_VIDEO_SEED - count));
+    const variantsOf = (text: string, options: VideoOptions) => seedVariants(text, count, options.seed ?? randomSeed);
+    const requestsFor = (text: string, options: VideoOptions) => variantsOf(text, options).map((variant) => requestOf(variant, options));
+    const reviewed = await reviewOptions(
+      prompt,
+      defaultOptions(this.deps.settings.video),
+      reviewSources(this.deps.settings, this.deps.connection, requestsFor),
+      { title: T.title(4, 4), generate: T.review(count), generateAnyway: T.reviewAnyway(count) },
+    );
     if (!reviewed) return undefined;
-    const variants = seedVariants(reviewed.prompt, count, reviewed.options.seed);
-    return { variants, options: reviewed.options, label: shortenPrompt(reviewed.prompt, 40), notes: [] };
+    return { variants: variantsOf(reviewed.prompt, reviewed.options), options: reviewed.options, label: shortenPrompt(reviewed.prompt, 40), notes: [] };
   }
 
   private async fromFile(uri: vscode.Uri): Promise<Plan | undefined> {
@@ -113,39 +120,49 @@ export class VariantsFlow {
     }
     const max = this.deps.settings.video.maxVariants;
     const { kept, leftOut } = capVariants(variants, max);
-    const reviewed = await reviewOptions(kept[0].prompt, defaultOptions(this.deps.settings.video), reviewSources(this.deps.settings, this.deps.connection), {
-      title: T.title(3, 3),
-      generate: T.review(kept.length),
-      generateAnyway: T.reviewAnyway(kept.length),
-      lockedPrompt: T.lockedPrompt(kept.length, name),
-    });
+    const requestsFor = (_prompt: string, options: VideoOptions) => kept.map((variant) => requestOf(variant, options));
+    const reviewed = await reviewOptions(
+      kept[0].prompt,
+      defaultOptions(this.deps.settings.video),
+      reviewSources(this.deps.settings, this.deps.connection, requestsFor),
+      {
+        title: T.title(3, 3),
+        generate: T.review(kept.length),
+        generateAnyway: T.reviewAnyway(kept.length),
+        lockedPrompt: T.lockedPrompt(kept.length, name),
+      },
+    );
     if (!reviewed) return undefined;
     const notes = [leftOut ? T.leftOut(variants.length, max) : '', problems.length ? T.skippedLines(problems.length, problems[0]) : ''].filter(Boolean);
     return { variants: kept, options: reviewed.options, label: name, notes };
   }
 
-  /** One modal for all of them: the total price, what the key keeps, and what the model will likely refuse. */
-  private async confirm(plan: Plan): Promise<boolean> {
+  /**
+   * One modal for all of them, with exactly what each request sends (a file's line may set its own duration and
+   * seed), the total price, what the key keeps, and what the model will likely refuse.
+   */
+  private async confirm(plan: Plan): Promise<VideoApproval | undefined> {
     const { variants, options } = plan;
     const count = variants.length;
-    const [quote, limits] = await Promise.all([
-      this.deps.connection.quoteCharge(options.model, count),
-      limitsOf(this.deps.settings, this.deps.connection, options.model),
-    ]);
-    const problems = new Set(variants.flatMap((variant) => checkPrompt(requestOf(variant, options), limits).map((problem) => problem.message)));
-    const detail = [
-      [options.model, t('{0} s', options.seconds), options.resolution, options.ratio, options.firstFrame?.fileName].filter(Boolean).join(' · '),
-      quote.priceUsd !== undefined ? T.costs(quote.priceUsd, count, quote) : T.noPrice,
-      quote.warning,
-      problems.size ? T.checks([...problems].slice(0, 3).join(' ')) : undefined,
-      ...plan.notes,
-      T.oncePerTask,
-    ].filter(Boolean);
-    const answer = await vscode.window.showWarningMessage(T.confirm(count), { modal: true, detail: detail.join('\n\n') }, T.confirmButton(count));
-    return answer === T.confirmButton(count);
+    const requests = variants.map((variant) => requestOf(variant, options));
+    const limits = await limitsOf(this.deps.settings, this.deps.connection, options.model);
+    const problems = new Set(
+      requests.flatMap((request) => checkPrompt({ ...request, seconds: request.seconds ?? options.seconds }, limits).map((problem) => problem.message)),
+    );
+    return confirmChargeInModal(this.deps.connection.videoCharges, requests, {
+      title: T.confirm(count),
+      lines: [
+        [options.model, describeDurations(requests), options.resolution, options.ratio, options.firstFrame?.fileName].filter(Boolean).join(' · '),
+        describeSeeds(requests),
+        problems.size ? T.checks([...problems].slice(0, 3).join(' ')) : undefined,
+        ...plan.notes,
+        T.oncePerTask,
+      ],
+      action: T.confirmButton(count),
+    });
   }
 
-  private async createAll(plan: Plan): Promise<VariantsOutcome> {
+  private async createAll(plan: Plan, approval: VideoApproval): Promise<VariantsOutcome> {
     const count = plan.variants.length;
     const id = randomUUID();
     const created: VideoTaskRecord[] = [];
@@ -154,14 +171,12 @@ export class VariantsFlow {
       async (progress, token): Promise<VariantsOutcome> => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
-        for (const [index, variant] of plan.variants.entries()) {
+        for (let index = 0; index < count; index++) {
           progress.report({ message: T.progressStep(index + 1, count), increment: 100 / count });
           const group: TaskGroup = { id, label: T.groupLabel(count, plan.label), index, count };
           try {
             // The signal stops only what is not sent yet: a request on its way runs to its answer.
-            created.push(
-              await this.deps.creator.createOrThrow(toCreateRequest(variant.prompt, optionsOf(variant, plan.options)), { group, signal: controller.signal }),
-            );
+            created.push(await this.deps.creator.createOrThrow(approval, { group, signal: controller.signal }));
           } catch (error) {
             return this.stopped(error, created, count, controller.signal.aborted);
           }
@@ -194,6 +209,6 @@ function optionsOf(variant: Variant, options: VideoOptions): VideoOptions {
   return { ...options, seed: variant.seed ?? options.seed, seconds: variant.seconds ?? options.seconds };
 }
 
-function requestOf(variant: Variant, options: VideoOptions): { prompt: string; seconds: string; model: string } {
-  return { prompt: variant.prompt, seconds: optionsOf(variant, options).seconds, model: options.model };
+function requestOf(variant: Variant, options: VideoOptions): StoredCreateRequest {
+  return toCreateRequest(variant.prompt, optionsOf(variant, options));
 }

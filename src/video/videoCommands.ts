@@ -1,31 +1,22 @@
 import * as vscode from 'vscode';
-import { describeChargeQuote } from '../account/core/chargeQuote';
 import type { Connection } from '../connection/connection';
 import * as z from 'zod/mini';
 import { t } from '../common/l10n';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
-import { joinSentences } from '../common/sentences';
+import { confirmChargeInModal } from '../connection/chargeConfirmation';
 import type { Settings } from '../config/settings';
 import { askPrompt, reviewOptions } from './createVideoFlow';
 import { reviewSources } from './modelLimits';
 import { generateExplainer } from './explainerVideo';
 import { showMessage } from '../workbench/showMessage';
-import { isFinished } from './core/taskModel';
+import { isFinished, shortenPrompt } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
 import { displayLocation, savedFile } from './downloadedFile';
 import { VideoCommandIds } from './videoCommandIds';
 import type { CreateOutcome, VideoCreator } from './videoCreator';
 import type { DownloadOutcome, VideoDownloader } from './videoDownloader';
-import {
-  defaultOptions,
-  generateArgsSchema,
-  optionsFromRequest,
-  toCreateRequest,
-  withOverrides,
-  type GenerateArgs,
-  type VideoOptions,
-} from './core/videoOptions';
+import { defaultOptions, generateArgsSchema, optionsFromRequest, withOverrides, type GenerateArgs, type VideoOptions } from './core/videoOptions';
 import type { VideoPlayer } from './videoPlayer';
 import type { VideoPoller } from './core/videoPoller';
 import type { TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
@@ -76,7 +67,10 @@ export class VideoCommands extends Disposable {
     register(VideoCommandIds.goToSource, (arg) => this.withTask(arg, (task) => this.goToSource(task)));
   }
 
-  /** Generate Video: the prompt, then the review of the options; or, given a prompt, at once. */
+  /**
+   * Generate Video: the prompt, then the review of the options (with the price). Arguments (from another extension,
+   * a task's command input, a keybinding) only prefill them: nothing is sent before the user accepts the review.
+   */
   async generate(rawArgs?: unknown): Promise<CreateOutcome | undefined> {
     const parsed = generateArgsSchema.safeParse(rawArgs ?? {});
     if (!parsed.success) {
@@ -87,17 +81,20 @@ export class VideoCommands extends Disposable {
     const args: GenerateArgs = parsed.data;
     if (!(await this.deps.connection.ensureReady(t('Generating a video')))) return { kind: 'not-ready' };
     const options = withOverrides(defaultOptions(this.deps.settings.video), args);
-    if (args.prompt && !args.review && options.model) return this.deps.creator.create(toCreateRequest(args.prompt, options));
     const prompt = args.prompt ?? (await askPrompt());
     if (!prompt) return undefined;
     return this.reviewAndCreate(prompt, options);
   }
 
-  /** The review step (price, checks, every option), then one task; also for recipes and Animate Image. */
-  async reviewAndCreate(prompt: string, options: VideoOptions, source?: TaskSource): Promise<CreateOutcome | undefined> {
-    const reviewed = await reviewOptions(prompt, options, reviewSources(this.deps.settings, this.deps.connection));
-    if (!reviewed) return undefined;
-    return this.deps.creator.create(toCreateRequest(reviewed.prompt, reviewed.options), { source });
+  /**
+   * The review step (price, checks, every option), then one task; also for recipes and Animate Image. `fromFolder`:
+   * choices the open folder made besides its settings (a workspace recipe's), named beside the price.
+   */
+  async reviewAndCreate(prompt: string, options: VideoOptions, source?: TaskSource, fromFolder: readonly string[] = []): Promise<CreateOutcome | undefined> {
+    const reviewed = await reviewOptions(prompt, options, reviewSources(this.deps.settings, this.deps.connection, undefined, fromFolder));
+    const approval = reviewed && this.deps.connection.videoCharges.approve(reviewed.quote);
+    if (!approval) return undefined;
+    return this.deps.creator.create(approval, { source });
   }
 
   /** The chat model writes a prompt from the selected code; the user edits it before anything is charged. */
@@ -200,23 +197,12 @@ export class VideoCommands extends Disposable {
   /** A new task with the same request (and the same source for an explainer), once the user confirmed the new charge. */
   private async regenerate(task: VideoTaskRecord): Promise<CreateOutcome | undefined> {
     if (task.request) {
-      const prompt = task.request.prompt.length > 120 ? `${task.request.prompt.slice(0, 119)}…` : task.request.prompt;
-      const quote = await this.deps.connection.quoteCharge(task.request.model);
-      const cost = describeChargeQuote(quote);
-      const charge = cost ? t('It costs {0}.', cost) : t('It uses your quota like any other.');
-      const again = t('Generate Again');
-      const answer = await vscode.window.showWarningMessage(
-        t('Generate this video again?'),
-        {
-          modal: true,
-          detail: [`“${prompt}”`, joinSentences(t('A new task is created with the same prompt and settings.'), charge), quote.warning]
-            .filter(Boolean)
-            .join('\n\n'),
-        },
-        again,
-      );
-      if (answer !== again) return undefined;
-      return this.deps.creator.create(task.request, { source: task.source });
+      const approval = await confirmChargeInModal(this.deps.connection.videoCharges, [task.request], {
+        title: t('Generate this video again?'),
+        lines: [`“${shortenPrompt(task.request.prompt, 120)}”`, t('A new task is created with the same prompt and settings.')],
+        action: t('Generate Again'),
+      });
+      return approval ? this.deps.creator.create(approval, { source: task.source }) : undefined;
     }
     if (!task.prompt) {
       showMessage('info', t('This task was tracked by id: its prompt and settings are not known, so it cannot be regenerated.'));

@@ -13,6 +13,11 @@ import type { VideoTaskStore } from './core/taskStore';
 import { VideoCommandIds } from './videoCommandIds';
 import type { StoredCreateRequest, TaskGroup, TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
 import { readFirstFrame } from './firstFrame';
+import { confirmChargeInModal } from '../connection/chargeConfirmation';
+import type { Approval, ChargedVideoRequest } from '../connection/core/chargeGate';
+
+/** The user's accepted confirmation of one or more video requests (see ChargeGate). */
+export type VideoApproval = Approval<ChargedVideoRequest>;
 
 /** Where a task comes from and what it belongs to, besides its request. */
 export interface CreateExtras {
@@ -40,12 +45,15 @@ export class VideoCreator {
     private readonly log: ComponentLogger,
   ) {}
 
-  async create(request: StoredCreateRequest, extras: CreateExtras = {}): Promise<CreateOutcome> {
+  /** The one request of an approval, with a progress notification, and a message with its actions when it fails. */
+  async create(approval: VideoApproval, extras: CreateExtras = {}): Promise<CreateOutcome> {
+    const request = approval.quote.requests[0];
+    if (!request) return { kind: 'not-ready' };
     if (!(await this.connection.ensureReady(t('Generating a video')))) return { kind: 'not-ready' };
     try {
       const task = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: t('Creating the video "{0}"…', shortenPrompt(request.prompt, 40)) },
-        () => this.createOrThrow(request, extras),
+        () => this.createOrThrow(approval, extras),
       );
       return { kind: 'created', task };
     } catch (error) {
@@ -54,13 +62,16 @@ export class VideoCreator {
   }
 
   /**
-   * The POST and the new list entry, without any message: errors go to the caller (the chat participant's /video).
-   * `signal` can only stop it before anything is sent: once the request may have reached the service, it runs to its
-   * answer, so a charged task always lands in the list. A lost answer leaves an "unconfirmed" entry there.
+   * Sends the next request of an approval (each is sent once: the gate hands it out once) and lists the task, without
+   * any message: errors go to the caller (the chat participant's /video, the tool, variants). `signal` can only stop
+   * it before anything is sent: once the request may have reached the service, it runs to its answer, so a charged
+   * task always lands in the list. A lost answer leaves an "unconfirmed" entry there.
    */
-  async createOrThrow(request: StoredCreateRequest, extras: CreateExtras = {}): Promise<VideoTaskRecord> {
+  async createOrThrow(approval: VideoApproval, extras: CreateExtras = {}): Promise<VideoTaskRecord> {
     const client = this.connection.clients.get();
     if (!client) throw new Error(t('promptreel.baseUrl is not set.'));
+    const request = this.connection.videoCharges.take(approval);
+    if (!request) throw new Error(t('This confirmation was used already: nothing was sent. Generate the video again to confirm its price.'));
     const { source, group, signal } = extras;
     // Read before the request: an image that cannot be read stops it before anything is sent.
     const inputReference = request.firstFrame ? await readFirstFrame(request.firstFrame) : undefined;
@@ -110,8 +121,21 @@ export class VideoCreator {
     this.reveal(record.id);
   }
 
+  /** Sends `request` again once the user confirmed it again, with its price: a Retry is a new charge. */
+  async retry(request: StoredCreateRequest, extras: CreateExtras = {}): Promise<CreateOutcome | undefined> {
+    const approval = await confirmChargeInModal(this.connection.videoCharges, [request], {
+      title: t('Send the video request again?'),
+      lines: [
+        `“${shortenPrompt(request.prompt, 120)}”`,
+        [request.model, request.seconds ? t('{0} s', request.seconds) : undefined].filter(Boolean).join(' · '),
+      ],
+      action: t('Send Again'),
+    });
+    return approval ? this.create(approval, { ...extras, signal: undefined }) : undefined;
+  }
+
   private failed(error: unknown, request: StoredCreateRequest, extras: CreateExtras): CreateOutcome {
-    const retry: MessageAction = { title: t('Retry'), run: () => this.create(request, { ...extras, signal: undefined }) };
+    const retry: MessageAction = { title: t('Retry'), run: () => this.retry(request, extras) };
     const showLogs: MessageAction = { title: t('Show Logs'), run: () => vscode.commands.executeCommand(CommandIds.showLogs) };
     if (!isApiError(error)) {
       this.log.error(`Creating the video task failed: ${describeError(error)}`);

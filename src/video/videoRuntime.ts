@@ -126,7 +126,7 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
         settings,
         connection,
         creator: this.creator,
-        review: (prompt, options) => this.commands.reviewAndCreate(prompt, options),
+        review: (prompt, options, fromFolder) => this.commands.reviewAndCreate(prompt, options, undefined, fromFolder),
         gallery: this.gallery,
         log,
       }),

@@ -9,12 +9,12 @@ import { checkPrompt } from './core/promptCheck';
 import { shortenPrompt } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
 import { callKey, ToolCallLedger } from './core/toolCallLedger';
-import { parseToolInput, toolConfirmation, toolOptions, type ToolConfirmation } from './core/toolInput';
-import { defaultOptions, toCreateRequest } from './core/videoOptions';
+import { parseToolInput, toolConfirmation, toolOptions } from './core/toolInput';
+import { defaultOptions, optionsFromRequest, toCreateRequest } from './core/videoOptions';
 import type { StoredCreateRequest } from './core/videoTaskRecord';
 import { limitsOf } from './modelLimits';
 import { followTask } from './followTask';
-import type { VideoCreator } from './videoCreator';
+import type { VideoApproval, VideoCreator } from './videoCreator';
 import type { VideoDownloader } from './videoDownloader';
 
 export interface VideoToolDeps {
@@ -26,7 +26,7 @@ export interface VideoToolDeps {
   log: ComponentLogger;
 }
 
-type Plan = { request: StoredCreateRequest; confirmation: ToolConfirmation } | { problem: string };
+type Plan = { request: StoredCreateRequest; key: string } | { problem: string };
 
 /**
  * Generate Video as a tool for VS Code's agent and for callers of `vscode.lm.invokeTool`. `prepareInvocation` returns
@@ -40,12 +40,24 @@ export class VideoTool implements vscode.LanguageModelTool<unknown> {
 
   constructor(private readonly deps: VideoToolDeps) {}
 
+  /**
+   * The confirmation VS Code shows before `invoke`: the charge gate's quote of the exact request, held until the call
+   * comes (VS Code calls `invoke` only once the user allowed it).
+   */
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): Promise<vscode.PreparedToolInvocation> {
     const plan = await this.plan(options.input);
     if ('problem' in plan) return { invocationMessage: t('Promptreel cannot generate this video') };
+    const defaults = defaultOptions(this.deps.settings.video);
+    const [quote, limits] = await Promise.all([
+      this.deps.connection.videoCharges.quote([plan.request]),
+      limitsOf(this.deps.settings, this.deps.connection, plan.request.model),
+    ]);
+    const problems = checkPrompt({ prompt: plan.request.prompt, seconds: plan.request.seconds ?? defaults.seconds, model: plan.request.model }, limits);
+    const confirmation = toolConfirmation(plan.request.prompt, optionsFromRequest(plan.request, defaults), quote, problems);
+    this.deps.connection.videoCharges.hold(plan.key, quote);
     return {
       invocationMessage: t('Generating a video with {0}: "{1}"', plan.request.model, shortenPrompt(plan.request.prompt, 60)),
-      confirmationMessages: { title: plan.confirmation.title, message: new vscode.MarkdownString(plan.confirmation.message) },
+      confirmationMessages: { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) },
     };
   }
 
@@ -53,7 +65,11 @@ export class VideoTool implements vscode.LanguageModelTool<unknown> {
     const plan = await this.plan(options.input);
     // Thrown errors reach the model as the tool's failure: nothing was sent.
     if ('problem' in plan) throw new Error(plan.problem);
-    const { result, repeated } = this.ledger.run(callKey(options.toolInvocationToken, { ...plan.request }), () => this.run(plan.request, token));
+    const { result, repeated } = this.ledger.run(callKey(options.toolInvocationToken, { ...plan.request }), () => {
+      const approval = this.deps.connection.videoCharges.approveHeld(plan.key);
+      if (!approval) throw new Error('The user has not confirmed this video and its price: nothing was sent. Call the tool again so VS Code asks the user.');
+      return this.run(approval, token);
+    });
     if (!repeated) return result;
     this.deps.log.info('Video tool: the same call again; answering with the task it already made.');
     const first = await result;
@@ -70,22 +86,20 @@ export class VideoTool implements vscode.LanguageModelTool<unknown> {
     const options = toolOptions(parsed.input, defaultOptions(this.deps.settings.video));
     if (!options.model) return { problem: 'No video model is set: pass "model", or the user sets promptreel.video.model.' };
     const request = toCreateRequest(parsed.input.prompt, options);
-    const [quote, limits] = await Promise.all([
-      this.deps.connection.quoteCharge(options.model),
-      limitsOf(this.deps.settings, this.deps.connection, options.model),
-    ]);
-    const problems = checkPrompt({ prompt: request.prompt, seconds: request.seconds, model: request.model }, limits);
-    return { request, confirmation: toolConfirmation(request.prompt, options, quote, problems) };
+    // The confirmation is found again by what was asked: the request it showed is sent, whatever changed meanwhile.
+    return { request, key: JSON.stringify(parsed.input) };
   }
 
-  private async run(request: StoredCreateRequest, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  private async run(approval: VideoApproval, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    const request = approval.quote.requests[0];
+    if (!request) return text('Nothing was confirmed: no video task was created.');
     const controller = new AbortController();
     if (token.isCancellationRequested) controller.abort();
     const cancelled = token.onCancellationRequested(() => controller.abort());
     let id: string;
     try {
       // The signal stops the create only before anything is sent: a request on its way runs to its answer.
-      id = (await this.deps.creator.createOrThrow(request, { signal: controller.signal })).id;
+      id = (await this.deps.creator.createOrThrow(approval, { signal: controller.signal })).id;
     } catch (error) {
       return text(this.createFailed(error));
     } finally {

@@ -18,6 +18,8 @@ export const resultMetadataSchema = z.object({
   videoState: z.optional(z.string()),
   /** The price shown by `video-confirm` (`$0.40`). */
   price: z.optional(z.string()),
+  /** The charge gate's quote shown by `video-confirm`: its follow-up confirms that quote, once. */
+  quoteId: z.optional(z.string()),
 });
 export type ResultMetadata = z.infer<typeof resultMetadataSchema>;
 
@@ -52,7 +54,7 @@ export function followupsFor(metadata: unknown): Followup[] {
       return result.prompt ? [{ prompt: result.prompt, label: t('Make another video from the same prompt'), command: VIDEO_COMMAND }] : [];
     case 'video-confirm':
       return result.prompt
-        ? [{ prompt: result.prompt, label: result.price ? t('Generate for {0}', result.price) : t('Generate it'), command: VIDEO_COMMAND }]
+        ? [{ prompt: result.prompt, label: result.price ? t('Generate for {0}', result.price) : t('Generate it (price not known)'), command: VIDEO_COMMAND }]
         : [];
     default:
       return [];

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { formatUsd, MAX_VIDEO_SECONDS } from '../../api';
-import { describeChargeQuote, type ChargeQuote } from '../../account/core/chargeQuote';
+import { describeChargeQuote } from '../../account/core/chargeQuote';
+import { folderNote, type ChargedRequest, type Quote } from '../../connection/core/chargeGate';
 import { t } from '../../common/l10n';
 import type { PromptProblem } from './promptCheck';
 import { shortenPrompt } from './taskModel';
@@ -54,9 +55,16 @@ export interface ToolConfirmation {
 }
 
 /** The confirmation: the price in the title (so a plain dialog shows it too), then the prompt, model, settings and checks. */
-export function toolConfirmation(prompt: string, options: VideoOptions, quote: ChargeQuote, problems: readonly PromptProblem[]): ToolConfirmation {
+export function toolConfirmation(
+  prompt: string,
+  options: VideoOptions,
+  gateQuote: Quote<ChargedRequest>,
+  problems: readonly PromptProblem[],
+): ToolConfirmation {
+  const quote = gateQuote.charge;
   const cost = describeChargeQuote(quote);
   const title = quote.priceUsd !== undefined ? t('Generate a video for {0}?', formatUsd(quote.priceUsd)) : t('Generate a video (price not known)?');
+  const fromFolder = folderNote(gateQuote);
   const settings = [
     t('{0} s', options.seconds),
     options.resolution,
@@ -72,6 +80,7 @@ export function toolConfirmation(prompt: string, options: VideoOptions, quote: C
     t('**Settings:** {0}', settings),
     cost ? t('**Price:** {0}', cost) : t('**Price:** not known for this model: it uses your quota like any other video.'),
     quote.warning ? t('**Note:** {0}', escapeMarkdown(quote.warning)) : '',
+    fromFolder ? t('**Note:** {0}', escapeMarkdown(fromFolder)) : '',
     ...problems.map((problem) => t('**Check:** {0}', escapeMarkdown(problem.message))),
     t('One task is created when you allow it (the request is never sent twice); Promptreel follows it and downloads the video into the workspace.'),
   ];

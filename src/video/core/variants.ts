@@ -56,3 +56,19 @@ export function parsePromptList(text: string, fileName: string): { variants: Var
 export function capVariants(variants: readonly Variant[], max: number): { kept: Variant[]; leftOut: number } {
   return { kept: variants.slice(0, max), leftOut: Math.max(0, variants.length - max) };
 }
+
+/** `5 s`, or `5 s ×3, 10 s ×1` when the requests differ: what a confirmation of several tasks shows. */
+export function describeDurations(requests: readonly { seconds?: string }[]): string {
+  const counts = new Map<string, number>();
+  for (const request of requests) counts.set(request.seconds ?? '?', (counts.get(request.seconds ?? '?') ?? 0) + 1);
+  if (counts.size === 1) return t('{0} s', [...counts.keys()][0]);
+  return [...counts].map(([seconds, count]) => t('{0} s ×{1}', seconds, count)).join(', ');
+}
+
+/** `Seeds: 7, 8, 9`, or undefined when none is set. */
+export function describeSeeds(requests: readonly { metadata?: { seed?: number } }[]): string | undefined {
+  const seeds = requests.map((request) => request.metadata?.seed).filter((seed): seed is number => seed !== undefined);
+  if (!seeds.length) return undefined;
+  const shown = seeds.length > 12 ? [...seeds.slice(0, 12).map(String), '…'] : seeds.map(String);
+  return t('Seeds: {0}', shown.join(', '));
+}

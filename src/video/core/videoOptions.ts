@@ -58,8 +58,9 @@ export function seedProblem(value: string): string | null {
 }
 
 /**
- * Arguments of `promptreel.generateVideo` when another part of Promptreel (or a test) calls it. With a prompt the
- * task is created at once with the settings plus these overrides; `review: true` shows the review step first.
+ * Arguments of `promptreel.generateVideo` when another part of Promptreel, another extension or a task's command
+ * input calls it: they prefill the prompt and the review step, which always shows the price before anything is sent
+ * (`review` is still accepted, and ignored).
  */
 export const generateArgsSchema = z.strictObject({
   prompt: z.optional(z.string().check(z.trim(), z.minLength(1))),

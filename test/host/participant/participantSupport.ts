@@ -1,3 +1,4 @@
+import type { PromptreelTestApi } from '../../../src/extension';
 import * as vscode from 'vscode';
 
 export type RecordedPart =
@@ -93,11 +94,15 @@ export function responseTurn(markdown: string, command?: string, result: vscode.
   return new ResponseTurn([new vscode.ChatResponseMarkdownPart(markdown)], result, 'promptreel.participant', command);
 }
 
-/** The history after `/video <prompt>` showed its price: the next `/video <prompt>` is the confirmation. */
-export function confirmedVideo(prompt: string): vscode.ChatContext {
-  return {
-    history: [requestTurn(prompt, 'video'), responseTurn('Generate this video?', 'video', { metadata: { kind: 'video-confirm', prompt, price: '$0.40' } })],
-  };
+/**
+ * The history after `/video <prompt>` really showed its price (the participant's own answer, with the quote it
+ * made): the next `/video <prompt>` with it is the user's confirmation.
+ */
+export async function confirmedVideo(api: PromptreelTestApi, prompt: string): Promise<vscode.ChatContext> {
+  const token = new vscode.CancellationTokenSource().token;
+  const asked = await api.participant.handle(chatRequest({ prompt, command: 'video' }), { history: [] }, new RecordingStream(), token);
+  if (asked.metadata.kind !== 'video-confirm') throw new Error(`/video did not ask to confirm: ${JSON.stringify(asked.metadata)}`);
+  return { history: [requestTurn(prompt, 'video'), responseTurn('Generate this video?', 'video', asked)] };
 }
 
 /** Opens the sample file and selects the given lines (1-based, inclusive). */

@@ -6,7 +6,7 @@ import type { ParticipantResult } from '../../../src/participant/answerHandler';
 import { useConnectedService } from '../support/connectedService';
 import { clearTasks, connectVideo, disconnectVideo, setSetting, testApi, videoPosts } from '../video/videoTestSupport';
 import { waitFor } from '../support/waitFor';
-import { chatRequest, confirmedVideo, RecordingStream } from './participantSupport';
+import { chatRequest, confirmedVideo, RecordingStream, requestTurn, responseTurn } from './participantSupport';
 
 const PROMPT = 'a paper boat drifting down a rainy street';
 
@@ -16,8 +16,9 @@ async function runVideo(
   stream: RecordingStream,
   token = new vscode.CancellationTokenSource().token,
   prompt = PROMPT,
-  context = confirmedVideo(prompt),
+  confirmed?: vscode.ChatContext,
 ): Promise<ParticipantResult> {
+  const context = confirmed ?? (await confirmedVideo(api, prompt));
   let done = false;
   const handled = api.participant.handle(chatRequest({ prompt, command: 'video' }), context, stream, token).finally(() => (done = true));
   const deadline = Date.now() + 30_000;
@@ -103,7 +104,7 @@ describe('participant: @promptreel /video', () => {
     ctx.service.setScenario({ video: { pollsToDone: 50 } });
     const source = new vscode.CancellationTokenSource();
     const stream = new RecordingStream();
-    const handled = api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), confirmedVideo(PROMPT), stream, source.token);
+    const handled = api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), await confirmedVideo(api, PROMPT), stream, source.token);
     await waitFor(() => /created with/.test(stream.text), { what: 'the task to be created', timeoutMs: 20_000 });
     source.cancel();
     const result = await handled;
@@ -119,7 +120,7 @@ describe('participant: @promptreel /video', () => {
     ctx.service.setScenario({ video: { answerDelayMs: 1500, pollsToDone: 50 } });
     const source = new vscode.CancellationTokenSource();
     const stream = new RecordingStream();
-    const handled = api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), confirmedVideo(PROMPT), stream, source.token);
+    const handled = api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), await confirmedVideo(api, PROMPT), stream, source.token);
     await waitFor(() => videoPosts(ctx.service).length === 1, { what: 'the POST to reach the service' });
     source.cancel();
     const result = await handled;
@@ -139,7 +140,7 @@ describe('participant: @promptreel /video', () => {
     const stream = new RecordingStream();
     const result = await api.participant.handle(
       chatRequest({ prompt: PROMPT, command: 'video' }),
-      confirmedVideo(PROMPT),
+      await confirmedVideo(api, PROMPT),
       stream,
       new vscode.CancellationTokenSource().token,
     );
@@ -168,7 +169,7 @@ describe('participant: @promptreel /video', () => {
     const noModel = new RecordingStream();
     const result = await api.participant.handle(
       chatRequest({ prompt: PROMPT, command: 'video' }),
-      confirmedVideo(PROMPT),
+      { history: [] },
       noModel,
       new vscode.CancellationTokenSource().token,
     );
@@ -189,7 +190,7 @@ describe('participant: @promptreel /video', () => {
     const stream = new RecordingStream();
     const result = await api.participant.handle(
       chatRequest({ prompt: PROMPT, command: 'video' }),
-      confirmedVideo(PROMPT),
+      await confirmedVideo(api, PROMPT),
       stream,
       new vscode.CancellationTokenSource().token,
     );
@@ -208,19 +209,30 @@ describe('participant: @promptreel /video', () => {
     const token = new vscode.CancellationTokenSource().token;
     const first = new RecordingStream();
     const asked = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, first, token);
-    assert.deepStrictEqual(asked.metadata, { kind: 'video-confirm', prompt: PROMPT, price: '$0.40' });
+    const { quoteId, ...shown } = asked.metadata;
+    assert.deepStrictEqual(shown, { kind: 'video-confirm', prompt: PROMPT, price: '$0.40' });
+    assert.ok(quoteId, 'the answer names the quote its follow-up confirms');
     assert.match(first.text, /Generate this video with `promptreel-video` \(5 s · \d+p · adaptive\)\? It costs \*\*\$0\.40 · \$2\.80 left after\*\*/);
     assert.match(first.text, /Nothing is sent \(or charged\) until you confirm/);
     assert.strictEqual(videoPosts(ctx.service).length, 0, 'nothing is sent before the confirmation');
     const [followup] = api.participant.provideFollowups(asked);
     assert.deepStrictEqual(followup, { prompt: PROMPT, label: 'Generate for $0.40', command: 'video' });
 
-    const confirmed = await runVideo(api, new RecordingStream(), token, followup.prompt);
+    const history = { history: [requestTurn(PROMPT, 'video'), responseTurn('Generate this video?', 'video', asked)] };
+    const confirmed = await runVideo(api, new RecordingStream(), token, followup.prompt, history);
     assert.strictEqual(confirmed.metadata.kind, 'video');
     assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
+
+    // VS Code's Retry sends the same request with the same history again: the confirmation was used, so it asks again.
+    const replayed = new RecordingStream();
+    const again = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), history, replayed, token);
+    assert.strictEqual(again.metadata.kind, 'video-confirm', 'review 2.3: a replayed confirmation asks again');
+    assert.notStrictEqual(again.metadata.quoteId, quoteId);
+    assert.match(replayed.text, /It costs \*\*\$0\.40/);
+    assert.strictEqual(videoPosts(ctx.service).length, 1, 'review 2.3: still exactly one POST');
   });
 
-  it('names a key that cannot pay before sending; without a price the task is created at once, as before', async () => {
+  it('review 2.3: names a key that cannot pay before sending; without a price it still asks, saying the price is not known', async () => {
     const api = await testApi();
     ctx.service.setScenario({ account: { usedQuota: 4_900_000 } });
     await api.connection.keyHealth.refresh();
@@ -235,8 +247,16 @@ describe('participant: @promptreel /video', () => {
     await api.connection.keyHealth.refresh();
     api.connection.prices.forget();
     try {
-      const direct = await runVideo(api, new RecordingStream(), token, PROMPT, { history: [] });
-      assert.strictEqual(direct.metadata.kind, 'video');
+      const unpriced = new RecordingStream();
+      const asks = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, unpriced, token);
+      assert.strictEqual(asks.metadata.kind, 'video-confirm');
+      assert.match(unpriced.text, /\*\*Its price is not known\*\*/);
+      assert.strictEqual(videoPosts(ctx.service).length, 0, 'nothing is sent without a confirmation, price or not');
+      const [followup] = api.participant.provideFollowups(asks);
+      assert.strictEqual(followup.label, 'Generate it (price not known)');
+      const history = { history: [requestTurn(PROMPT, 'video'), responseTurn('Generate this video?', 'video', asks)] };
+      const made = await runVideo(api, new RecordingStream(), token, PROMPT, history);
+      assert.strictEqual(made.metadata.kind, 'video');
       assert.strictEqual(videoPosts(ctx.service).length, 1);
     } finally {
       api.connection.prices.forget(); // the next tests' service publishes prices again

@@ -4,13 +4,12 @@ import * as os from 'os';
 import * as vscode from 'vscode';
 import { addUserMessage } from '../../../src/chatPanel/core/conversation';
 import type { ExportOutcome, ImportOutcome } from '../../../src/chatPanel/conversationActions';
-import type { CreateOutcome } from '../../../src/video/videoCreator';
 import { VideoDownloader } from '../../../src/video/videoDownloader';
 import type { OpenOutcome } from '../../../src/video/videoCommands';
 import { sampleBytes, type LocalService } from '../../service';
 import { MemoryFileSystem } from '../support/memoryFileSystem';
 import { stubWindow } from '../support/stubWindow';
-import { connectVideo, disconnectVideo, playerLoaded, pollUntil, runtime, testApi } from '../video/videoTestSupport';
+import { connectVideo, generateReviewed, disconnectVideo, playerLoaded, pollUntil, runtime, testApi } from '../video/videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
 import type { PromptreelTestApi } from '../../../src/extension';
 
@@ -21,7 +20,7 @@ import type { PromptreelTestApi } from '../../../src/extension';
 const SCHEME = 'promptreel-memfs';
 
 async function completedTask(api: PromptreelTestApi, service: LocalService, prompt: string): Promise<string> {
-  const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt });
+  const outcome = await generateReviewed({ prompt });
   assert.ok(outcome?.kind === 'created', JSON.stringify(outcome));
   const task = service.task(outcome.task.id);
   assert.ok(task);

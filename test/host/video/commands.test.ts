@@ -1,9 +1,8 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { CreateOutcome } from '../../../src/video/videoCreator';
 import { VideoCommandIds } from '../../../src/video/videoCommandIds';
 import { packageJson } from '../shell/shellTestSupport';
-import { connectVideo, disconnectVideo, pollUntil, runtime, waitFor } from './videoTestSupport';
+import { connectVideo, generateReviewed, disconnectVideo, pollUntil, runtime, waitFor } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 interface MenuEntry {
@@ -80,7 +79,7 @@ describe('video: commands, menus and the list', () => {
   it('Copy Task ID, Copy Prompt, Remove from List, Clear Finished, Refresh All', async () => {
     const api = await connectVideo(ctx.service);
     const make = async (prompt: string) => {
-      const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt });
+      const outcome = await generateReviewed({ prompt });
       assert.ok(outcome?.kind === 'created');
       return outcome.task.id;
     };
@@ -112,7 +111,7 @@ describe('video: commands, menus and the list', () => {
     const { store } = runtime(api);
     const ids: string[] = [];
     for (const prompt of ['one', 'two', 'three']) {
-      const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt });
+      const outcome = await generateReviewed({ prompt });
       assert.ok(outcome?.kind === 'created');
       ids.push(outcome.task.id);
       ctx.service.task(outcome.task.id)!.forced = 'completed';

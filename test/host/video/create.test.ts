@@ -2,7 +2,18 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
 import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
-import { connectVideo, disconnectVideo, pollUntil, recordMessages, runtime, scriptQuickInputs, setSetting, videoPosts, waitFor } from './videoTestSupport';
+import {
+  connectVideo,
+  generateReviewed,
+  disconnectVideo,
+  pollUntil,
+  recordMessages,
+  runtime,
+  scriptQuickInputs,
+  setSetting,
+  videoPosts,
+  waitFor,
+} from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
 import { testApi } from '../shell/shellTestSupport';
 
@@ -186,7 +197,7 @@ describe('video: creating tasks', () => {
     const messages = recordMessages();
     let outcome: CreateOutcome | undefined;
     try {
-      outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
+      outcome = await generateReviewed({ prompt: PROMPT });
     } finally {
       messages.restore();
     }
@@ -202,7 +213,7 @@ describe('video: creating tasks', () => {
     ctx.service.setScenario({
       fault: { status: 401, body: 'openai', code: 'invalid_api_key', message: 'Invalid token', method: 'POST', path: '^/v1/videos$' },
     });
-    const refused = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
+    const refused = await generateReviewed({ prompt: PROMPT });
     assert.ok(refused?.kind === 'failed');
     assert.deepStrictEqual(refused.shown.actions, ['Set API Key', 'Show Logs']);
   });
@@ -213,7 +224,7 @@ describe('video: creating tasks', () => {
     const messages = recordMessages();
     let outcome: CreateOutcome | undefined;
     try {
-      outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
+      outcome = await generateReviewed({ prompt: PROMPT });
       // Time for any automatic retry to show up (there must be none).
       await new Promise((resolve) => setTimeout(resolve, 1500));
     } finally {
@@ -258,7 +269,7 @@ describe('video: creating tasks', () => {
       const messages = recordMessages();
       let outcome: CreateOutcome | undefined;
       try {
-        outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
+        outcome = await generateReviewed({ prompt: PROMPT });
       } finally {
         messages.restore();
       }
@@ -276,12 +287,51 @@ describe('video: creating tasks', () => {
     });
   }
 
+  it('review 2.3: called with a prompt (a task input, another extension), Generate Video shows the review with the price and sends nothing until it is accepted', async () => {
+    await connectVideo(ctx.service);
+    const script = scriptQuickInputs([{ cancel: true }]);
+    let outcome: CreateOutcome | undefined;
+    try {
+      outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT, seconds: '10', review: false });
+    } finally {
+      script.restore();
+    }
+    assert.strictEqual(outcome, undefined, 'dismissed: nothing created');
+    assert.strictEqual(videoPosts(ctx.service).length, 0, 'nothing was sent');
+    const review = script.seen[0];
+    assert.match(review?.title ?? '', /Generate Video \(2\/2\)/);
+    const generate = review?.items?.[0];
+    assert.strictEqual(generate?.label, '$(play) Generate video');
+    assert.strictEqual(generate?.description, 'promptreel-video · 10 s · 720p · $0.40 · $2.80 left after', 'the arguments prefill it, with the price');
+  });
+
+  it('review 2.3: Retry after a failed create asks again, with the price, before a second request', async () => {
+    await connectVideo(ctx.service);
+    ctx.service.setScenario({ fault: { status: 500, body: 'task', message: 'upstream busy', method: 'POST', path: '^/v1/videos$', times: 1 } });
+    const failed = await generateReviewed({ prompt: PROMPT });
+    assert.ok(failed?.kind === 'failed', JSON.stringify(failed));
+    assert.ok(failed.shown.actions.includes('Retry'));
+    assert.strictEqual(videoPosts(ctx.service).length, 1);
+    const api = await testApi();
+    const messages = recordMessages();
+    try {
+      const retried = await api.video.creator.retry({ model: 'promptreel-video', prompt: PROMPT, seconds: '5' });
+      assert.strictEqual(retried, undefined, 'dismissed: nothing sent');
+    } finally {
+      messages.restore();
+    }
+    const asked = messages.shown.find((shown) => shown.message === 'Send the video request again?');
+    assert.ok(asked, JSON.stringify(messages.shown));
+    assert.match(asked.detail ?? '', /Price: \$0\.40 · \$2\.80 left after\./);
+    assert.strictEqual(videoPosts(ctx.service).length, 1, 'no second request without a second confirmation');
+  });
+
   it('asks for a key instead of failing when there is none', async () => {
     const api = await connectVideo(ctx.service);
     await api.keyStore.clear();
     const messages = recordMessages();
     try {
-      const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
+      const outcome = await generateReviewed({ prompt: PROMPT });
       assert.deepStrictEqual(outcome, { kind: 'not-ready' });
     } finally {
       messages.restore();

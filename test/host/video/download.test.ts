@@ -6,12 +6,11 @@ import * as vscode from 'vscode';
 import { PLAYER_VIEW_TYPE } from '../../../src/video/videoPlayer';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { OpenOutcome } from '../../../src/video/videoCommands';
-import type { CreateOutcome } from '../../../src/video/videoCreator';
 import { VideoDownloader, type DownloadOutcome } from '../../../src/video/videoDownloader';
 import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import { sampleBytes, type LocalService } from '../../service';
 import { useConnectedService } from '../support/connectedService';
-import { connectVideo, disconnectVideo, playerLoaded, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+import { connectVideo, generateReviewed, disconnectVideo, playerLoaded, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
 
 function workspaceRoot(): string {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -31,7 +30,7 @@ function filesBelow(dir: string): string[] {
 
 /** A completed task in the list: created through the command, then finished on the service and polled. */
 async function completedTask(api: PromptreelTestApi, service: LocalService, prompt = 'A red kite over green hills'): Promise<VideoTaskRecord> {
-  const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt });
+  const outcome = await generateReviewed({ prompt });
   assert.ok(outcome?.kind === 'created', JSON.stringify(outcome));
   const serverTask = service.task(outcome.task.id);
   assert.ok(serverTask);
@@ -195,7 +194,7 @@ describe('video: download and playback', () => {
     const api = await connectVideo(ctx.service);
     await setSetting('video.autoDownload', true);
     try {
-      const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: 'Auto saved clip' });
+      const outcome = await generateReviewed({ prompt: 'Auto saved clip' });
       assert.ok(outcome?.kind === 'created');
       ctx.service.task(outcome.task.id)!.forced = 'completed';
       const saved = await waitFor(() => runtime(api).store.get(outcome.task.id)?.downloadedPath, { what: 'the automatic download', timeoutMs: 20_000 });
@@ -271,7 +270,7 @@ describe('video: download without a workspace folder', () => {
 
   it('asks where to save (and saves nothing when the dialog is dismissed or the download is automatic)', async () => {
     const api = await connectVideo(ctx.service);
-    const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: 'No workspace here' });
+    const outcome = await generateReviewed({ prompt: 'No workspace here' });
     assert.ok(outcome?.kind === 'created');
     ctx.service.task(outcome.task.id)!.forced = 'completed';
     await pollUntil(api, outcome.task.id, (task) => task.state === 'completed', 'completed');

@@ -3,7 +3,17 @@ import { createHash } from 'crypto';
 import * as vscode from 'vscode';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
 import { isMultipartBody, samplePng } from '../../service';
-import { recordMessages, runScripted, scriptOpenDialogs, setSetting, testApi, useStudioService, videoPosts, workspaceFile } from './videoTestSupport';
+import {
+  confirmedRequests,
+  recordMessages,
+  runScripted,
+  scriptOpenDialogs,
+  setSetting,
+  testApi,
+  useStudioService,
+  videoPosts,
+  workspaceFile,
+} from './videoTestSupport';
 
 const PROMPT = 'The paper boat starts to drift away';
 const png = samplePng(32, 18);
@@ -95,11 +105,13 @@ describe('video: an image as the first frame (issue 16.5)', () => {
     const messages = recordMessages();
     let outcome: CreateOutcome;
     try {
-      outcome = await api.video.creator.create({
-        model: 'promptreel-video',
-        prompt: PROMPT,
-        firstFrame: { uri: missing.toString(), fileName: 'gone.png', contentType: 'image/png' },
-      });
+      outcome = await api.video.creator.create(
+        await confirmedRequests(api, {
+          model: 'promptreel-video',
+          prompt: PROMPT,
+          firstFrame: { uri: missing.toString(), fileName: 'gone.png', contentType: 'image/png' },
+        }),
+      );
     } finally {
       messages.restore();
     }

@@ -4,11 +4,11 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
-import { pollUntil, testApi, useStudioService, waitFor } from './videoTestSupport';
+import { confirmedRequests, pollUntil, testApi, useStudioService, waitFor } from './videoTestSupport';
 
 /** A task made through the creator, followed to completion by the real poller, and downloaded (to `destination` if given). */
 async function downloadedTask(api: PromptreelTestApi, prompt: string, destination?: string): Promise<string> {
-  const task = await api.video.creator.createOrThrow({ model: 'promptreel-video', prompt, seconds: '5' });
+  const task = await api.video.creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt, seconds: '5' }));
   await pollUntil(api, task.id, (record) => record.state === 'completed', `${prompt} completes`);
   const saved = await api.video.downloader.download(task.id, destination ? { destination } : {});
   assert.strictEqual(saved.kind, 'saved', JSON.stringify(saved));
@@ -41,7 +41,7 @@ describe('video: the gallery (issue 16.2)', () => {
 
   it('issue 16.2: runs the tree command behind a card button, and ignores a message that does not fit', async () => {
     const api = await testApi();
-    const task = await api.video.creator.createOrThrow({ model: 'promptreel-video', prompt: 'A card to remove' });
+    const task = await api.video.creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt: 'A card to remove' }));
     const gallery = api.video.gallery;
     gallery.open();
     for (const junk of [{ type: 'action', action: 'runCommand', id: task.id }, { type: 'action', action: 'remove' }, 'remove', null])

@@ -4,13 +4,13 @@ import type { PromptreelTestApi } from '../../../src/extension';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
 import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import type { VideoScenario } from '../../service';
-import { connectVideo, disconnectVideo, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+import { connectVideo, generateReviewed, disconnectVideo, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 const PROMPT = 'A lighthouse in a storm, seen from a small boat';
 
 async function create(prompt = PROMPT): Promise<VideoTaskRecord> {
-  const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt });
+  const outcome = await generateReviewed({ prompt });
   assert.ok(outcome?.kind === 'created', JSON.stringify(outcome));
   return outcome.task;
 }

@@ -1,9 +1,7 @@
 import * as assert from 'assert';
-import * as vscode from 'vscode';
-import type { CreateOutcome } from '../../../src/video/videoCreator';
 import { TASKS_KEY } from '../../../src/video/core/taskStore';
 import type { DownloadOutcome } from '../../../src/video/videoDownloader';
-import { connectVideo, disconnectVideo, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+import { connectVideo, generateReviewed, disconnectVideo, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
 import { useConnectedService, useSecondService } from '../support/connectedService';
 
 const PROMPT = 'A kite over a windy beach';
@@ -15,7 +13,7 @@ describe('video: each task belongs to the service that made it', () => {
   it('issue 11.1: after a base URL change, a pending task is neither asked about on the new service nor failed; it resumes when switched back', async () => {
     const api = await connectVideo(ctx.service);
     ctx.service.setScenario({ video: { pollsToDone: 1000 } });
-    const outcome = await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', { prompt: PROMPT });
+    const outcome = await generateReviewed({ prompt: PROMPT });
     assert.ok(outcome?.kind === 'created', JSON.stringify(outcome));
     const id = outcome.task.id;
     assert.strictEqual(runtime(api).store.get(id)?.service, ctx.service.baseUrl);

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import { sampleBytes } from '../../service';
-import { testApi, useStudioService, videoPosts } from './videoTestSupport';
+import { setSetting, testApi, useStudioService, videoPosts } from './videoTestSupport';
 
 const TOOL = 'promptreel_generateVideo';
 const PROMPT = 'A kite rising over a windy beach';
@@ -81,7 +81,9 @@ describe('video: the video tool for agents (issue 16.1)', () => {
     const api = await testApi();
     ctx.service.setScenario({ video: { createDelayMs: 400 } });
     const cancel = new vscode.CancellationTokenSource();
-    const running = api.video.tool.invoke({ input: { prompt: 'A kite cancelled while it is sent' }, toolInvocationToken: undefined }, cancel.token);
+    const input = { prompt: 'A kite cancelled while it is sent' };
+    await api.video.tool.prepareInvocation({ input });
+    const running = api.video.tool.invoke({ input, toolInvocationToken: undefined }, cancel.token);
     await new Promise((resolve) => setTimeout(resolve, 150));
     cancel.cancel();
     const text = resultText(await running);
@@ -94,7 +96,9 @@ describe('video: the video tool for agents (issue 16.1)', () => {
     const api = await testApi();
     const cancel = new vscode.CancellationTokenSource();
     cancel.cancel();
-    const text = resultText(await api.video.tool.invoke({ input: { prompt: 'A kite cancelled at once' }, toolInvocationToken: undefined }, cancel.token));
+    const input = { prompt: 'A kite cancelled at once' };
+    await api.video.tool.prepareInvocation({ input });
+    const text = resultText(await api.video.tool.invoke({ input, toolInvocationToken: undefined }, cancel.token));
     assert.strictEqual(text, 'Cancelled before anything was sent: no video task was created.');
     assert.strictEqual(videoPosts(ctx.service).length, 0);
   });
@@ -109,6 +113,26 @@ describe('video: the video tool for agents (issue 16.1)', () => {
     assert.strictEqual(retry, `This call was already made (the same input, moments ago), so no second task was created. ${first}`);
     assert.strictEqual(videoPosts(ctx.service).length, 1);
     assert.strictEqual(api.video.store.tasks[0]?.state, 'unconfirmed');
+  });
+
+  it('review 2.3: a call sends only what its confirmation showed, once, and nothing without one', async () => {
+    const api = await testApi();
+    const input = { prompt: 'A kite confirmed at 5 seconds' };
+    await assert.rejects(
+      Promise.resolve(api.video.tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token)),
+      /has not confirmed this video and its price: nothing was sent/,
+    );
+    assert.strictEqual(videoPosts(ctx.service).length, 0, 'nothing without a confirmation');
+
+    const prepared = await api.video.tool.prepareInvocation({ input });
+    const message = prepared.confirmationMessages?.message;
+    assert.match(typeof message === 'string' ? message : (message?.value ?? ''), /\*\*Settings:\*\* 5 s/);
+    // The settings change between the confirmation and the call: what was shown is what is sent.
+    await setSetting('video.seconds', '10');
+    await pumping(api, api.video.tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
+    const posts = videoPosts(ctx.service);
+    assert.strictEqual(posts.length, 1);
+    assert.strictEqual((posts[0].body as { seconds: string }).seconds, '5');
   });
 
   it('issue 16.1: input that does not fit is refused before anything is sent, with the reason', async () => {

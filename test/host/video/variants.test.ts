@@ -31,7 +31,7 @@ describe('video: Generate Variants (issue 16.3)', () => {
     assert.ok(confirmation, JSON.stringify(messages));
     assert.deepStrictEqual(confirmation.items, ['Generate 3 Videos']);
     assert.match(confirmation.detail ?? '', /promptreel-video · 5 s · 720p · adaptive/);
-    assert.match(confirmation.detail ?? '', /It costs \$1\.20 in all \(3 × \$0\.40\); \$2\.00 left after\./);
+    assert.match(confirmation.detail ?? '', /Price: \$1\.20 · \$2\.00 left after \(3 × \$0\.40\)\./);
     assert.match(confirmation.detail ?? '', /sent once and never retried/);
 
     assert.ok(outcome?.kind === 'created', JSON.stringify(outcome));
@@ -99,7 +99,7 @@ describe('video: Generate Variants (issue 16.3)', () => {
     assert.ok(outcome?.kind === 'created', JSON.stringify(outcome));
     assert.strictEqual(seen[0].items?.find((item) => item.label.includes('Prompt'))?.description, '3 prompts from batch.jsonl');
     const detail = messages.find((message) => message.message === 'Generate 3 videos?')?.detail ?? '';
-    assert.match(detail, /It costs \$1\.20/);
+    assert.match(detail, /Price: \$1\.20/);
     assert.match(detail, /The file lists 4 prompts; promptreel\.video\.maxVariants keeps the first 3\./);
     assert.match(detail, /1 line of the file could not be read and is left out \(line 2: not JSON\)/);
     const bodies = videoPosts(ctx.service).map((post) => post.body as Body);
@@ -113,6 +113,27 @@ describe('video: Generate Variants (issue 16.3)', () => {
     );
     const api = await testApi();
     assert.match(String((await api.video.tree.getTreeItem(api.video.tree.getChildren()[0])).label), /^3 variants · batch\.jsonl$/);
+  });
+
+  it("review 2.3: from a file, the confirmation shows each line's own duration and seed, and exactly those are sent", async () => {
+    const file = await workspaceFile(
+      'prompts/own-values.jsonl',
+      ['{"prompt": "A fox at dawn", "seconds": 10, "seed": 7}', '"A heron at dusk"', '{"prompt": "A storm", "seed": 8}'].join('\n'),
+    );
+    const { outcome, messages } = await variants([{ pick: 'Review 3 variants' }], true, file);
+    assert.ok(outcome?.kind === 'created', JSON.stringify(outcome));
+    const detail = messages.find((message) => message.message === 'Generate 3 videos?')?.detail ?? '';
+    assert.match(detail, /promptreel-video · 10 s ×1, 5 s ×2 · 720p/);
+    assert.match(detail, /Seeds: 7, 8/);
+    const bodies = videoPosts(ctx.service).map((post) => post.body as Body);
+    assert.deepStrictEqual(
+      bodies.map((body) => [body.seconds, body.metadata.seed]),
+      [
+        ['10', 7],
+        ['5', undefined],
+        ['5', 8],
+      ],
+    );
   });
 
   it('issue 16.3: a refused request stops the rest, and nothing is retried', async () => {

@@ -4,7 +4,8 @@ import type { PromptreelTestApi } from '../../../src/extension';
 import type { VideoRuntime } from '../../../src/video/videoRuntime';
 import type { VideoFile, VideoPlayer } from '../../../src/video/videoPlayer';
 import type { PlaybackReport } from '../../../src/video/core/playerPage';
-import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
+import type { StoredCreateRequest, VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
+import type { CreateOutcome, VideoApproval } from '../../../src/video/videoCreator';
 import type { LocalService } from '../../service';
 import { setSetting, testApi } from '../shell/shellTestSupport';
 import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
@@ -96,12 +97,18 @@ export interface QuickInputScript {
 }
 
 /**
- * Replaces `window.showInputBox` and `window.showQuickPick` (tests and extension share one `vscode` API object) and
- * answers them in order from `steps`, checking input boxes with their own validator as the real widget does.
+ * Replaces `window.showInputBox`, `window.showQuickPick` and `window.createQuickPick` (tests and extension share one
+ * `vscode` API object) and answers them in order from `steps`, checking input boxes with their own validator as the
+ * real widget does. A quick pick made with `createQuickPick` is answered once it is no longer busy (the review step
+ * fills its price in), as a user reads it before pressing Enter.
  */
 export function scriptQuickInputs(steps: Step[]): QuickInputScript {
-  const window = vscode.window as unknown as { showInputBox: ShowInputBox; showQuickPick: ShowQuickPick };
-  const originals = { showInputBox: window.showInputBox, showQuickPick: window.showQuickPick };
+  const window = vscode.window as unknown as {
+    showInputBox: ShowInputBox;
+    showQuickPick: ShowQuickPick;
+    createQuickPick: typeof vscode.window.createQuickPick;
+  };
+  const originals = { showInputBox: window.showInputBox, showQuickPick: window.showQuickPick, createQuickPick: window.createQuickPick };
   const queue = [...steps];
   const seen: QuickInputScript['seen'] = [];
   const next = (kind: 'input' | 'pick'): Step => {
@@ -129,6 +136,7 @@ export function scriptQuickInputs(steps: Step[]): QuickInputScript {
     if (!found) throw new Error(`no item "${step.pick}" in "${options?.title}": ${list.map((item) => item.label).join(' | ')}`);
     return found;
   };
+  window.createQuickPick = <T extends vscode.QuickPickItem>() => scriptedQuickPick<T>(() => next('pick'), seen) as vscode.QuickPick<T>;
   return {
     seen,
     get remaining() {
@@ -137,8 +145,69 @@ export function scriptQuickInputs(steps: Step[]): QuickInputScript {
     restore: () => {
       window.showInputBox = originals.showInputBox;
       window.showQuickPick = originals.showQuickPick;
+      window.createQuickPick = originals.createQuickPick;
     },
   };
+}
+
+/** A stand-in for `createQuickPick`'s widget: on `show()`, waits until it is not busy, then takes the next step. */
+function scriptedQuickPick<T extends vscode.QuickPickItem>(nextStep: () => Step, seen: QuickInputScript['seen']): Partial<vscode.QuickPick<T>> {
+  const accepted = new vscode.EventEmitter<void>();
+  const hidden = new vscode.EventEmitter<void>();
+  const unused = new vscode.EventEmitter<never>();
+  let shown = false;
+  const pick: Partial<vscode.QuickPick<T>> & { items: readonly T[]; selectedItems: readonly T[]; activeItems: readonly T[]; busy: boolean } = {
+    items: [],
+    selectedItems: [],
+    activeItems: [],
+    busy: false,
+    value: '',
+    onDidAccept: accepted.event,
+    onDidHide: hidden.event,
+    onDidChangeValue: unused.event,
+    onDidChangeActive: unused.event,
+    onDidChangeSelection: unused.event,
+    onDidTriggerButton: unused.event,
+    onDidTriggerItemButton: unused.event,
+    show: () => {
+      if (shown) return;
+      shown = true;
+      void waitFor(() => !pick.busy, { what: `the quick pick "${pick.title}" to finish reading`, timeoutMs: 20_000 }).then(() => {
+        seen.push({ kind: 'pick', title: pick.title, labels: pick.items.map((item) => item.label), items: [...pick.items] });
+        const step = nextStep();
+        if ('cancel' in step) return hidden.fire();
+        if (!('pick' in step)) throw new Error(`expected a pick step for "${pick.title}", got ${JSON.stringify(step)}`);
+        const found = pick.items.find((item) => item.label.includes(step.pick));
+        if (!found) throw new Error(`no item "${step.pick}" in "${pick.title}": ${pick.items.map((item) => item.label).join(' | ')}`);
+        pick.selectedItems = [found];
+        accepted.fire();
+      });
+    },
+    hide: () => hidden.fire(),
+    dispose: () => {
+      accepted.dispose();
+      hidden.dispose();
+    },
+  };
+  return pick;
+}
+
+/** Generate Video with arguments (as a task's command input or another extension calls it), accepting its review. */
+export async function generateReviewed(args: Record<string, unknown>): Promise<CreateOutcome | undefined> {
+  const script = scriptQuickInputs([{ pick: 'Generate video' }]);
+  try {
+    return await vscode.commands.executeCommand<CreateOutcome>('promptreel.generateVideo', args);
+  } finally {
+    script.restore();
+  }
+}
+
+/** The user's confirmation of exactly these requests, through the charge gate (as a review or a modal gives it). */
+export async function confirmedRequests(api: PromptreelTestApi, ...requests: StoredCreateRequest[]): Promise<VideoApproval> {
+  const gate = api.connection.videoCharges;
+  const approval = gate.approve(await gate.quote(requests));
+  assert.ok(approval, 'the gate approves a fresh quote');
+  return approval;
 }
 
 export function assertOk(condition: unknown, message: string): asserts condition {

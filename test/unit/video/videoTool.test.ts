@@ -48,7 +48,7 @@ describe('issue 16.1: the video tool for agents', () => {
     const confirmation = toolConfirmation(
       'A *bold* [link](https://x.invalid) boat',
       { ...DEFAULTS, seed: 42 },
-      { priceUsd: 0.4, leftUsd: 3.2, leftAfterUsd: 2.8, unlimited: false },
+      { id: 'quote', requests: [], charge: { priceUsd: 0.4, leftUsd: 3.2, leftAfterUsd: 2.8, unlimited: false }, fromFolder: [] },
       [{ kind: 'duration-not-offered', message: 'promptreel-video offers 10 seconds, not 5.' }],
     );
     assert.equal(confirmation.title, 'Generate a video for $0.40?');
@@ -62,7 +62,12 @@ describe('issue 16.1: the video tool for agents', () => {
   });
 
   it('says so when the price is not known, and names a key that cannot pay', () => {
-    const confirmation = toolConfirmation('p', DEFAULTS, { unlimited: false, warning: 'Your key has expired. The service will likely refuse it.' }, []);
+    const confirmation = toolConfirmation(
+      'p',
+      DEFAULTS,
+      { id: 'quote', requests: [], charge: { unlimited: false, warning: 'Your key has expired. The service will likely refuse it.' }, fromFolder: [] },
+      [],
+    );
     assert.equal(confirmation.title, 'Generate a video (price not known)?');
     assert.match(confirmation.message, /\*\*Price:\*\* not known for this model/);
     assert.match(confirmation.message, /\*\*Note:\*\* Your key has expired\\\. /);
