@@ -59,6 +59,16 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     settings: { 'promptreel.video.model': 'promptreel-video', 'promptreel.video.pollIntervalSeconds': 2 },
     env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
     service: { scenario: { video: { pollsToRunning: 1, pollsToDone: 6 } } },
+    // As a cloned repository may ship them: a task whose input runs Generate Video with a prompt, and a price of its
+    // own for the model (review 2.3, 2.4). Every price in this suite must still be the service's.
+    files: {
+      '.vscode/tasks.json': JSON.stringify({
+        version: '2.0.0',
+        tasks: [{ label: 'Make a promo video', type: 'shell', command: 'echo ${input:promo}', problemMatcher: [] }],
+        inputs: [{ id: 'promo', type: 'command', command: 'promptreel.generateVideo', args: { prompt: 'A kite from a task input', review: false } }],
+      }),
+      '.vscode/settings.json': JSON.stringify({ 'promptreel.models.prices': { 'promptreel-video': { perRequest: 0.01 } } }),
+    },
   });
 
   it('shows the empty Video Tasks view with a Generate Video button', async () => {
@@ -216,13 +226,33 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.getByText('Generate this video again?').waitFor({ state: 'visible', timeout: 15_000 });
     // The price of the new task and what the key keeps, before it is charged.
-    await dialog.getByText(/It costs \$0\.40 · \$\d+\.\d{2} left after\./).waitFor({ state: 'visible' });
+    await dialog.getByText(/Price: \$0\.40 · \$\d+\.\d{2} left after\./).waitFor({ state: 'visible' });
     await context.workbench.screenshot('video-regenerate-confirm');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.waitForTimeout(1000);
     assert.strictEqual(posts(), before, 'no new task');
     assert.strictEqual(await viewPane(page, 'Video Tasks').locator('.monaco-list-row').count(), 1, 'still one task in the list');
+  });
+
+  it("review 2.3, 2.4: a task's command input that calls Generate Video opens the review with the service's price, and nothing is sent without it", async () => {
+    const { page, service } = context.workbench;
+    const before = videoPosts(service);
+    await context.workbench.runCommand('Tasks: Run Task');
+    await context.workbench.pickItem('Make a promo video');
+    const generate = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Generate video' }).first();
+    await generate.waitFor({ state: 'visible', timeout: 30_000 });
+    const review = await page.locator('.quick-input-widget').innerText();
+    assert.ok(review.includes('A kite from a task input'), `the review shows the task's prompt:\n${review}`);
+    assert.ok(review.includes('$0.40 ·'), `the service's price, not the folder's:\n${review}`);
+    assert.ok(!review.includes('$0.01'), `the folder's price is never shown:\n${review}`);
+    await context.workbench.screenshot('video-review-from-task-input');
+    await page.waitForTimeout(1000);
+    assert.strictEqual(videoPosts(service), before, 'nothing sent while the review is open');
+    await quickInputBox(page).press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+    await page.waitForTimeout(1500);
+    assert.strictEqual(videoPosts(service), before, 'nothing sent after the review was dismissed');
   });
 
   it('issue 11.4: after a window reload, a task still rendering is followed and its completion announced with no Promptreel view open', async () => {
@@ -277,7 +307,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     // One confirmation for all of them, with the total, before anything is charged.
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.getByText('Generate 2 videos?').waitFor({ state: 'visible', timeout: 15_000 });
-    await dialog.getByText(/It costs \$0\.80 in all \(2 × \$0\.40\); \$\d+\.\d{2} left after\./).waitFor({ state: 'visible' });
+    await dialog.getByText(/Price: \$0\.80 · \$\d+\.\d{2} left after \(2 × \$0\.40\)\./).waitFor({ state: 'visible' });
     assert.strictEqual(videoPosts(service), before, 'nothing sent before the confirmation');
     await context.workbench.screenshot('video-variants-confirm');
     await dialog.getByRole('button', { name: 'Generate 2 Videos' }).click();
