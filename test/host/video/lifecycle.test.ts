@@ -56,7 +56,8 @@ describe('video: task lifecycle with the real poller', () => {
       assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'check');
       assert.strictEqual(String(item.contextValue), 'videoTask:completed:request');
       const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
-      for (const expected of [task.id, '**Status:** completed', 'promptreel-video', 'Resolution', '720p', 'Took'])
+      // Values are text: Markdown's characters in them are escaped (`task\_…`).
+      for (const expected of [task.id.replace(/_/g, '\\_'), '**Status:** completed', 'promptreel-video', 'Resolution', '720p', 'Took'])
         assert.ok(tooltip.includes(expected), `tooltip has ${expected}:\n${tooltip}`);
       assert.ok(!tooltip.includes('sig='), 'the signed part of the address is not shown');
       await waitFor(() => !api.statusBar.text.includes('loading~spin'), { what: 'the status bar to drop the count' });
