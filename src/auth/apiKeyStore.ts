@@ -89,6 +89,12 @@ export class ApiKeyStore extends Disposable {
     return !scope || this.trust.isChosen(scope);
   }
 
+  /** The current service when the user chose it (their settings, or confirmed once); undefined when unset or not chosen. */
+  chosenScope(): string | undefined {
+    const scope = this.scope;
+    return scope && this.trust.isChosen(scope) ? scope : undefined;
+  }
+
   /** The user confirmed the current service: its keys may be sent there from now on, in every window. */
   async confirmService(): Promise<void> {
     const scope = this.scope;

@@ -36,7 +36,7 @@ export class ChatFeature extends Disposable {
     this.mentions = this._register(new WorkspaceMentions(log));
     this.controller = this._register(
       new ChatController(this.store, settings, connection.clients, log, {
-        firstListedModel: () => connection.chatModel.resolve(),
+        firstListedModel: (signal) => connection.chatModel.resolve(signal),
         priceOf: (model) => connection.prices.priceOf(model),
         listedLimits: (model) => this.models.limitsOf(model),
         toolbox: new ChatToolbox(settings, this.mentions.files, log),

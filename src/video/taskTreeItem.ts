@@ -60,13 +60,16 @@ export function buildGroupItem(group: Extract<TaskEntry, { kind: 'group' }>): vs
   return item;
 }
 
+/**
+ * The hover of a task. Only our own field names are Markdown: every value (the service's status, id and errors, the
+ * prompt, file names) is appended as text on its field's line, so none of it can make a link, an image or a line.
+ */
 function tooltip(record: VideoTaskRecord, state: DisplayState, now: number, here: boolean): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString();
-  const line = (name: string, value: string | undefined, code = false) => {
+  const line = (name: string, value: string | undefined) => {
     if (value === undefined || value === '') return;
     markdown.appendMarkdown(`**${name}:** `);
-    if (code) markdown.appendMarkdown(`\`${value.replace(/`/g, "'")}\``);
-    else markdown.appendText(value);
+    markdown.appendText(value.replace(/\s*[\r\n]+\s*/g, ' '));
     markdown.appendMarkdown('  \n');
   };
   const onOff = (value: boolean | undefined) => (value === undefined ? undefined : value ? t('on') : t('off'));
@@ -79,9 +82,9 @@ function tooltip(record: VideoTaskRecord, state: DisplayState, now: number, here
       : t('not in this window, which is set to another service: it is neither polled nor downloaded here. Set promptreel.baseUrl to its service to follow it.'),
   );
   line(t('State'), displayStateName(state, true));
-  line(t('Status'), record.rawStatus, true);
+  line(t('Status'), record.rawStatus);
   line(t('Progress'), record.progress !== undefined && record.state !== 'failed' ? `${record.progress}%` : undefined);
-  line(t('Task ID'), record.state === 'unconfirmed' ? t('unknown (the answer was lost)') : record.id, record.state !== 'unconfirmed');
+  line(t('Task ID'), record.state === 'unconfirmed' ? t('unknown (the answer was lost)') : record.id);
   line(t('Model'), record.model);
   const request = record.request;
   if (request) {

@@ -138,7 +138,8 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
         if (change.affects('video.pollIntervalSeconds') || change.affects('video.staleAfterHours')) this.poller.schedule();
       }),
     );
-    this._register(keyStore.onDidChange(() => this.poller.resume()));
+    // Also when the user confirms the service a workspace names: tasks from before may now be adopted by it.
+    this._register(keyStore.onDidChange(() => void this.adoptUnscopedTasks().then(() => this.poller.resume())));
     this._register(
       clients.onDidChange(() => {
         this.pollClient = undefined;
@@ -177,12 +178,13 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
 
   /**
    * Tasks recorded before Promptreel kept each task's service belong to the service the user had set for all windows
-   * (the user setting: tasks live in the global state every window shares), else to this window's. Nothing is lost:
-   * without any base URL they wait, unpolled, until one is set.
+   * (the user setting: tasks live in the global state every window shares), else to this window's once the user chose
+   * it: never to one that only a folder's settings name (its ids would be sent there). Nothing is lost: until then
+   * they wait, unpolled.
    */
   private async adoptUnscopedTasks(): Promise<void> {
     if (!this.store.tasks.some((task) => task.service === undefined)) return;
-    const service = this.settings.userBaseUrlScope() ?? this.connection.service;
+    const service = this.settings.userBaseUrlScope() ?? this.connection.keyStore.chosenScope();
     if (!service) return;
     const adopted = await this.store.updateEach((task) => (task.service === undefined ? { ...task, service } : undefined));
     this.log.info(`${adopted} video task(s) recorded before tasks kept their service now belong to ${service}.`);

@@ -115,7 +115,7 @@ function scriptedToolCalls(request: ChatRequest, script: NonNullable<ChatScenari
   const lastUser = request.messages.map((message) => message.role).lastIndexOf('user');
   const round = request.messages.slice(lastUser + 1).filter((message) => message.role === 'assistant').length;
   return (script[round] ?? []).map((call) => ({
-    id: newToolCallId(),
+    id: call.id ?? newToolCallId(),
     name: call.name,
     arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
   }));

@@ -89,9 +89,12 @@ const chatSchema = z.strictObject({
    * A tool-calling model's script: after the last user message, round N (the Nth assistant turn since it) calls the
    * tools of `toolScript[N]` with these arguments, whether the request offers them or not (a model can call a tool
    * it was not given); once the script is done, the answer lists the tool results it received. Null: `toolCalls`.
-   * Arguments given as a string are sent as they are (a model that writes broken JSON).
+   * Arguments given as a string are sent as they are (a model that writes broken JSON). `id`: the call's id, instead
+   * of a fresh one (a model or gateway that repeats one, within a reply or in every reply).
    */
-  toolScript: z.array(z.array(z.strictObject({ name: z.string(), arguments: z.union([z.record(z.string(), z.unknown()), z.string()]) }))).nullable(),
+  toolScript: z
+    .array(z.array(z.strictObject({ name: z.string(), arguments: z.union([z.record(z.string(), z.unknown()), z.string()]), id: z.string().optional() })))
+    .nullable(),
   usage: z.enum(['final-chunk', 'last-choice-chunk', 'none']),
   framing: z.enum(['lf', 'crlf', 'cr']),
   comments: z.boolean(),

@@ -59,8 +59,8 @@ interface Running {
 }
 
 export interface ChatControllerOptions {
-  /** The model to use when neither the chat nor the settings name one (the first the service lists). */
-  firstListedModel?: () => Promise<string | undefined>;
+  /** The model to use when neither the chat nor the settings name one (the first the service lists); Stop aborts the signal. */
+  firstListedModel?: (signal: AbortSignal) => Promise<string | undefined>;
   /** A model's price (never throws); the cost of each reply is kept with it. */
   priceOf?: (model: string) => Promise<ModelPrice | undefined>;
   /** What the service's model list says of a model (the settings win over it). */
@@ -197,11 +197,11 @@ export class ChatController extends Disposable {
   }
 
   /** No model chosen in the chat or the settings: the chat takes the first one the service lists, and keeps it. */
-  private async chooseFirstListedModel(conversation: Conversation): Promise<void> {
+  private async chooseFirstListedModel(conversation: Conversation, signal: AbortSignal): Promise<void> {
     this.choosingModel.add(conversation.id);
     this.busyChanged.fire(conversation.id);
     try {
-      const first = await (this.options.firstListedModel?.() ?? Promise.resolve(undefined)).catch(() => undefined);
+      const first = await (this.options.firstListedModel?.(signal) ?? Promise.resolve(undefined)).catch(() => undefined);
       if (!first || this.modelOf(conversation)) return;
       conversation.options.model = first;
       this.log.info(`No chat model was chosen: this chat uses ${first}, the first one the service lists.`);
@@ -221,7 +221,7 @@ export class ChatController extends Disposable {
     this.busyChanged.fire(conversation.id);
     let message: AssistantMessage | undefined;
     try {
-      if (!this.modelOf(conversation)) await this.chooseFirstListedModel(conversation);
+      if (!this.modelOf(conversation)) await this.chooseFirstListedModel(conversation, running.abort.signal);
       const maxRounds = this.settings.get('chat.maxToolRounds');
       for (let round = 0; ; round++) {
         const offered = this.toolsFor(conversation);

@@ -122,6 +122,39 @@ export function applyStreamEvent(message: AssistantMessage, event: ChatStreamEve
   return delta;
 }
 
+/**
+ * The ids the tool calls of a conversation go by, reply after reply: the model's own, unless it is empty or an earlier
+ * call of the conversation has it already (a model or gateway may repeat one: `call_0` in every reply, or twice in
+ * one); then one made from it. Each approval wait, each card and each `tool_call_id` sent back names one call.
+ */
+export class ToolCallIds {
+  private readonly taken = new Set<string>();
+
+  /** The ids of the reply's calls that have a name (the others are never shown, run or sent), in order. */
+  of(message: AssistantMessage): string[] {
+    return message.toolCalls
+      .filter((call) => call.name)
+      .map((call, index) => {
+        const base = call.id || `call_${message.id}_${index}`;
+        let id = base;
+        for (let n = 2; this.taken.has(id); n++) id = `${base}_${n}`;
+        this.taken.add(id);
+        return id;
+      });
+  }
+}
+
+/** Gives the calls of a reply that just ended their distinct ids (see `ToolCallIds`), before anything waits on them. */
+export function settleToolCallIds(conversation: Conversation, message: AssistantMessage): void {
+  const ids = new ToolCallIds();
+  for (const earlier of conversation.messages) {
+    if (earlier === message) break;
+    if (earlier.role === 'assistant') ids.of(earlier);
+  }
+  const settled = ids.of(message);
+  message.toolCalls.filter((call) => call.name).forEach((call, index) => (call.id = settled[index]));
+}
+
 export function completeAssistantMessage(message: AssistantMessage): void {
   message.status = 'done';
   delete message.error;

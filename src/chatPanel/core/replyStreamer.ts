@@ -5,7 +5,7 @@ import { t } from '../../common/l10n';
 import { describeError, type ComponentLogger } from '../../common/logger';
 import type { ModelCapabilities } from '../../config/schema';
 import type { Settings } from '../../config/settings';
-import { applyStreamEvent, completeAssistantMessage, failAssistantMessage, randomId, startAssistantMessage } from './conversation';
+import { applyStreamEvent, completeAssistantMessage, failAssistantMessage, randomId, settleToolCallIds, startAssistantMessage } from './conversation';
 import type { ConversationStore } from './conversationStore';
 import { describeReplyFailure } from './errorInfo';
 import type { AssistantMessage, Conversation, ToolCallRecord } from './model';
@@ -118,6 +118,7 @@ export class ReplyStreamer {
     } finally {
       deltas.dispose();
       rateLimit.end();
+      settleToolCallIds(conversation, message);
       if (request && message.status !== 'error') {
         const cost = await settledReplyCost(price, message, request, PRICE_WAIT_MS);
         if (cost) message.cost = cost;

@@ -3,6 +3,7 @@ import { ApiError } from '../../api/errors';
 import { t } from '../../common/l10n';
 import type { ModelCapabilities } from '../../config/schema';
 import { userPromptText } from './contextPrompt';
+import { ToolCallIds } from './conversation';
 import type { AssistantMessage, Conversation, ToolCallRecord, UserMessage } from './model';
 import { TOOL_RESULTS } from './toolRound';
 import type { ChatSampling } from '../../config/chatSampling';
@@ -49,9 +50,10 @@ export function buildChatRequest(input: RequestInput): ChatRequest {
 
   const history = conversation.messages.filter((message) => !(message.role === 'assistant' && message.status === 'streaming'));
   const lastUser = history.map((message) => message.role).lastIndexOf('user');
+  const toolCallIds = new ToolCallIds();
   history.forEach((message, index) => {
     if (message.role === 'user') messages.push(userMessage(message, capabilities, index === lastUser, model));
-    else messages.push(...assistantMessages(message));
+    else messages.push(...assistantMessages(message, toolCallIds.of(message)));
   });
 
   const request: ChatRequest = {
@@ -120,12 +122,15 @@ function userMessage(message: UserMessage, capabilities: ModelCapabilities, isLa
   return { role: 'user', content: parts };
 }
 
-/** An assistant turn, plus the result of each of its tool calls (the service refuses unanswered tool calls). */
-function assistantMessages(message: AssistantMessage): ChatMessage[] {
+/**
+ * An assistant turn, plus the result of each of its tool calls (the service refuses unanswered tool calls). `ids`: the
+ * calls' ids, the ones they were shown and decided by (a chat saved by an older version may lack them, or repeat one).
+ */
+function assistantMessages(message: AssistantMessage, ids: readonly string[]): ChatMessage[] {
   const calls = message.toolCalls.filter((call) => call.name);
   if (!message.text && calls.length === 0) return [];
   if (calls.length === 0) return [{ role: 'assistant', content: message.text }];
-  const withIds = calls.map((call, index) => ({ ...call, id: call.id || `call_${message.id}_${index}` }));
+  const withIds = calls.map((call, index) => ({ ...call, id: ids[index] }));
   return [
     {
       role: 'assistant',

@@ -22,19 +22,22 @@ export interface DecisionTaken {
 export class ToolApprovals {
   private readonly waiting = new Map<string, Waiting>();
 
-  /** Starts the wait of one call; the promise settles on the user's decision, or `stopped` when the signal aborts. */
+  /**
+   * Starts the wait of one call (ids are distinct within a chat: `ToolCallIds`); the promise settles on the user's
+   * decision, or `stopped` when the signal aborts, whatever became of the other waits.
+   */
   expect(conversationId: string, call: { id: string; name: string; readOnly: boolean }, signal: AbortSignal): Promise<ApprovalOutcome> {
     const key = keyOf(conversationId, call.id);
     return new Promise<ApprovalOutcome>((resolve) => {
       if (signal.aborted) return resolve('stopped');
-      const onAbort = () => settle('stopped');
       const settle = (outcome: ApprovalOutcome) => {
-        if (this.waiting.get(key)?.resolve !== settle) return;
-        this.waiting.delete(key);
+        if (this.waiting.get(key) === entry) this.waiting.delete(key);
         signal.removeEventListener('abort', onAbort);
         resolve(outcome);
       };
-      this.waiting.set(key, { conversationId, toolName: call.name, readOnly: call.readOnly, resolve: settle });
+      const onAbort = () => settle('stopped');
+      const entry: Waiting = { conversationId, toolName: call.name, readOnly: call.readOnly, resolve: settle };
+      this.waiting.set(key, entry);
       signal.addEventListener('abort', onAbort, { once: true });
     });
   }

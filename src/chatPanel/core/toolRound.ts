@@ -34,8 +34,7 @@ export async function runToolRound(input: ToolRoundInput): Promise<'answered' | 
   const waits = new Map<ToolCallRecord, Promise<ApprovalOutcome>>();
   const inputs = new Map<ToolCallRecord, Record<string, unknown>>();
 
-  calls.forEach((call, index) => {
-    call.id ||= `call_${message.id}_${index}`;
+  calls.forEach((call) => {
     const spec = input.offered.find((tool) => tool.name === call.name);
     const args = parseArguments(call.arguments);
     if (!spec) return finish(call, 'failed', `No tool named "${call.name}" is offered in this chat.`);
@@ -63,8 +62,9 @@ export async function runToolRound(input: ToolRoundInput): Promise<'answered' | 
     call.state = 'running';
     input.changed();
     const started = Date.now();
-    const result = await input.toolbox.run(call.name, args, signal);
-    if (signal.aborted) break;
+    // A tool that ignores its signal keeps running, but Stop does not wait for it: the turn ends now.
+    const result = await untilAborted(input.toolbox.run(call.name, args, signal), signal);
+    if (!result || signal.aborted) break;
     finish(call, result.ok ? 'done' : 'failed', boundedResult(result.text));
     input.log(`Tool call ${call.name} ${result.ok ? 'answered' : 'failed'} in ${Date.now() - started} ms (${result.text.length} characters).`);
     input.changed();
@@ -74,6 +74,15 @@ export async function runToolRound(input: ToolRoundInput): Promise<'answered' | 
   for (const call of calls) if (call.state === 'pending' || call.state === 'running') finish(call, 'stopped', TOOL_RESULTS.stopped);
   input.changed();
   return 'stopped';
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function finish(call: ToolCallRecord, state: NonNullable<ToolCallRecord['state']>, result: string): void {

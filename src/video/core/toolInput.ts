@@ -67,8 +67,8 @@ export function toolConfirmation(
   const fromFolder = folderNote(gateQuote);
   const settings = [
     t('{0} s', options.seconds),
-    options.resolution,
-    options.ratio,
+    escapeMarkdown(options.resolution),
+    escapeMarkdown(options.ratio),
     options.generateAudio ? t('audio on') : t('audio off'),
     options.watermark ? t('watermark on') : t('watermark off'),
     options.seed !== undefined ? t('seed {0}', options.seed) : t('seed random'),
@@ -76,7 +76,7 @@ export function toolConfirmation(
   ].join(' · ');
   const lines = [
     t('**Prompt:** {0}', escapeMarkdown(shortenPrompt(prompt, 600))),
-    t('**Model:** {0}', `\`${options.model.replace(/`/g, "'")}\``),
+    t('**Model:** {0}', codeSpan(options.model)),
     t('**Settings:** {0}', settings),
     cost ? t('**Price:** {0}', cost) : t('**Price:** not known for this model: it uses your quota like any other video.'),
     quote.warning ? t('**Note:** {0}', escapeMarkdown(quote.warning)) : '',
@@ -85,6 +85,11 @@ export function toolConfirmation(
     t('One task is created when you allow it (the request is never sent twice); Promptreel follows it and downloads the video into the workspace.'),
   ];
   return { title, message: lines.filter(Boolean).join('\n\n') };
+}
+
+/** A name shown as code: no backtick or blank line in it can end the span and start Markdown of its own. */
+function codeSpan(text: string): string {
+  return `\`${text.replace(/`/g, "'").replace(/\s+/g, ' ')}\``;
 }
 
 /** Text of the model or the user, shown as text: no link, image or emphasis can be made of it. */

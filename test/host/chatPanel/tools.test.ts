@@ -5,9 +5,20 @@ import type { Conversation, ToolCallRecord } from '../../../src/chatPanel/core/m
 import type { ToolDecision } from '../../../src/chatPanel/core/protocol';
 import type { PromptreelTestApi } from '../../../src/extension';
 import { useConnectedService } from '../support/connectedService';
-import { chatRequests, connectChat, disconnectChat, lastChatBody, newConversation, readyViewHost, setSetting, testApi, waitFor } from './chatTestSupport';
+import {
+  chatRequests,
+  connectChat,
+  disconnectChat,
+  lastChatBody,
+  newConversation,
+  readyViewHost,
+  recordPosts,
+  setSetting,
+  testApi,
+  waitFor,
+} from './chatTestSupport';
 
-type ScriptedCall = { name: string; arguments: Record<string, unknown> };
+type ScriptedCall = { name: string; arguments: Record<string, unknown>; id?: string };
 
 const workspaceFolder = (): vscode.Uri => {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -251,6 +262,61 @@ describe('chat: tools run with approval (real extension host, local service)', (
     assert.strictEqual(toolCalls(conversation)[0]?.state, 'stopped');
     const last = conversation.messages.at(-1);
     assert.strictEqual(last?.role === 'assistant' ? last.status : last?.role, 'stopped');
+    assert.strictEqual(chatRequests(ctx.service).length, sent);
+  });
+
+  it('review 2.8: two calls with one id: the page shows two cards, each decision applies to its own card', async () => {
+    const posts = recordPosts(host);
+    try {
+      const conversation = await ask('read two ranges', [
+        { name: 'promptreel_read_file', arguments: { path: 'src/sample.ts', startLine: 1, endLine: 1 }, id: 'call_dup' },
+        { name: 'promptreel_read_file', arguments: { path: 'src/sample.ts', startLine: 2, endLine: 2 }, id: 'call_dup' },
+      ]);
+      await waitingCall(conversation, 1);
+      const cards = await waitFor(
+        () =>
+          posts.messages
+            .flatMap((message) => (message.type === 'toolCalls' && message.conversationId === conversation.id ? [message.calls] : []))
+            .filter((calls) => calls.length === 2 && calls.every((call) => call.state === 'pending'))
+            .at(-1),
+        { what: 'the page to be told both calls wait' },
+      );
+      assert.notStrictEqual(cards[0]?.id, cards[1]?.id, 'each card names its own call');
+      await decide(conversation, cards[1]!, 'deny');
+      assert.strictEqual(api.chat.controller.decideTool(conversation.id, cards[1]!.id, 'allow'), false, 'the second card is decided');
+      // The round runs its calls in order: the second is marked denied once the first is decided.
+      assert.strictEqual(toolCalls(conversation)[0]?.state, 'pending', 'Deny on the second card left the first call waiting');
+      await decide(conversation, cards[0]!, 'allow');
+      await answered(conversation);
+      assert.deepStrictEqual(
+        toolCalls(conversation).map((call) => call.state),
+        ['done', 'denied'],
+      );
+      const sent = lastChatBody(ctx.service).messages as { role: string; tool_calls?: { id: string }[]; tool_call_id?: string }[];
+      const ids = sent.flatMap((message) => (message.tool_calls ?? []).map((call) => call.id));
+      assert.deepStrictEqual(ids, [cards[0]!.id, cards[1]!.id], 'the model reads the ids the cards went by');
+      assert.deepStrictEqual(
+        sent.filter((message) => message.role === 'tool').map((message) => message.tool_call_id),
+        ids,
+      );
+    } finally {
+      posts.dispose();
+    }
+  });
+
+  it('review 2.8: Stop from the page ends the turn while two calls with one id wait', async () => {
+    const conversation = await ask('read twice', [
+      { name: 'promptreel_read_file', arguments: { path: 'src/sample.ts' }, id: 'call_dup' },
+      { name: 'promptreel_read_file', arguments: { path: 'README.md' }, id: 'call_dup' },
+    ]);
+    await waitingCall(conversation, 1);
+    const sent = chatRequests(ctx.service).length;
+    await host.handleMessage({ type: 'stop', conversationId: conversation.id });
+    await waitFor(() => !api.chat.controller.isBusy(conversation.id), { timeoutMs: 3_000, what: 'Stop to end the turn' });
+    assert.deepStrictEqual(
+      toolCalls(conversation).map((call) => call.state),
+      ['stopped', 'stopped'],
+    );
     assert.strictEqual(chatRequests(ctx.service).length, sent);
   });
 

@@ -56,7 +56,8 @@ describe('video: task lifecycle with the real poller', () => {
       assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'check');
       assert.strictEqual(String(item.contextValue), 'videoTask:completed:request');
       const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
-      for (const expected of [task.id, '`completed`', 'promptreel-video', 'Resolution', '720p', 'Took'])
+      // Values are text: Markdown's characters in them are escaped (`task\_…`).
+      for (const expected of [task.id.replace(/_/g, '\\_'), '**Status:** completed', 'promptreel-video', 'Resolution', '720p', 'Took'])
         assert.ok(tooltip.includes(expected), `tooltip has ${expected}:\n${tooltip}`);
       assert.ok(!tooltip.includes('sig='), 'the signed part of the address is not shown');
       await waitFor(() => !api.statusBar.text.includes('loading~spin'), { what: 'the status bar to drop the count' });
@@ -119,6 +120,22 @@ describe('video: task lifecycle with the real poller', () => {
     const item = await runtime(api).tree.getTreeItem(task.id);
     assert.match(String(item.description), /RENDERING_FRAMES$/);
     assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'loading~spin');
+  });
+
+  it("review 2.11: the hover shows the service's status as text: a blank line and a Markdown image in it make no image or link", async () => {
+    const api = await connectVideo(ctx.service);
+    const status = `RENDERING\n\n![x](${ctx.service.cdnUrl}/img) [more](${ctx.service.cdnUrl}/more)`;
+    ctx.service.setScenario({ video: { customRunningStatus: status, progress: 'none', pollsToDone: 50 } });
+    const task = await create();
+    await pollUntil(api, task.id, (current) => current.rawStatus === status, 'the status with Markdown in it');
+    const tooltip = (await runtime(api).tree.getTreeItem(task.id)).tooltip as vscode.MarkdownString;
+    const value = tooltip.value;
+    assert.ok(!value.includes('![') && !value.includes(']('), `no image or link syntax survives:\n${value}`);
+    assert.ok(!tooltip.isTrusted && !tooltip.supportHtml, 'the hover runs no command and renders no HTML');
+    const statusLine = value.split('\n').find((line) => line.startsWith('**Status:**'));
+    assert.ok(statusLine?.includes('RENDERING') && statusLine.includes('/img'), `the whole status, as text, on its own line:\n${value}`);
+    assert.ok(!value.includes(`\`${task.id}\``) && value.includes(task.id.replace(/_/g, '\\_')), `the task id is text too:\n${value}`);
+    assert.strictEqual(ctx.service.cdnRequests.length, 0, 'nothing was fetched');
   });
 
   for (const failureStyle of ['error-object', 'fail-reason', 'none'] as const) {

@@ -1,4 +1,7 @@
 import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { normalizeBaseUrl } from '../../../src/api';
+import { CONFIRMED_ORIGINS_KEY } from '../../../src/auth/core/serviceTrust';
 import { TASKS_KEY } from '../../../src/video/core/taskStore';
 import type { DownloadOutcome } from '../../../src/video/videoDownloader';
 import { connectVideo, generateReviewed, disconnectVideo, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
@@ -69,5 +72,41 @@ describe('video: each task belongs to the service that made it', () => {
         .sort(),
       ['task_legacy_done', 'task_legacy_running'],
     );
+  });
+
+  it('review 2.16: records from before tasks kept their service are not adopted by a base URL only a folder names, until the user confirms it', async () => {
+    const api = await connectVideo(ctx.service);
+    const foreign = normalizeBaseUrl(second.service.baseUrl);
+    const workspaceBaseUrl = (value: string | undefined) =>
+      vscode.workspace.getConfiguration('promptreel').update('baseUrl', value, vscode.ConfigurationTarget.Workspace);
+    try {
+      // The user names no service of their own; a cloned repository's .vscode/settings.json names another host.
+      await setSetting('baseUrl', undefined);
+      await workspaceBaseUrl(second.service.baseUrl);
+      await waitFor(() => api.keyStore.scope === foreign, { what: 'the workspace base URL to take effect' });
+      const now = Date.now();
+      await api.globalState.update(TASKS_KEY, [
+        { id: 'task_legacy_running', state: 'running', rawStatus: 'in_progress', createdAt: now, updatedAt: now, nextPollAt: now },
+      ]);
+      runtime(api).store.reload();
+      await runtime(api).poller.pollNow();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      assert.deepStrictEqual(
+        runtime(api).store.tasks.map((task) => [task.id, task.service]),
+        [['task_legacy_running', undefined]],
+        'not adopted by a service the user did not choose',
+      );
+      const asked = () => second.service.requests.filter((request) => request.path.startsWith('/v1/videos')).map((request) => request.path);
+      assert.deepStrictEqual(asked(), [], 'its id was not sent to the host the folder names');
+
+      // The user confirms the service (Use This Service): the records are its from now on, and followed there.
+      await api.keyStore.confirmService();
+      await waitFor(() => runtime(api).store.get('task_legacy_running')?.service === foreign, { what: 'the record to be adopted once confirmed' });
+      await runtime(api).poller.pollNow();
+      await waitFor(() => asked().includes('/v1/videos/task_legacy_running'), { what: 'the adopted task to be polled on its service' });
+    } finally {
+      await workspaceBaseUrl(undefined);
+      await api.globalState.update(CONFIRMED_ORIGINS_KEY, undefined);
+    }
   });
 });

@@ -7,6 +7,7 @@ import {
   createConversation,
   editUserMessage,
   failAssistantMessage,
+  settleToolCallIds,
   startAssistantMessage,
 } from '../../../src/chatPanel/core/conversation';
 import type { Conversation, ConversationOptions, SelectionContext } from '../../../src/chatPanel/core/model';
@@ -203,6 +204,65 @@ describe('chat request builder', () => {
         ['c', TOOL_RESULTS.denied],
       ],
     );
+  });
+
+  it('review 2.8: a chat saved with one id on two calls (in one reply and across replies) sends distinct ids, each answered once', () => {
+    const conversation = createConversation();
+    addUserMessage(conversation, { text: 'read twice' });
+    const first = startAssistantMessage(conversation, 'm', 1, () => 'r1');
+    applyStreamEvent(first, {
+      type: 'tool-calls',
+      calls: [
+        { id: 'call_0', name: 'read', arguments: '{"path":"a"}' },
+        { id: 'call_0', name: 'read', arguments: '{"path":"b"}' },
+      ],
+    });
+    completeAssistantMessage(first);
+    const second = startAssistantMessage(conversation, 'm', 2, () => 'r2');
+    applyStreamEvent(second, { type: 'tool-calls', calls: [{ id: 'call_0', name: 'read', arguments: '{"path":"c"}' }] });
+    completeAssistantMessage(second);
+    addUserMessage(conversation, { text: 'thanks' });
+    const messages = buildChatRequest({ conversation, defaults }).messages;
+    const calls = messages.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : []));
+    const answered = messages.flatMap((message) => (message.role === 'tool' ? [message.tool_call_id] : []));
+    assert.equal(new Set(calls).size, 3, `three distinct ids: ${calls.join()}`);
+    assert.equal(calls[0], 'call_0', "the model's own id stays where it is the first");
+    assert.deepEqual(answered, calls);
+  });
+
+  it('gives the calls of a reply that ended the ids the request builder sends back: distinct in the chat, stable', () => {
+    const conversation = createConversation();
+    addUserMessage(conversation, { text: 'go' });
+    const first = startAssistantMessage(conversation, 'm', 1, () => 'r1');
+    applyStreamEvent(first, { type: 'tool-calls', calls: [{ id: 'call_0', name: 'read', arguments: '{}' }] });
+    settleToolCallIds(conversation, first);
+    const second = startAssistantMessage(conversation, 'm', 2, () => 'r2');
+    applyStreamEvent(second, {
+      type: 'tool-calls',
+      calls: [
+        { id: 'call_0', name: 'read', arguments: '{}' },
+        { id: '', name: '', arguments: '' },
+        { id: '', name: 'read', arguments: '{}' },
+        { id: 'call_0', name: 'read', arguments: '{}' },
+      ],
+    });
+    settleToolCallIds(conversation, second);
+    assert.deepEqual(
+      second.toolCalls.map((call) => call.id),
+      ['call_0_2', '', 'call_r2_1', 'call_0_3'],
+    );
+    settleToolCallIds(conversation, second);
+    assert.deepEqual(
+      second.toolCalls.map((call) => call.id),
+      ['call_0_2', '', 'call_r2_1', 'call_0_3'],
+      'settling again changes nothing',
+    );
+    completeAssistantMessage(first);
+    completeAssistantMessage(second);
+    const sent = buildChatRequest({ conversation, defaults }).messages.flatMap((message) =>
+      message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [],
+    );
+    assert.deepEqual(sent, ['call_0', 'call_0_2', 'call_r2_1', 'call_0_3']);
   });
 
   it('sends images as image_url parts to a vision model, and refuses them otherwise', () => {
