@@ -3,6 +3,7 @@ import { isApiError, type ChatRequest } from '../api';
 import type { Connection } from '../connection/connection';
 import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
+import { codeSpan } from '../common/markdownText';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { abortOn } from '../languageModels/abortOn';
@@ -147,7 +148,7 @@ export class AnswerHandler {
       return undefined;
     }
     if (!(await this.connection.hasKey())) {
-      stream.markdown(t("Promptreel needs an API key for {0} first. It is kept in VS Code's secret storage.", this.connection.service));
+      stream.markdown(t("Promptreel needs an API key for {0} first. It is kept in VS Code's secret storage.", codeSpan(this.connection.service)));
       stream.button(actionCommand('setApiKey'));
       return undefined;
     }

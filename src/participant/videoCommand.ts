@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { t } from '../common/l10n';
+import { codeSpan, escapeMarkdown } from '../common/markdownText';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { AnswerHandler, ParticipantResult } from './answerHandler';
 import type { CommandHandler } from './promptreelParticipant';
@@ -54,7 +55,7 @@ export class VideoCommand implements CommandHandler {
     if (created.task === 'not-confirmed') return this.askToConfirm(prompt, stream);
     const task = created.task;
     this.log.info(`/video: task ${task.id} created with ${task.model}.`);
-    stream.markdown(`${t('Video task `{0}` created with `{1}`. It is listed under **Video Tasks** too.', task.id, task.model)}\n\n`);
+    stream.markdown(`${t('Video task {0} created with {1}. It is listed under **Video Tasks** too.', codeSpan(task.id), codeSpan(task.model))}\n\n`);
 
     const final = await this.follow(task, stream, token);
     const metadata = { kind: 'video' as const, prompt, taskId: final.id, videoState: final.state };
@@ -82,10 +83,14 @@ export class VideoCommand implements CommandHandler {
       return { ...this.answers.failure(missing, stream, undefined, videoRecoveryActions(missing)), metadata: { kind: 'error', prompt } };
     }
     const question = quote.price
-      ? t('Generate this video with `{0}` ({1})? It costs **{2}**.', quote.model, quote.settings, quote.cost)
-      : t('Generate this video with `{0}` ({1})? **Its price is not known**: it uses your quota like any other video.', quote.model, quote.settings);
-    stream.markdown(`${question}\n\n> ${escapeQuote(prompt)}\n\n`);
-    if (quote.warning) stream.markdown(`${t('**Note:** {0}', quote.warning)}\n\n`);
+      ? t('Generate this video with {0} ({1})? It costs **{2}**.', codeSpan(quote.model), escapeMarkdown(quote.settings), quote.cost)
+      : t(
+          'Generate this video with {0} ({1})? **Its price is not known**: it uses your quota like any other video.',
+          codeSpan(quote.model),
+          escapeMarkdown(quote.settings),
+        );
+    stream.markdown(`${question}\n\n> ${escapeMarkdown(prompt).replace(/\r?\n/g, '\n> ')}\n\n`);
+    if (quote.warning) stream.markdown(`${t('**Note:** {0}', escapeMarkdown(quote.warning))}\n\n`);
     stream.markdown(t('Nothing is sent (or charged) until you confirm with the follow-up below.'));
     return { metadata: { kind: 'video-confirm', prompt, quoteId: quote.id, ...(quote.price ? { price: quote.price } : {}) } };
   }
@@ -138,9 +143,4 @@ function confirmedQuote(history: vscode.ChatContext['history'], prompt: string):
   if (!(last instanceof vscode.ChatResponseTurn) || last.participant !== PARTICIPANT_ID) return undefined;
   const metadata = resultMetadataSchema.safeParse(last.result.metadata);
   return metadata.success && metadata.data.kind === 'video-confirm' && metadata.data.prompt === prompt ? metadata.data.quoteId : undefined;
-}
-
-/** A prompt quoted on its own lines: each line stays inside the quote. */
-function escapeQuote(prompt: string): string {
-  return prompt.replace(/\r?\n/g, '\n> ');
 }

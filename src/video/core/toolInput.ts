@@ -3,6 +3,7 @@ import { formatUsd, MAX_VIDEO_SECONDS } from '../../api';
 import { describeChargeQuote } from '../../account/core/chargeQuote';
 import { folderNote, type ChargedRequest, type Quote } from '../../connection/core/chargeGate';
 import { t } from '../../common/l10n';
+import { codeSpan, escapeMarkdown } from '../../common/markdownText';
 import type { PromptProblem } from './promptCheck';
 import { shortenPrompt } from './taskModel';
 import { videoSeedSchema } from '../../api/video/request';
@@ -88,11 +89,5 @@ export function toolConfirmation(
 }
 
 /** A name shown as code: no backtick or blank line in it can end the span and start Markdown of its own. */
-function codeSpan(text: string): string {
-  return `\`${text.replace(/`/g, "'").replace(/\s+/g, ' ')}\``;
-}
 
-/** Text of the model or the user, shown as text: no link, image or emphasis can be made of it. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (char) => `\\${char}`);
-}
+export { escapeMarkdown };
