@@ -44,7 +44,7 @@ export const tlsConnectionsPart: BenchPart = {
       const trusted = [...tls.rootCertificates, ...systemCa, ...ownCa];
       // Warm-up: undici, the service and the TLS code paths.
       await timedRequests(new Agent({ connect: { ca: ownCa } }), url, service.demoKey, 3);
-      const ours = await timedRequests(createDispatcher({ env: {}, tls: { systemCa, extraCa: ownCa } }), url, service.demoKey, count);
+      const ours = await timedRequests(createDispatcher({ service: service.baseUrl, env: {}, tls: { systemCa, extraCa: ownCa } }), url, service.demoKey, count);
       const perConnection = await timedRequests(new Agent({ connect: { ca: trusted } }), url, service.demoKey, count);
       const floor = await timedRequests(new Agent({ connect: { ca: ownCa } }), url, service.demoKey, count);
       context.details.tls = { trustedRoots: trusted.length, systemRoots: systemCa.length, ours, perConnection, floor };

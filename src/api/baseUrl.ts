@@ -25,11 +25,14 @@ export function normalizeBaseUrl(input: string): string {
       hint: t('The base URL must start with https:// (or http:// for a local service).'),
     });
   }
-  if (url.username || url.password) {
+  // Any `@` may end credentials (a password can hold `/`, `?` or `#`, which URL parsing takes for the end of the host).
+  if (url.username || url.password || shown !== trimmed) {
     throw new ApiError({
       kind: 'invalid-request',
       message: t('The base URL "{0}" contains a user name or password.', shown),
-      hint: t('Remove them from promptreel.baseUrl: the credentials belong in the API key (Promptreel: Set API Key).'),
+      hint: t(
+        'Remove them from promptreel.baseUrl (an @ that belongs in the address is written %40): the credentials belong in the API key (Promptreel: Set API Key).',
+      ),
     });
   }
   let path = url.pathname.replace(/\/+$/, '');
@@ -38,11 +41,15 @@ export function normalizeBaseUrl(input: string): string {
 }
 
 /**
- * What may be echoed of a base URL as typed: anything between the scheme and an `@` is dropped, even when the
- * text is not a valid URL (URL parsing cannot be relied on to find credentials in text it refuses).
+ * What may be echoed of a URL as typed: everything between `scheme://` (or `//`, or the start) and the last `@` is
+ * dropped, whatever it holds: a password may contain `/`, `?` or `#`, so the host cannot be told apart by URL rules
+ * (which refuse some such text, and read other such text as a host and a path).
  */
 export function withoutCredentials(input: string): string {
-  return input.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@').replace(/^([^/?#]*)@/, '***@');
+  const at = input.lastIndexOf('@');
+  if (at === -1) return input;
+  const start = /^(?:[a-z][a-z0-9+.-]*:)?\/\//i.exec(input)?.[0] ?? '';
+  return `${start}***${input.slice(at)}`;
 }
 
 /** Joins a normalized base URL and a path below `/v1` (e.g. `videos/abc`). */

@@ -62,10 +62,18 @@ function formatMegabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** `text/html, starting "<html><head><title>Sign in…"`: what arrived instead of what was expected. */
+/**
+ * `text/html, starting "<html><head><title>Sign in…"`: what arrived instead of what was expected. Only the Transport
+ * quotes an answer (`Transport.quote`): it knows whose answer it is and which keys to hide in it.
+ */
 export function describeStart(text: string, contentType: string | undefined): string {
   const flat = text.trim().replace(/\s+/g, ' ');
   const start = flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
-  const type = contentType ? contentType.split(';')[0].trim() : t('no content type');
+  const type = describeType(contentType);
   return start ? t('{0}, starting "{1}"', type, start) : t('{0}, empty', type);
+}
+
+/** `text/html`: the type of an answer, without its parameters. */
+export function describeType(contentType: string | undefined): string {
+  return contentType ? contentType.split(';')[0].trim() || t('no content type') : t('no content type');
 }

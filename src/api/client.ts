@@ -5,7 +5,8 @@ import type { ChatCompletion, ChatStreamEvent } from './chat/events';
 import { validateChatRequest, type ChatRequest } from './chat/request';
 import { completionSchema, toUsage } from './chat/schemas';
 import { openOnRead } from './chat/openOnRead';
-import { peekBody } from './chat/peekedBody';
+import { peekAnswer } from './chat/answerKind';
+import { checkToolCallCount } from './chat/replyBounds';
 import { decodeChatStream } from './chat/sse';
 import { ThinkSplitter } from './chat/thinkSplitter';
 import { completionEvents, notAStream, wholeAnswerEvents } from './chat/wholeAnswer';
@@ -79,7 +80,7 @@ export class PromptreelClient {
     this.transport = new Transport({
       baseUrl: this.baseUrl,
       apiKey: options.apiKey,
-      dispatcher: options.dispatcher ?? ((connectTimeoutMs) => createDispatcher(connectTimeoutMs ? { connectTimeoutMs } : {})),
+      dispatcher: options.dispatcher ?? ((connectTimeoutMs) => createDispatcher({ service: this.baseUrl, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) })),
       log: this.log,
       retry: { ...DEFAULT_RETRY, ...options.retry },
       userAgent: options.userAgent ?? 'Promptreel',
@@ -100,28 +101,27 @@ export class PromptreelClient {
   async createChatCompletion(request: ChatRequest, signal?: AbortSignal): Promise<ChatCompletion> {
     const validated = validateChatRequest(request);
     const extras = await this.transport.extras(validated.model);
-    const body = withExtraBody({ ...validated, stream: false }, extras.body);
+    const body = chatBody(validated, extras.body, false);
     const raw = await this.transport.json({ method: 'POST', path: 'chat/completions', auth: true, body, signal, what: t('The chat request'), extras });
     return parseCompletion(raw);
   }
 
   /**
    * Streams a chat completion. A gateway that refuses `stream_options` (or streaming) for a model is asked once more
-   * without it, and this client remembers that for the model: the refusal came before anything was charged.
+   * without it, and this client remembers that for the model: the refusal came before anything was charged. Each kind
+   * of refusal is asked again at most once per call: the same refusal twice is the answer.
    */
   streamChatCompletion(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatStreamEvent> {
     const transport = this.transport;
     const log = this.log;
     return openOnRead(async () => {
       const validated = validateChatRequest(request);
+      const askedAgain = new Set<StreamRefusal>();
       for (;;) {
-        const refused = this.refused.get(validated.model) ?? new Set<StreamRefusal>();
+        const refused = this.refusedFor(validated.model);
         if (refused.has('stream') || !this.streams(validated.model)) return eventsOf(completionEvents(await this.createChatCompletion(request, signal)));
         const extras = await transport.extras(validated.model);
-        const body = withExtraBody(
-          { ...validated, stream: true, ...(refused.has('stream_options') ? {} : { stream_options: { include_usage: true } }) },
-          extras.body,
-        );
+        const body = chatBody(validated, extras.body, true, refused);
         const timeouts = this.streamTimeouts(validated.model);
         const deadline = new FirstTokenDeadline(validated.model, timeouts.firstTokenMs);
         let response: Awaited<ReturnType<Transport['send']>>;
@@ -139,27 +139,33 @@ export class PromptreelClient {
           });
         } catch (error) {
           const refusal = streamRefusal(error, body);
-          if (!refusal) throw error;
+          if (!refusal || askedAgain.has(refusal)) throw error;
+          askedAgain.add(refusal);
           log.info(`${validated.model} at ${this.baseUrl}: the service refused \`${refusal}\`; asking again without it (remembered for this model).`);
           this.refused.set(validated.model, refused.add(refusal));
           continue;
         }
-        // Told apart by the first character, whatever the content type says: an event stream starts with a field
-        // name or a comment; a gateway that ignored `stream: true` sends JSON; a proxy or login page sends HTML.
+        // An event stream, a whole JSON answer (a gateway that ignored `stream: true`), or a proxy's page or text.
         const answer = response.body;
-        const peeked = await deadline.race(peekBody(answer), () => answer.destroy());
-        if (peeked.failed || SSE_START.test(peeked.first))
-          return withFirstTokenTimeout(decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) }), deadline);
         const contentType = headerValue(response.headers, 'content-type');
+        const { kind, peeked } = await deadline.race(peekAnswer(answer, contentType), () => answer.destroy());
+        if (kind === 'events')
+          return withFirstTokenTimeout(decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) }), deadline);
         const text = await transport.readJsonText(response, { signal, what: t('The chat request') }, peeked.chunks);
+        const quoted = () => transport.quote(response, text);
         try {
-          if (peeked.first !== '{') throw notAStream(text, contentType);
-          return eventsOf(wholeAnswerEvents(text, contentType, parseCompletion));
+          if (kind !== 'json') throw notAStream(quoted());
+          return eventsOf(wholeAnswerEvents(text, contentType, parseCompletion, quoted));
         } catch (error) {
           throw isApiError(error) ? transport.redactError(error) : error;
         }
       }
     });
+  }
+
+  /** What the service refused for this model so far (kept by this client). */
+  private refusedFor(model: string): Set<StreamRefusal> {
+    return this.refused.get(model) ?? new Set<StreamRefusal>();
   }
 
   /** Sent exactly once: a retry could create (and charge) a second task. */
@@ -235,7 +241,7 @@ function parseCompletion(raw: unknown): ChatCompletion {
     ...(parsed.data.model ? { model: parsed.data.model } : {}),
     text: joined('text'),
     ...(reasoning ? { reasoning } : {}),
-    toolCalls: (message?.tool_calls ?? []).map((call, index) => ({
+    toolCalls: checkToolCallCount(message?.tool_calls ?? []).map((call, index) => ({
       id: call.id ?? `call_${index}`,
       name: call.function.name,
       arguments: call.function.arguments ?? '',
@@ -249,15 +255,28 @@ async function* eventsOf(events: Iterable<ChatStreamEvent>): AsyncGenerator<Chat
   yield* events;
 }
 
-/** An event stream begins with a field (`data:`, `event:`, `id:`, `retry:`) or a comment (`:`). */
-const SSE_START = /^[:deir]$/;
-
 function invalidResponse(message: string): ApiError {
   return new ApiError({
     kind: 'invalid-response',
     message,
     hint: t('The service answered in a way Promptreel does not understand: see the logs.'),
   });
+}
+
+/**
+ * The body of a chat request: the user's extra fields merged over Promptreel's, then without `stream_options` where
+ * it cannot go: in a request that does not stream, or to a model whose service refused it (even when the user's
+ * extra fields add it back: asking again with what was refused would be refused again, endlessly).
+ */
+function chatBody(
+  request: ChatRequest,
+  extra: Record<string, unknown> | undefined,
+  stream: boolean,
+  refused: ReadonlySet<StreamRefusal> = new Set(),
+): Record<string, unknown> {
+  const body: Record<string, unknown> = withExtraBody({ ...request, stream, stream_options: { include_usage: true } }, extra);
+  if (!stream || refused.has('stream_options')) delete body.stream_options;
+  return body;
 }
 
 /** A 400 that names `stream_options` (or, once that is gone, `stream`) as what the gateway does not take. */

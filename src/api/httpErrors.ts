@@ -1,6 +1,7 @@
 import { ApiError } from './errors';
 import { extractRequestId, parseErrorBody } from './errorBodies';
 import { certificateHint, certificateProblemOf } from './tls/certificateProblem';
+import { PrivateAddressError } from './privateAddresses';
 import { t } from './l10n';
 
 export type HeaderValue = string | string[] | undefined;
@@ -99,12 +100,37 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+function privateAddressOf(error: unknown): PrivateAddressError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    if (current instanceof PrivateAddressError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Maps an undici/Node failure (no HTTP answer) to an ApiError. */
 export function errorFromNetwork(error: unknown, target: string): ApiError {
   const code = errorCode(error);
   const detail = error instanceof Error ? error.message : String(error);
   const host = safeHost(target);
   const beforeSending = code !== undefined && NETWORK_CODES_BEFORE_SENDING.has(code);
+  const refused = privateAddressOf(error);
+  if (refused) {
+    return new ApiError({
+      kind: 'network',
+      code: refused.code,
+      message: t(
+        'Promptreel did not connect to {0}: it is at a private address ({1}), and only the service itself may be on a private network.',
+        host,
+        refused.address,
+      ),
+      hint: t('The service sent an address (or a redirect) that leads into a private network. Ask whoever runs the service.'),
+      retryable: false,
+      mayHaveReachedServer: false,
+      cause: error,
+    });
+  }
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new ApiError({
       kind: 'timeout',

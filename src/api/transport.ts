@@ -9,9 +9,9 @@ import type { ApiLogger } from './apiLogger';
 import { undici } from './undici/load';
 import { usableHeaders, withQuery, type RequestExtras, type RequestExtrasSource } from './requestExtras';
 import { t } from './l10n';
-import { bodyTooLarge, describeStart, MAX_JSON_BODY, readText } from './bodyText';
+import { bodyTooLarge, describeStart, describeType, MAX_JSON_BODY, readText } from './bodyText';
 
-export { bodyTooLarge, describeStart, MAX_JSON_BODY, readText, type ReadLimit } from './bodyText';
+export { bodyTooLarge, MAX_JSON_BODY, readText, type ReadLimit } from './bodyText';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -53,6 +53,8 @@ export interface SendOptions {
   extras?: RequestExtras;
   /** For this request instead of the dispatcher's: to connect, until the headers, and the longest silence in the body. */
   timeouts?: { connectMs?: number; headersMs?: number; idleMs?: number };
+  /** For a JSON answer (`json`): how long it may take in all, from sending to its last byte (retries included). */
+  deadlineMs?: number;
 }
 
 export interface RawResponse {
@@ -64,6 +66,12 @@ export interface RawResponse {
 
 /** An error body is read for its message only: the first 64 KB say it all. */
 const MAX_ERROR_BODY = 64 * 1024;
+/**
+ * A JSON answer (a task, the model list, the account) is a few KB: once the service took as long as the dispatcher
+ * waits for headers, its body adds nothing. A gateway that trickles bytes resets the idle timeout with each one; this
+ * ends the read anyway.
+ */
+export const DEFAULT_JSON_DEADLINE_MS = 120_000;
 
 /** HTTP over an explicit undici dispatcher; GETs retry with backoff, POSTs are sent exactly once. */
 export class Transport {
@@ -98,27 +106,34 @@ export class Transport {
     }
   }
 
-  /** Sends and parses a JSON answer of at most MAX_JSON_BODY bytes. */
+  /** Sends and parses a JSON answer of at most MAX_JSON_BODY bytes, read whole within `deadlineMs`. */
   async json(send: SendOptions): Promise<unknown> {
-    const response = await this.send(send);
-    const text = await this.readJsonText(response, send);
+    const deadlineMs = send.deadlineMs ?? DEFAULT_JSON_DEADLINE_MS;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), deadlineMs);
+    const signal = send.signal ? AbortSignal.any([send.signal, deadline.signal]) : deadline.signal;
+    let response: RawResponse;
+    let text: string;
+    try {
+      response = await this.send({ ...send, signal });
+      text = await this.readJsonText(response, { signal, what: send.what });
+    } catch (error) {
+      if (deadline.signal.aborted && !send.signal?.aborted) throw deadlineError(send, deadlineMs, error);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
     try {
       return JSON.parse(text);
     } catch (cause) {
-      throw this.redactError(
-        new ApiError({
-          kind: 'invalid-response',
-          status: response.status,
-          message: t(
-            '{0}: the service answered with something that is not JSON ({1}).',
-            send.what,
-            describeStart(text, headerValue(response.headers, 'content-type')),
-          ),
-          hint: t('The base URL may point at a web page rather than the API.'),
-          retryable: false,
-          cause,
-        }),
-      );
+      throw new ApiError({
+        kind: 'invalid-response',
+        status: response.status,
+        message: t('{0}: the service answered with something that is not JSON ({1}).', send.what, this.quote(response, text)),
+        hint: t('The base URL may point at a web page rather than the API.'),
+        retryable: false,
+        cause,
+      });
     }
   }
 
@@ -130,6 +145,24 @@ export class Transport {
       throw bodyTooLarge(send.what, declared);
     }
     return readText(body, send.signal, { limit: MAX_JSON_BODY, what: send.what });
+  }
+
+  /**
+   * What arrived instead of what was expected, for a message that quotes it (`text/html, starting "<html>…"`): the
+   * service's answer with the keys hidden; another host's (a CDN, a redirect target) only by its type, since nothing
+   * it says may reach a message, a model or a saved chat (its start goes to the log, redacted).
+   */
+  quote(response: Pick<RawResponse, 'headers' | 'url'>, text: string): string {
+    const contentType = headerValue(response.headers, 'content-type');
+    const described = describeStart(this.redact(text), contentType);
+    if (this.isService(response.url)) return described;
+    this.options.log.info(`${redactUrl(response.url)} answered ${described}`);
+    return describeType(contentType);
+  }
+
+  /** Whether `url` is at the service's origin (the only one whose answers may be quoted). */
+  isService(url: string): boolean {
+    return sameOrigin(url, this.options.baseUrl);
   }
 
   /** Server text with the keys this transport sent, and every registered secret, hidden. */
@@ -145,7 +178,7 @@ export class Transport {
   private async sendOnce(send: SendOptions): Promise<RawResponse> {
     if (send.signal?.aborted) throw abortedError(send.signal.reason);
     const address = send.absolute ? send.path : apiUrl(this.options.baseUrl, send.path);
-    const extras = sameOrigin(address, this.options.baseUrl) ? (send.extras ?? (await this.extras(send.model))) : {};
+    const extras = this.isService(address) ? (send.extras ?? (await this.extras(send.model))) : {};
     for (const secret of extras.secrets ?? []) this.sentKeys.add(secret);
     const url = send.absolute ? address : withQuery(address, extras.query);
     const headers: Record<string, string> = {
@@ -187,7 +220,11 @@ export class Transport {
     this.options.log.debug(`${send.method} ${redactUrl(url)} → ${response.statusCode} in ${Date.now() - started} ms`);
     if (response.statusCode >= 400) {
       const text = await readText(response.body, send.signal, { limit: MAX_ERROR_BODY, truncate: true }).catch(() => '');
-      throw errorFromResponse(response.statusCode, response.headers, text, send.what);
+      if (this.isService(url)) throw errorFromResponse(response.statusCode, response.headers, text, send.what);
+      this.options.log.info(
+        `${redactUrl(url)} answered HTTP ${response.statusCode}: ${describeStart(this.redact(text), headerValue(response.headers, 'content-type'))}`,
+      );
+      throw errorFromResponse(response.statusCode, response.headers, '', send.what);
     }
     if (send.method === 'POST' && send.auth) this.options.onCharged?.();
     return { status: response.statusCode, headers: response.headers, body: response.body, url };
@@ -229,6 +266,18 @@ export class Transport {
       });
     }
   }
+}
+
+function deadlineError(send: Pick<SendOptions, 'what'>, deadlineMs: number, cause: unknown): ApiError {
+  const span = deadlineMs < 1000 ? `${deadlineMs} ms` : `${Math.round(deadlineMs / 1000)} s`;
+  return new ApiError({
+    kind: 'timeout',
+    message: t('{0}: the service did not finish its answer within {1}.', send.what, span),
+    hint: t('The service, or a proxy in between, sends its answer too slowly: try again later.'),
+    retryable: true,
+    mayHaveReachedServer: true,
+    cause,
+  });
 }
 
 function sameOrigin(url: string, baseUrl: string): boolean {

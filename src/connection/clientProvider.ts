@@ -36,8 +36,8 @@ export class ClientProvider extends Disposable {
   private readonly charged = this._register(new Emitter<void>());
   /** A request the service charges for was accepted (the key's quota changed). */
   readonly onDidCharge = this.charged.event;
-  /** The connection pools, by connect timeout (`undefined`: the default one). */
-  private readonly dispatchers = new Map<number | undefined, Promise<Dispatcher>>();
+  /** The connection pools, by service and connect timeout (none: the default one). */
+  private readonly dispatchers = new Map<string, Promise<Dispatcher>>();
   private client: PromptreelClient | undefined;
   private trust: Promise<Trust> | undefined;
   /** Header problems already logged (once each, not per request). */
@@ -87,7 +87,7 @@ export class ClientProvider extends Disposable {
       extras: (model) => this.extrasFor(baseUrl, model),
       apiKey: () => this.keyStore.getKey(),
       // Made on the first request, not with the client: activation never loads undici.
-      dispatcher: (connectMs) => this.sharedDispatcher(connectMs),
+      dispatcher: (connectMs) => this.sharedDispatcher(baseUrl, connectMs),
       log: this.log,
       userAgent: this.userAgent,
       redact: (text) => this.redactor.redact(text),
@@ -160,27 +160,36 @@ export class ClientProvider extends Disposable {
     }
   }
 
-  private sharedDispatcher(connectMs: number | undefined): Promise<Dispatcher> {
-    let made = this.dispatchers.get(connectMs);
+  /** One pool per service (only its origin is offered the client certificate) and connect timeout. */
+  private sharedDispatcher(baseUrl: string, connectMs: number | undefined): Promise<Dispatcher> {
+    const service = normalizeBaseUrl(baseUrl);
+    const key = `${new URL(service).origin} ${connectMs ?? ''}`;
+    let made = this.dispatchers.get(key);
     if (!made) {
-      const making = this.createSharedDispatcher(connectMs);
-      this.dispatchers.set(connectMs, making);
+      const making = this.createSharedDispatcher(service, connectMs);
+      this.dispatchers.set(key, making);
       making.catch(() => {
-        if (this.dispatchers.get(connectMs) === making) this.dispatchers.delete(connectMs);
+        if (this.dispatchers.get(key) === making) this.dispatchers.delete(key);
       });
       made = making;
     }
     return made;
   }
 
-  private async createSharedDispatcher(connectMs: number | undefined): Promise<Dispatcher> {
+  private async createSharedDispatcher(service: string, connectMs: number | undefined): Promise<Dispatcher> {
     const proxy = readProxyConfig(this.env);
     const { config: tls, secureContext } = await this.trusted();
-    const dispatcher = createDispatcher({ ...proxy, tls, ...(secureContext ? { secureContext } : {}), ...(connectMs ? { connectTimeoutMs: connectMs } : {}) });
+    const dispatcher = createDispatcher({
+      ...proxy,
+      service,
+      tls,
+      ...(secureContext ? { secureContext } : {}),
+      ...(connectMs ? { connectTimeoutMs: connectMs } : {}),
+    });
     const trust = [tls.systemCa?.length ? `${tls.systemCa.length} system` : '', tls.extraCa?.length ? `${tls.extraCa.length} extra` : ''].filter(Boolean);
     this.log.debug(
       `${proxy.proxyUrl ? 'Connecting through the proxy from http.proxy' : 'Connecting directly (or through the proxy from the environment)'}` +
-        `${trust.length ? `, trusting ${trust.join(' and ')} authorities besides Node's` : ''}${tls.clientCertificate ? ', with a client certificate' : ''}.`,
+        `${trust.length ? `, trusting ${trust.join(' and ')} authorities besides Node's` : ''}${tls.clientCertificate ? `, with a client certificate for ${new URL(service).origin}` : ''}.`,
     );
     return dispatcher;
   }

@@ -5,7 +5,7 @@ import type { DispatcherOptions } from '../api';
 export const PROXY_SETTINGS = ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy'] as const;
 
 /** Dispatcher options from VS Code's proxy settings; the environment (HTTPS_PROXY, NO_PROXY…) applies when `http.proxy` is empty. */
-export function readProxyConfig(env: NodeJS.ProcessEnv = process.env): DispatcherOptions {
+export function readProxyConfig(env: NodeJS.ProcessEnv = process.env): Omit<DispatcherOptions, 'service'> {
   const http = vscode.workspace.getConfiguration('http');
   const proxy = http.get<unknown>('proxy');
   const strictSSL = http.get<unknown>('proxyStrictSSL');

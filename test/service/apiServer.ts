@@ -4,6 +4,7 @@ import { handleControl } from './control';
 import { sendFault, sendInvalidKey, sendInvalidUrl, sendOpenAiError, withRequestId } from './errors';
 import { closeSignal, pathOf, pause, recordRequest, sendJson } from './httpHelpers';
 import { listModels } from './modelsRoute';
+import { trickleJson } from './quirks';
 import type { RouteContext } from './routeContext';
 import type { ServiceState } from './serviceState';
 import { createVideo, queryVideo, videoContent } from './videoRoutes';
@@ -91,8 +92,12 @@ async function handle(state: ServiceState, request: http.IncomingMessage, respon
     });
     return;
   }
+  const play = (context: RouteContext) => {
+    const trickle = context.scenario.trickleMs;
+    return trickle !== null && method === 'GET' ? trickleJson(response, signal, trickle) : route.handle(context);
+  };
   if (key === undefined && route.public) {
-    await route.handle({ request, response, body: record.body, key: '', scenario: state.scenarioFor(undefined), state, signal, params });
+    await play({ request, response, body: record.body, key: '', scenario: state.scenarioFor(undefined), state, signal, params });
     return;
   }
   if (key === undefined) {
@@ -106,7 +111,7 @@ async function handle(state: ServiceState, request: http.IncomingMessage, respon
     sendFault(response, fault, record.key);
     return;
   }
-  await route.handle({ request, response, body: record.body, key, scenario: state.scenarioFor(key), state, signal, params });
+  await play({ request, response, body: record.body, key, scenario: state.scenarioFor(key), state, signal, params });
 }
 
 function decodePathSegment(segment: string): string {

@@ -98,13 +98,18 @@ export interface ServeOptions {
   cutAfterBytes?: number | null;
 }
 
-/** A 200 that is not the video: what a login wall, a gateway error or a mislabelled bucket object sends. */
-export function sendNotAVideo(response: http.ServerResponse, answer: 'html-page' | 'json-error' | 'html-as-octet-stream'): void {
+/**
+ * A 200 that is not the video: what a login wall, a gateway error or a mislabelled bucket object sends; with
+ * `page-quoting-key`, an error page that repeats the key of the request (`key`, or `anonymous` without one).
+ */
+export function sendNotAVideo(response: http.ServerResponse, answer: Exclude<CdnScenario['answer'], 'video'>, key?: string): void {
   const html = '<!DOCTYPE html><html><head><title>Sign in - Object Storage</title></head><body><form>Sign in to continue</form></body></html>';
   const [type, body] =
     answer === 'json-error'
       ? ['application/json', JSON.stringify({ error: { message: 'video not ready', type: 'invalid_request_error', code: 'not_ready' } })]
-      : [answer === 'html-page' ? 'text/html; charset=utf-8' : 'application/octet-stream', html];
+      : answer === 'page-quoting-key'
+        ? ['text/html; charset=utf-8', `<html><body><h1>Session expired</h1><p>The session of ${key ?? 'anonymous'} has expired.</p></body></html>`]
+        : [answer === 'html-page' ? 'text/html; charset=utf-8' : 'application/octet-stream', html];
   response.writeHead(200, { 'content-type': type, 'content-length': String(Buffer.byteLength(body)) });
   response.end(body);
 }

@@ -7,8 +7,9 @@ import type { ServiceState } from './serviceState';
 /**
  * The object store behind signed result URLs: `/files/<id>.mp4?sig=…` serves the video to anyone (it
  * checks nothing, it records everything, including any Authorization header that leaked). It plays the
- * default scenario's `cdn` section: a chain of 302s whose first hop goes to a second port, expiry, throttle.
- * The same handler listens on both ports; `/hop/<n>/files/…` are the intermediate links of the chain.
+ * default scenario's `cdn` section: a chain of 302s whose first hop goes to a second port, expiry, throttle,
+ * a redirect into a private network. The same handler listens on both ports; `/hop/<n>/files/…` are the
+ * intermediate links of the chain; `/latest/meta-data/…` plays a cloud's metadata endpoint.
  */
 export function cdnHandler(state: ServiceState, otherPortUrl: () => string): http.RequestListener {
   return (request, response) => {
@@ -28,6 +29,10 @@ async function handle(state: ServiceState, otherPortUrl: string, request: http.I
     sendXmlError(response, 405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
     return;
   }
+  if (path.startsWith('/latest/meta-data/')) {
+    sendText(response, 200, METADATA_CREDENTIALS, 'text/plain');
+    return;
+  }
   const entry = /^\/files\/([^/]+)$/.exec(path);
   const hop = /^\/hop\/(\d+)\/files\/([^/]+)$/.exec(path);
   if (entry) {
@@ -37,6 +42,10 @@ async function handle(state: ServiceState, otherPortUrl: string, request: http.I
     }
     if (cdn.expired === 404) {
       sendXmlError(response, 404, 'NoSuchKey', 'The specified key does not exist.');
+      return;
+    }
+    if (cdn.redirectTo !== null) {
+      redirect(response, cdn.redirectTo.replace('{port}', new URL(otherPortUrl).port));
       return;
     }
     if (cdn.redirects > 0) {
@@ -54,7 +63,7 @@ async function handle(state: ServiceState, otherPortUrl: string, request: http.I
     return;
   }
   if (cdn.answer !== 'video') {
-    sendNotAVideo(response, cdn.answer);
+    sendNotAVideo(response, cdn.answer, record.key);
     return;
   }
   await serveBytes(request, response, byteSourceFor(cdn), {
@@ -64,6 +73,9 @@ async function handle(state: ServiceState, otherPortUrl: string, request: http.I
     cutAfterBytes: cdn.cutAfterBytes,
   });
 }
+
+/** What a metadata endpoint hands anyone who asks from inside: a client that follows a redirect there must never show it. */
+export const METADATA_CREDENTIALS = '{"Code":"Success","AccessKeyId":"ASIAPROMPTREELTEST","SecretAccessKey":"metadata-secret-of-this-host","Token":"x"}';
 
 function redirect(response: http.ServerResponse, location: string): void {
   response.writeHead(302, { location, 'content-length': '0' });

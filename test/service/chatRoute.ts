@@ -1,6 +1,6 @@
 import { validateChatRequest, type ChatRequest } from './chatRequest';
 import { planReply } from './chatReply';
-import { streamBulk, streamReply } from './chatStream';
+import { streamBulk, streamEndlessly, streamReply } from './chatStream';
 import { sendOpenAiError } from './errors';
 import { newChatCompletionId, unixSeconds } from './ids';
 import { sendJson } from './httpHelpers';
@@ -51,6 +51,10 @@ export async function chatCompletions(context: RouteContext): Promise<void> {
       chat.endlessEventBytes,
       '"}}]}\n\n',
     );
+    return;
+  }
+  if (request.stream === true && chat.endlessChunkChars !== null) {
+    await streamEndlessly(target, chat.endlessChunkChars);
     return;
   }
   if (request.stream === true && chat.streamAnswer === 'sse') {

@@ -80,6 +80,17 @@ export async function streamBulk(target: StreamTarget, bulk: { chunks: number; c
   await finishStream(writer, target, { ...plan, usage });
 }
 
+/** Content chunks of `chars` characters each, as fast as the socket drains, until the client goes away. */
+export async function streamEndlessly(target: StreamTarget, chars: number): Promise<void> {
+  const writer = new SseWriter(target.response, target.chat, target.signal);
+  writer.open();
+  const chunk = chunkBuilder(target);
+  if (!(await writer.json(chunk({ role: 'assistant', content: '' }, null)))) return;
+  const event = Buffer.from(writer.plainEvent(JSON.stringify(chunk({ content: 'x'.repeat(chars) }, null))));
+  let open = true;
+  while (open) open = await writer.raw(event);
+}
+
 async function finishStream(writer: SseWriter, target: StreamTarget, plan: ReplyPlan): Promise<void> {
   const { chat, response } = target;
   const chunk = chunkBuilder(target);

@@ -1,4 +1,5 @@
 import type * as http from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import { parseMultipart } from './multipart';
 
 export interface RecordedRequest {
@@ -13,6 +14,8 @@ export interface RecordedRequest {
   at: number;
   /** The Bearer key of the Authorization header, if any. */
   key?: string;
+  /** Over HTTPS: the common name of the client certificate presented on the connection, if one was. */
+  clientCertificate?: string;
 }
 
 const maxBodyBytes = 20 * 1024 * 1024;
@@ -64,6 +67,8 @@ export async function recordRequest(request: http.IncomingMessage): Promise<Reco
   const record: RecordedRequest = { method: request.method ?? 'GET', path: request.url ?? '/', headers, body, at: Date.now() };
   const key = bearerKey(headers);
   if (key !== undefined) record.key = key;
+  const presented = (request.socket as Partial<TLSSocket>).getPeerCertificate?.();
+  if (presented && Object.keys(presented).length > 0) record.clientCertificate = String(presented.subject?.CN ?? 'unnamed');
   return record;
 }
 

@@ -30,8 +30,9 @@ export interface StartOptions {
   /** A patch on the default scenario, kept across reset(). */
   scenario?: ScenarioPatch;
   /**
-   * The API over HTTPS, with a certificate for 127.0.0.1 from a root CA of its own (`own-ca`: no system trusts it),
-   * and also asking for a client certificate from its client CA (`client-certificate`). The CDN stays HTTP.
+   * The API and the CDN over HTTPS, with a certificate for 127.0.0.1 from a root CA of its own (`own-ca`: no system
+   * trusts it). With `client-certificate`, the API also demands a client certificate from its client CA, and the CDN
+   * asks for one without demanding it: the records (`clientCertificate`) show which connections presented one.
    */
   tls?: 'own-ca' | 'client-certificate';
 }
@@ -92,13 +93,15 @@ interface TrackedServer {
   busy: Set<Socket>;
 }
 
-function tracked(listener: http.RequestListener, tls?: StartOptions['tls']): TrackedServer {
+function tracked(listener: http.RequestListener, tls?: StartOptions['tls'], demandsCertificate = true): TrackedServer {
   const server = tls
     ? https.createServer(
         {
           cert: fs.readFileSync(tlsFixture('server.pem')),
           key: fs.readFileSync(tlsFixture('server.key')),
-          ...(tls === 'client-certificate' ? { requestCert: true, rejectUnauthorized: true, ca: fs.readFileSync(tlsFixture('client-ca.pem')) } : {}),
+          ...(tls === 'client-certificate'
+            ? { requestCert: true, rejectUnauthorized: demandsCertificate, ca: fs.readFileSync(tlsFixture('client-ca.pem')) }
+            : {}),
         },
         listener,
       )
@@ -140,8 +143,16 @@ export async function startLocalService(options: StartOptions = {}): Promise<Loc
   const state = new ServiceState(options.keys ?? [DEMO_KEY], options.scenario ?? {});
   let cdnHopUrl = '';
   const api = tracked(apiHandler(state), options.tls);
-  const cdn = tracked(cdnHandler(state, () => cdnHopUrl));
-  const cdnHop = tracked(cdnHandler(state, () => cdnHopUrl));
+  const cdn = tracked(
+    cdnHandler(state, () => cdnHopUrl),
+    options.tls,
+    false,
+  );
+  const cdnHop = tracked(
+    cdnHandler(state, () => cdnHopUrl),
+    options.tls,
+    false,
+  );
   const servers = [api, cdn, cdnHop];
   try {
     const baseUrl = await listen(api.server, options.port ?? 0);

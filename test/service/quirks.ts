@@ -1,8 +1,8 @@
 import type * as http from 'node:http';
-import { sendText } from './httpHelpers';
+import { pause, sendText } from './httpHelpers';
 import type { ChatScenario } from './scenario';
 
-// Answers of gateways that misbehave: a streamed request answered without a stream, bodies without an end.
+// Answers of gateways that misbehave: a streamed request answered without a stream, bodies without an end or that trickle.
 
 /** What a gateway that ignored `stream: true` (or a proxy in front of it) sends with a 200. */
 export function sendWholeAnswer(response: http.ServerResponse, chat: ChatScenario, completion: Record<string, unknown>): void {
@@ -31,6 +31,9 @@ export function sendWholeAnswer(response: http.ServerResponse, chat: ChatScenari
       return;
     case 'text':
       sendText(response, 200, 'Service temporarily unavailable, please try again later.', typed('text/plain'));
+      return;
+    case 'rate-limit-text':
+      sendText(response, 200, 'rate limit exceeded', typed('text/plain'));
       return;
     case 'empty':
       sendText(response, 200, '', typed('text/event-stream'));
@@ -65,4 +68,11 @@ export async function writeRunaway(response: http.ServerResponse, signal: AbortS
   }
   if (!signal.aborted) response.end(suffix);
   return written;
+}
+
+/** Answers 200 JSON, then one byte every `intervalMs` until the client goes away: no idle timeout ever fires. */
+export async function trickleJson(response: http.ServerResponse, signal: AbortSignal, intervalMs: number): Promise<void> {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.write('{"object":"list","data":[');
+  while (await pause(intervalMs, signal)) response.write(' ');
 }

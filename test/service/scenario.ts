@@ -69,13 +69,20 @@ const cdnSchema = z.strictObject({
   contentLength: z.boolean(),
   /**
    * What a 200 carries: the video, or what a misconfigured bucket, a login wall or a gateway sends instead (an HTML
-   * page, a JSON error, an HTML page labelled application/octet-stream).
+   * page, a JSON error, an HTML page labelled application/octet-stream, an error page that quotes the request's key).
    */
-  answer: z.enum(['video', 'html-page', 'json-error', 'html-as-octet-stream']),
-  /** The same `answer` from `/v1/videos/<id>/content` too (else that always sends the video). */
+  answer: z.enum(['video', 'html-page', 'json-error', 'html-as-octet-stream', 'page-quoting-key']),
+  /** The same `answer` (or `redirectTo`) from `/v1/videos/<id>/content` too (else that always sends the video). */
   answerAtContent: z.boolean(),
   /** Sends this many bytes of the video (Content-Length still says the whole size), then closes the connection. */
   cutAfterBytes: z.number().int().min(0).nullable(),
+  /**
+   * `/files/…` answers 302 to this address instead (`{port}`: a port the CDN listens on), as a signed address
+   * leading into a private network would: `http://169.254.169.254/latest/meta-data/` (a cloud's metadata endpoint),
+   * `http://localhost:{port}/latest/meta-data/`. The CDN answers `/latest/meta-data/…` with credentials, as such an
+   * endpoint does.
+   */
+  redirectTo: z.string().nullable(),
 });
 
 const chatSchema = z.strictObject({
@@ -106,12 +113,17 @@ const chatSchema = z.strictObject({
   stallAfterChunks: z.number().int().min(0).nullable(),
   finishReason: z.string(),
   bulk: z.object({ chunks: z.number().int().min(0), chunkChars: z.number().int().min(1) }).nullable(),
-  /** How a streamed request is answered (200): an event stream, or what gateways that ignore `stream: true` send. */
-  streamAnswer: z.enum(['sse', 'completion-json', 'error-json', 'html', 'text', 'empty']),
-  /** Overrides the content type of that answer (some gateways label JSON as an event stream). */
+  /**
+   * How a streamed request is answered (200): an event stream, or what gateways that ignore `stream: true` send, or a
+   * proxy's `rate limit exceeded` (text/plain, which starts like the SSE field `retry:`).
+   */
+  streamAnswer: z.enum(['sse', 'completion-json', 'error-json', 'html', 'text', 'rate-limit-text', 'empty']),
+  /** Overrides the content type of that answer, event streams included (some gateways label JSON as an event stream, or a stream as text/plain). */
   streamContentType: z.string().nullable(),
   /** One `data:` line of this many bytes that never ends (a runaway stream). */
   endlessEventBytes: z.number().int().min(1).nullable(),
+  /** A stream of well-formed content chunks of this many characters each that never ends (a runaway reply). */
+  endlessChunkChars: z.number().int().min(1).nullable(),
   /** SERVICE.md, "gateway quirks": a gateway that refuses `stream_options` (400), as some upstreams do. */
   refuseStreamOptions: z.boolean(),
   /** A gateway that cannot stream: `stream: true` is refused (400); the same request without it is answered. */
@@ -167,6 +179,11 @@ export const scenarioSchema = z.strictObject({
   chat: chatSchema,
   /** GET /v1/models pads its JSON answer to at least this many bytes (sent in pieces, never held in memory). */
   modelsPaddingBytes: z.number().int().min(0).nullable(),
+  /**
+   * Every GET (the models, a task, the account) answers 200 JSON whose body comes one byte every this many ms and
+   * never ends: a gateway (or a proxy) that trickles, so that no idle timeout ever fires.
+   */
+  trickleMs: z.number().positive().nullable(),
   account: accountSchema,
   /**
    * SERVICE.md, "gateway quirks": a gateway (or the access proxy in front of it) that refuses (403) any request to it
@@ -197,6 +214,7 @@ export const scenarioPatchSchema = z.strictObject({
   cdn: cdnSchema.partial().optional(),
   chat: chatSchema.partial().optional(),
   modelsPaddingBytes: z.number().int().min(0).nullable().optional(),
+  trickleMs: z.number().positive().nullable().optional(),
   account: accountSchema.partial().optional(),
   requiredHeaders: z.record(z.string(), z.string()).optional(),
   requiredQuery: z.record(z.string(), z.string()).optional(),
@@ -239,6 +257,7 @@ export function defaultScenario(): Scenario {
       answer: 'video',
       answerAtContent: false,
       cutAfterBytes: null,
+      redirectTo: null,
     },
     chat: {
       reply: null,
@@ -262,12 +281,14 @@ export function defaultScenario(): Scenario {
       streamAnswer: 'sse',
       streamContentType: null,
       endlessEventBytes: null,
+      endlessChunkChars: null,
       refuseStreamOptions: false,
       refuseStream: false,
       deepseekReasoning: false,
       toolArguments: {},
     },
     modelsPaddingBytes: null,
+    trickleMs: null,
     requiredHeaders: {},
     requiredQuery: {},
     account: {

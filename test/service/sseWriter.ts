@@ -20,7 +20,7 @@ export class SseWriter {
   /** Sends the status and headers now, so the client sees the stream open before the first event. */
   open(): void {
     this.response.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
+      'content-type': this.chat.streamContentType ?? 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       'x-accel-buffering': 'no',
     });

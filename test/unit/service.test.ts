@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
-import { DEMO_KEY, patternBytes, sampleBytes, startLocalService, type LocalService } from '../service/index';
+import * as https from 'node:https';
+import { DEMO_KEY, patternBytes, sampleBytes, startLocalService, tlsFixture, type LocalService } from '../service/index';
 
 /** The local service itself, over real sockets, with Node's fetch and http only. */
 
@@ -156,6 +158,19 @@ describe('local service', () => {
       const started = Date.now();
       await getJson('/v1/models');
       assert.ok(Date.now() - started >= 75);
+    });
+
+    it('trickles every GET answer with trickleMs, one byte at a time and without end', async () => {
+      service.setScenario({ trickleMs: 10 });
+      const controller = new AbortController();
+      const response = await fetch(url('/v1/models'), { headers: auth(), signal: controller.signal });
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+      const reader = response.body!.getReader();
+      let received = '';
+      while (received.length < 40) received += Buffer.from((await reader.read()).value ?? []).toString();
+      assert.match(received, /^\{"object":"list","data":\[ +$/);
+      controller.abort();
     });
   });
 
@@ -372,6 +387,36 @@ describe('local service', () => {
       assert.equal(service.activeRequests(), 0);
     });
 
+    it("answers a streamed request with a proxy's `rate limit exceeded`, and labels an event stream as streamContentType says", async () => {
+      service.setScenario({ chat: { streamAnswer: 'rate-limit-text' } });
+      const limited = await fetch(url('/v1/chat/completions'), { method: 'POST', headers: auth(), body: JSON.stringify(chatBody('hi', { stream: true })) });
+      assert.equal(limited.status, 200);
+      assert.equal(limited.headers.get('content-type'), 'text/plain');
+      assert.equal(await limited.text(), 'rate limit exceeded');
+      service.setScenario({ chat: { streamAnswer: 'sse', streamContentType: 'text/plain' } });
+      const labelled = await fetch(url('/v1/chat/completions'), { method: 'POST', headers: auth(), body: JSON.stringify(chatBody('hi', { stream: true })) });
+      assert.equal(labelled.headers.get('content-type'), 'text/plain');
+      assert.equal(joined(sseData(await labelled.text()), 'content'), 'You said: hi');
+    });
+
+    it('streams content chunks of endlessChunkChars without end', async () => {
+      service.setScenario({ chat: { endlessChunkChars: 1000 } });
+      const controller = new AbortController();
+      const response = await fetch(url('/v1/chat/completions'), {
+        method: 'POST',
+        headers: auth(),
+        body: JSON.stringify(chatBody('hi', { stream: true })),
+        signal: controller.signal,
+      });
+      const reader = response.body!.getReader();
+      let received = '';
+      while (received.length < 200_000) received += Buffer.from((await reader.read()).value ?? []).toString();
+      controller.abort();
+      const contents = deltas(sseData(received.slice(0, received.lastIndexOf('\n\n') + 2))).map((delta) => delta['content']);
+      assert.ok(contents.length > 150, `${contents.length} chunks`);
+      assert.ok(contents.slice(1).every((content) => content === 'x'.repeat(1000)));
+    });
+
     it('bulk mode sends exactly N chunks of the given size', async () => {
       service.setScenario({ chat: { bulk: { chunks: 1000, chunkChars: 16 } } });
       const events = sseData(await streamText(chatBody('bench')));
@@ -541,6 +586,28 @@ describe('local service', () => {
       }
     });
 
+    it('redirects into a private network with redirectTo, /content too with answerAtContent, and plays a metadata endpoint', async () => {
+      service.setScenario({ cdn: { redirectTo: 'http://localhost:{port}/latest/meta-data/', answerAtContent: true }, video: { pollsToDone: 0 } });
+      const id = await createTask();
+      const address = await fetch(String(service.task(id)?.url), { redirect: 'manual' });
+      assert.equal(address.status, 302);
+      assert.match(address.headers.get('location') ?? '', /^http:\/\/localhost:\d+\/latest\/meta-data\/$/);
+      const content = await fetch(url(`/v1/videos/${id}/content`), { headers: auth(), redirect: 'manual' });
+      assert.equal(content.status, 302);
+      assert.equal(content.headers.get('location'), `http://localhost:${new URL(service.cdnUrl).port}/latest/meta-data/`);
+      const metadata = await fetch(`${service.cdnUrl}/latest/meta-data/iam/security-credentials/`);
+      assert.match(await metadata.text(), /"SecretAccessKey":"metadata-secret-of-this-host"/);
+    });
+
+    it('answers with an error page quoting the key of the request (page-quoting-key)', async () => {
+      service.setScenario({ cdn: { answer: 'page-quoting-key', answerAtContent: true }, video: { pollsToDone: 0 } });
+      const id = await createTask();
+      const content = await fetch(url(`/v1/videos/${id}/content`), { headers: auth() });
+      assert.equal(content.status, 200);
+      assert.match(await content.text(), new RegExp(`The session of ${DEMO_KEY} has expired`));
+      assert.match(await (await fetch(String(service.task(id)?.url))).text(), /The session of anonymous has expired/);
+    });
+
     it('streams deterministic bytes of sizeBytes, chunked without Content-Length', async () => {
       service.setScenario({ cdn: { sizeBytes: 300_000, contentLength: false } });
       const response = await fetch(service.createTask().url);
@@ -578,6 +645,28 @@ describe('local service', () => {
       assert.equal(service.scenario().chat.reply, null);
       assert.equal((await getJson('/v1/models', 'sk-k2')).status, 401);
     });
+  });
+
+  it("with tls 'client-certificate', the CDN is HTTPS too and asks for a certificate without demanding one; records name who presented one", async () => {
+    const own = await startLocalService({ tls: 'client-certificate', scenario: { video: { pollsToDone: 0 } } });
+    try {
+      const ca = fs.readFileSync(tlsFixture('ca.pem'));
+      const get = (address: string, withCertificate: boolean) =>
+        new Promise<number>((resolve, reject) => {
+          const options = withCertificate ? { ca, cert: fs.readFileSync(tlsFixture('client.pem')), key: fs.readFileSync(tlsFixture('client.key')) } : { ca };
+          https.get(address, options, (answer) => resolve(answer.resume().statusCode ?? 0)).on('error', reject);
+        });
+      const task = own.createTask();
+      assert.match(task.url ?? '', /^https:\/\/127\.0\.0\.1:/);
+      assert.equal(await get(String(task.url), false), 200);
+      assert.equal(await get(String(task.url), true), 200);
+      assert.deepEqual(
+        own.cdnRequests.map((record) => record.clientCertificate),
+        [undefined, 'promptreel-test-client'],
+      );
+    } finally {
+      await own.stop();
+    }
   });
 
   it('stop() destroys open streams', async () => {

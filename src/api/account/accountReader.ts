@@ -34,6 +34,8 @@ export interface PricingAnswer {
 const NOT_OFFERED_STATUSES = new Set([400, 404, 405, 410, 501]);
 /** The legacy usage endpoint wants a range; 99 days back is what every gateway of this family accepts. */
 const USAGE_RANGE_DAYS = 99;
+/** An account endpoint answers at once or not at all; what it says is never worth the wait of a whole answer. */
+const ACCOUNT_DEADLINE_MS = 30_000;
 
 /**
  * Reads the account endpoints of SERVICE.md ("Account"). Each may be absent on a gateway: a 404, a web page or
@@ -116,7 +118,15 @@ export class AccountReader {
 
   private async fetch(path: string, auth: boolean, what: string, signal: AbortSignal | undefined): Promise<Offered<unknown>> {
     try {
-      const value = await this.transport.json({ method: 'GET', path: `${this.transport.baseUrl}${path}`, absolute: true, auth, signal, what });
+      const value = await this.transport.json({
+        method: 'GET',
+        path: `${this.transport.baseUrl}${path}`,
+        absolute: true,
+        auth,
+        signal,
+        what,
+        deadlineMs: ACCOUNT_DEADLINE_MS,
+      });
       return { offered: true, value };
     } catch (error) {
       if (isApiError(error) && notOffered(error, auth)) return { offered: false, why: error.message };

@@ -6,6 +6,7 @@ import { ChunkTemplate } from './chunkTemplate';
 import type { ChatStreamEvent, ToolCall } from './events';
 import { chunkSchema, toUsage, type ChatChunk } from './schemas';
 import { ThinkSplitter } from './thinkSplitter';
+import { MAX_REPLY_CHARS, MAX_TOOL_CALLS, replyTooLarge, tooManyToolCalls } from './replyBounds';
 import { t } from '../l10n';
 
 /** How many times one stream may set up a chunk template (a layout that keeps changing is not worth it). */
@@ -25,6 +26,8 @@ export class ChatStreamDecoder {
    * keep every delta alive, which the garbage collector pays for chunk by chunk.
    */
   private receivedChars = 0;
+  /** Text, reasoning and tool-call arguments so far: what MAX_REPLY_CHARS bounds. */
+  private replyChars = 0;
   /** The event deltas are being joined into (coalescing), and its pieces. */
   private openEvent: { type: 'text' | 'reasoning'; text: string } | undefined;
   private openPieces: string[] = [];
@@ -153,6 +156,7 @@ export class ChatStreamDecoder {
 
   private emit(type: 'text' | 'reasoning', text: string, out: ChatStreamEvent[]): void {
     if (type === 'text') this.receivedChars += text.length;
+    this.count(text.length);
     if (!this.coalesce) {
       out.push({ type, text });
       return;
@@ -174,6 +178,7 @@ export class ChatStreamDecoder {
       const index = fragment.index ?? 0;
       let call = this.toolCalls.get(index);
       if (!call) {
+        if (this.toolCalls.size >= MAX_TOOL_CALLS) throw tooManyToolCalls(this.receivedChars);
         call = { id: '', name: '', arguments: '' };
         this.toolCalls.set(index, call);
       }
@@ -181,9 +186,15 @@ export class ChatStreamDecoder {
       const name = fragment.function?.name ?? undefined;
       if (name) call.name += name;
       const argumentsDelta = fragment.function?.arguments ?? '';
+      this.count(argumentsDelta.length + (name?.length ?? 0));
       call.arguments += argumentsDelta;
       out.push({ type: 'tool-call', index, id: fragment.id ?? undefined, name, argumentsDelta });
     }
+  }
+
+  private count(chars: number): void {
+    this.replyChars += chars;
+    if (this.replyChars > MAX_REPLY_CHARS) throw replyTooLarge(this.receivedChars);
   }
 
   private flushThink(out: ChatStreamEvent[]): void {

@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { ReadableChunks } from './readableChunks';
 
-/** How far to look for the first character past leading blank lines before giving up on telling the body apart. */
-const MAX_LEADING_WHITESPACE = 64 * 1024;
+/** How far to look (for the first character past leading blank lines, or `enough`) before giving up on telling the body apart. */
+const MAX_PEEK_BYTES = 64 * 1024;
 
 /** A response body whose first character has been seen, still whole: its chunks replay what was looked at. */
 export interface PeekedBody {
@@ -15,18 +16,21 @@ export interface PeekedBody {
 }
 
 /**
- * Reads the first chunks of a body until one holds a character that is not white space. The body flows as it will
- * for the reader that follows (chunks keep their boundaries, nothing is pushed back into the stream), so a body
- * that ends or fails while being looked at behaves exactly as it would have without the look.
+ * Reads the first chunks of a body until one holds a character that is not white space, or, with `enough`, until
+ * that says it has seen enough of the text (it is given each chunk's text in turn). The body flows as it will for the
+ * reader that follows (chunks keep their boundaries, nothing is pushed back into the stream), so a body that ends or
+ * fails while being looked at behaves exactly as it would have without the look.
  */
-export async function peekBody(body: Readable): Promise<PeekedBody> {
+export async function peekBody(body: Readable, enough?: (text: string) => boolean): Promise<PeekedBody> {
   const reader = new ReadableChunks(body);
+  const decoder = new StringDecoder('utf8');
   const held: Uint8Array[] = [];
   let size = 0;
   let first = '';
+  let seen = false;
   let failure: { error: unknown } | undefined;
   let ended = false;
-  while (!first && size < MAX_LEADING_WHITESPACE) {
+  while (!seen && size < MAX_PEEK_BYTES) {
     let step: IteratorResult<Uint8Array, void>;
     try {
       step = await reader.next();
@@ -40,7 +44,8 @@ export async function peekBody(body: Readable): Promise<PeekedBody> {
     }
     held.push(step.value);
     size += step.value.length;
-    first = firstNonSpace(step.value);
+    first ||= firstNonSpace(step.value);
+    seen = enough ? enough(decoder.write(Buffer.from(step.value.buffer, step.value.byteOffset, step.value.byteLength))) : first !== '';
   }
   return { first, failed: failure !== undefined, chunks: replay(held, reader, failure, ended) };
 }

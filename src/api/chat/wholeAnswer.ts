@@ -1,21 +1,25 @@
 import { ApiError } from '../errors';
 import { parseErrorBody } from '../errorBodies';
 import { hintForStatus } from '../httpErrors';
-import { describeStart } from '../transport';
 import type { ChatCompletion, ChatStreamEvent } from './events';
 import { t } from '../l10n';
 
 /**
  * What a streamed request gets when the gateway answered 200 without an event stream: a whole `chat.completion`
  * (some gateways ignore `stream: true`) is the reply; an error object is the service's error; anything else is
- * described by the start of what arrived.
+ * described by the start of what arrived (`quoted`, by the transport that received it).
  */
-export function wholeAnswerEvents(text: string, contentType: string | undefined, parse: (raw: unknown) => ChatCompletion): Iterable<ChatStreamEvent> {
+export function wholeAnswerEvents(
+  text: string,
+  contentType: string | undefined,
+  parse: (raw: unknown) => ChatCompletion,
+  quoted: () => string,
+): Iterable<ChatStreamEvent> {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw notAStream(text, contentType);
+    throw notAStream(quoted());
   }
   if (isCompletion(json)) return completionEvents(parse(json));
   const body = isErrorShaped(json) ? parseErrorBody(text, contentType) : undefined;
@@ -33,7 +37,7 @@ export function wholeAnswerEvents(text: string, contentType: string | undefined,
       retryable: false,
     });
   }
-  throw notAStream(text, contentType);
+  throw notAStream(quoted());
 }
 
 /** `{"error": …}`, or the task routes' `{"code", "message"}`. */
@@ -56,10 +60,11 @@ export function* completionEvents(completion: ChatCompletion): Generator<ChatStr
   if (completion.usage) yield { type: 'usage', usage: completion.usage };
 }
 
-export function notAStream(text: string, contentType: string | undefined): ApiError {
+/** `quoted`: what arrived, as the transport quotes it (`Transport.quote`). */
+export function notAStream(quoted: string): ApiError {
   return new ApiError({
     kind: 'invalid-response',
-    message: t('The chat request: the service answered without an event stream ({0}).', describeStart(text, contentType)),
+    message: t('The chat request: the service answered without an event stream ({0}).', quoted),
     hint: t('The base URL may point at a web page or a proxy rather than the API: check promptreel.baseUrl, then see the logs.'),
     retryable: false,
   });

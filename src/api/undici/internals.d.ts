@@ -16,6 +16,16 @@ declare module 'undici/lib/dispatcher/env-http-proxy-agent' {
   export = EnvHttpProxyAgent;
 }
 
+declare module 'undici/lib/dispatcher/pool' {
+  import { Pool } from 'undici';
+  export = Pool;
+}
+
+declare module 'undici/lib/core/connect' {
+  import { buildConnector } from 'undici';
+  export = buildConnector;
+}
+
 declare module 'undici/lib/api' {
   import type { Dispatcher } from 'undici';
   export function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;

@@ -6,6 +6,8 @@ import type { Dispatcher } from 'undici';
 import Agent = require('undici/lib/dispatcher/agent');
 import DispatcherClass = require('undici/lib/dispatcher/dispatcher');
 import EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent');
+import Pool = require('undici/lib/dispatcher/pool');
+import buildConnector = require('undici/lib/core/connect');
 import api = require('undici/lib/api');
 import { parseURL } from 'undici/lib/core/util';
 // Already in this bundle: the HTTP/1 and HTTP/2 clients write a FormData body through fetch's body.js, which uses it.
@@ -31,4 +33,4 @@ export function request(url: string, options: RequestOptions): Promise<Dispatche
   });
 }
 
-export { Agent, EnvHttpProxyAgent, FormData };
+export { Agent, buildConnector, DispatcherClass as Dispatcher, EnvHttpProxyAgent, FormData, Pool };

@@ -9,7 +9,9 @@ import { apiUrl } from '../baseUrl';
 import { ApiError, abortedError, isApiError } from '../errors';
 import { errorFromNetwork, headerValue } from '../httpErrors';
 import { t } from '../l10n';
-import { describeStart, readText, redactUrl, type RawResponse, type Transport } from '../transport';
+import { describeType } from '../bodyText';
+import { PRIVATE_ADDRESS } from '../privateAddresses';
+import { readText, redactUrl, type RawResponse, type Transport } from '../transport';
 import { cutShort, isLocalFileError, looksLikeVideo, mayBeVideo, NOT_A_VIDEO, notAVideo, saveError, SaveError } from './savedFile';
 
 export interface DownloadProgress {
@@ -66,7 +68,7 @@ export async function downloadVideo(
     let saved: { bytes: number; source: DownloadResult['source'] } | undefined;
     if (task.videoUrl) {
       try {
-        saved = { bytes: await save(await getFollowingRedirects(transport, task.videoUrl, false, options.signal), target, options), source: 'url' };
+        saved = { bytes: await save(transport, await getFollowingRedirects(transport, task.videoUrl, false, options.signal), target, options), source: 'url' };
       } catch (error) {
         const why = fallbackReason(error);
         if (!why) throw error;
@@ -75,7 +77,7 @@ export async function downloadVideo(
     }
     if (!saved) {
       const contentUrl = apiUrl(transport.baseUrl, `videos/${encodeURIComponent(task.id)}/content`);
-      saved = { bytes: await save(await getFollowingRedirects(transport, contentUrl, true, options.signal), target, options), source: 'content' };
+      saved = { bytes: await save(transport, await getFollowingRedirects(transport, contentUrl, true, options.signal), target, options), source: 'content' };
     }
     transport.log.info(`[video] downloaded ${saved.bytes} bytes of ${task.id} from ${saved.source === 'url' ? 'its address' : '/content'}`);
     return { path: target, ...saved };
@@ -91,6 +93,7 @@ function fallbackReason(error: unknown): string | undefined {
   if (!isApiError(error)) return undefined;
   if (error.kind === 'http' && error.status !== undefined && EXPIRED_STATUSES.has(error.status)) return `answered ${error.status} (expired?)`;
   if (error.code === NOT_A_VIDEO) return 'did not answer with a video';
+  if (error.code === PRIVATE_ADDRESS) return `leads to a private address (${error.message})`;
   return undefined;
 }
 
@@ -148,14 +151,16 @@ function contentLength(headers: Record<string, string | string[] | undefined>): 
   return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-async function save(response: RawResponse, target: string, options: DownloadOptions): Promise<number> {
+/** Saves a response; what is not a video is described as its transport quotes it (never another host's words). */
+async function save(transport: Transport, response: RawResponse, target: string, options: DownloadOptions): Promise<number> {
   const contentType = headerValue(response.headers, 'content-type');
+  const quote = (start: string) => transport.quote(response, start);
   if (contentType && !mayBeVideo(contentType)) {
     // Read a little of it to say what it was; the rest is not wanted.
     const start = await readText(response.body, options.signal, { limit: 2048, truncate: true }).catch(() => '');
-    throw notAVideo(describeStart(start, contentType));
+    throw notAVideo(quote(start));
   }
-  return writeAtomically(response.body, target, contentLength(response.headers), contentType, options);
+  return writeAtomically(response.body, target, contentLength(response.headers), contentType, options, quote);
 }
 
 async function writeAtomically(
@@ -164,10 +169,11 @@ async function writeAtomically(
   total: number | undefined,
   contentType: string | undefined,
   options: DownloadOptions,
+  quote: (start: string) => string,
 ): Promise<number> {
   const temporary = path.join(path.dirname(destination), `.${path.basename(destination)}.${randomBytes(4).toString('hex')}${PART_SUFFIX}`);
   try {
-    const received = await writeBody(body, temporary, total, contentType, options);
+    const received = await writeBody(body, temporary, total, contentType, options, quote);
     await rename(temporary, destination).catch((error: unknown) => {
       throw saveError(error, path.dirname(destination), received);
     });
@@ -181,7 +187,8 @@ async function writeAtomically(
 /**
  * Streams a response body into `file`, checking on the way that it starts like a video and that all the announced
  * bytes arrived. Failures say what happened: cancelled, not a video, cut short by the host, or the disk (full, no
- * permission), never "could not reach" for bytes that did arrive.
+ * permission), never "could not reach" for bytes that did arrive. What is not a video is described by `quote` (the
+ * transport's, which hides keys and another host's words), else by its type alone.
  */
 export async function writeBody(
   body: Readable,
@@ -189,6 +196,7 @@ export async function writeBody(
   total: number | undefined,
   contentType: string | undefined,
   options: DownloadOptions,
+  quote: (start: string) => string = () => describeType(contentType),
 ): Promise<number> {
   let received = 0;
   const head: Buffer[] = [];
@@ -207,7 +215,7 @@ export async function writeBody(
         if (headBytes >= SNIFF_BYTES) {
           checked = true;
           const first = Buffer.concat(head);
-          if (!looksLikeVideo(first, contentType)) body.destroy(notAVideo(describeStart(first.subarray(0, 2048).toString('utf8'), contentType)));
+          if (!looksLikeVideo(first, contentType)) body.destroy(notAVideo(quote(first.subarray(0, 2048).toString('utf8'))));
         }
       }
       try {
@@ -217,7 +225,7 @@ export async function writeBody(
       }
     });
     await pipeline(body, output, { signal: options.signal });
-    if (!checked && !looksLikeVideo(Buffer.concat(head), contentType)) throw notAVideo(describeStart(Buffer.concat(head).toString('utf8'), contentType));
+    if (!checked && !looksLikeVideo(Buffer.concat(head), contentType)) throw notAVideo(quote(Buffer.concat(head).toString('utf8')));
     if (total !== undefined && received !== total) throw cutShort(received, total);
     return received;
   } catch (error) {

@@ -3,6 +3,7 @@ import { describeBaseUrlInput, normalizeBaseUrl, withoutCredentials } from '../.
 import type { ChatStreamEvent } from '../../../src/api/chat/events';
 import { ApiError } from '../../../src/api/errors';
 import { SecretRedactor } from '../../../src/common/redactor';
+import { ConnectionDoctor } from '../../../src/doctor/core/connectionDoctor';
 import { clientFor, collect, MemoryLogger, useLocalService } from './support';
 
 // Where outside text and bytes enter the extension: bounded reads, redacted server text, base URLs, odd 200s.
@@ -107,7 +108,7 @@ describe('boundaries of the API layer', () => {
 
     it('issue 11.13: withoutCredentials keeps the rest of the address', () => {
       assert.equal(withoutCredentials('https://u:p@host:8080/api/v1'), 'https://***@host:8080/api/v1');
-      assert.equal(withoutCredentials('https://host/v1?x=a@b'), 'https://host/v1?x=a@b');
+      assert.equal(withoutCredentials('https://host:8080/api/v1?x=a'), 'https://host:8080/api/v1?x=a');
     });
   });
 
@@ -160,6 +161,112 @@ describe('boundaries of the API layer', () => {
       const texts = events.filter((event) => event.type === 'text');
       assert.ok(texts.length > 10_000, `${texts.length} text events`);
       assert.equal(textOf(events).length, texts.length, 'no event merged into another');
+    });
+  });
+  describe('nothing between scheme:// (or //) and the last @ is ever echoed', () => {
+    const typed = [
+      'https://alice:pa/ss-4u7z@api.example.com/v1',
+      'https://alice:pa?ss-4u7z@api.example.com',
+      'https://alice:pa#ss-4u7z@api.example.com/v1',
+      '//alice:pass-4u7z@api.example.com',
+      'https://alice#pass-4u7z@api.example.com',
+      'https://alice:1234/pass-4u7z@api.example.com/v1',
+    ];
+    const leaks = (text: string) => /alice|pa.?ss-4u7z|1234/.test(text);
+
+    it('review 2.13: a base URL whose password holds /, ? or #, or that starts with //, is refused without echoing it', () => {
+      for (const input of typed) {
+        assert.throws(
+          () => normalizeBaseUrl(input),
+          (error: unknown) => error instanceof ApiError && !leaks(`${error.message} ${error.hint}`),
+          input,
+        );
+        assert.equal(withoutCredentials(input).includes('***@api.example.com'), true, withoutCredentials(input));
+        assert.ok(!leaks(withoutCredentials(input)), withoutCredentials(input));
+      }
+    });
+
+    it('review 2.13: Test Connection names such a base URL without what precedes its last @', async () => {
+      for (const input of typed) {
+        const result = await new ConnectionDoctor({
+          baseUrlInput: () => input,
+          apiKey: () => Promise.resolve({ key: 'k', source: 'secret-storage' }),
+          // Never connects: such a base URL could name another host than the one meant.
+          createClient: () => {
+            throw new Error('not connected in this test');
+          },
+          chatModel: () => '',
+          videoModel: () => '',
+        }).run();
+        assert.equal(result.ok, false, input);
+        assert.ok(!leaks(`${result.message} ${JSON.stringify(result.steps)}`), `${input}: ${result.message}`);
+      }
+    });
+  });
+
+  describe('a 200 not labelled as an event stream is one only if it parses as one', () => {
+    it('review 2.14: a text/plain "rate limit exceeded" is quoted as what arrived, not taken for a cut stream', async () => {
+      ctx.service.setScenario({ chat: { streamAnswer: 'rate-limit-text' } });
+      const error = await rejection(collect(clientFor(ctx.service).streamChatCompletion(ask)));
+      assert.equal(error.kind, 'invalid-response');
+      assert.equal(error.message, 'The chat request: the service answered without an event stream (text/plain, starting "rate limit exceeded").');
+    });
+
+    it('review 2.14: what the text is quoted with passes the redactor', async () => {
+      ctx.service.setScenario({ chat: { streamAnswer: 'rate-limit-text' } });
+      const redactor = new SecretRedactor();
+      redactor.register('exceeded');
+      const error = await rejection(collect(clientFor(ctx.service, { redact: (text) => redactor.redact(text) }).streamChatCompletion(ask)));
+      assert.match(error.message, /starting "rate limit \*\*\*"/);
+    });
+
+    for (const contentType of ['text/plain', 'application/octet-stream']) {
+      it(`an event stream labelled ${contentType} still streams`, async () => {
+        ctx.service.setScenario({ chat: { streamContentType: contentType, comments: true, eventFields: true, framing: 'crlf' } });
+        const events = await collect(clientFor(ctx.service).streamChatCompletion(ask));
+        assert.equal(textOf(events), 'You said: hello there');
+      });
+    }
+  });
+
+  describe('one reply is bounded in size and in tool calls', () => {
+    it('review 2.15: a stream that never ends stops at the size bound with a clear error, and its socket is closed', async () => {
+      ctx.service.setScenario({ chat: { endlessChunkChars: 64 * 1024 } });
+      let received = 0;
+      const controller = new AbortController();
+      const error = await rejection(
+        (async () => {
+          for await (const event of clientFor(ctx.service).streamChatCompletion(ask, controller.signal)) {
+            if (event.type === 'text') received += event.text.length;
+            if (received > 64 * MB) controller.abort();
+          }
+        })(),
+      );
+      assert.notEqual(error.kind, 'aborted', `read ${(received / MB).toFixed(0)} MB of an endless reply without an error`);
+      assert.equal(error.kind, 'invalid-response');
+      assert.equal(error.message, 'The reply was stopped: it passed 16 million characters, the most Promptreel reads of one reply.');
+      assert.ok(received <= 16 * MB, `${received} characters handed out`);
+      await ctx.service.waitForSocketsClosed(5_000);
+    });
+
+    const manyCalls = (count: number) =>
+      Array.from({ length: count }, (_, index) => ({ name: 'promptreel_readFile', arguments: { path: `file-${index}.ts` } }));
+
+    for (const streams of [true, false]) {
+      it(`review 2.15: a reply with 500 tool calls fails naming the bound (${streams ? 'streamed' : 'whole answer'})`, async () => {
+        ctx.service.setScenario({ chat: { toolScript: [manyCalls(500)] } });
+        const client = clientFor(ctx.service, { streams: () => streams });
+        const error = await rejection(collect(client.streamChatCompletion(ask)));
+        assert.equal(error.kind, 'invalid-response');
+        assert.equal(error.message, 'The reply calls more than 128 tools, the most Promptreel takes from one reply: none of them was run.');
+      });
+    }
+
+    it('a reply with 128 tool calls is read whole', async () => {
+      ctx.service.setScenario({ chat: { toolScript: [manyCalls(128)] } });
+      const events = await collect(clientFor(ctx.service).streamChatCompletion(ask));
+      const calls = events.find((event) => event.type === 'tool-calls');
+      assert.equal(calls?.type === 'tool-calls' ? calls.calls.length : 0, 128);
     });
   });
 });

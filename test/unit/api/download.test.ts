@@ -11,10 +11,36 @@ import type { VideoTask } from '../../../src/api/video/task';
 import { removeStaleDownloads, writeBody } from '../../../src/api/video/download';
 import { SaveError } from '../../../src/api/video/savedFile';
 import { videoFileName } from '../../../src/video/core/fileNaming';
-import { startLocalService } from '../../service';
-import { clientFor, useLocalService } from './support';
+import type { LookupFunction } from 'node:net';
+import { startLocalService, type LocalService } from '../../service';
+import { METADATA_CREDENTIALS } from '../../service/cdn';
+import { clientFor, MemoryLogger, testDispatcher, useLocalService } from './support';
 
 const FIXTURE = path.resolve(__dirname, '../../../../test/service/fixtures/sample.mp4');
+
+/** The names these tests use, resolved here: no real resolver is ever asked. */
+const TEST_NAMES: Record<string, string> = {
+  'cdn.promptreel.test': '127.0.0.1',
+  'metadata.promptreel.test': '169.254.169.254',
+  'intranet.promptreel.test': '10.1.2.3',
+};
+const testLookup: LookupFunction = (hostname, options, callback) => {
+  const address = TEST_NAMES[hostname];
+  if (!address) callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), options.all ? [] : '', 0);
+  else if (options.all) callback(null, [{ address, family: 4 }]);
+  else callback(null, address, 4);
+};
+
+/**
+ * A client of the service as if it were on the public internet: 127.0.0.1 plays a public host, the addresses of a
+ * private network stay private, so its downloads may not go there.
+ */
+function clientOfPublicService(service: LocalService, log = new MemoryLogger()): PromptreelClient {
+  const isPublic = (address: string) => address === '127.0.0.1' || !/^(10\.|127\.|169\.254\.|::1$)/.test(address);
+  return clientFor(service, { log, dispatcher: testDispatcher({ service: service.baseUrl, addresses: { lookup: testLookup, isPublic } }) });
+}
+
+const secretOf = (text: string) => text.includes('metadata-secret-of-this-host') || text.includes('ASIAPROMPTREELTEST');
 
 async function completedTask(client: PromptreelClient): Promise<VideoTask> {
   const created = await client.createVideoTask({ model: 'promptreel-video', prompt: 'download me' });
@@ -271,6 +297,127 @@ describe('video download against the local service and CDN', () => {
       const results = await Promise.all([client.downloadVideo(one, destination), client.downloadVideo(two, destination)]);
       assert.deepEqual(results.map((result) => path.basename(result.path)).sort(), ['same-2.mp4', 'same.mp4']);
       for (const result of results) assert.deepEqual(await readFile(result.path), fixture);
+    });
+  });
+  describe('downloads go to public addresses only, unless the service itself is private', () => {
+    const metadataPaths = () => ctx.service.cdnRequests.filter((request) => request.path.startsWith('/latest/meta-data/'));
+
+    it('review 2.6: a redirect to localhost is never followed for a public service; /content is used instead', async () => {
+      ctx.service.setScenario({ cdn: { redirectTo: 'http://localhost:{port}/latest/meta-data/iam/security-credentials/' } });
+      const log = new MemoryLogger();
+      const client = clientOfPublicService(ctx.service, log);
+      const task = await completedTask(client);
+      const result = await client.downloadVideo(task, path.join(folder, 'clip.mp4'));
+      assert.equal(result.source, 'content');
+      assert.deepEqual(await readFile(result.path), fixture);
+      assert.deepEqual(metadataPaths(), [], 'the private address was not asked');
+      assert.ok(
+        log.lines.some((line) => /leads to a private address/.test(line) && /localhost/.test(line)),
+        log.lines.join('\n'),
+      );
+    });
+
+    it('review 2.6: when /content leads there too, the error names the private address and quotes nothing of it', async () => {
+      ctx.service.setScenario({ cdn: { redirectTo: 'http://localhost:{port}/latest/meta-data/iam/security-credentials/', answerAtContent: true } });
+      const log = new MemoryLogger();
+      const client = clientOfPublicService(ctx.service, log);
+      const task = await completedTask(client);
+      await assert.rejects(client.downloadVideo(task, path.join(folder, 'clip.mp4')), (error: unknown) => {
+        assert.ok(error instanceof ApiError, String(error));
+        assert.match(error.message, /^Promptreel did not connect to localhost:\d+: it is at a private address \(localhost\)/);
+        assert.equal(error.retryable, false);
+        assert.ok(!secretOf(`${error.message} ${error.hint} ${error.serverMessage ?? ''}`), error.message);
+        return true;
+      });
+      assert.deepEqual(metadataPaths(), []);
+      assert.ok(!secretOf(log.lines.join('\n')));
+      assert.deepEqual(await readdir(folder), []);
+    });
+
+    it('review 2.6: a redirect to a cloud metadata address (169.254.169.254) is refused before connecting', async () => {
+      ctx.service.setScenario({ cdn: { redirectTo: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/' } });
+      const log = new MemoryLogger();
+      const client = clientOfPublicService(ctx.service, log);
+      const task = await completedTask(client);
+      const result = await client.downloadVideo(task, path.join(folder, 'clip.mp4'));
+      assert.equal(result.source, 'content');
+      assert.ok(
+        log.lines.some((line) => /leads to a private address.*169\.254\.169\.254/.test(line)),
+        log.lines.join('\n'),
+      );
+    });
+
+    it('review 2.6: a name is judged by the address it resolves to when connecting, not by its looks', async () => {
+      for (const name of ['metadata.promptreel.test', 'intranet.promptreel.test']) {
+        ctx.service.reset();
+        ctx.service.setScenario({ cdn: { redirectTo: `http://${name}:{port}/latest/meta-data/`, answerAtContent: true } });
+        const client = clientOfPublicService(ctx.service);
+        const task = await completedTask(client);
+        await assert.rejects(client.downloadVideo(task, path.join(folder, 'clip.mp4')), (error: unknown) => {
+          assert.ok(error instanceof ApiError, String(error));
+          assert.match(
+            error.message,
+            new RegExp(
+              `^Promptreel did not connect to ${name.replace(/\./g, '\\.')}:\\d+: it is at a private address \\((169\\.254\\.169\\.254|10\\.1\\.2\\.3)\\)`,
+            ),
+          );
+          return true;
+        });
+      }
+    });
+
+    it('a public host (a name resolving to a public address) is downloaded from as before', async () => {
+      ctx.service.setScenario({ cdn: { redirectTo: 'http://cdn.promptreel.test:{port}/hop/0/files/clip.mp4' } });
+      const client = clientOfPublicService(ctx.service);
+      const task = await completedTask(client);
+      const result = await client.downloadVideo(task, path.join(folder, 'clip.mp4'));
+      assert.equal(result.source, 'url');
+      assert.deepEqual(await readFile(result.path), fixture);
+    });
+
+    it('a service on this machine (or a private network) may send its videos from there too', async () => {
+      ctx.service.setScenario({ cdn: { redirectTo: 'http://localhost:{port}/hop/0/files/clip.mp4' } });
+      const client = clientFor(ctx.service);
+      const task = await completedTask(client);
+      const result = await client.downloadVideo(task, path.join(folder, 'clip.mp4'));
+      assert.equal(result.source, 'url');
+      assert.deepEqual(await readFile(result.path), fixture);
+    });
+
+    it("review 2.6: another host's answer is never quoted, only its type; its start goes to the log", async () => {
+      ctx.service.setScenario({ cdn: { redirectTo: 'http://localhost:{port}/latest/meta-data/iam/security-credentials/', answerAtContent: true } });
+      const log = new MemoryLogger();
+      const client = clientFor(ctx.service, { log });
+      const task = await completedTask(client);
+      await assert.rejects(client.downloadVideo(task, path.join(folder, 'clip.mp4')), (error: unknown) => {
+        assert.ok(error instanceof ApiError, String(error));
+        assert.equal(error.code, 'not_a_video');
+        assert.match(error.message, /^The video download answered with text\/plain, not a video: nothing was saved\.$/);
+        assert.ok(!secretOf(`${error.message} ${error.hint} ${error.serverMessage ?? ''}`), error.message);
+        return true;
+      });
+      assert.ok(
+        log.lines.some((line) => line.includes('answered text/plain, starting') && line.includes(METADATA_CREDENTIALS.slice(0, 20))),
+        log.lines.join('\n'),
+      );
+    });
+  });
+
+  describe("what a download quotes passes the transport's redactor", () => {
+    it('review 2.12: a /content answer that is not a video is quoted with the key hidden', async () => {
+      const key = 'promptreel-key-of-the-user-7f3a9c';
+      ctx.service.addKey(key);
+      ctx.service.setScenario({ video: { urlField: 'none' }, cdn: { answer: 'page-quoting-key', answerAtContent: true } });
+      const client = clientFor(ctx.service, { apiKey: () => key });
+      const task = await completedTask(client);
+      await assert.rejects(client.downloadVideo(task, path.join(folder, 'clip.mp4')), (error: unknown) => {
+        assert.ok(error instanceof ApiError, String(error));
+        assert.equal(error.code, 'not_a_video');
+        assert.match(error.message, /text\/html, starting "<html><body><h1>Session expired<\/h1><p>The session of \*\*\* has expired/);
+        assert.ok(!`${error.message} ${error.hint}`.includes(key), error.message);
+        return true;
+      });
+      assert.deepEqual(await readdir(folder), []);
     });
   });
 });

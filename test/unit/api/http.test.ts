@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import { PromptreelClient } from '../../../src/api/client';
 import { isVideoModel } from '../../../src/api/models';
+import { DEFAULT_RETRY } from '../../../src/api/retry';
+import { Transport } from '../../../src/api/transport';
 import { MemoryLogger, clientFor, testDispatcher, useLocalService, v1Requests, waitUntil } from './support';
 
 describe('HTTP layer against the local service', () => {
@@ -116,12 +118,17 @@ describe('HTTP layer against the local service', () => {
 
   it('headers timeout is reported as a timeout', async () => {
     ctx.service.setScenario({ latencyMs: 3_000 });
-    const client = clientFor(ctx.service, { dispatcher: testDispatcher({ headersTimeoutMs: 400 }), retry: { retries: 0 } });
+    const client = clientFor(ctx.service, { dispatcher: testDispatcher({ service: ctx.service.baseUrl, headersTimeoutMs: 400 }), retry: { retries: 0 } });
     await assert.rejects(client.listModels(), (error: unknown) => error instanceof ApiError && error.kind === 'timeout');
   });
 
   it('a refused connection is a network error that never reached the server', async () => {
-    const client = new PromptreelClient({ baseUrl: 'http://127.0.0.1:9', apiKey: () => 'k', dispatcher: testDispatcher(), retry: { retries: 0 } });
+    const client = new PromptreelClient({
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: () => 'k',
+      dispatcher: testDispatcher({ service: 'http://127.0.0.1:9' }),
+      retry: { retries: 0 },
+    });
     await assert.rejects(
       client.listModels(),
       (error: unknown) => error instanceof ApiError && error.kind === 'network' && error.mayHaveReachedServer === false,
@@ -146,5 +153,38 @@ describe('HTTP layer against the local service', () => {
     await assert.rejects(pending, (error: unknown) => error instanceof ApiError && error.kind === 'aborted');
     await ctx.service.waitForSocketsClosed(2_000);
     assert.equal(ctx.service.openSockets(), 0);
+  });
+  describe('every JSON answer is read within a total deadline', () => {
+    function transportFor(log = new MemoryLogger()): Transport {
+      return new Transport({
+        baseUrl: ctx.service.baseUrl,
+        apiKey: () => ctx.service.demoKey,
+        dispatcher: testDispatcher({ service: ctx.service.baseUrl }),
+        log,
+        retry: { ...DEFAULT_RETRY, baseDelayMs: 5, maxDelayMs: 20 },
+        userAgent: 'Promptreel tests',
+      });
+    }
+
+    it('review 2.10: a gateway that trickles a JSON answer fails with a timeout at the deadline, and the socket is closed', async () => {
+      ctx.service.setScenario({ trickleMs: 20 });
+      const started = Date.now();
+      await assert.rejects(transportFor().json({ method: 'GET', path: 'models', auth: true, what: 'Listing models', deadlineMs: 400 }), (error: unknown) => {
+        assert.ok(error instanceof ApiError, String(error));
+        assert.equal(error.kind, 'timeout');
+        assert.equal(error.message, 'Listing models: the service did not finish its answer within 400 ms.');
+        return true;
+      });
+      assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
+      await ctx.service.waitForSocketsClosed(2_000);
+    });
+
+    it('review 2.10: the deadline covers the wait for the headers too', async () => {
+      ctx.service.setScenario({ latencyMs: 5_000 });
+      await assert.rejects(
+        transportFor().json({ method: 'GET', path: 'models', auth: true, what: 'Listing models', deadlineMs: 300 }),
+        (error: unknown) => error instanceof ApiError && error.kind === 'timeout' && /within 300 ms/.test(error.message),
+      );
+    });
   });
 });

@@ -28,7 +28,7 @@ describe('undici is loaded on the first request', () => {
   it('a dispatcher factory runs on the first request, once per client', () => {
     const result = inFreshNode(`
       let made = 0;
-      const client = new api.PromptreelClient({ baseUrl: 'http://127.0.0.1:9', apiKey: () => 'k', retry: { retries: 0 }, dispatcher: () => (made++, api.createDispatcher({ env: {} })) });
+      const client = new api.PromptreelClient({ baseUrl: 'http://127.0.0.1:9', apiKey: () => 'k', retry: { retries: 0 }, dispatcher: () => (made++, api.createDispatcher({ service: 'http://127.0.0.1:9', env: {} })) });
       const beforeRequest = made;
       await client.listModels().catch(() => {});
       await client.listModels().catch(() => {});
@@ -40,7 +40,7 @@ describe('undici is loaded on the first request', () => {
   it('a proxy undici refuses fails the request once, as a network error naming the proxy settings', () => {
     const result = inFreshNode(`
       let made = 0;
-      const client = new api.PromptreelClient({ baseUrl: 'http://127.0.0.1:9', apiKey: () => 'k', dispatcher: () => (made++, api.createDispatcher({ proxyUrl: 'not a url', env: {} })) });
+      const client = new api.PromptreelClient({ baseUrl: 'http://127.0.0.1:9', apiKey: () => 'k', dispatcher: () => (made++, api.createDispatcher({ service: 'http://127.0.0.1:9', proxyUrl: 'not a url', env: {} })) });
       const error = await client.listModels().then(() => undefined, (e) => ({ kind: e.kind, retryable: e.retryable, message: e.message }));
       return { made, error };
     `);

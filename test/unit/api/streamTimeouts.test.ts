@@ -23,7 +23,7 @@ describe('chat stream timeouts per model: the first token, and silence once begu
     const client = clientFor(ctx.service, {
       dispatcher: (connectTimeoutMs) => {
         asked.push(connectTimeoutMs);
-        return testDispatcher(connectTimeoutMs ? { connectTimeoutMs } : {});
+        return testDispatcher({ service: ctx.service.baseUrl, ...(connectTimeoutMs ? { connectTimeoutMs } : {}) });
       },
       streamTimeouts: (model) => ({ firstTokenMs: 5_000, idleMs: 5_000, ...(model === 'promptreel-chat' ? { connectMs: 3_000 } : {}) }),
     });

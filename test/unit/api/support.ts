@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
 const dispatchers = new Set<Dispatcher>();
 
 /** A dispatcher closed after the test, so pooled keep-alive sockets never leak into the next test's socket counts. */
-export function testDispatcher(options: Parameters<typeof createDispatcher>[0] = {}): Dispatcher {
+export function testDispatcher(options: Parameters<typeof createDispatcher>[0]): Dispatcher {
   const dispatcher = createDispatcher({ env: {}, ...options });
   dispatchers.add(dispatcher);
   return dispatcher;
@@ -56,7 +56,7 @@ export function clientFor(service: LocalService, options: Partial<ClientOptions>
   return new PromptreelClient({
     baseUrl: service.baseUrl,
     apiKey: () => service.demoKey,
-    dispatcher: testDispatcher(),
+    dispatcher: testDispatcher({ service: options.baseUrl ?? service.baseUrl }),
     retry: { baseDelayMs: 5, maxDelayMs: 20 },
     ...options,
   });

@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { ApiError } from '../../../src/api/errors';
 import { createDispatcher } from '../../../src/api/dispatcher';
 import { certificateProblemOf } from '../../../src/api/tls/certificateProblem';
@@ -14,7 +17,7 @@ const text = (name: Parameters<typeof tlsFixture>[0]) => readFileSync(tlsFixture
 const OWN_CA = () => pemCertificates(text('ca.pem'));
 
 function clientWithTls(service: LocalService, tls: TlsConfig | undefined) {
-  return clientFor(service, { dispatcher: createDispatcher({ env: {}, ...(tls ? { tls } : {}) }), retry: { retries: 0 } });
+  return clientFor(service, { dispatcher: createDispatcher({ service: service.baseUrl, env: {}, ...(tls ? { tls } : {}) }), retry: { retries: 0 } });
 }
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
@@ -113,6 +116,32 @@ describe('certificates: own CAs, the system store, client certificates (real TLS
         secureContext: secureContextFor({ extraCa: OWN_CA(), clientCertificate: { cert: text('client.pem'), key: text('client.key') } }),
       });
       assert.equal(summary?.clientCertificateRequired, false);
+    });
+
+    it('review 2.7: the client certificate is offered to the service only, never to the CDN or where its redirects lead', async () => {
+      const folder = await mkdtemp(path.join(os.tmpdir(), 'promptreel-tls-'));
+      try {
+        service.setScenario({ video: { pollsToDone: 0 }, cdn: { redirects: 2 } });
+        const client = clientWithTls(service, { extraCa: OWN_CA(), clientCertificate: { cert: text('client.pem'), key: text('client.key') } });
+        const task = await client.getVideoTask((await client.createVideoTask({ model: 'promptreel-video', prompt: 'a signed address' })).id);
+        assert.ok(task.videoUrl?.startsWith('https://127.0.0.1:'), task.videoUrl);
+        const result = await client.downloadVideo(task, path.join(folder, 'clip.mp4'));
+        assert.equal(result.source, 'url');
+        assert.deepEqual(
+          service.requests.map((request) => request.clientCertificate),
+          service.requests.map(() => 'promptreel-test-client'),
+          'the service got it on every connection',
+        );
+        assert.equal(service.cdnRequests.length, 3, 'the address and two redirects, on both of the CDN ports');
+        assert.deepEqual(
+          service.cdnRequests.map((request) => request.clientCertificate),
+          [undefined, undefined, undefined],
+          'no connection to the CDN presented it',
+        );
+      } finally {
+        service.reset();
+        await rm(folder, { recursive: true, force: true });
+      }
     });
 
     it('a wrong passphrase is a certificate that cannot be used, said before any request', () => {
