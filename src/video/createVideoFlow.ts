@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isVideoModel, type ModelInfo } from '../api';
-import { describeQuotePrice, folderNote, type ChargedVideoRequest, type Quote } from '../connection/core/chargeGate';
+import { describeQuotePrice, folderNote, QUOTE_DEADLINE_MS, type ChargedVideoRequest, type Quote } from '../connection/core/chargeGate';
 import type { ModelPrice } from '../api/account/prices';
 import { modelDescription } from '../account/core/modelDescription';
 import { t } from '../common/l10n';
@@ -135,7 +135,7 @@ function showReview(prompt: string, options: VideoOptions, sources: ReviewSource
     pick.show();
     if (!options.model) return;
     const model = options.model;
-    void Promise.all([sources.quote(prompt, options), sources.limits(model).catch(() => undefined)]).then(([priced, taken]) => {
+    void Promise.all([sources.quote(prompt, options), withinDeadline(sources.limits(model))]).then(([priced, taken]) => {
       if (done) return;
       // A model that takes no image never offers (nor sends) one.
       if (options.firstFrame && !taken?.firstFrame) return finish({ action: active, options: { ...options, firstFrame: undefined } });
@@ -144,6 +144,14 @@ function showReview(prompt: string, options: VideoOptions, sources: ReviewSource
       settled = true;
       render();
     });
+  });
+}
+
+/** What a model takes, unless reading the model list takes longer than a price may: then it is not known. */
+function withinDeadline(limits: Promise<VideoModelLimits>): Promise<VideoModelLimits | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), QUOTE_DEADLINE_MS);
+    limits.then(resolve, () => resolve(undefined)).finally(() => clearTimeout(timer));
   });
 }
 

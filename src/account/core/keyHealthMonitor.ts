@@ -49,7 +49,12 @@ export class KeyHealthMonitor extends Disposable {
 
   /** Reads now (joining a read in flight). */
   refresh(): Promise<KeyHealthState> {
-    this.reading ??= this.read().finally(() => (this.reading = undefined));
+    if (!this.reading) {
+      const reading = this.read().finally(() => {
+        if (this.reading === reading) this.reading = undefined;
+      });
+      this.reading = reading;
+    }
     return this.reading;
   }
 
@@ -61,6 +66,8 @@ export class KeyHealthMonitor extends Disposable {
   /** Another key or service: what was known is about the old one. */
   forget(): void {
     this.generation++;
+    // A read in flight is about the old key: the next refresh reads anew rather than joining it.
+    this.reading = undefined;
     this.display = undefined;
     this.debounce.clear();
     this.set({ kind: 'unknown' });

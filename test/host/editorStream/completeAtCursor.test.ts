@@ -236,9 +236,9 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
       const editor = await openEditor(SUM, IN_BODY);
       const running = completeAtCursor();
       await waitFor(() => editor.document.lineAt(1).text.length >= 2 + 4, { what: 'some text', timeoutMs: 20_000 });
-      await applyUserEdit(editor.document, (edit, document) =>
-        edit.delete(document.uri, new vscode.Range(new vscode.Position(1, 3), new vscode.Position(1, 4))),
-      );
+      // A keystroke, as the user makes it: Backspace after the second character written.
+      editor.selection = new vscode.Selection(new vscode.Position(1, 4), new vscode.Position(1, 4));
+      await vscode.commands.executeCommand('deleteLeft');
       const result = await running;
       assert.strictEqual(result.status, 'interrupted');
       assert.strictEqual(result.reason, 'edited');

@@ -97,12 +97,16 @@ export function controlProgress(): { readonly titles: string[]; readonly reports
  * edited meanwhile), so it is rebuilt and retried, as a user's next keystroke would be.
  */
 export async function applyUserEdit(document: vscode.TextDocument, build: (edit: vscode.WorkspaceEdit, document: vscode.TextDocument) => void): Promise<void> {
-  for (let attempt = 0; attempt < 20; attempt++) {
+  // VS Code refuses an edit built on a version of the document that the stream's own edit replaced meanwhile: a busy
+  // machine makes that likely, so the edit is tried again, at moments that drift off the stream's frame rhythm.
+  const deadline = Date.now() + 10_000;
+  for (let attempt = 1; Date.now() < deadline; attempt++) {
     const edit = new vscode.WorkspaceEdit();
     build(edit, document);
     if (await vscode.workspace.applyEdit(edit)) return;
+    await new Promise((resolve) => setTimeout(resolve, 3 + ((attempt * 7) % 11)));
   }
-  assert.fail('the edit kept being refused');
+  assert.fail('the edit kept being refused for 10 s');
 }
 
 /** The text of the last user message of a recorded chat request. */

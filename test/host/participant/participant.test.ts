@@ -163,7 +163,7 @@ describe('participant: @promptreel answers', () => {
     await keyStore.clear();
     const noKey = new RecordingStream();
     assert.strictEqual((await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, noKey, noToken())).metadata.kind, 'setup');
-    assert.match(noKey.text, /needs an API key for http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(noKey.text, /needs an API key for `http:\/\/127\.0\.0\.1:\d+`/);
     assert.deepStrictEqual(
       noKey.buttons.map((button) => button.command),
       ['promptreel.setApiKey'],

@@ -240,7 +240,7 @@ describe('participant: @promptreel /video', () => {
     const token = new vscode.CancellationTokenSource().token;
     const asked = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, warned, token);
     assert.strictEqual(asked.metadata.kind, 'video-confirm');
-    assert.match(warned.text, /Your key has \$0\.20 left, less than the \$0\.40 this costs: the service may refuse it\./);
+    assert.match(warned.text.replace(/\\/g, ''), /Your key has \$0\.20 left, less than the \$0\.40 this costs: the service may refuse it\./);
     assert.strictEqual(videoPosts(ctx.service).length, 0);
 
     ctx.service.setScenario({ account: { usedQuota: 3_400_000, pricing: 'absent' }, video: { pollsToDone: 1 } });

@@ -305,6 +305,28 @@ describe('video: creating tasks', () => {
     assert.strictEqual(generate?.description, 'promptreel-video · 10 s · 720p · $0.40 · $2.80 left after', 'the arguments prefill it, with the price');
   });
 
+  it('review 2.10: the review shows at once while the price is read, and says the price is not known when the service does not finish', async () => {
+    const api = await connectVideo(ctx.service);
+    api.connection.prices.forget();
+    api.connection.keyHealth.forget();
+    // Every GET of the service (the prices, the key's quota, the model list) trickles and never ends.
+    ctx.service.setScenario({ trickleMs: 200 });
+    const script = scriptQuickInputs([{ cancel: true }]);
+    try {
+      await vscode.commands.executeCommand('promptreel.generateVideo', { prompt: PROMPT });
+    } finally {
+      script.restore();
+      ctx.service.setScenario({ trickleMs: null });
+      api.connection.prices.forget();
+      api.connection.keyHealth.forget();
+    }
+    const review = script.seen[0];
+    assert.deepStrictEqual(review?.first, { labels: review?.first?.labels, busy: true }, 'shown while still reading');
+    assert.strictEqual(review?.first?.labels[0], '$(loading~spin) Reading the price…', 'shown before the price arrived');
+    assert.match(review?.items?.[0]?.description ?? '', /^promptreel-video · \d+ s · 720p · price not known$/);
+    assert.strictEqual(videoPosts(ctx.service).length, 0);
+  });
+
   it('review 2.3: Retry after a failed create asks again, with the price, before a second request', async () => {
     await connectVideo(ctx.service);
     ctx.service.setScenario({ fault: { status: 500, body: 'task', message: 'upstream busy', method: 'POST', path: '^/v1/videos$', times: 1 } });

@@ -91,7 +91,16 @@ export type Step = { input: string | ((value: string | undefined) => string) } |
 
 export interface QuickInputScript {
   /** Every box or pick the code opened: its title, and the labels offered (picks) or the value it started with (boxes). */
-  readonly seen: { kind: 'input' | 'pick'; title?: string; value?: string; labels?: string[]; items?: vscode.QuickPickItem[]; prompt?: string }[];
+  readonly seen: {
+    kind: 'input' | 'pick';
+    title?: string;
+    value?: string;
+    labels?: string[];
+    items?: vscode.QuickPickItem[];
+    prompt?: string;
+    /** A quick pick that filled itself in: its labels when it was shown, and whether it was busy then. */
+    first?: { labels: string[]; busy: boolean };
+  }[];
   readonly remaining: number;
   restore(): void;
 }
@@ -172,8 +181,9 @@ function scriptedQuickPick<T extends vscode.QuickPickItem>(nextStep: () => Step,
     show: () => {
       if (shown) return;
       shown = true;
+      const first = { labels: pick.items.map((item) => item.label), busy: pick.busy };
       void waitFor(() => !pick.busy, { what: `the quick pick "${pick.title}" to finish reading`, timeoutMs: 20_000 }).then(() => {
-        seen.push({ kind: 'pick', title: pick.title, labels: pick.items.map((item) => item.label), items: [...pick.items] });
+        seen.push({ kind: 'pick', title: pick.title, labels: pick.items.map((item) => item.label), items: [...pick.items], first });
         const step = nextStep();
         if ('cancel' in step) return hidden.fire();
         if (!('pick' in step)) throw new Error(`expected a pick step for "${pick.title}", got ${JSON.stringify(step)}`);
