@@ -99,7 +99,9 @@ describe('chat: tools run with approval (real extension host, local service)', (
 
   it('issue 15.3: list a folder, allowed for the rest of the chat: the next call runs without asking', async () => {
     const folder = await fixtureFolder({ 'a.ts': 'a', 'lib/b.ts': 'b', 'lib/c.ts': 'c' });
-    await waitFor(async () => (await api.chat.mentions.files.filesOf(0)).includes('tools-test/lib/c.ts'), { what: 'the index to see the files' });
+    await waitFor(async () => (await api.chat.mentions.files.visibleFiles(0)).some((file) => file.path === 'tools-test/lib/c.ts'), {
+      what: 'the index to see the files',
+    });
     const conversation = await ask(
       'what is in tools-test?',
       [{ name: 'promptreel_list_folder', arguments: { path: 'tools-test' } }],
