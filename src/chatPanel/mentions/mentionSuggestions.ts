@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import { t } from '../../common/l10n';
+import type { WorkspaceBoundary } from '../../workspace/workspaceBoundary';
 import type { MentionSuggestionView } from '../core/protocol';
 import { fuzzyMatch, normalizeQuery, type FuzzyMatch } from './core/fuzzyMatch';
 import { english, type Words } from './core/mentionFormat';
 import { mentionKey, type MentionTarget } from './core/mentionTarget';
 import { activeFileUri, openEditorUris, relativePath } from './fileMentions';
+import { isMentionable } from './mentionPlace';
 import { problemCounts } from './problemsMention';
 import { symbolKindName } from './symbolKindNames';
 import type { TerminalOutputRecorder } from './terminalOutput';
@@ -22,6 +24,8 @@ const SYMBOL_WAIT_MS = 1_500;
 export const SYMBOL_PAUSE_MS = 150;
 
 export interface SuggestionSources {
+  /** Only what can be mentioned is offered: inside the workspace, where it really is. */
+  boundary: WorkspaceBoundary;
   files: WorkspaceFileIndex;
   terminal: TerminalOutputRecorder;
   /** The local branches other than the current one; undefined when the workspace has no Git repository. */
@@ -56,9 +60,12 @@ function named(target: MentionTarget, name: (t: Words) => string, description?: 
 /** The entries that are not files: the current file, open editors, problems, Git changes, the terminal. */
 async function contextCandidates(sources: SuggestionSources): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
-  const active = activeFileUri();
+  const activeUri = activeFileUri();
+  const active = activeUri && (await isMentionable(sources.boundary, activeUri)) ? activeUri : undefined;
   if (active) candidates.push(named({ kind: 'currentFile' }, (t) => t('Current file'), relativePath(active)));
-  for (const uri of openEditorUris()) {
+  const editors = openEditorUris();
+  const mentionable = await Promise.all(editors.map((uri) => isMentionable(sources.boundary, uri)));
+  for (const uri of editors.filter((_, index) => mentionable[index])) {
     candidates.push(named({ kind: 'openEditor', uri: uri.toString() }, (t) => t('Open editor: {0}', relativePath(uri))));
   }
   if (active) candidates.push(named({ kind: 'problems', scope: 'file' }, (t) => t('Problems in the current file'), problemCounts('file')));
@@ -109,33 +116,37 @@ export async function suggestMentions(
     return [entry(candidate, found.matches)];
   });
   const now = [...matchingContext, ...files].slice(0, MAX_ENTRIES);
-  return needle.length >= 2 ? { now, later: () => workspaceSymbols(query) } : { now };
+  return needle.length >= 2 ? { now, later: () => workspaceSymbols(query, sources.boundary) } : { now };
 }
 
-async function workspaceSymbols(query: string): Promise<MentionSuggestionView[]> {
+async function workspaceSymbols(query: string, boundary: WorkspaceBoundary): Promise<MentionSuggestionView[]> {
   const search = Promise.resolve(vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query));
   const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), SYMBOL_WAIT_MS));
   const symbols = (await Promise.race([search.catch(() => undefined), timeout])) ?? [];
   const needle = normalizeQuery(query);
-  return symbols
+  const best = symbols
     .map((symbol) => ({ symbol, match: fuzzyMatch(needle, symbol.name) }))
     .filter((found) => found.match !== undefined)
-    .sort((a, b) => b.match!.score - a.match!.score)
-    .slice(0, MAX_SYMBOLS)
-    .map(({ symbol, match }) =>
-      entry(
-        {
-          target: {
-            kind: 'symbol',
-            uri: symbol.location.uri.toString(),
-            name: symbol.name,
-            startLine: symbol.location.range.start.line + 1,
-            endLine: symbol.location.range.end.line + 1,
-          },
-          label: symbol.name,
-          description: `${symbolKindName(symbol.kind)} · ${relativePath(symbol.location.uri)}:${symbol.location.range.start.line + 1}`,
+    .sort((a, b) => b.match!.score - a.match!.score);
+  const offered: typeof best = [];
+  for (const found of best) {
+    if (offered.length >= MAX_SYMBOLS) break;
+    if (await isMentionable(boundary, found.symbol.location.uri)) offered.push(found);
+  }
+  return offered.map(({ symbol, match }) =>
+    entry(
+      {
+        target: {
+          kind: 'symbol',
+          uri: symbol.location.uri.toString(),
+          name: symbol.name,
+          startLine: symbol.location.range.start.line + 1,
+          endLine: symbol.location.range.end.line + 1,
         },
-        match!.matches,
-      ),
-    );
+        label: symbol.name,
+        description: `${symbolKindName(symbol.kind)} · ${relativePath(symbol.location.uri)}:${symbol.location.range.start.line + 1}`,
+      },
+      match!.matches,
+    ),
+  );
 }

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { t } from '../../common/l10n';
 import { listText, userLanguage, type Words } from './core/mentionFormat';
+import type { WorkspaceBoundary } from '../../workspace/workspaceBoundary';
 import type { Mention } from '../core/model';
 import { activeFileUri, relativePath, withTokens } from './fileMentions';
 import { MentionError } from './mentionError';
+import { isMentionable, mentionSource } from './mentionPlace';
 
 const MAX_PROBLEMS = 500;
 const SEVERITY = ['error', 'warning', 'info', 'hint'] as const;
@@ -57,14 +59,17 @@ export function problemSummary({ errors, warnings, infos }: ProblemCounts, t: Wo
   return errors + warnings + infos === 0 ? t('none') : listText(parts.filter(Boolean), t);
 }
 
-/** What VS Code's Problems view holds, for the current file or the whole workspace. */
-export function problemsMention(scope: 'file' | 'workspace'): Mention {
+/** What VS Code's Problems view holds, for the current file or the workspace's files (a mention can reach each). */
+export async function problemsMention(scope: 'file' | 'workspace', boundary: WorkspaceBoundary): Promise<Mention> {
   const entries: [vscode.Uri, readonly vscode.Diagnostic[]][] = [];
   if (scope === 'file') {
     const uri = activeFileUri();
     if (!uri) throw new MentionError(t('No file is open: open one to mention its problems.'));
+    await mentionSource(boundary, uri);
     entries.push([uri, vscode.languages.getDiagnostics(uri)]);
-  } else entries.push(...vscode.languages.getDiagnostics());
+  } else {
+    for (const entry of vscode.languages.getDiagnostics()) if (await isMentionable(boundary, entry[0])) entries.push(entry);
+  }
   const report = problemsReport(entries);
   const fileUri = scope === 'file' ? entries[0]![0] : undefined;
   return withTokens({ kind: 'problems', ...(fileUri ? { uri: fileUri.toString() } : {}), content: report.text }, (t) => ({

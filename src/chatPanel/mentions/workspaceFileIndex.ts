@@ -1,37 +1,45 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../../common/lifecycle';
 import { describeError, type ComponentLogger } from '../../common/logger';
+import type { HiddenRules } from '../../workspace/core/hiddenRules';
+import { isRefusal, textualPlace, type WorkspaceBoundary, type WorkspacePlace } from '../../workspace/workspaceBoundary';
 import { FileIndex, type RankedPath } from './core/fileIndex';
-import { excludeGlob, excludeMatcher } from './core/globPattern';
-import { IgnoreRules } from './core/ignoreRules';
 
 /** More than this many files are not indexed (the rest are still reachable by dropping them on the chat). */
 const MAX_FILES = 200_000;
+/** Files checked at the boundary at once. */
+const PARALLEL_CHECKS = 32;
+/** A search asks again at most this many times when entries it found turn out to be outside the workspace. */
+const SEARCH_ROUNDS = 5;
+
+export interface VisibleFile {
+  /** Relative to its workspace folder, as listed. */
+  path: string;
+  place: WorkspacePlace;
+}
 
 /**
- * The workspace's files for the mention popup: listed once with `findFiles` (without what `files.exclude`,
- * `search.exclude` and the `.gitignore` files leave out), then kept current by a file watcher. Built on first use.
+ * The workspace's files for the mention popup and the chat's tools: listed once with `findFiles` (without what
+ * `files.exclude`, `search.exclude` and the `.gitignore` files leave out), then kept current by a file watcher. Built
+ * on first use. The listing follows links, so what it gives out is first checked at the workspace boundary: an entry
+ * that is outside the workspace (a link out of it, or below one) or hidden where it really is, is forgotten.
  */
 export class WorkspaceFileIndex extends Disposable {
   private readonly index = new FileIndex();
   private building: Promise<void> | undefined;
-  private isExcluded: (path: string) => boolean = () => false;
-  private ignores = new IgnoreRules();
+  /** Links out of the workspace found in this listing (`root:path`): what is below them is not checked again. */
+  private readonly pruned = new Set<string>();
 
-  constructor(private readonly log: ComponentLogger) {
+  constructor(
+    readonly boundary: WorkspaceBoundary,
+    private readonly log: ComponentLogger,
+  ) {
     super();
     const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*', false, true, false));
     this._register(watcher.onDidCreate((uri) => void this.onCreated(uri)));
     this._register(watcher.onDidDelete((uri) => this.onDeleted(uri)));
     // New rules change what is listed: list again on the next search.
-    const ignoreFiles = this._register(vscode.workspace.createFileSystemWatcher('**/.gitignore'));
-    for (const event of [ignoreFiles.onDidCreate, ignoreFiles.onDidChange, ignoreFiles.onDidDelete]) this._register(event(() => this.invalidate()));
-    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.invalidate()));
-    this._register(
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude')) this.invalidate();
-      }),
-    );
+    this._register(boundary.onDidChangeRules(() => this.invalidate()));
   }
 
   get size(): number {
@@ -47,28 +55,40 @@ export class WorkspaceFileIndex extends Disposable {
     return this.building;
   }
 
-  async search(query: string, limit: number): Promise<RankedPath[]> {
+  /** The best `limit` files and folders for a query, each inside the workspace and visible. */
+  async search(query: string, limit: number): Promise<(RankedPath & { place: WorkspacePlace })[]> {
     await this.ready();
-    return this.index.search(query, limit);
+    let kept: (RankedPath & { place: WorkspacePlace })[] = [];
+    for (let round = 0; round < SEARCH_ROUNDS; round++) {
+      const ranked = this.index.search(query, limit);
+      const places = await Promise.all(ranked.map((found) => this.admit(found.root, found.path, found.kind === 'folder')));
+      kept = ranked.flatMap((found, index) => (places[index] ? [{ ...found, place: places[index] }] : []));
+      // What was forgotten leaves room for the next entries.
+      if (kept.length === ranked.length) break;
+    }
+    return kept;
   }
 
-  async filesUnder(folder: vscode.Uri): Promise<string[]> {
+  /** The visible files below a folder of a workspace folder ('' for all of them), sorted. */
+  async visibleFiles(root: number, folder = ''): Promise<VisibleFile[]> {
     await this.ready();
-    const located = this.locate(folder);
-    return located ? this.index.filesUnder(located.root, located.path) : [];
+    const paths = this.index.filesUnder(root, folder);
+    const places: (WorkspacePlace | undefined)[] = new Array(paths.length);
+    let next = 0;
+    const check = async (): Promise<void> => {
+      while (next < paths.length) {
+        const index = next++;
+        places[index] = await this.admit(root, paths[index]!, false);
+      }
+    };
+    await Promise.all(Array.from({ length: PARALLEL_CHECKS }, check));
+    return paths.flatMap((path, index) => (places[index] ? [{ path, place: places[index] }] : []));
   }
 
-  /** Files and folders the chat does not see: outside the workspace, or left out by the exclude settings and `.gitignore`. */
+  /** Files and folders the chat's tools do not see: outside the workspace, or hidden where they really are. */
   async isHidden(uri: vscode.Uri): Promise<boolean> {
-    await this.ready();
-    const located = this.locate(uri);
-    return !located || this.hides(located.path);
-  }
-
-  /** Every indexed file of a workspace folder (by index), sorted. */
-  async filesOf(root: number): Promise<string[]> {
-    await this.ready();
-    return this.index.filesUnder(root, '');
+    const place = await this.boundary.locate(uri);
+    return isRefusal(place) || place.hidden !== undefined;
   }
 
   uriOf(root: number, path: string): vscode.Uri | undefined {
@@ -76,67 +96,60 @@ export class WorkspaceFileIndex extends Disposable {
     return folder ? vscode.Uri.joinPath(folder.uri, ...path.split('/')) : undefined;
   }
 
+  /** The place of a listed entry when the boundary lets the chat see it; else the entry (or the link above it) is forgotten. */
+  private async admit(root: number, path: string, isFolder: boolean): Promise<WorkspacePlace | undefined> {
+    if (this.isPruned(root, path)) return undefined;
+    const uri = this.uriOf(root, path);
+    const place = uri ? await this.boundary.locate(uri) : undefined;
+    if (place && !isRefusal(place) && !place.hidden && place.isFolder === isFolder) return place;
+    const link = place && isRefusal(place) && place.refused === 'link' ? place.at : undefined;
+    if (link !== undefined) this.pruned.add(`${root}:${link}`);
+    this.index.remove(root, link ?? path);
+    return undefined;
+  }
+
+  private isPruned(root: number, path: string): boolean {
+    if (this.pruned.size === 0) return false;
+    for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) if (this.pruned.has(`${root}:${path.slice(0, slash)}`)) return true;
+    return this.pruned.has(`${root}:${path}`);
+  }
+
   private async build(): Promise<void> {
     const started = Date.now();
-    const files = vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude') ?? {};
-    const search = vscode.workspace.getConfiguration('search').get<Record<string, unknown>>('exclude') ?? {};
-    this.isExcluded = excludeMatcher([files, search]);
-    const exclude = excludeGlob([files, search]) ?? null;
-    this.ignores = await this.readIgnoreFiles(exclude);
-    const found = await vscode.workspace.findFiles('**/*', exclude, MAX_FILES);
+    const rules = await this.boundary.rules();
+    const found = await vscode.workspace.findFiles('**/*', rules.excludeGlob, MAX_FILES);
     this.index.clear();
-    for (const uri of found) this.addFile(uri);
+    this.pruned.clear();
+    for (const uri of found) this.addFile(uri, rules.hidden);
     this.log.info(`Indexed ${this.index.size} workspace file(s) for mentions in ${Date.now() - started} ms.`);
   }
 
-  private async readIgnoreFiles(exclude: string | null): Promise<IgnoreRules> {
-    const rules = new IgnoreRules();
-    const found = await vscode.workspace.findFiles('**/.gitignore', exclude, 1_000);
-    // Parents before children: git reads a folder's rules after its parent's.
-    const located = found.map((uri) => ({ uri, where: this.locate(uri) })).sort((a, b) => (a.where?.path.length ?? 0) - (b.where?.path.length ?? 0));
-    for (const { uri, where } of located) {
-      if (!where) continue;
-      try {
-        const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-        rules.add(where.path.split('/').slice(0, -1).join('/'), text);
-      } catch (error) {
-        this.log.debug(`Could not read ${uri.toString(true)}: ${describeError(error)}`);
-      }
-    }
-    return rules;
-  }
-
-  private addFile(uri: vscode.Uri): void {
-    const located = this.locate(uri);
-    if (!located || this.hides(located.path)) return;
-    this.index.add(located.root, located.path);
-  }
-
-  private hides(path: string): boolean {
-    return this.isExcluded(path) || this.ignores.ignores(path) || /(^|\/)\.git(\/|$)/.test(path);
+  /** Listed by its path; `admit` checks where it really is before it is shown. */
+  private addFile(uri: vscode.Uri, hidden: HiddenRules): void {
+    const place = textualPlace(uri);
+    if (place?.relative && !hidden.reason(place.root, place.relative)) this.index.add(place.root, place.relative);
   }
 
   /** The watcher reports folders too (their files are reported one by one): only files are added. */
   private async onCreated(uri: vscode.Uri): Promise<void> {
     if (!this.building) return;
     const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
-    if (stat && (stat.type & vscode.FileType.File) !== 0) this.addFile(uri);
+    if (!stat || (stat.type & vscode.FileType.File) === 0) return;
+    const place = textualPlace(uri);
+    if (place) this.pruned.delete(`${place.root}:${place.relative}`);
+    this.addFile(uri, (await this.boundary.rules()).hidden);
   }
 
   private onDeleted(uri: vscode.Uri): void {
-    const located = this.locate(uri);
-    if (located) this.index.remove(located.root, located.path);
+    const place = textualPlace(uri);
+    if (!place) return;
+    this.pruned.delete(`${place.root}:${place.relative}`);
+    this.index.remove(place.root, place.relative);
   }
 
   private invalidate(): void {
     this.building = undefined;
     this.index.clear();
-  }
-
-  private locate(uri: vscode.Uri): { root: number; path: string } | undefined {
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (!folder) return undefined;
-    const path = uri.path.slice(folder.uri.path.replace(/\/$/, '').length + 1);
-    return path ? { root: folder.index, path } : undefined;
+    this.pruned.clear();
   }
 }

@@ -2,11 +2,13 @@ import * as vscode from 'vscode';
 import { t } from '../../common/l10n';
 import { Disposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';
+import { WorkspaceBoundary } from '../../workspace/workspaceBoundary';
 import type { Mention } from '../core/model';
 import type { MentionTarget } from './core/mentionTarget';
-import { activeFileUri, fileMention, folderMention } from './fileMentions';
+import { activeFileUri, fileMention, folderMention, sourceLabel } from './fileMentions';
 import { gitChangesMention, otherBranches, workspaceRepository } from './gitChanges';
 import { MentionError } from './mentionError';
+import { mentionSource } from './mentionPlace';
 import { suggestMentions } from './mentionSuggestions';
 import { problemsMention } from './problemsMention';
 import { terminalOutputMention, terminalSelectionMention } from './terminalMentions';
@@ -22,18 +24,21 @@ const NO_REPOSITORY_TTL_MS = 2_000;
  * opening a mention's source. One per window, shared by every chat page.
  */
 export class WorkspaceMentions extends Disposable {
+  /** What is inside the workspace and what is hidden: the one decision the mentions and the chat's tools share. */
+  readonly boundary: WorkspaceBoundary;
   readonly files: WorkspaceFileIndex;
   readonly terminal: TerminalOutputRecorder;
   private branchCache: { until: number; branches: Promise<readonly string[] | undefined> } | undefined;
 
   constructor(private readonly log: ComponentLogger) {
     super();
-    this.files = this._register(new WorkspaceFileIndex(log));
+    this.boundary = this._register(new WorkspaceBoundary(log));
+    this.files = this._register(new WorkspaceFileIndex(this.boundary, log));
     this.terminal = this._register(new TerminalOutputRecorder());
   }
 
   suggest(query: string): ReturnType<typeof suggestMentions> {
-    return suggestMentions(query, { files: this.files, terminal: this.terminal, branches: () => this.branches() });
+    return suggestMentions(query, { boundary: this.boundary, files: this.files, terminal: this.terminal, branches: () => this.branches() });
   }
 
   /** The mention a popup entry (or a dropped file) stands for, with its text read now. Throws a MentionError. */
@@ -41,20 +46,24 @@ export class WorkspaceMentions extends Disposable {
     switch (target.kind) {
       case 'file':
       case 'openEditor':
-        return fileMention(vscode.Uri.parse(target.uri, true), target.kind);
+        return fileMention(await this.source(target.uri), target.kind);
       case 'folder': {
-        const uri = vscode.Uri.parse(target.uri, true);
-        return folderMention(uri, await this.files.filesUnder(uri), this.folderPath(uri));
+        const folder = await this.source(target.uri);
+        if (!('isFolder' in folder) || !folder.isFolder) throw new MentionError(t('{0} is not a folder.', sourceLabel(folder)));
+        return folderMention(
+          folder,
+          (await this.files.visibleFiles(folder.root, folder.relative)).map((file) => file.path),
+        );
       }
       case 'currentFile': {
         const uri = activeFileUri();
         if (!uri) throw new MentionError(t('No file is open in an editor.'));
-        return fileMention(uri, 'currentFile');
+        return fileMention(await mentionSource(this.boundary, uri), 'currentFile');
       }
       case 'symbol':
-        return fileMention(vscode.Uri.parse(target.uri, true), 'symbol', { startLine: target.startLine, endLine: target.endLine, symbol: target.name });
+        return fileMention(await this.source(target.uri), 'symbol', { startLine: target.startLine, endLine: target.endLine, symbol: target.name });
       case 'problems':
-        return problemsMention(target.scope);
+        return problemsMention(target.scope, this.boundary);
       case 'gitChanges':
         return gitChangesMention(target.scope, target.ref);
       case 'terminalSelection':
@@ -66,8 +75,13 @@ export class WorkspaceMentions extends Disposable {
 
   /** A file or folder dropped on the composer, as a mention. */
   async resolveUri(uri: vscode.Uri): Promise<Mention> {
-    const stat = await vscode.workspace.fs.stat(uri);
-    return this.resolve({ kind: (stat.type & vscode.FileType.Directory) !== 0 ? 'folder' : 'file', uri: uri.toString() });
+    const source = await mentionSource(this.boundary, uri);
+    const isFolder = 'isFolder' in source && source.isFolder;
+    return this.resolve({ kind: isFolder ? 'folder' : 'file', uri: uri.toString() });
+  }
+
+  private source(uri: string): ReturnType<typeof mentionSource> {
+    return mentionSource(this.boundary, vscode.Uri.parse(uri, true));
   }
 
   /** Shows where a mention came from: the file (at its lines), or the view that holds it. */
@@ -89,11 +103,6 @@ export class WorkspaceMentions extends Disposable {
       terminalOutput: 'terminal.focus',
     }[mention.kind as 'problems' | 'gitChanges' | 'terminalSelection' | 'terminalOutput'];
     if (command) await vscode.commands.executeCommand(command);
-  }
-
-  private folderPath(uri: vscode.Uri): string {
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
-    return folder ? uri.path.slice(folder.uri.path.replace(/\/$/, '').length + 1) : '';
   }
 
   private branches(): Promise<readonly string[] | undefined> {

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
+import { compileGlob } from '../../workspace/core/globMatcher';
 import type { ToolRunResult } from '../core/toolbox';
-import { globToRegExpSource } from '../mentions/core/globPattern';
 import { readDocumentText } from '../mentions/fileMentions';
-import type { WorkspaceFileIndex } from '../mentions/workspaceFileIndex';
+import type { VisibleFile, WorkspaceFileIndex } from '../mentions/workspaceFileIndex';
+import { RegExpLineSearch } from './core/regExpSearch';
 import { compileQuery, formatMatches, matchLines, type TextMatch } from './core/textSearch';
 import type { WorkspaceToolInput } from './core/workspaceToolSpecs';
 
@@ -11,8 +12,10 @@ const MAX_MATCHES = 200;
 const PARALLEL_READS = 16;
 
 /**
- * Searches the text of the workspace's files (those the chat sees: the exclude settings and `.gitignore` files
- * apply), open editors' unsaved text included. Stops at `MAX_MATCHES`, or at once when the signal aborts.
+ * Searches the text of the workspace's files (those the chat sees: inside the workspace where they really are, not
+ * hidden by the exclude settings and `.gitignore` files), open editors' unsaved text included. Stops at `MAX_MATCHES`,
+ * or at once when the signal aborts. A plain query is matched here; a regular expression on a worker thread, within a
+ * time budget.
  */
 export async function searchWorkspaceText(
   files: WorkspaceFileIndex,
@@ -21,32 +24,46 @@ export async function searchWorkspaceText(
 ): Promise<ToolRunResult> {
   const pattern = compileQuery({ query, ...(isRegExp !== undefined ? { isRegExp } : {}), ...(caseSensitive !== undefined ? { caseSensitive } : {}) });
   if (typeof pattern === 'string') return { ok: false, text: pattern };
-  const included = include ? new RegExp(`^(?:${globToRegExpSource(include.replace(/^\.\//, ''))})$`) : undefined;
+  const included = include ? compileGlob(include.replace(/^\.\//, '')) : undefined;
   const folders = vscode.workspace.workspaceFolders ?? [];
-  const targets: { uri: vscode.Uri; path: string }[] = [];
+  const targets: (VisibleFile & { shown: string })[] = [];
   for (const folder of folders) {
-    for (const path of await files.filesOf(folder.index)) {
-      if (included && !included.test(path)) continue;
-      const uri = files.uriOf(folder.index, path);
-      if (uri) targets.push({ uri, path: folders.length > 1 ? `${folder.name}/${path}` : path });
+    for (const file of await files.visibleFiles(folder.index)) {
+      if (included && !included.matches(file.path)) continue;
+      targets.push({ ...file, shown: folders.length > 1 ? `${folder.name}/${file.path}` : file.path });
     }
   }
+  const regExp = isRegExp ? new RegExpLineSearch(pattern) : undefined;
+  const stop = () => regExp?.dispose();
+  signal.addEventListener('abort', stop, { once: true });
   const matches: TextMatch[] = [];
+  let stopped: string | undefined;
   let next = 0;
   let searched = 0;
   const worker = async (): Promise<void> => {
-    while (next < targets.length && matches.length < MAX_MATCHES && !signal.aborted) {
+    while (next < targets.length && matches.length < MAX_MATCHES && !signal.aborted && !stopped) {
       const target = targets[next++]!;
-      const text = await readDocumentText(target.uri).then(
+      const text = await readDocumentText(target.place).then(
         (read) => read.text,
         () => undefined,
       );
       searched++;
-      if (text !== undefined) matches.push(...matchLines(target.path, text, pattern, MAX_MATCHES - matches.length));
+      if (text === undefined) continue;
+      const found = regExp
+        ? await regExp.matchLines(target.shown, text, MAX_MATCHES - matches.length)
+        : matchLines(target.shown, text, pattern, MAX_MATCHES - matches.length);
+      if (typeof found === 'string') stopped ??= found;
+      else matches.push(...found);
     }
   };
-  await Promise.all(Array.from({ length: PARALLEL_READS }, worker));
+  try {
+    await Promise.all(Array.from({ length: PARALLEL_READS }, worker));
+  } finally {
+    signal.removeEventListener('abort', stop);
+    regExp?.dispose();
+  }
   if (signal.aborted) return { ok: false, text: 'The search was stopped.' };
+  if (stopped) return { ok: false, text: stopped };
   matches.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
   const truncated = matches.length >= MAX_MATCHES;
   return { ok: true, text: formatMatches(query, matches.slice(0, MAX_MATCHES), { filesSearched: searched, truncated }) };

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { describeError } from '../../common/logger';
+import { isRefusal, type WorkspacePlace } from '../../workspace/workspaceBoundary';
 import type { ToolRunResult } from '../core/toolbox';
 import { english } from '../mentions/core/mentionFormat';
 import { readDocumentText, relativePath } from '../mentions/fileMentions';
@@ -8,7 +9,6 @@ import type { WorkspaceFileIndex } from '../mentions/workspaceFileIndex';
 import { numberedLines } from './core/fileLines';
 import { listFolder } from './core/folderListing';
 import { parseWorkspaceToolInput, type WorkspaceToolInput, type WorkspaceToolName } from './core/workspaceToolSpecs';
-import { resolveWorkspacePath, type WorkspaceLocation } from './workspaceLocation';
 import { searchWorkspaceText } from './workspaceTextSearch';
 
 /** A file the read tool takes whole or in ranges (the model reads large files a range at a time). */
@@ -43,7 +43,7 @@ export class WorkspaceTools {
   private async readFile({ path, startLine, endLine }: WorkspaceToolInput<'promptreel_read_file'>): Promise<ToolRunResult> {
     const location = await this.visible(path);
     if (typeof location === 'string') return { ok: false, text: location };
-    const { text } = await readDocumentText(location.uri, {
+    const { text } = await readDocumentText(location, {
       maxBytes: MAX_READ_BYTES,
       tooLarge: (file, size, limit) => `${file} is ${size}, over the ${limit} this tool reads: search it with promptreel_search_text instead.`,
       // The model reads why a file cannot be read: in English, as every tool result.
@@ -53,9 +53,10 @@ export class WorkspaceTools {
   }
 
   private async listFolder({ path = '' }: WorkspaceToolInput<'promptreel_list_folder'>): Promise<ToolRunResult> {
-    const location = path.trim() && path.trim() !== '.' ? await this.visible(path) : resolveWorkspacePath('');
+    const location = await this.visible(path);
     if (typeof location === 'string') return { ok: false, text: location };
-    const files = await this.files.filesOf(location.root);
+    if (!location.isFolder) return { ok: false, text: `${location.label} is a file: read it with promptreel_read_file.` };
+    const files = (await this.files.visibleFiles(location.root, location.relative)).map((file) => file.path);
     const label = location.relative ? `${location.label}/` : 'The workspace folder';
     return { ok: true, text: listFolder(label, location.relative, files) };
   }
@@ -97,19 +98,29 @@ export class WorkspaceTools {
     return { ok: true, text: `Problems in ${location.label}:\n${problemsReport([[location.uri, vscode.languages.getDiagnostics(location.uri)]]).text}` };
   }
 
-  /** The location of a path the chat may see, or why not (outside the workspace, left out by the settings, absent). */
-  private async visible(path: string): Promise<WorkspaceLocation | string> {
-    const location = resolveWorkspacePath(path);
-    if (typeof location === 'string') return location;
-    const exists = await Promise.resolve(vscode.workspace.fs.stat(location.uri)).then(
-      () => true,
-      () => false,
-    );
-    if (!exists) return `There is no ${location.label} in the workspace.`;
-    if (await this.files.isHidden(location.uri)) {
-      return `${location.label} is left out of the chat by files.exclude, search.exclude or a .gitignore file (the user can still mention it).`;
+  /**
+   * Where a path the model gave really is, when the chat may see it; else why not, in words for the model. The
+   * workspace boundary decides: a link out of the workspace is named as such and left out as hidden files are.
+   */
+  private async visible(path: string): Promise<WorkspacePlace | string> {
+    const place = await this.files.boundary.locatePath(path);
+    if (isRefusal(place)) {
+      switch (place.refused) {
+        case 'noFolder':
+          return 'No folder is open in VS Code: there are no workspace files to read.';
+        case 'outside':
+          return `${place.label} is outside the workspace: only its files can be read.`;
+        case 'link':
+          return place.link === place.label
+            ? `${place.label} is a link to a place outside the workspace: it is left out of the chat, as hidden files are.`
+            : `${place.label} is inside ${place.link}, a link to a place outside the workspace: it is left out of the chat, as hidden files are.`;
+        case 'absent':
+          return `There is no ${place.label} in the workspace.`;
+      }
     }
-    return location;
+    if (place.hidden === 'git') return `${place.label} is in a .git folder: Git's own files are left out of the chat.`;
+    if (place.hidden) return `${place.label} is left out of the chat by files.exclude, search.exclude or a .gitignore file (the user can still mention it).`;
+    return place;
   }
 }
 

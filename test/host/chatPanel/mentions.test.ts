@@ -1,6 +1,10 @@
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
+import { mentionKey } from '../../../src/chatPanel/mentions/core/mentionTarget';
 import { useConnectedService } from '../support/connectedService';
 import { connectChat, disconnectChat, lastChatBody, newConversation, readyViewHost, setSetting, testApi, waitFor } from './chatTestSupport';
 import { addAndWait, budgetAfter, clearDraft, pick, suggestions, workspaceUri, writeWorkspaceFile } from './mentionSupport';
@@ -254,6 +258,94 @@ describe('chat: mentions (files, folders, editors, problems, git, terminal, symb
     const parts = lastChatBody(service).messages.at(-1)!.content as { type: string; image_url?: { url: string } }[];
     assert.equal(parts.filter((part) => part.type === 'image_url').length, 2);
     assert.equal(parts.find((part) => part.type === 'image_url')!.image_url!.url, pixel);
+  });
+
+  it('review 2.1: the popup offers no link out of the workspace, and picking, dropping or opening one mentions nothing of it', async () => {
+    const secretText = 'review21-mention-AKIAFAKE';
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-secret-'));
+    fs.writeFileSync(path.join(outside, 'credentials'), `aws_secret_access_key = ${secretText}\n`);
+    // In a folder the file watcher already watches (it can miss files created with their folder).
+    const plain = workspaceUri('src', 'mention', 'review-plain.txt');
+    const notes = workspaceUri('src', 'mention', 'review-notes.txt');
+    const linked = workspaceUri('src', 'mention', 'review-linked');
+    const inLinked = workspaceUri('src', 'mention', 'review-linked', 'credentials');
+    fs.writeFileSync(plain.fsPath, 'plain text\n');
+    fs.symlinkSync(path.join(outside, 'credentials'), notes.fsPath);
+    fs.symlinkSync(outside, linked.fsPath, 'dir');
+    const api = await testApi();
+    const host = await readyViewHost(api);
+    try {
+      await waitFor(async () => (await suggestions(host, 'review-plain')).some((item) => item.label === 'src/mention/review-plain.txt'), {
+        timeoutMs: 20_000,
+        what: 'the new files to be offered',
+      });
+      for (const query of ['mention/review', 'notes', 'credentials', 'linked']) {
+        const labels = (await suggestions(host, query)).map((item) => item.label);
+        assert.ok(!labels.some((label) => /review-(notes|linked)/.test(label)), `"${query}" offers no link out: ${labels.join(', ')}`);
+      }
+      // A key the page sends back, a file dropped from the explorer: the same decision.
+      const refusals: [Parameters<typeof addAndWait>[1], RegExp][] = [
+        [
+          { type: 'addMention', key: mentionKey({ kind: 'file', uri: notes.toString() }) },
+          /^src\/mention\/review-notes\.txt is a link to a place outside the workspace folders/,
+        ],
+        [
+          { type: 'addMention', key: mentionKey({ kind: 'file', uri: inLinked.toString() }) },
+          /^src\/mention\/review-linked\/credentials is inside src\/mention\/review-linked, a link/,
+        ],
+        [{ type: 'addMention', key: mentionKey({ kind: 'folder', uri: linked.toString() }) }, /^src\/mention\/review-linked is a link to a place outside/],
+        [{ type: 'addMention', key: mentionKey({ kind: 'symbol', uri: notes.toString(), name: 'x', startLine: 1, endLine: 1 }) }, /link to a place outside/],
+        [{ type: 'dropUris', uris: [notes.toString(), linked.toString()] }, /^src\/mention\/review-(notes\.txt|linked) is a link to a place outside/],
+      ];
+      for (const [message, notice] of refusals) {
+        const draft = await addAndWait(host, message);
+        assert.match(draft.notice ?? '', notice);
+        assert.equal(draft.mentions.length, 0, 'nothing was added');
+      }
+      // An editor opened on the link: neither the current file nor an open editor is offered.
+      await vscode.window.showTextDocument(notes);
+      const labels = (await suggestions(host, '')).map((item) => item.label);
+      assert.ok(!labels.includes('Current file') && !labels.some((label) => label.includes('notes.txt')), labels.join(', '));
+      await pick(host, 'src/mention', 'src/mention/');
+      const listing = host.composerDraft.mentions.at(-1)!.content;
+      assert.ok(listing.startsWith('Files in src/mention/:\n') && listing.includes('\nreview-plain.txt'), listing);
+      assert.ok(!/review-(notes|linked)/.test(listing), `the folder's links are not listed: ${listing}`);
+      const conversation = await newConversation();
+      host.showConversation(conversation.id);
+      await host.handleMessage({ type: 'send', conversationId: conversation.id, text: 'What is in there?' });
+      await waitFor(() => !api.chat.controller.isBusy(conversation.id) && api.chat.store.get(conversation.id)?.messages.length === 2);
+      assert.ok(!JSON.stringify(ctx.service.requests.map((request) => request.body)).includes(secretText), 'the secret never reached the service');
+      assert.ok(!JSON.stringify(api.chat.store.get(conversation.id)).includes(secretText), 'nor the saved chat');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      for (const uri of [plain, notes, linked]) fs.rmSync(uri.fsPath, { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('review 2.5: with a .gitignore line of twenty *, the first @ mention answers within a second', async () => {
+    const gitignore = workspaceUri('.gitignore');
+    const before = await vscode.workspace.fs.readFile(gitignore);
+    await writeWorkspaceFile('review-ignore/a-rather-long-name-of-a-backup.bak', 'backup\n');
+    await writeWorkspaceFile('review-ignore/a-rather-long-name-of-a-source.ts', 'source\n');
+    const host = await readyViewHost(await testApi());
+    try {
+      await writeWorkspaceFile('.gitignore', `${new TextDecoder().decode(before)}${'*'.repeat(20)}.bak\n`);
+      // The new rules count once the file watcher has told of the change.
+      const api = await testApi();
+      await waitFor(() => api.chat.mentions.files.isHidden(workspaceUri('review-ignore', 'a-rather-long-name-of-a-backup.bak')), {
+        what: 'the new .gitignore line to count',
+      });
+      const started = Date.now();
+      const labels = (await suggestions(host, 'a-rather-long-name')).map((item) => item.label);
+      const elapsed = Date.now() - started;
+      assert.ok(elapsed < 1_000, `the first mention search took ${elapsed} ms`);
+      assert.ok(labels.includes('review-ignore/a-rather-long-name-of-a-source.ts'), labels.join(', '));
+      assert.ok(!labels.some((label) => label.endsWith('.bak')), 'the line still hides what it names');
+    } finally {
+      await vscode.workspace.fs.writeFile(gitignore, before);
+      await vscode.workspace.fs.delete(workspaceUri('review-ignore'), { recursive: true });
+    }
   });
 
   it('shows the context meter, cuts the largest mention to fit (and says so), and sends what it showed', async () => {

@@ -1,10 +1,14 @@
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ChatWebviewHost } from '../../../src/chatPanel/chatWebviewHost';
 import type { Conversation, ToolCallRecord } from '../../../src/chatPanel/core/model';
 import type { ToolDecision } from '../../../src/chatPanel/core/protocol';
 import type { PromptreelTestApi } from '../../../src/extension';
 import { useConnectedService } from '../support/connectedService';
+import { MemoryFileSystem } from '../support/memoryFileSystem';
 import {
   chatRequests,
   connectChat,
@@ -36,6 +40,36 @@ async function fixtureFolder(files: Record<string, string>): Promise<vscode.Uri>
 
 const toolCalls = (conversation: Conversation): ToolCallRecord[] =>
   conversation.messages.flatMap((message) => (message.role === 'assistant' ? message.toolCalls : []));
+
+/** A secret outside the workspace, as `~/.aws/credentials` is: a folder of this machine's temporary folder. */
+function outsideSecret(text: string): { folder: string; file: string; remove(): void } {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-secret-'));
+  const file = path.join(folder, 'credentials');
+  fs.writeFileSync(file, `[default]\naws_secret_access_key = ${text}\n`);
+  return { folder, file, remove: () => fs.rmSync(folder, { recursive: true, force: true }) };
+}
+
+/**
+ * Adds a workspace folder as the extension sees it (tests and extension share one `vscode` API object). VS Code
+ * itself would reload the window to add one, which ends the test run.
+ */
+function addWorkspaceFolder(folder: Omit<vscode.WorkspaceFolder, 'index'>): { folder: vscode.WorkspaceFolder; restore(): void } {
+  const workspace = vscode.workspace as unknown as Record<string, unknown>;
+  const own = Object.getOwnPropertyDescriptor(workspace, 'workspaceFolders');
+  const getWorkspaceFolder = vscode.workspace.getWorkspaceFolder;
+  const real = vscode.workspace.workspaceFolders ?? [];
+  const added: vscode.WorkspaceFolder = { ...folder, index: real.length };
+  Object.defineProperty(workspace, 'workspaceFolders', { configurable: true, get: () => [...real, added] });
+  workspace['getWorkspaceFolder'] = (uri: vscode.Uri) => (uri.scheme === added.uri.scheme ? added : getWorkspaceFolder(uri));
+  return {
+    folder: added,
+    restore: () => {
+      if (own) Object.defineProperty(workspace, 'workspaceFolders', own);
+      else delete workspace['workspaceFolders'];
+      workspace['getWorkspaceFolder'] = getWorkspaceFolder;
+    },
+  };
+}
 
 describe('chat: tools run with approval (real extension host, local service)', () => {
   const ctx = useConnectedService(async (service) => {
@@ -110,7 +144,9 @@ describe('chat: tools run with approval (real extension host, local service)', (
 
   it('issue 15.3: list a folder, allowed for the rest of the chat: the next call runs without asking', async () => {
     const folder = await fixtureFolder({ 'a.ts': 'a', 'lib/b.ts': 'b', 'lib/c.ts': 'c' });
-    await waitFor(async () => (await api.chat.mentions.files.filesOf(0)).includes('tools-test/lib/c.ts'), { what: 'the index to see the files' });
+    await waitFor(async () => (await api.chat.mentions.files.visibleFiles(0)).some((file) => file.path === 'tools-test/lib/c.ts'), {
+      what: 'the index to see the files',
+    });
     const conversation = await ask(
       'what is in tools-test?',
       [{ name: 'promptreel_list_folder', arguments: { path: 'tools-test' } }],
@@ -224,6 +260,125 @@ describe('chat: tools run with approval (real extension host, local service)', (
     } finally {
       await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, '.gitignore'));
       await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, 'secret.env'));
+    }
+  });
+
+  it('review 2.1: a link to a secret outside the workspace (a file link, a folder link) is not read, listed or searched, even allowed for the chat', async () => {
+    const secretText = 'review21-AKIAFAKESECRET';
+    const secret = outsideSecret(secretText);
+    // In a folder the file watcher already watches (it can miss files created with their folder).
+    const src = path.join(workspaceFolder().fsPath, 'src');
+    const created = ['review-readme.md', 'review-notes.txt', 'review-home'].map((name) => path.join(src, name));
+    fs.writeFileSync(created[0]!, 'Plain notes.\n');
+    // What a cloned repository can ship: `notes.txt -> ~/.aws/credentials`, and a link to a home folder.
+    fs.symlinkSync(secret.file, created[1]!);
+    fs.symlinkSync(secret.folder, created[2]!, 'dir');
+    try {
+      await waitFor(async () => (await api.chat.mentions.files.search('srcreviewreadme', 5)).some((found) => found.path === 'src/review-readme.md'), {
+        what: 'the index to see the files',
+      });
+      const conversation = await ask(
+        'read the notes',
+        [{ name: 'promptreel_read_file', arguments: { path: 'src/review-notes.txt' } }],
+        [
+          { name: 'promptreel_read_file', arguments: { path: 'src/review-home/credentials' } },
+          { name: 'promptreel_list_folder', arguments: { path: 'src' } },
+          { name: 'promptreel_list_folder', arguments: { path: 'src/review-home' } },
+          { name: 'promptreel_search_text', arguments: { query: 'AKIAFAKE' } },
+          { name: 'promptreel_search_text', arguments: { query: 'aws_secret_\\w+', isRegExp: true } },
+        ],
+      );
+      // "Allow for this chat" for each tool as it first asks: from then on no card is shown for it.
+      for (const index of [0, 2, 4]) await decide(conversation, await waitingCall(conversation, index), 'allowForChat');
+      await answered(conversation);
+      const [notes, inLinkedFolder, listing, linkedFolder, search, regExpSearch] = toolCalls(conversation);
+      assert.strictEqual(notes?.state, 'failed');
+      assert.strictEqual(notes?.result, 'src/review-notes.txt is a link to a place outside the workspace: it is left out of the chat, as hidden files are.');
+      assert.strictEqual(inLinkedFolder?.state, 'failed');
+      assert.match(inLinkedFolder?.result ?? '', /^src\/review-home\/credentials is inside src\/review-home, a link to a place outside the workspace/);
+      assert.match(listing?.result ?? '', /^src\/ \(/);
+      assert.ok(listing?.result?.includes('\nreview-readme.md') && listing.result.includes('\nsample.ts'), listing?.result);
+      assert.ok(!/review-notes|review-home/.test(listing?.result ?? ''), `the links are not listed: ${listing?.result}`);
+      assert.match(linkedFolder?.result ?? '', /^src\/review-home is a link to a place outside the workspace/);
+      assert.match(search?.result ?? '', /^No match for "AKIAFAKE"/);
+      assert.match(regExpSearch?.result ?? '', /^No match for /);
+      const sent = JSON.stringify(chatRequests(ctx.service).map((request) => request.body));
+      assert.ok(!sent.includes(secretText), 'the secret never reached the service');
+      assert.ok(!JSON.stringify(api.chat.store.get(conversation.id)).includes(secretText), 'nor the saved chat');
+    } finally {
+      for (const file of created) fs.rmSync(file, { force: true });
+      secret.remove();
+    }
+  });
+
+  it('review 2.2: hidden under every spelling: a link inside the workspace, another case on a case-insensitive file system', async () => {
+    // On this disk: a link inside the workspace to Git's own files.
+    const root = path.join(workspaceFolder().fsPath, 'review-spelling');
+    fs.mkdirSync(path.join(root, '.git'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://review22-disk-token@example.invalid/x.git\n');
+    fs.symlinkSync(path.join('.git', 'config'), path.join(root, 'config.txt'));
+    // On a case-insensitive file system (as macOS and Windows disks are): .GIT is .git, .ENV is .env.
+    const memfs = new MemoryFileSystem('promptreel-nocase', false);
+    const registration = memfs.register();
+    const write = async (file: string, text: string) => {
+      await vscode.workspace.fs.createDirectory(memfs.uri(path.posix.dirname(file)));
+      await vscode.workspace.fs.writeFile(memfs.uri(file), new TextEncoder().encode(text));
+    };
+    await write('/ws/.git/config', '[credential]\n\thelper = review22-mem-token\n');
+    await write('/ws/.env', 'TOKEN=review22-env-token\n');
+    await write('/ws/src/app.ts', 'export const app = 1;\n');
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('exclude', { ...files.inspect<Record<string, boolean>>('exclude')?.defaultValue, '**/.env': true }, vscode.ConfigurationTarget.Global);
+    const added = addWorkspaceFolder({ uri: memfs.uri('/ws'), name: 'nocase' });
+    try {
+      const conversation = await ask(
+        'read the config',
+        [{ name: 'promptreel_read_file', arguments: { path: 'review-spelling/config.txt' } }],
+        [
+          { name: 'promptreel_read_file', arguments: { path: 'nocase/.GIT/config' } },
+          { name: 'promptreel_read_file', arguments: { path: 'nocase/.ENV' } },
+          { name: 'promptreel_read_file', arguments: { path: 'nocase/SRC/App.ts' } },
+        ],
+      );
+      await decide(conversation, await waitingCall(conversation, 0), 'allowForChat');
+      await answered(conversation);
+      const [linked, git, env, app] = toolCalls(conversation);
+      assert.match(linked?.result ?? '', /review-spelling\/\.git\/config is in a \.git folder: Git's own files are left out of the chat\./);
+      assert.strictEqual(git?.result, "nocase/.git/config is in a .git folder: Git's own files are left out of the chat.");
+      assert.strictEqual(
+        env?.result,
+        'nocase/.env is left out of the chat by files.exclude, search.exclude or a .gitignore file (the user can still mention it).',
+      );
+      assert.strictEqual(app?.result, 'nocase/src/app.ts (1 line):\n1\texport const app = 1;', 'another case reads the file as the file system spells it');
+      const sent = JSON.stringify(chatRequests(ctx.service).map((request) => request.body));
+      for (const token of ['review22-disk-token', 'review22-mem-token', 'review22-env-token'])
+        assert.ok(!sent.includes(token), `${token} never reached the service`);
+    } finally {
+      added.restore();
+      await files.update('exclude', undefined, vscode.ConfigurationTarget.Global);
+      registration.dispose();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("review 2.5: a model's regular expression that backtracks without end is stopped, and the extension host goes on", async () => {
+    // In a folder the file watcher already watches (it can miss files created with their folder).
+    const file = vscode.Uri.joinPath(workspaceFolder(), 'src', 'review-regex.txt');
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(`${'a'.repeat(30)}!\n`));
+    try {
+      await waitFor(async () => (await api.chat.mentions.files.search('srcreviewregex', 5)).some((found) => found.path === 'src/review-regex.txt'), {
+        what: 'the index to see the file',
+      });
+      const conversation = await ask('find it', [
+        { name: 'promptreel_search_text', arguments: { query: '(a+)+$', isRegExp: true, include: 'src/review-regex.txt' } },
+      ]);
+      await decide(conversation, await waitingCall(conversation, 0), 'allow');
+      await answered(conversation);
+      const [search] = toolCalls(conversation);
+      assert.strictEqual(search?.state, 'failed');
+      assert.match(search?.result ?? '', /^The regular expression took more than 1 second on src\/review-regex\.txt, so the search was stopped/);
+    } finally {
+      await vscode.workspace.fs.delete(file);
     }
   });
 

@@ -5,7 +5,7 @@ import { MAX_LINES, numberedLines } from '../../../src/chatPanel/tools/core/file
 import { listFolder } from '../../../src/chatPanel/tools/core/folderListing';
 import { compileQuery, formatMatches, matchLines } from '../../../src/chatPanel/tools/core/textSearch';
 import { isExcludedTool } from '../../../src/chatPanel/tools/core/toolFilter';
-import { relativeSegments } from '../../../src/chatPanel/tools/core/workspacePath';
+import { relativeSegments } from '../../../src/workspace/core/workspacePath';
 import { WORKSPACE_TOOLS, parseWorkspaceToolInput } from '../../../src/chatPanel/tools/core/workspaceToolSpecs';
 
 describe("the chat's workspace tools, in parts", () => {

@@ -15,7 +15,10 @@ export interface TextMatch {
 /** A matched line longer than this is shown around the match. */
 const LINE_CHARS = 240;
 
-/** A test per line, or why the query is not a usable regular expression. */
+/**
+ * A test per line, or why the query is not a usable regular expression. Compiling is safe on any thread; running a
+ * model's regular expression is not (it may backtrack without end): `RegExpLineSearch` runs it.
+ */
 export function compileQuery({ query, isRegExp = false, caseSensitive = false }: TextQuery): RegExp | string {
   const source = isRegExp ? query : query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   try {
@@ -33,9 +36,14 @@ export function matchLines(path: string, text: string, pattern: RegExp, limit: n
   for (let index = 0; index < lines.length && found.length < limit; index++) {
     const line = lines[index]!;
     const match = pattern.exec(line);
-    if (match) found.push({ path, line: index + 1, text: excerpt(line, match.index) });
+    if (match) found.push(lineMatch(path, line, index, match.index));
   }
   return found;
+}
+
+/** A match at `at` in the line of index `index` (0-based), as the model reads it. */
+export function lineMatch(path: string, line: string, index: number, at: number): TextMatch {
+  return { path, line: index + 1, text: excerpt(line, at) };
 }
 
 function excerpt(line: string, at: number): string {

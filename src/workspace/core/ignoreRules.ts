@@ -1,17 +1,17 @@
-import { globToRegExpSource } from './globPattern';
+import { atAnyDepth, compilePattern, parseGlob, type GlobMatcher } from './globMatcher';
 
 interface Rule {
   /** The folder of the `.gitignore` the rule comes from ('' for the workspace folder). */
   base: string;
   negated: boolean;
   directoryOnly: boolean;
-  test: RegExp;
+  test: GlobMatcher;
 }
 
 /**
- * The rules of a workspace's `.gitignore` files, applied as git does for what the model may see: the last matching
- * rule wins, `!` re-includes, a trailing `/` matches folders only, a pattern with a `/` is anchored to its file's
- * folder, and nothing inside an ignored folder comes back.
+ * The rules of a workspace folder's `.gitignore` files, applied as git does for what the model may see: the last
+ * matching rule wins, `!` re-includes, a trailing `/` matches folders only, a pattern with a `/` is anchored to its
+ * file's folder, and nothing inside an ignored folder comes back.
  */
 export class IgnoreRules {
   private readonly rules: Rule[] = [];
@@ -30,22 +30,19 @@ export class IgnoreRules {
 
   ignores(relativePath: string, isFolder = false): boolean {
     if (this.rules.length === 0) return false;
-    const segments = relativePath.split('/');
-    for (let depth = 1; depth < segments.length; depth++) {
-      if (this.matches(segments.slice(0, depth).join('/'), true)) return true;
-    }
-    return this.matches(relativePath, isFolder);
-  }
-
-  private matches(path: string, isFolder: boolean): boolean {
-    let ignored = false;
+    const depth = relativePath.split('/').length;
+    // What the last matching rule said of the path's first 1, 2, … segments (each but the whole path is a folder).
+    const verdicts: (boolean | undefined)[] = new Array(depth);
     for (const rule of this.rules) {
-      if (rule.directoryOnly && !isFolder) continue;
-      if (rule.base && !path.startsWith(`${rule.base}/`)) continue;
-      const relative = rule.base ? path.slice(rule.base.length + 1) : path;
-      if (rule.test.test(relative)) ignored = !rule.negated;
+      if (rule.base && !relativePath.startsWith(`${rule.base}/`)) continue;
+      const offset = rule.base ? rule.base.split('/').length : 0;
+      const answers = rule.test.matchesAtFolders(rule.base ? relativePath.slice(rule.base.length + 1) : relativePath);
+      answers.forEach((matched, index) => {
+        const at = offset + index;
+        if (matched && (!rule.directoryOnly || at < depth - 1 || isFolder)) verdicts[at] = !rule.negated;
+      });
     }
-    return ignored;
+    return verdicts.includes(true);
   }
 }
 
@@ -60,6 +57,6 @@ function parseLine(base: string, raw: string): Rule | undefined {
   if (!line) return undefined;
   const anchored = line.includes('/');
   if (line.startsWith('/')) line = line.slice(1);
-  const body = globToRegExpSource(line);
-  return { base, negated, directoryOnly, test: new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`) };
+  const pattern = parseGlob(line);
+  return { base, negated, directoryOnly, test: compilePattern(anchored ? pattern : atAnyDepth(pattern)) };
 }
