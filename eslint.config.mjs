@@ -1,16 +1,85 @@
 // @ts-check
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-/** The layers, as import rules (see CONTRIBUTING.md, "Layers"). */
-const FEATURES = 'account|auth|chatPanel|commands|config|connection|doctor|editorStream|languageModels|participant|statusBar|video|webview|workbench|workspace';
+/**
+ * The layers (CONTRIBUTING.md, "Layers"). Shared layers answer what every feature shares; a feature imports shared
+ * layers and its own folder, never another feature. Every `core/` folder, at any depth, runs in plain Node.
+ */
+/** The shared layers, bottom first: each imports only layers below it (one import direction, no folder cycle). */
+const SHARED_RANK = { api: 0, common: 1, config: 2, chatRequest: 3, workspace: 3, connection: 4, workbench: 5 };
+const SHARED = Object.keys(SHARED_RANK);
+const FEATURES = ['account', 'auth', 'chatPanel', 'commands', 'doctor', 'editorStream', 'languageModels', 'participant', 'statusBar', 'video'];
+const SRC = path.join(path.dirname(fileURLToPath(import.meta.url)), 'src');
 const noVscode = { name: 'vscode', message: 'This layer runs in plain Node: no `vscode` here (see CONTRIBUTING.md, "Layers").' };
-/** Only the API layer (downloads) touches the disk itself; the rest goes through VS Code, so remote and virtual workspaces work. */
+/** Only the API layer (downloads) and the workspace boundary's disk access touch the disk; the rest goes through VS Code. */
 const noNodeFs = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'].map((name) => ({
   name,
   message: 'Outside src/api, use vscode.workspace.fs (see src/workbench/fileExists.ts): remote and virtual workspaces have no local disk.',
 }));
+
+/** Where a file of src/ stands: its top folder, whether it is page code (the browser) or a `core/` module. */
+function placeOf(file) {
+  const relative = path.relative(SRC, file).split(path.sep);
+  if (relative[0] === '..') return undefined;
+  return { top: relative[0], page: relative[0] === 'webview' || relative.includes('page'), core: relative.includes('core'), relative: relative.join('/') };
+}
+
+/** What a `core/` module may use values of: other `core/` modules and the plain-Node layers. */
+function plainNode(place) {
+  return (
+    place.core || ['api', 'common', 'chatRequest'].includes(place.top) || ['config/schema', 'config/chatSampling'].includes(place.relative.replace(/\.ts$/, ''))
+  );
+}
+
+const layersRule = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const from = placeOf(context.filename);
+    if (!from || from.page || from.top === 'extension.ts') return {};
+    const check = (node, source, typeOnly) => {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const to = placeOf(path.resolve(path.dirname(context.filename), source));
+      if (!to || to.top === from.top) {
+        if (to && from.core && !typeOnly && !plainNode(to))
+          context.report({
+            node,
+            message: `A core/ module uses values only of core/ modules, src/api, src/common, src/chatRequest and src/config/schema (${source}).`,
+          });
+        return;
+      }
+      if (to.page) return context.report({ node, message: `Only a webview's page imports page code (${source}).` });
+      if (SHARED.includes(from.top) && !SHARED.includes(to.top))
+        return context.report({
+          node,
+          message: `The shared layer ${from.top} imports no feature (${to.top}): features depend on shared layers, never the other way.`,
+        });
+      if (SHARED.includes(from.top) && SHARED_RANK[to.top] >= SHARED_RANK[from.top])
+        return context.report({ node, message: `The shared layer ${from.top} imports only layers below it, not ${to.top} (CONTRIBUTING.md, "Layers").` });
+      if (FEATURES.includes(from.top) && !SHARED.includes(to.top))
+        return context.report({
+          node,
+          message: `Features do not import each other (${from.top} → ${to.top}): move what both need into a shared layer (CONTRIBUTING.md, "Layers").`,
+        });
+      if (from.core && !typeOnly && !plainNode(to))
+        context.report({
+          node,
+          message: `A core/ module uses values only of core/ modules, src/api, src/common, src/chatRequest and src/config/schema (${source}).`,
+        });
+    };
+    const typeOnly = (node) =>
+      node.importKind === 'type' || node.exportKind === 'type' || (node.specifiers?.length > 0 && node.specifiers.every((spec) => spec.importKind === 'type'));
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value, typeOnly(node)),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value, typeOnly(node)),
+      ExportAllDeclaration: (node) => check(node, node.source.value, node.exportKind === 'type'),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value, false),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '.artifacts/**', 'media/**'] },
@@ -37,22 +106,12 @@ export default tseslint.config(
   {
     // The API layer: plain Node, the bottom of the stack.
     files: ['src/api/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        { paths: [noVscode], patterns: [{ regex: `^(\\.\\./)+(${FEATURES}|common)(/|$)`, message: '`src/api` imports nothing of the extension.' }] },
-      ],
-    },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noVscode] }] },
   },
   {
     // The shared base: plain Node, above the API layer only.
     files: ['src/common/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        { paths: [noVscode, ...noNodeFs], patterns: [{ regex: `^(\\.\\./)+(${FEATURES})(/|$)`, message: '`src/common` imports only `src/api`.' }] },
-      ],
-    },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noVscode, ...noNodeFs] }] },
   },
   {
     // Loading undici's parts lazily (see src/api/undici/load.ts) needs require().
@@ -60,28 +119,14 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/triple-slash-reference': 'off' },
   },
   {
-    // Each feature's `core/`: its logic without the editor. Types of the feature's editor side may be named.
-    files: ['src/*/core/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [noVscode, ...noNodeFs],
-          patterns: [
-            {
-              regex: '^\\.\\./(?!\\.\\./)',
-              allowTypeImports: true,
-              message: 'A `core/` module uses only values of `core/`, `src/api`, `src/common` and `src/config/schema`.',
-            },
-            {
-              regex: '^\\.\\./\\.\\./(?!api(/|$)|common/|config/(schema|chatSampling)$|[A-Za-z]+/core/)',
-              allowTypeImports: true,
-              message: 'A `core/` module uses only values of `core/`, `src/api`, `src/common` and `src/config/schema`.',
-            },
-          ],
-        },
-      ],
-    },
+    // Every `core/` folder, at any depth, and the chat-request layer: plain Node.
+    files: ['src/**/core/**/*.ts', 'src/chatRequest/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noVscode, ...noNodeFs] }] },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { promptreel: { rules: { layers: layersRule } } },
+    rules: { 'promptreel/layers': 'error' },
   },
   {
     // The chat page runs in the browser: it imports no extension-host code, only the panel's protocol and model types.

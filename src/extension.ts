@@ -4,14 +4,14 @@ import * as vscode from 'vscode';
 import { AccountFeature, registerAccountCommands } from './account/accountFeature';
 import { ApiKeyCommands } from './auth/apiKeyCommands';
 import { ApiKeyContext } from './auth/apiKeyContext';
-import { ApiKeyStore } from './auth/apiKeyStore';
+import { ApiKeyStore } from './connection/keys/apiKeyStore';
 import { SecretHeaderCommands } from './auth/secretHeaderCommands';
 import { ClientCertificateCommands } from './auth/clientCertificateCommands';
-import { SecretHeaderStore } from './auth/secretHeaderStore';
+import { SecretHeaderStore } from './connection/keys/secretHeaderStore';
 import { describeExtraHeaders } from './connection/core/requestExtrasMerge';
 import { inspectServerCertificate } from './api/tls/inspectCertificate';
-import { ServiceTrust } from './auth/core/serviceTrust';
-import { confirmService } from './auth/confirmService';
+import { ServiceTrust } from './connection/keys/core/serviceTrust';
+import { confirmService } from './workbench/confirmService';
 import { ClientProvider } from './connection/clientProvider';
 import { Connection } from './connection/connection';
 import { GeneralCommands } from './commands/generalCommands';
@@ -31,9 +31,9 @@ import { ModelCatalog } from './connection/core/modelCatalog';
 import { PromptreelChatProvider } from './languageModels/promptreelChatProvider';
 import { AnswerHandler } from './participant/answerHandler';
 import { PromptreelParticipant } from './participant/promptreelParticipant';
-import { VideoCommand } from './participant/videoCommand';
+import { VideoCommand } from './video/chatVideoCommand';
 import { ChatModelStatusBar } from './statusBar/chatModelStatusBar';
-import { ParticipantVideoTasksAdapter } from './video/participantVideoTasks';
+import { ParticipantVideoTasksAdapter } from './video/chatVideoTasks';
 import { VideoRuntime } from './video/videoRuntime';
 import { t } from './common/l10n';
 
@@ -72,6 +72,9 @@ export interface PromptreelTestApi {
   /** The `@promptreel` chat participant (its handler and follow-ups are called directly by tests). */
   readonly participant: PromptreelParticipant;
 }
+
+/** What must finish before the extension is disposed (set by `activate`). */
+let stopping: (() => Promise<void>) | undefined;
 
 /** The composition root: builds every object, hands collaborators through constructors, and one store to VS Code. */
 export function activate(context: vscode.ExtensionContext): PromptreelTestApi | undefined {
@@ -120,6 +123,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor'), () => confirmService(keyStore, t('Test Connection'))));
   store.add(new SelectChatModelCommand(settings, connection, logger.forComponent('models')));
   const video = store.add(new VideoRuntime({ globalState: context.globalState, settings, connection, logger, extensionUri: context.extensionUri }));
+  stopping = () => video.poller.stop();
   const statusBar = store.add(new ChatModelStatusBar(chatModel, video));
   const account = store.add(new AccountFeature(connection, settings, context.globalState, logger.forComponent('account')));
   store.add(registerAccountCommands(connection));
@@ -140,7 +144,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
     new PromptreelParticipant(
       context.extensionUri,
       answers,
-      new VideoCommand(participantVideoTasks, answers, logger.forComponent('participant')),
+      new VideoCommand(participantVideoTasks, connection, logger.forComponent('participant')),
       logger.forComponent('participant'),
     ),
   );
@@ -172,4 +176,10 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   };
 }
 
-export function deactivate(): void {}
+/**
+ * Before VS Code disposes everything: the window gives up polling and waits until its lease is written, so the next
+ * window (this one after a reload) polls at once rather than after the lease expires.
+ */
+export function deactivate(): Promise<void> | undefined {
+  return stopping?.();
+}

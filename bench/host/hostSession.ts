@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { CodeServer } from '../../scripts/vscode/server';
+import type { CodeServer } from '../../scripts/vscode/server.d';
 import { ROOT } from '../support/paths';
 
 /** The harness modules of scripts/vscode (plain JS), loaded by path: they are not compiled into out/. */

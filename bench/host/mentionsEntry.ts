@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { mentionKey } from '../../src/chatPanel/mentions/core/mentionTarget';
 import { buildChatRequest } from '../../src/chatPanel/core/requestBuilder';
 import { applyTrims, contextBudget } from '../../src/chatPanel/mentions/core/contextBudget';
-import { DEFAULT_CAPABILITIES } from '../../src/languageModels/core/modelInformation';
+import { DEFAULT_CAPABILITIES } from '../../src/chatRequest/capabilities';
 import type { Conversation, Mention } from '../../src/chatPanel/core/model';
 import { EXTENSION_ID, writeResult } from './hostResult';
 import { CONTEXT_BYTES, CONTEXT_FILES, FILES, QUERIES } from './mentionsBench';

@@ -1,5 +1,5 @@
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import type { StateStorage } from '../common/stateStorage';
@@ -7,10 +7,9 @@ import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
 import { registerCommands } from '../workbench/registerCommands';
 import { showMessage, type MessageAction } from '../workbench/showMessage';
-import { AccountCommandIds } from './accountCommandIds';
-import type { KeyHealthMonitor, KeyHealthState } from './core/keyHealthMonitor';
+import type { KeyHealthMonitor, KeyHealthState } from '../connection/account/core/keyHealthMonitor';
 import { keyHealthIsBad, keyHealthText, keyHealthTooltip } from './core/keyHealthText';
-import { keyWarnings, type KeyWarning } from './core/keyWarnings';
+import { keyWarnings, type KeyWarning } from '../connection/account/core/keyWarnings';
 import { t } from '../common/l10n';
 
 /** The first read waits this long after activation: nothing is asked while VS Code starts. */
@@ -21,7 +20,7 @@ const MAX_REMEMBERED_WARNINGS = 50;
 
 /** Refresh Key Quota (what the status bar item runs). */
 export function registerAccountCommands(connection: Connection): vscode.Disposable {
-  return registerCommands({ [AccountCommandIds.refreshKeyHealth]: () => connection.keyHealth.refresh() });
+  return registerCommands({ [CommandIds.refreshKeyHealth]: () => connection.keyHealth.refresh() });
 }
 
 /**
@@ -46,7 +45,7 @@ export class AccountFeature extends Disposable {
     this.monitor = connection.keyHealth;
     this.item = this._register(vscode.window.createStatusBarItem('promptreel.keyHealth', vscode.StatusBarAlignment.Right, 99));
     this.item.name = t('Promptreel Key Quota');
-    this.item.command = AccountCommandIds.refreshKeyHealth;
+    this.item.command = CommandIds.refreshKeyHealth;
     this._register(
       this.monitor.onDidChange((state) => {
         this.show(state);

@@ -1,13 +1,13 @@
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { registerCommands } from '../workbench/registerCommands';
 import { normalizeBaseUrl } from '../api';
-import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { showMessage } from '../workbench/showMessage';
 import type { Settings } from '../config/settings';
-import { API_KEY_ENV, type ApiKeyStore } from './apiKeyStore';
-import { confirmService } from './confirmService';
+import { API_KEY_ENV, type ApiKeyStore } from '../connection/keys/apiKeyStore';
+import { confirmService } from '../workbench/confirmService';
 import { t } from '../common/l10n';
 
 /** What Set API Key returns (never the key itself). */
@@ -30,7 +30,22 @@ export class ApiKeyCommands extends Disposable {
     private readonly log: ComponentLogger,
   ) {
     super();
-    this._register(registerCommands({ [CommandIds.setApiKey]: () => this.setApiKey(), [CommandIds.clearApiKey]: () => this.clearApiKey() }));
+    this._register(
+      registerCommands({
+        [CommandIds.setApiKey]: () => this.setApiKey(),
+        [CommandIds.clearApiKey]: () => this.clearApiKey(),
+        [CommandIds.confirmService]: () => this.confirmFolderService(),
+      }),
+    );
+  }
+
+  /** Use This Folder's Service: confirms the service only the folder's settings name (nothing to do otherwise). */
+  async confirmFolderService(): Promise<boolean> {
+    if (!this.store.scope || this.store.isServiceChosen()) {
+      showMessage('info', t('The Promptreel service comes from your own settings: there is nothing to confirm.'));
+      return this.store.scope !== undefined;
+    }
+    return confirmService(this.store, t("Using this folder's service"));
   }
 
   async setApiKey(): Promise<SetApiKeyResult | undefined> {

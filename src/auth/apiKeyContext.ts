@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
-import type { ApiKeyStore } from './apiKeyStore';
+import type { ApiKeyStore } from '../connection/keys/apiKeyStore';
 
 export const HAS_API_KEY_CONTEXT = 'promptreel.hasApiKey';
 

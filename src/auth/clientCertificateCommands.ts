@@ -1,5 +1,5 @@
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import type { SecretRedactor } from '../common/redactor';
 import { CLIENT_CERTIFICATE_PASSPHRASE_SECRET } from '../connection/tlsSettings';

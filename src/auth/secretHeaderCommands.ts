@@ -1,12 +1,12 @@
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { normalizeBaseUrl } from '../api';
 import { headerProblem } from '../api/requestExtras';
-import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import type { Settings } from '../config/settings';
 import { registerCommands } from '../workbench/registerCommands';
 import { showMessage } from '../workbench/showMessage';
-import type { SecretHeaderStore } from './secretHeaderStore';
+import type { SecretHeaderStore } from '../connection/keys/secretHeaderStore';
 import { t } from '../common/l10n';
 
 export const SecretHeaderCommandIds = {

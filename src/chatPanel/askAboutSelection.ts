@@ -1,9 +1,10 @@
+import { registerCommands } from '../workbench/registerCommands';
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { t } from '../common/l10n';
 import { showMessage } from '../workbench/showMessage';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
-import { ChatCommandIds } from './chatCommandIds';
 import type { ChatViewProvider } from './chatViewProvider';
 import type { ChatWebviewHost } from './chatWebviewHost';
 import type { ChatController } from './core/chatController';
@@ -41,7 +42,7 @@ export class AskAboutSelection extends Disposable implements vscode.CodeActionPr
     private readonly log: ComponentLogger,
   ) {
     super();
-    this._register(vscode.commands.registerCommand(ChatCommandIds.askAboutSelection, (args?: unknown) => this.run(args)));
+    this._register(registerCommands({ [CommandIds.chat.askAboutSelection]: (args?: unknown) => this.run(args) }));
     this._register(
       vscode.languages.registerCodeActionsProvider([{ scheme: 'file' }, { scheme: 'untitled' }, { scheme: 'vscode-remote' }], this, AskAboutSelection.metadata),
     );
@@ -77,13 +78,13 @@ export class AskAboutSelection extends Disposable implements vscode.CodeActionPr
       const fix = new vscode.CodeAction(t('Explain this error with Promptreel: {0}', shorten(diagnostic.message)), vscode.CodeActionKind.QuickFix);
       fix.diagnostics = [diagnostic];
       const args: AskArguments = { uri: document.uri, range: range.isEmpty ? diagnostic.range : range, action: 'explain', diagnostic };
-      fix.command = { command: ChatCommandIds.askAboutSelection, title: t('Explain this error'), arguments: [args] };
+      fix.command = { command: CommandIds.chat.askAboutSelection, title: t('Explain this error'), arguments: [args] };
       actions.push(fix);
     }
     if (!range.isEmpty) {
       const ask = new vscode.CodeAction(t('Ask Promptreel about the selection'), AskAboutSelection.askKind);
       const args: AskArguments = { uri: document.uri, range };
-      ask.command = { command: ChatCommandIds.askAboutSelection, title: t('Ask About Selection'), arguments: [args] };
+      ask.command = { command: CommandIds.chat.askAboutSelection, title: t('Ask About Selection'), arguments: [args] };
       actions.push(ask);
     }
     return actions;

@@ -1,9 +1,9 @@
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { t } from '../common/l10n';
 import { showMessage } from '../workbench/showMessage';
 import { registerCommands } from '../workbench/registerCommands';
 import { Disposable } from '../common/lifecycle';
-import { ChatCommandIds } from './chatCommandIds';
 import type { ChatController } from './core/chatController';
 import type { ChatPanels } from './chatPanels';
 import type { ChatViewProvider } from './chatViewProvider';
@@ -24,11 +24,11 @@ export class ChatCommands extends Disposable {
     super();
     this._register(
       registerCommands({
-        [ChatCommandIds.newChat]: () => this.newChat(),
-        [ChatCommandIds.openChatInEditor]: () => this.openInEditor(),
-        [ChatCommandIds.showChatHistory]: () => this.showHistory(),
-        [ChatCommandIds.exportChat]: (conversationId?: unknown) => this.exportChat(typeof conversationId === 'string' ? conversationId : undefined),
-        [ChatCommandIds.importChat]: (file?: unknown) => this.importChat(file instanceof vscode.Uri ? file : undefined),
+        [CommandIds.chat.newChat]: () => this.newChat(),
+        [CommandIds.chat.openChatInEditor]: () => this.openInEditor(),
+        [CommandIds.chat.showChatHistory]: () => this.showHistory(),
+        [CommandIds.chat.exportChat]: (conversationId?: unknown) => this.exportChat(typeof conversationId === 'string' ? conversationId : undefined),
+        [CommandIds.chat.importChat]: (file?: unknown) => this.importChat(file instanceof vscode.Uri ? file : undefined),
       }),
     );
   }

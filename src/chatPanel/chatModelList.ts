@@ -72,8 +72,8 @@ export class ChatModelList extends Disposable {
     this.changed.fire();
     try {
       // Shown after "Model list unavailable:" in the page.
-      if (!this.connection.service) throw new Error(t('the address of the service is not set'));
-      if (!(await this.connection.hasKey())) throw new Error(t('no API key is set'));
+      const readiness = await this.connection.readiness();
+      if (readiness.kind === 'missing') throw new Error(missingWords(readiness.missing));
       // The prices come with the list or after it; the list never waits for them.
       void this.connection.prices.prices();
       const models = await this.connection.catalog.chatModels(abort.signal);
@@ -109,5 +109,17 @@ export class ChatModelList extends Disposable {
     this.limits.clear();
     this.error = undefined;
     this.changed.fire();
+  }
+}
+
+/** Shown after "Model list unavailable:" in the page. */
+function missingWords(missing: 'address' | 'unconfirmed' | 'key'): string {
+  switch (missing) {
+    case 'address':
+      return t('the address of the service is not set');
+    case 'unconfirmed':
+      return t("the service this folder's settings name is not confirmed yet");
+    case 'key':
+      return t('no API key is set');
   }
 }

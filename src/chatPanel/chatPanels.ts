@@ -1,3 +1,4 @@
+import { ViewIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { t } from '../common/l10n';
 import { Disposable, toDisposable } from '../common/lifecycle';
@@ -6,8 +7,6 @@ import { ChatWebviewHost } from './chatWebviewHost';
 import type { ChatServices } from './chatServices';
 import { chatWebviewOptions } from './chatHtml';
 import { webviewStateSchema } from './core/protocol';
-
-export const CHAT_PANEL_TYPE = 'promptreel.chatPanel';
 
 interface OpenPanel {
   panel: vscode.WebviewPanel;
@@ -23,7 +22,7 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
     private readonly log: ComponentLogger,
   ) {
     super();
-    this._register(vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, this));
+    this._register(vscode.window.registerWebviewPanelSerializer(ViewIds.chatPanel, this));
     this._register(
       toDisposable(() => {
         for (const entry of [...this.open]) entry.panel.dispose();
@@ -42,7 +41,7 @@ export class ChatPanels extends Disposable implements vscode.WebviewPanelSeriali
       existing.panel.reveal(column);
       return existing.host;
     }
-    const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, t('Promptreel Chat'), column, {
+    const panel = vscode.window.createWebviewPanel(ViewIds.chatPanel, t('Promptreel Chat'), column, {
       ...chatWebviewOptions(this.services.extensionUri),
       retainContextWhenHidden: false,
     });

@@ -1,5 +1,4 @@
 import type * as vscode from 'vscode';
-import { CommandIds } from '../common/commandIds';
 import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
@@ -7,7 +6,6 @@ import type { ChatModelList } from './chatModelList';
 import type { CodeBlockActions } from './codeBlockActions';
 import type { ConversationActions } from './conversationActions';
 import type { ChatController } from './core/chatController';
-import type { HostCommand } from './core/protocol';
 import type { WorkspaceMentions } from './mentions/workspaceMentions';
 
 /** What every chat webview (the side bar view, each editor panel) works with. */
@@ -22,12 +20,3 @@ export interface ChatServices {
   readonly extensionUri: vscode.Uri;
   readonly log: ComponentLogger;
 }
-
-/** The commands a chat page may ask the host to run (its buttons: Set API Key, Open Settings, …), and no others. */
-export const HOST_COMMAND_IDS: Record<HostCommand, string> = {
-  setApiKey: CommandIds.setApiKey,
-  openSettings: CommandIds.openSettings,
-  showLogs: CommandIds.showLogs,
-  selectModel: CommandIds.selectChatModel,
-  testConnection: CommandIds.testConnection,
-};

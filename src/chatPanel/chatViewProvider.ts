@@ -1,11 +1,10 @@
+import { ViewIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
 import { t } from '../common/l10n';
 import { Disposable, MutableDisposable } from '../common/lifecycle';
 import { ChatWebviewHost } from './chatWebviewHost';
 import type { ChatServices } from './chatServices';
-
-export const CHAT_VIEW_ID = 'promptreel.chat';
 
 /** The Chat view in the Promptreel side bar: a webview bound to the controller by a ChatWebviewHost. */
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
@@ -16,7 +15,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   constructor(private readonly services: ChatServices) {
     super();
-    this._register(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, this));
+    this._register(vscode.window.registerWebviewViewProvider(ViewIds.chat, this));
   }
 
   /** The host of the view, once VS Code has shown the view at least once. */
@@ -51,7 +50,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
           });
         });
     if (this.view) this.view.show(preserveFocus);
-    else await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`, { preserveFocus });
+    else await vscode.commands.executeCommand(`${ViewIds.chat}.focus`, { preserveFocus });
     return withTimeout(waiting, 30_000, t('The Chat view did not open.'));
   }
 }

@@ -1,13 +1,13 @@
+import { CommandIds } from '../common/contributions';
 import type * as vscode from 'vscode';
 import { t } from '../common/l10n';
 import { showMessage } from '../workbench/showMessage';
-import { CommandIds } from '../common/commandIds';
 import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
 import { describeError } from '../common/logger';
 import { chatHtml, chatWebviewOptions } from './chatHtml';
 import { quickActionPrompt } from './core/contextPrompt';
-import { confirmCharge } from '../account/confirmCharge';
+import { confirmCharge } from '../workbench/confirmCharge';
 import type { Conversation, ConversationOptions, ImageAttachment, SelectionContext } from './core/model';
 import type { ChatServices } from './chatServices';
 import { forwardReplies } from './replyForwarding';
@@ -16,7 +16,8 @@ import { patchOptions, type Draft } from './core/webviewViews';
 import { pageCapabilities, pageConversation, pageDefaults, pageSummaries } from './pageViews';
 import { ComposerDraft } from './core/composerDraft';
 import { ComposerIntents } from './composerIntents';
-import { webviewToHostSchema, type HostToWebview, type OptionsPatch, type WebviewToHost } from './core/protocol';
+import { webviewToHostSchema, type HostCommand, type HostToWebview, type OptionsPatch, type SetupView, type WebviewToHost } from './core/protocol';
+import { recoveryForMissing } from '../connection/core/recovery';
 
 /**
  * Binds one chat webview (the side bar view or an editor panel) to the controller: answers `ready` with a
@@ -70,7 +71,7 @@ export class ChatWebviewHost extends Disposable {
       ),
     );
     this._register(controller.onDidChangeBusy(() => this.postConversations()));
-    this._register(connection.keyStore.onDidChange(() => void this.postKeyState()));
+    this._register(connection.keyStore.onDidChange(() => void this.postSetup()));
     this._register(models.onDidChange(() => this.postModels()));
     this._register(
       settings.onDidChange((change) => {
@@ -232,11 +233,11 @@ export class ChatWebviewHost extends Disposable {
     const conversation = this.activeConversation();
     this.updateTitle(conversation.title);
     if (!this.isReady) return;
-    const hasKey = await this.services.connection.hasKey();
+    const setup = await this.setupView();
     this.post({
       type: 'snapshot',
       snapshot: {
-        hasKey,
+        ...(setup ? { setup } : {}),
         conversations: pageSummaries(this.services),
         conversation: pageConversation(this.services, conversation),
         models: this.services.models.view,
@@ -277,9 +278,17 @@ export class ChatWebviewHost extends Disposable {
     this.composer.postBudget();
   }
 
-  private async postKeyState(): Promise<void> {
-    const hasKey = await this.services.connection.hasKey();
-    if (this.isReady) this.post({ type: 'keyState', hasKey });
+  private async postSetup(): Promise<void> {
+    const setup = await this.setupView();
+    if (this.isReady) this.post({ type: 'setup', ...(setup ? { setup } : {}) });
+  }
+
+  /** What the chat needs before it can send, as the page's banner shows it; undefined when the service is ready. */
+  private async setupView(): Promise<SetupView | undefined> {
+    const readiness = await this.services.connection.readiness();
+    if (readiness.kind === 'ready') return undefined;
+    const { message, actions } = recoveryForMissing(readiness, t('The chat'));
+    return { message, actions: actions.filter((action): action is HostCommand => action !== 'retry') };
   }
 
   private updateTitle(title: string): void {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { t } from '../common/l10n';
 import { describeError } from '../common/logger';
-import { resolveCapabilities } from '../languageModels/core/modelInformation';
+import { resolveCapabilities } from '../chatRequest/capabilities';
 import type { ChatServices } from './chatServices';
 import type { ComposerDraft } from './core/composerDraft';
 import { imageFromDataUrl, imageMimeType } from './core/images';

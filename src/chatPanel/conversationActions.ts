@@ -1,6 +1,6 @@
+import { CommandIds } from '../common/contributions';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { joinSentences } from '../common/sentences';

@@ -1,9 +1,9 @@
+import { CommandIds } from '../common/contributions';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { IMAGE_EXTENSIONS, MAX_IMAGE_BYTES, imageDataUrl, imageMimeType } from './core/images';
 import type { ImageAttachment } from './core/model';
 import type { CapabilitiesView } from './core/protocol';
-import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
 import { showMessage } from '../workbench/showMessage';
 

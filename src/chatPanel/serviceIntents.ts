@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { HOST_COMMAND_IDS, type ChatServices } from './chatServices';
+import type { ChatServices } from './chatServices';
+import { recoveryCommand } from '../workbench/recoveryActions';
 import type { HostToWebview, WebviewToHost } from './core/protocol';
 
 /** The page's intents that act on the shared services only (no state of the webview it came from). */
@@ -69,8 +70,10 @@ export async function runServiceIntent(
       if (message.action === 'insert') return codeBlocks.insertAtCursor(message.code);
       if (message.action === 'replace') return codeBlocks.replaceSelection(message.code);
       return codeBlocks.newFile(message.code, message.language);
-    case 'runCommand':
-      await vscode.commands.executeCommand(HOST_COMMAND_IDS[message.command]);
+    case 'runCommand': {
+      const command = recoveryCommand(message.command);
+      if (command) await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
       return;
+    }
   }
 }

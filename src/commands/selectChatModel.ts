@@ -1,12 +1,14 @@
+import { ensureReady } from '../workbench/readiness';
+import { registerCommands } from '../workbench/registerCommands';
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../api';
-import type { PriceQuote } from '../account/core/priceBook';
+import type { PriceQuote } from '../connection/account/core/priceBook';
 import type { Connection } from '../connection/connection';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
-import { CommandIds } from '../common/commandIds';
-import { modelDescription } from '../account/core/modelDescription';
+import { modelDescription } from '../connection/account/core/modelDescription';
 import { t } from '../common/l10n';
 
 interface ModelItem extends vscode.QuickPickItem {
@@ -21,12 +23,12 @@ export class SelectChatModelCommand extends Disposable {
     private readonly log: ComponentLogger,
   ) {
     super();
-    this._register(vscode.commands.registerCommand(CommandIds.selectChatModel, () => this.run()));
+    this._register(registerCommands({ [CommandIds.selectChatModel]: () => this.run() }));
   }
 
   /** Returns the model chosen, or undefined when the pick was dismissed. */
   async run(): Promise<string | undefined> {
-    if (!(await this.connection.ensureReady(t('Selecting the chat model')))) return undefined;
+    if (!(await ensureReady(this.connection, t('Selecting the chat model')))) return undefined;
     const current = this.settings.chat.model;
     const pick = vscode.window.createQuickPick<ModelItem>();
     const disposables: vscode.Disposable[] = [pick];

@@ -165,3 +165,11 @@ export function parseSetting<K extends SettingKey>(key: K, raw: unknown): Settin
   const parsed = SETTING_SCHEMAS[key].safeParse(raw);
   return parsed.success ? (parsed.data as SettingValue<K>) : undefined;
 }
+
+/** Where each level of `promptreel.baseUrl` stands, as `WorkspaceConfiguration.inspect` reports it. */
+export interface BaseUrlLevels {
+  defaultValue?: string;
+  globalValue?: string;
+  workspaceValue?: string;
+  workspaceFolderValue?: string;
+}

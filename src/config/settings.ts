@@ -2,10 +2,10 @@ import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
 import { normalizeBaseUrl } from '../api';
 import { DEFAULT_RATE_LIMIT, type RateLimitPolicy } from '../api/chat/rateLimitRetry';
-import type { BaseUrlLevels } from '../auth/core/serviceChoice';
+
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
-import { SETTING_DEFAULTS, parseSetting, type ModelCapabilities, type SettingKey, type SettingValue } from './schema';
+import { SETTING_DEFAULTS, parseSetting, type BaseUrlLevels, type ModelCapabilities, type SettingKey, type SettingValue } from './schema';
 import type { ChatSampling } from './chatSampling';
 
 export const SECTION = 'promptreel';

@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici';
 import { PromptreelClient, createDispatcher, normalizeBaseUrl, type RetryPolicy } from '../api';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
+import type { ApiKeyStore } from './keys/apiKeyStore';
 import type { SecretRedactor } from '../common/redactor';
 import type { Settings } from '../config/settings';
 import { PROXY_SETTINGS, readProxyConfig } from './proxyConfig';
@@ -15,7 +15,7 @@ import { certificateHint } from '../api/tls/certificateProblem';
 import { secureContextFor, type TlsConfig } from '../api/tls/tlsConfig';
 import type { SecureContext } from 'node:tls';
 import type { RequestExtras } from '../api/requestExtras';
-import type { SecretHeaderStore } from '../auth/secretHeaderStore';
+import type { SecretHeaderStore } from './keys/secretHeaderStore';
 import { mergeRequestExtras } from './core/requestExtrasMerge';
 import { t } from '../common/l10n';
 

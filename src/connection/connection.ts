@@ -1,9 +1,10 @@
 import type { PromptreelClient } from '../api';
-import { confirmCharge } from '../account/confirmCharge';
-import { KeyHealthMonitor } from '../account/core/keyHealthMonitor';
-import { PriceBook } from '../account/core/priceBook';
-import type { ApiKeyStore } from '../auth/apiKeyStore';
-import { ensureApiKey } from '../auth/ensureApiKey';
+import { keyProblem } from './account/core/keyWarnings';
+import { originOf } from './keys/core/serviceChoice';
+import type { Missing } from './core/recovery';
+import { KeyHealthMonitor } from './account/core/keyHealthMonitor';
+import { PriceBook } from './account/core/priceBook';
+import type { ApiKeyStore } from './keys/apiKeyStore';
 import { systemClock, type Clock } from '../common/clock';
 import { Emitter, type Event } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';
@@ -69,32 +70,33 @@ export class Connection extends Disposable {
     return this.keyStore.scope;
   }
 
-  async hasKey(): Promise<boolean> {
-    return (await this.keyStore.get()) !== undefined;
-  }
-
-  /** Asks nothing: the client when an address and a key are there (background work), else undefined. */
-  async readyClient(): Promise<PromptreelClient | undefined> {
+  /**
+   * Whether a request can be sent now, or what is missing: the address, the user's confirmation of a service only the
+   * folder's settings name, or the key. Asks nothing and shows nothing (each surface renders what is missing, see
+   * workbench/readiness.ts). `keyProblem`: the key is known to have expired or run out (the request may still go:
+   * the service decides).
+   */
+  async readiness(): Promise<Readiness> {
+    const service = this.keyStore.scope;
     const client = this.clients.get();
-    return client && (await this.hasKey()) ? client : undefined;
+    if (!service || !client) return { kind: 'missing', missing: 'address' };
+    if (!this.keyStore.isServiceChosen()) return { kind: 'missing', missing: 'unconfirmed', origin: originOf(service) ?? service };
+    if (!(await this.keyStore.get())) return { kind: 'missing', missing: 'key', service };
+    const keyProblem = this.keyProblem();
+    return { kind: 'ready', service, client, ...(keyProblem ? { keyProblem } : {}) };
   }
 
-  /**
-   * For a command the user started: the client, or undefined after offering the way out (Set API Key, Open
-   * Settings). A service only the workspace's settings name is confirmed first (once per origin).
-   */
-  async ensureReady(purpose: string): Promise<PromptreelClient | undefined> {
-    if (!(await ensureApiKey(this.keyStore, purpose))) return undefined;
-    return this.clients.get();
+  /** The client when the service is ready (background work: nothing is asked), else undefined. */
+  async readyClient(): Promise<PromptreelClient | undefined> {
+    const readiness = await this.readiness();
+    return readiness.kind === 'ready' ? readiness.client : undefined;
   }
 
-  /**
-   * For a command that sends a charged request: `ensureReady`, then, when the key is known to be expired or used
-   * up, says so before anything is sent (the user may still send).
-   */
-  async ensureReadyToCharge(purpose: string): Promise<PromptreelClient | undefined> {
-    const client = await this.ensureReady(purpose);
-    if (!client || !(await confirmCharge(this.keyHealth.state, this.clock.now(), purpose))) return undefined;
-    return client;
+  /** Why the key will likely be refused (expired, used up), as last read; undefined when nothing is known against it. */
+  keyProblem(): string | undefined {
+    return keyProblem(this.keyHealth.state, this.clock.now());
   }
 }
+
+/** Ready to send, or what is missing first. */
+export type Readiness = { kind: 'ready'; service: string; client: PromptreelClient; keyProblem?: string } | ({ kind: 'missing' } & Missing);

@@ -1,26 +1,24 @@
+import { registerCommands } from '../workbench/registerCommands';
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { showMessage, type MessageAction } from '../workbench/showMessage';
 import type { ConnectionDoctor } from './core/connectionDoctor';
-import type { DoctorAction, DoctorResult } from './core/doctorResult';
+import type { DoctorResult } from './core/doctorResult';
+import type { RecoveryAction } from '../connection/core/recovery';
+import { recoveryCommand } from '../workbench/recoveryActions';
 import { t } from '../common/l10n';
 
-/** The button of each action the doctor proposes. */
-function actionButton(action: DoctorAction): MessageAction {
-  switch (action) {
-    case 'setApiKey':
-      return { title: t('Set API Key'), command: CommandIds.setApiKey };
-    case 'openSettings':
-      return { title: t('Open Settings'), command: CommandIds.openSettings };
-    case 'selectChatModel':
-      return { title: t('Select Chat Model'), command: CommandIds.selectChatModel };
-    case 'showLogs':
-      return { title: t('Show Logs'), command: CommandIds.showLogs };
-    case 'retry':
-      return { title: t('Retry'), command: CommandIds.testConnection };
-  }
+/** The button of each action the doctor proposes; Retry runs the test again. */
+function actionButton(action: RecoveryAction): MessageAction | undefined {
+  if (action === 'retry') return { title: t('Retry'), command: CommandIds.testConnection };
+  const command = recoveryCommand(action);
+  return command && { title: command.title, command: command.command, args: command.arguments };
+}
+
+function buttons(actions: readonly RecoveryAction[]): MessageAction[] {
+  return actions.map(actionButton).filter((button): button is MessageAction => button !== undefined);
 }
 
 /**
@@ -35,7 +33,7 @@ export class TestConnectionCommand extends Disposable {
     private readonly confirmService: () => Promise<boolean> = () => Promise.resolve(true),
   ) {
     super();
-    this._register(vscode.commands.registerCommand(CommandIds.testConnection, () => this.run()));
+    this._register(registerCommands({ [CommandIds.testConnection]: () => this.run() }));
   }
 
   async run(): Promise<DoctorResult> {
@@ -56,13 +54,13 @@ export class TestConnectionCommand extends Disposable {
     if (result.ok && result.account?.keyProblem) {
       // Connected, but the key can no longer pay for requests: worth more than an information message.
       this.log.warn(result.message);
-      showMessage('warning', result.message, [actionButton('setApiKey'), actionButton('showLogs')]);
+      showMessage('warning', result.message, buttons(['setApiKey', 'showLogs']));
     } else if (result.ok) {
       this.log.info(result.message);
       showMessage('info', result.message);
     } else {
       this.log.warn(result.message);
-      showMessage('error', result.message, result.actions.map(actionButton));
+      showMessage('error', result.message, buttons(result.actions));
     }
     return result;
   }

@@ -1,14 +1,14 @@
+import { ensureReadyToCharge } from '../workbench/readiness';
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { registerCommands } from '../workbench/registerCommands';
 import type { PromptreelClient } from '../api';
 import type { Connection } from '../connection/connection';
-import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import { t } from '../common/l10n';
 import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { DocumentInsertion } from './documentInsertion';
-import { EditorStreamCommandIds } from './editorStreamCommandIds';
 import { OutcomeReporter, type CommandName, type EditorStreamResult } from './outcomeReporter';
 import { clipAfter, clipBefore, completionRequest, rewriteRequest, type RequestOptions } from './core/prompts';
 import { REWRITE_SCHEME } from './rewriteProposal';
@@ -62,10 +62,10 @@ export class EditorStreamCommands extends Disposable {
     this.session = this._register(new EditorStreamSession(settings, log));
     this._register(
       registerCommands({
-        [EditorStreamCommandIds.completeAtCursor]: () => this.completeAtCursor(),
-        [EditorStreamCommandIds.rewriteSelection]: (args?: unknown) => this.rewriteSelection(args),
-        [EditorStreamCommandIds.cancelEditorStream]: () => this.session.cancel(),
-        [EditorStreamCommandIds.retryEditorStreamNow]: () => this.session.retryNow(),
+        [CommandIds.editor.completeAtCursor]: () => this.completeAtCursor(),
+        [CommandIds.editor.rewriteSelection]: (args?: unknown) => this.rewriteSelection(args),
+        [CommandIds.editor.cancelEditorStream]: () => this.session.cancel(),
+        [CommandIds.editor.retryEditorStreamNow]: () => this.session.retryNow(),
       }),
     );
   }
@@ -108,7 +108,7 @@ export class EditorStreamCommands extends Disposable {
         sink,
         stripFences: !FENCED_LANGUAGES.has(document.languageId),
       });
-      return this.reporter.report(name, 'insert', outcome, () => [{ title: t('Retry'), command: EditorStreamCommandIds.completeAtCursor }]);
+      return this.reporter.report(name, 'insert', outcome, () => [{ title: t('Retry'), command: CommandIds.editor.completeAtCursor }]);
     } finally {
       sink.dispose();
     }
@@ -164,7 +164,7 @@ export class EditorStreamCommands extends Disposable {
         name,
         'diff',
         outcome,
-        () => [{ title: t('Retry'), command: EditorStreamCommandIds.rewriteSelection, args: [retryArgs] }],
+        () => [{ title: t('Retry'), command: CommandIds.editor.rewriteSelection, args: [retryArgs] }],
         proposal.id,
       );
       if (result.status === 'completed' || result.status === 'cancelled') {
@@ -190,7 +190,7 @@ export class EditorStreamCommands extends Disposable {
           instruction,
           retry: { uri: document.uri.toString(), start: document.offsetAt(written.start), end: document.offsetAt(written.end), expected, original },
         };
-        return [{ title: t('Retry'), command: EditorStreamCommandIds.rewriteSelection, args: [retryArgs] }];
+        return [{ title: t('Retry'), command: CommandIds.editor.rewriteSelection, args: [retryArgs] }];
       });
     } finally {
       sink.dispose();
@@ -202,7 +202,7 @@ export class EditorStreamCommands extends Disposable {
     const editor = vscode.window.activeTextEditor;
     if (!editor) return this.reporter.skip('no-editor', { severity: 'info', message: t('{0} works in a text editor: open a file first.', shown), actions: [] });
     if (isReadOnly(editor.document)) return this.reporter.skip('read-only', this.reporter.notify('info', t('{0}: this editor is read-only.', shown), []));
-    const client = await this.connection.ensureReadyToCharge(shown);
+    const client = await ensureReadyToCharge(this.connection, shown);
     if (!client) return this.reporter.skip('no-key');
     const model = await this.connection.chatModel.resolve();
     if (!model) {

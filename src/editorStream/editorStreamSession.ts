@@ -1,10 +1,10 @@
+import { ContextKeys } from '../common/contributions';
 import * as vscode from 'vscode';
 import { withRateLimitRetry, type ChatRequest, type PromptreelClient } from '../api';
 import { t } from '../common/l10n';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
-import { EDITOR_STREAMING_CONTEXT } from './editorStreamCommandIds';
 import { runStream, type StreamRunOutcome } from './core/streamRunner';
 import { RateLimitCountdown } from './rateLimitCountdown';
 import type { StreamSink } from './streamSink';
@@ -38,7 +38,7 @@ export class EditorStreamSession extends Disposable {
     private readonly log: ComponentLogger,
   ) {
     super();
-    this._register(toDisposable(() => void vscode.commands.executeCommand('setContext', EDITOR_STREAMING_CONTEXT, false)));
+    this._register(toDisposable(() => void vscode.commands.executeCommand('setContext', ContextKeys.editorStreaming, false)));
   }
 
   get streaming(): boolean {
@@ -68,7 +68,7 @@ export class EditorStreamSession extends Disposable {
     const controller = new AbortController();
     this.active.value = toDisposable(() => controller.abort());
     this.activeController = controller;
-    void vscode.commands.executeCommand('setContext', EDITOR_STREAMING_CONTEXT, true);
+    void vscode.commands.executeCommand('setContext', ContextKeys.editorStreaming, true);
     this.log.info(`${what}: streaming from ${request.model}.`);
     try {
       return await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
@@ -105,7 +105,7 @@ export class EditorStreamSession extends Disposable {
       if (this.activeController === controller) {
         this.activeController = undefined;
         this.active.clear();
-        void vscode.commands.executeCommand('setContext', EDITOR_STREAMING_CONTEXT, false);
+        void vscode.commands.executeCommand('setContext', ContextKeys.editorStreaming, false);
       }
     }
   }

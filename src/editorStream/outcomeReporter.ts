@@ -1,10 +1,12 @@
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { isApiError } from '../api';
-import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { showMessage, type MessageAction, type MessageSeverity } from '../workbench/showMessage';
-import { explainStreamFailure, type FailureAction } from './core/streamFailure';
+import { recoveryFor, type RecoveryAction } from '../connection/core/recovery';
+import { recoveryCommand } from '../workbench/recoveryActions';
+import { joinSentences } from '../common/sentences';
 import type { StreamRunOutcome, StreamStatus, StreamTiming } from './core/streamRunner';
 
 /** What a command did; returned to its caller (tests, benchmarks) and logged. */
@@ -88,33 +90,25 @@ export class OutcomeReporter {
       case 'failed': {
         const error = outcome.error;
         this.log.warn(`${what}${target}: failed after ${summary}: ${describeError(error)}`);
-        const explanation = explainStreamFailure(error, shown, outcome.text.length);
+        const recovery = recoveryFor(error, { what: shown, request: 'chat' });
+        const kept = outcome.text.length > 0 ? t('The {0} characters that arrived were kept.', outcome.text.length) : t('Nothing was inserted.');
         result.error = isApiError(error)
           ? { kind: error.kind, ...(error.status ? { status: error.status } : {}), ...(error.code ? { code: error.code } : {}), message: error.message }
           : { message: describeError(error) };
         result.notice = this.notify(
           'error',
-          explanation.message,
-          explanation.actions.flatMap((action) => this.action(action, retry)),
+          joinSentences(recovery.message, kept),
+          recovery.actions.flatMap((action) => this.action(action, recovery.setting, retry)),
         );
         return result;
       }
     }
   }
 
-  private action(action: FailureAction, retry: () => MessageAction[]): MessageAction[] {
-    switch (action) {
-      case 'retry':
-        return retry();
-      case 'setApiKey':
-        return [{ title: t('Set API Key'), command: CommandIds.setApiKey }];
-      case 'selectChatModel':
-        return [{ title: t('Select Chat Model'), command: CommandIds.selectChatModel }];
-      case 'openSettings':
-        return [{ title: t('Open Settings'), command: CommandIds.openSettings }];
-      case 'showLogs':
-        return [{ title: t('Show Logs'), command: CommandIds.showLogs }];
-    }
+  private action(action: RecoveryAction, setting: string | undefined, retry: () => MessageAction[]): MessageAction[] {
+    if (action === 'retry') return retry();
+    const command = recoveryCommand(action, setting);
+    return command ? [{ title: command.title, command: command.command, args: command.arguments }] : [];
   }
 
   /** Shows a message with buttons (not awaited) and returns what was shown. */

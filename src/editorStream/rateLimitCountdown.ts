@@ -1,8 +1,8 @@
+import { CommandIds, ContextKeys } from '../common/contributions';
 import * as vscode from 'vscode';
 import type { RateLimitWait } from '../api';
 import { t } from '../common/l10n';
 import { Disposable, toDisposable } from '../common/lifecycle';
-import { EDITOR_RATE_LIMITED_CONTEXT, EditorStreamCommandIds } from './editorStreamCommandIds';
 
 /**
  * The wait after HTTP 429 while writing into the editor: the progress notification counts down (its Cancel ends the
@@ -19,7 +19,7 @@ export class RateLimitCountdown extends Disposable {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('promptreel.rateLimit', vscode.StatusBarAlignment.Left, 1000));
     this.item.name = t('Promptreel: Rate Limited');
-    this.item.command = EditorStreamCommandIds.retryEditorStreamNow;
+    this.item.command = CommandIds.editor.retryEditorStreamNow;
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this._register(toDisposable(() => this.end()));
   }
@@ -34,7 +34,7 @@ export class RateLimitCountdown extends Disposable {
     this.wait = wait;
     this.report = report;
     this.deadline = Date.now() + wait.delayMs;
-    void vscode.commands.executeCommand('setContext', EDITOR_RATE_LIMITED_CONTEXT, true);
+    void vscode.commands.executeCommand('setContext', ContextKeys.editorRateLimited, true);
     this.render();
     this.item.show();
     this.ticker = setInterval(() => this.render(), 1000);
@@ -57,7 +57,7 @@ export class RateLimitCountdown extends Disposable {
     this.wait = undefined;
     this.report = undefined;
     this.item.hide();
-    void vscode.commands.executeCommand('setContext', EDITOR_RATE_LIMITED_CONTEXT, false);
+    void vscode.commands.executeCommand('setContext', ContextKeys.editorRateLimited, false);
   }
 
   private render(): void {

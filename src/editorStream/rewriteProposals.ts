@@ -1,3 +1,4 @@
+import { CommandIds } from '../common/contributions';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { registerCommands } from '../workbench/registerCommands';
@@ -7,7 +8,6 @@ import { t } from '../common/l10n';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { showMessage, type ShownMessage } from '../workbench/showMessage';
-import { EditorStreamCommandIds } from './editorStreamCommandIds';
 import { REWRITE_SCHEME, RewriteProposal } from './rewriteProposal';
 
 export const REWRITE_PENDING_CONTEXT = 'promptreel.rewritePending';
@@ -43,8 +43,8 @@ export class RewriteProposals extends Disposable implements vscode.TextDocumentC
     this._register(vscode.workspace.registerTextDocumentContentProvider(REWRITE_SCHEME, this));
     this._register(
       registerCommands({
-        [EditorStreamCommandIds.acceptRewrite]: (arg?: unknown) => this.accept(arg),
-        [EditorStreamCommandIds.rejectRewrite]: (arg?: unknown) => this.reject(arg),
+        [CommandIds.editor.acceptRewrite]: (arg?: unknown) => this.accept(arg),
+        [CommandIds.editor.rejectRewrite]: (arg?: unknown) => this.reject(arg),
       }),
     );
     this._register(
@@ -89,8 +89,8 @@ export class RewriteProposals extends Disposable implements vscode.TextDocumentC
   /** The notification that asks for a decision once the proposal is complete (not awaited); returns what it shows. */
   offerDecision(proposal: RewriteProposal, message: string, severity: 'info' | 'error' = 'info'): ShownMessage {
     return showMessage(severity, message, [
-      { title: t('Accept'), command: EditorStreamCommandIds.acceptRewrite, args: [proposal.id] },
-      { title: t('Reject'), command: EditorStreamCommandIds.rejectRewrite, args: [proposal.id] },
+      { title: t('Accept'), command: CommandIds.editor.acceptRewrite, args: [proposal.id] },
+      { title: t('Reject'), command: CommandIds.editor.rejectRewrite, args: [proposal.id] },
     ]);
   }
 
@@ -99,7 +99,7 @@ export class RewriteProposals extends Disposable implements vscode.TextDocumentC
     if (!proposal) return { decision: 'none', reason: 'no-proposal' };
     if (proposal.state === 'streaming') {
       showMessage('info', t('The rewrite is still arriving: accept it when it is complete, or stop it first.'), [
-        { title: t('Stop'), command: EditorStreamCommandIds.cancelEditorStream },
+        { title: t('Stop'), command: CommandIds.editor.cancelEditorStream },
       ]);
       return { id: proposal.id, decision: 'none', reason: 'still-streaming' };
     }

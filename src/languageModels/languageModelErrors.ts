@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api';
 import { t } from '../common/l10n';
 import { describeError } from '../common/logger';
-import { joinSentences } from '../common/sentences';
+import { recoveryFor } from '../connection/core/recovery';
 
 /**
  * What a caller of `sendRequest` receives when a Promptreel request fails: the server's own words plus what to
@@ -19,7 +19,7 @@ export function toLanguageModelError(error: unknown, model: string, serviceUrl: 
         : t('Promptreel ({0}): there is no API key for the service. Run "Promptreel: Set API Key".', model),
     );
   }
-  const text = t('Promptreel ({0}): {1}', model, joinSentences(error.message, error.hint)).trim();
+  const text = t('Promptreel ({0}): {1}', model, recoveryFor(error, { what: t('The request'), request: 'chat' }).message).trim();
   if (error.status === 401) return vscode.LanguageModelError.NoPermissions(text);
   if (error.code === 'model_not_found' || (error.status === 404 && error.param === 'model')) return vscode.LanguageModelError.NotFound(text);
   if (error.status === 402 || error.status === 403 || error.status === 429) return vscode.LanguageModelError.Blocked(text);

@@ -1,10 +1,9 @@
+import { registerCommands } from '../workbench/registerCommands';
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
 import { Disposable } from '../common/lifecycle';
 import type { ModelCatalog } from '../connection/core/modelCatalog';
-
-export const MANAGE_LANGUAGE_MODELS_COMMAND = 'promptreel.manageLanguageModels';
 
 export type ManageAction = 'setApiKey' | 'baseUrl' | 'capabilities' | 'chatModel' | 'refresh';
 
@@ -33,7 +32,7 @@ function manageItems(): ManageItem[] {
 export class ManageModelsCommand extends Disposable {
   constructor(private readonly catalog: ModelCatalog) {
     super();
-    this._register(vscode.commands.registerCommand(MANAGE_LANGUAGE_MODELS_COMMAND, () => this.run()));
+    this._register(registerCommands({ [CommandIds.manageLanguageModels]: () => this.run() }));
   }
 
   /** Returns what was picked (tests drive the real quick pick), or undefined when dismissed. */

@@ -1,30 +1,31 @@
+import { ensureReady } from '../workbench/readiness';
+import { CommandIds, LANGUAGE_MODEL_VENDOR } from '../common/contributions';
 import * as vscode from 'vscode';
 import { isApiError, type ChatRequest, type ChatTool } from '../api';
 import type { Connection } from '../connection/connection';
-import { CommandIds } from '../common/commandIds';
 import { Emitter } from '../common/emitter';
 import { t } from '../common/l10n';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { showMessage } from '../workbench/showMessage';
+import { showRecovery } from '../workbench/recoveryActions';
+import { recoveryForMissing } from '../connection/core/recovery';
 import type { Settings } from '../config/settings';
-import { abortOn } from './abortOn';
+import { abortOn } from '../workbench/abortOn';
 import { needsNewKey, toLanguageModelError } from './languageModelErrors';
-import { toChatMessages, toChatTools } from './core/messages';
-import { modelInformation, resolveCapabilities } from './core/modelInformation';
-import { reasoningChoiceOf, samplingParameters } from './core/requestParameters';
-import { reasoningParameters } from './core/reasoningParameters';
+import { toChatMessages, toChatTools } from '../chatRequest/messages';
+import { modelInformation } from './core/modelInformation';
+import { resolveCapabilities } from '../chatRequest/capabilities';
+import { reasoningChoiceOf, samplingParameters } from '../chatRequest/sampling';
+import { reasoningParameters } from '../chatRequest/reasoning';
 import { responseParts, type ResponseSummary } from './core/responseParts';
-import { estimateMessageTokens, estimateTextTokens } from './core/tokenEstimate';
+import { estimateMessageTokens, estimateTextTokens } from '../chatRequest/tokenEstimate';
 import { describeUsage } from './core/usagePayload';
 import { toPlainMessage, toPlainTools } from './vscodeParts';
 import { usageDataPart } from './usageDataPart';
 import { thinkingPart } from './thinkingPart';
 import { ReasoningMemory } from './core/reasoningMemory';
 import { TokenCalibration } from './core/tokenCalibration';
-
-/** The vendor of `languageModelChatProviders` in package.json. */
-export const LANGUAGE_MODEL_VENDOR = 'promptreel';
 
 /** Promptreel's chat models in VS Code's own model list (`vscode.lm`), answering through the Promptreel client. */
 export class PromptreelChatProvider extends Disposable implements vscode.LanguageModelChatProvider {
@@ -54,7 +55,7 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     const scope = this.connection.service;
     if (!scope || !(await this.connection.readyClient())) {
       // Asked silently (VS Code resolving models in the background): no prompts, just nothing to offer.
-      if (!options.silent) await this.connection.ensureReady(t('Using Promptreel models in VS Code Chat'));
+      if (!options.silent) await ensureReady(this.connection, t('Using Promptreel models in VS Code Chat'));
       return [];
     }
     const cancel = abortOn(token);
@@ -90,16 +91,13 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const client = this.connection.clients.get();
-    if (!client) {
-      showMessage('warning', t('Promptreel models need the address of your service: set promptreel.baseUrl first.'), [
-        { title: t('Set API Key'), command: CommandIds.setApiKey },
-        { title: t('Open Settings'), command: CommandIds.openSettings, args: ['promptreel.baseUrl'] },
-      ]);
-      throw vscode.LanguageModelError.NoPermissions(
-        t('Promptreel: the address of the service is not set (promptreel.baseUrl). Run "Promptreel: Set API Key".'),
-      );
+    const readiness = await this.connection.readiness();
+    if (readiness.kind === 'missing') {
+      const recovery = recoveryForMissing(readiness, t('Answering with {0}', model.id));
+      showRecovery('warning', recovery);
+      throw vscode.LanguageModelError.NoPermissions(t('Promptreel ({0}): {1}', model.id, recovery.message));
     }
+    const client = readiness.client;
     const request = this.buildRequest(model, messages, options);
     const estimatedPrompt = messages.reduce((sum, message) => sum + estimateMessageTokens(toPlainMessage(message)), 0);
     const cancel = abortOn(token);

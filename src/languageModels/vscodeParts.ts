@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import type { PlainMessage, PlainPart, PlainRole, PlainTool } from './core/messages';
+import type { PlainMessage, PlainPart, PlainRole, PlainTool } from '../chatRequest/messages';
 
 // Maps VS Code's message classes to the plain shapes of messages.ts. Parts this code does not know (e.g. thinking
 // parts of newer VS Code versions) are dropped: a chat-completions service could not take them anyway.

@@ -1,49 +1,22 @@
+import { LANGUAGE_MODEL_VENDOR } from '../common/contributions';
 import * as vscode from 'vscode';
 import { isApiError, type ChatRequest } from '../api';
 import type { Connection } from '../connection/connection';
-import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
-import { codeSpan } from '../common/markdownText';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
-import { abortOn } from '../languageModels/abortOn';
-import { resolveCapabilities } from '../languageModels/core/modelInformation';
-import { LANGUAGE_MODEL_VENDOR } from '../languageModels/promptreelChatProvider';
-import { samplingParameters } from '../languageModels/core/requestParameters';
-import { reasoningParameters } from '../languageModels/core/reasoningParameters';
+import { abortOn } from '../workbench/abortOn';
+import { resolveCapabilities } from '../chatRequest/capabilities';
+import { samplingParameters } from '../chatRequest/sampling';
+import { reasoningParameters } from '../chatRequest/reasoning';
 import { pastTurns } from './chatHistory';
 import { editorSelection, referencedContext } from './contextCollector';
 import { explainRequest, questionWithContext, SYSTEM_PROMPT, withoutDuplicates, type ContextItem } from './core/contextFormat';
 import { buildConversation } from './core/participantMessages';
-import type { ResultMetadata } from './core/followups';
-import { failureText, recoveryActions, type RecoveryAction } from './core/recovery';
+import { recoveryFor } from '../connection/core/recovery';
+import { failureResult, readyForChat, type ParticipantResult } from '../workbench/chatParticipant';
+import { recoveryCommand } from '../workbench/recoveryActions';
 import type { PromptreelClient } from '../api';
-import { VideoCommandIds } from '../video/videoCommandIds';
-import { keyProblem } from '../account/core/keyWarnings';
-
-export interface ParticipantResult extends vscode.ChatResult {
-  readonly metadata: ResultMetadata;
-}
-
-/** The button that fixes a problem, titled in VS Code's language. */
-function actionCommand(action: RecoveryAction): vscode.Command {
-  switch (action) {
-    case 'setApiKey':
-      return { command: CommandIds.setApiKey, title: t('Set API Key') };
-    case 'selectChatModel':
-      return { command: CommandIds.selectChatModel, title: t('Select Chat Model') };
-    case 'videoModelSettings':
-      return { command: CommandIds.openSettings, title: t('Set Video Model'), arguments: ['promptreel.video.model'] };
-    case 'testConnection':
-      return { command: CommandIds.testConnection, title: t('Test Connection') };
-    case 'openSettings':
-      return { command: CommandIds.openSettings, title: t('Open Settings'), arguments: ['promptreel.baseUrl'] };
-    case 'showLogs':
-      return { command: CommandIds.showLogs, title: t('Show Logs') };
-    case 'trackVideoTask':
-      return { command: VideoCommandIds.track, title: t('Track Video Task by ID') };
-  }
-}
 
 /** The default answer of `@promptreel` and `/explain`: the chosen Promptreel model, streamed as Markdown. */
 export class AnswerHandler {
@@ -60,15 +33,16 @@ export class AnswerHandler {
     token: vscode.CancellationToken,
     kind: 'answer' | 'explain',
   ): Promise<ParticipantResult> {
-    const client = await this.readyClient(stream);
+    const client = await readyForChat(this.connection, stream);
     if (!client) return { metadata: { kind: 'setup' } };
     // Named before sending: what is known may be out of date, so the request still goes (the service decides).
-    const problem = keyProblem(this.connection.keyHealth.state, this.connection.clock.now());
+    const problem = this.connection.keyProblem();
     if (problem) stream.markdown(`${t('**Note:** {0} The service will likely refuse this request.', problem)}\n\n`);
     const model = await this.modelFor(request);
     if (!model) {
       stream.markdown(t('The service lists no chat model for this key: choose the model `@promptreel` answers with (it is saved in `promptreel.chat.model`).'));
-      stream.button(actionCommand('selectChatModel'));
+      const select = recoveryCommand('selectChatModel');
+      if (select) stream.button(select);
       return { metadata: { kind: 'setup' } };
     }
 
@@ -138,23 +112,6 @@ export class AnswerHandler {
     }
   }
 
-  /** The client, or undefined after telling the user (with buttons) what is missing. */
-  async readyClient(stream: vscode.ChatResponseStream): Promise<PromptreelClient | undefined> {
-    const client = this.connection.clients.get();
-    if (!this.connection.service || !client) {
-      stream.markdown(t('Promptreel needs the address of your service and an API key first.'));
-      stream.button(actionCommand('setApiKey'));
-      stream.button(actionCommand('openSettings'));
-      return undefined;
-    }
-    if (!(await this.connection.hasKey())) {
-      stream.markdown(t("Promptreel needs an API key for {0} first. It is kept in VS Code's secret storage.", codeSpan(this.connection.service)));
-      stream.button(actionCommand('setApiKey'));
-      return undefined;
-    }
-    return client;
-  }
-
   /** The model picked in the chat's model picker when it is one of ours, else the chat model in use (setting, or first listed). */
   async modelFor(request: vscode.ChatRequest): Promise<string | undefined> {
     if (request.model?.vendor === LANGUAGE_MODEL_VENDOR) return request.model.id;
@@ -162,10 +119,8 @@ export class AnswerHandler {
   }
 
   /** Buttons that fix the problem, and the error VS Code shows under the answer. */
-  failure(error: unknown, stream: vscode.ChatResponseStream, model?: string, actions: readonly RecoveryAction[] = recoveryActions(error)): ParticipantResult {
-    for (const action of actions) stream.button(actionCommand(action));
-    const text = failureText(error);
-    const message = isApiError(error) && error.receivedChars ? t('{0} (the part of the answer above arrived before the failure)', text) : text;
-    return { errorDetails: { message }, metadata: { kind: 'error', ...(model ? { model } : {}) } };
+  failure(error: unknown, stream: vscode.ChatResponseStream, model?: string): ParticipantResult {
+    const recovery = recoveryFor(error, { what: model ? t('The answer of {0}', model) : '@promptreel', request: 'chat' });
+    return failureResult(stream, recovery, { kind: 'error', ...(model ? { model } : {}) }, isApiError(error) && !!error.receivedChars);
   }
 }

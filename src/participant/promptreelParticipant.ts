@@ -1,18 +1,10 @@
+import { PARTICIPANT_ID, ParticipantCommands } from '../common/contributions';
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
-import type { AnswerHandler, ParticipantResult } from './answerHandler';
-import { EXPLAIN_COMMAND, followupsFor, PARTICIPANT_ID, VIDEO_COMMAND } from './core/followups';
-
-/** Handles one slash command of `@promptreel`. */
-export interface CommandHandler {
-  handle(
-    request: vscode.ChatRequest,
-    context: vscode.ChatContext,
-    stream: vscode.ChatResponseStream,
-    token: vscode.CancellationToken,
-  ): Promise<ParticipantResult>;
-}
+import type { AnswerHandler } from './answerHandler';
+import { followupsFor } from './core/followups';
+import type { ChatCommandHandler, ParticipantResult } from '../workbench/chatParticipant';
 
 /** `@promptreel` in VS Code's chat: answers, `/explain` and `/video`, with follow-ups after each result. */
 export class PromptreelParticipant extends Disposable {
@@ -21,7 +13,7 @@ export class PromptreelParticipant extends Disposable {
   constructor(
     extensionUri: vscode.Uri,
     private readonly answers: AnswerHandler,
-    private readonly video: CommandHandler,
+    private readonly video: ChatCommandHandler,
     private readonly log: ComponentLogger,
   ) {
     super();
@@ -46,9 +38,9 @@ export class PromptreelParticipant extends Disposable {
     this.log.debug(`@promptreel ${request.command ? `/${request.command}` : 'request'} (${request.references.length} reference(s)).`);
     try {
       switch (request.command) {
-        case VIDEO_COMMAND:
+        case ParticipantCommands.video:
           return await this.video.handle(request, context, stream, token);
-        case EXPLAIN_COMMAND:
+        case ParticipantCommands.explain:
           return await this.answers.answer(request, context, stream, token, 'explain');
         default:
           return await this.answers.answer(request, context, stream, token, 'answer');

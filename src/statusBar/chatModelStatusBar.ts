@@ -1,5 +1,5 @@
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { CommandIds } from '../common/commandIds';
 import { Disposable } from '../common/lifecycle';
 import type { ChatModelChoice } from '../connection/core/chatModelChoice';
 import { statusBarText, statusBarTooltip } from './core/statusBarText';

@@ -1,5 +1,6 @@
+import { ensureReady } from '../workbench/readiness';
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
@@ -22,7 +23,7 @@ export interface AnimateDeps {
  * of a video made by a model declared to take one; the prompt says what happens, then Generate Video's review.
  */
 export async function animateImage(deps: AnimateDeps, arg?: unknown): Promise<CreateOutcome | undefined> {
-  if (!(await deps.connection.ensureReady(t('Animating an image')))) return { kind: 'not-ready' };
+  if (!(await ensureReady(deps.connection, t('Animating an image')))) return { kind: 'not-ready' };
   const frame = arg instanceof vscode.Uri ? firstFrameOf(arg) : await pickFirstFrame(T.pickImage);
   if (!frame) {
     if (arg instanceof vscode.Uri) showMessage('warning', T.notAnImage);

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { isVideoModel, type ModelInfo } from '../api';
 import { describeQuotePrice, folderNote, QUOTE_DEADLINE_MS, type ChargedVideoRequest, type Quote } from '../connection/core/chargeGate';
 import type { ModelPrice } from '../api/account/prices';
-import { modelDescription } from '../account/core/modelDescription';
+import { modelDescription } from '../connection/account/core/modelDescription';
 import { t } from '../common/l10n';
 import { joinSentences } from '../common/sentences';
 import { shortenPrompt } from './core/taskModel';

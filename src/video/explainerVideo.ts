@@ -1,6 +1,7 @@
+import { ensureReadyToCharge } from '../workbench/readiness';
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { isApiError } from '../api';
-import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { joinSentences } from '../common/sentences';
@@ -11,7 +12,6 @@ import { askPrompt } from './createVideoFlow';
 import { writeExplainerPrompt } from './core/explainerPrompt';
 import { defaultOptions, type VideoOptions } from './core/videoOptions';
 import type { TaskSource } from './core/videoTaskRecord';
-import { VideoCommandIds } from './videoCommandIds';
 import type { CreateOutcome } from './videoCreator';
 
 export interface ExplainerDeps {
@@ -31,7 +31,7 @@ export async function generateExplainer(deps: ExplainerDeps): Promise<CreateOutc
     showMessage('info', t('Select the code to explain in an editor first, then run Generate Explainer Video from Selection.'));
     return undefined;
   }
-  const client = await deps.connection.ensureReadyToCharge(t('Generating an explainer video'));
+  const client = await ensureReadyToCharge(deps.connection, t('Generating an explainer video'));
   if (!client) return { kind: 'not-ready' };
   const chatModel = await deps.connection.chatModel.resolve();
   if (!chatModel) {
@@ -58,7 +58,7 @@ export async function generateExplainer(deps: ExplainerDeps): Promise<CreateOutc
     deps.log.warn(`Writing the explainer prompt failed: ${describeError(error)}`);
     const message = joinSentences(t('The chat model could not write the video prompt: {0}', describeError(error)), isApiError(error) ? error.hint : undefined);
     showMessage('error', message, [
-      { title: t('Retry'), run: () => vscode.commands.executeCommand(VideoCommandIds.generateExplainer) },
+      { title: t('Retry'), run: () => vscode.commands.executeCommand(CommandIds.video.generateExplainer) },
       { title: t('Select Chat Model'), run: () => vscode.commands.executeCommand(CommandIds.selectChatModel) },
       { title: t('Show Logs'), run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
     ]);

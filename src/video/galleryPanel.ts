@@ -1,3 +1,4 @@
+import { CommandIds, ViewIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
@@ -11,22 +12,19 @@ import { galleryHtml } from './core/galleryPage';
 import { galleryMessageSchema, type GalleryAction, type GalleryToHost, type HostToGallery } from './core/galleryProtocol';
 import type { VideoTaskStore } from './core/taskStore';
 import { savedFile } from './downloadedFile';
-import { VideoCommandIds } from './videoCommandIds';
-
-export const GALLERY_VIEW_TYPE = 'promptreel.videoGallery';
 
 /** The tree's item command behind each card button. */
 const ACTION_COMMANDS: Record<GalleryAction, string> = {
-  open: VideoCommandIds.open,
-  download: VideoCommandIds.download,
-  reveal: VideoCommandIds.reveal,
-  regenerate: VideoCommandIds.regenerate,
-  refresh: VideoCommandIds.refresh,
-  goToSource: VideoCommandIds.goToSource,
-  track: VideoCommandIds.track,
-  copyPrompt: VideoCommandIds.copyPrompt,
-  copyId: VideoCommandIds.copyId,
-  remove: VideoCommandIds.remove,
+  open: CommandIds.video.open,
+  download: CommandIds.video.download,
+  reveal: CommandIds.video.reveal,
+  regenerate: CommandIds.video.regenerate,
+  refresh: CommandIds.video.refresh,
+  goToSource: CommandIds.video.goToSource,
+  track: CommandIds.video.track,
+  copyPrompt: CommandIds.video.copyPrompt,
+  copyId: CommandIds.video.copyId,
+  remove: CommandIds.video.remove,
 };
 
 /** Snapshots are sent at most this often while the list changes quickly (many tasks polled at once). */
@@ -58,7 +56,7 @@ export class VideoGallery extends Disposable {
     this._register(store.onDidChange(() => this.scheduleSnapshot()));
     this._register(connection.prices.onDidChange(() => this.scheduleSnapshot()));
     this._register(toDisposable(() => this.panel?.dispose()));
-    this._register(vscode.window.registerWebviewPanelSerializer(GALLERY_VIEW_TYPE, { deserializeWebviewPanel: async (panel) => this.restore(panel) }));
+    this._register(vscode.window.registerWebviewPanelSerializer(ViewIds.videoGallery, { deserializeWebviewPanel: async (panel) => this.restore(panel) }));
   }
 
   get isOpen(): boolean {
@@ -75,7 +73,7 @@ export class VideoGallery extends Disposable {
       this.panel.reveal();
       return this.panel;
     }
-    const panel = vscode.window.createWebviewPanel(GALLERY_VIEW_TYPE, t('Video Gallery'), vscode.ViewColumn.Active, this.options([]));
+    const panel = vscode.window.createWebviewPanel(ViewIds.videoGallery, t('Video Gallery'), vscode.ViewColumn.Active, this.options([]));
     this.attach(panel);
     return panel;
   }

@@ -1,3 +1,4 @@
+import { ensureReady } from '../workbench/readiness';
 import * as vscode from 'vscode';
 import { t } from '../common/l10n';
 import type { ComponentLogger } from '../common/logger';
@@ -60,7 +61,7 @@ export class RecipeFlow {
   constructor(private readonly deps: RecipeDeps) {}
 
   async run(): Promise<CreateOutcome | undefined> {
-    if (!(await this.deps.connection.ensureReady(t('Generating a video')))) return { kind: 'not-ready' };
+    if (!(await ensureReady(this.deps.connection, t('Generating a video')))) return { kind: 'not-ready' };
     const recipe = await this.pick(
       allRecipes(
         await this.workspaceRecipes(),

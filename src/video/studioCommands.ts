@@ -1,3 +1,4 @@
+import { CommandIds } from '../common/contributions';
 import type { ComponentLogger } from '../common/logger';
 import { Disposable } from '../common/lifecycle';
 import type { Settings } from '../config/settings';
@@ -8,7 +9,6 @@ import type { VideoGallery } from './galleryPanel';
 import type { VideoOptions } from './core/videoOptions';
 import { RecipeFlow } from './recipeFlow';
 import { VariantsFlow } from './variantsFlow';
-import { VideoCommandIds } from './videoCommandIds';
 import type { CreateOutcome, VideoCreator } from './videoCreator';
 
 export interface StudioDeps {
@@ -32,10 +32,10 @@ export class StudioCommands extends Disposable {
     this.recipes = new RecipeFlow(deps);
     this._register(
       registerCommands({
-        [VideoCommandIds.generateVariants]: (arg?: unknown) => this.variants.run(arg),
-        [VideoCommandIds.generateFromRecipe]: () => this.recipes.run(),
-        [VideoCommandIds.animateImage]: (arg?: unknown) => animateImage(deps, arg),
-        [VideoCommandIds.openGallery]: () => deps.gallery.open(),
+        [CommandIds.video.generateVariants]: (arg?: unknown) => this.variants.run(arg),
+        [CommandIds.video.generateFromRecipe]: () => this.recipes.run(),
+        [CommandIds.video.animateImage]: (arg?: unknown) => animateImage(deps, arg),
+        [CommandIds.video.openGallery]: () => deps.gallery.open(),
       }),
     );
   }

@@ -1,3 +1,4 @@
+import { CommandIds } from '../common/contributions';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { t } from '../common/l10n';
@@ -15,7 +16,6 @@ import {
   type DisplayState,
 } from './core/taskModel';
 import { describeGroup, groupKey, type TaskEntry } from './core/taskGroups';
-import { VideoCommandIds } from './videoCommandIds';
 import type { VideoTaskRecord } from './core/videoTaskRecord';
 
 const ICONS: Record<DisplayState, vscode.ThemeIcon> = {
@@ -44,7 +44,7 @@ export function buildTreeItem(record: VideoTaskRecord, now: number, service: str
   item.contextValue = here ? contextValue(record, downloaded) : `videoTaskElsewhere:${record.state}`;
   item.tooltip = tooltip(record, state, now, here);
   item.accessibilityInformation = { label: `${taskLabel(record)}, ${displayStateName(state)}, ${describeTask(record, now)}` };
-  if (downloaded) item.command = { command: VideoCommandIds.open, title: t('Open Video'), arguments: [record.id] };
+  if (downloaded) item.command = { command: CommandIds.video.open, title: t('Open Video'), arguments: [record.id] };
   return item;
 }
 

@@ -1,7 +1,8 @@
+import { ensureReady } from '../workbench/readiness';
+import { CommandIds } from '../common/contributions';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { isApiError, mayHaveCreated } from '../api';
-import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { joinSentences } from '../common/sentences';
@@ -13,12 +14,11 @@ import { checkPrompt } from './core/promptCheck';
 import { shortenPrompt } from './core/taskModel';
 import { capVariants, describeDurations, describeSeeds, parsePromptList, seedVariants, type Variant } from './core/variants';
 import { MAX_VIDEO_SEED } from '../api/video/request';
-import { confirmChargeInModal } from '../connection/chargeConfirmation';
+import { confirmChargeInModal } from '../workbench/chargeConfirmation';
 import { defaultOptions, toCreateRequest, type VideoOptions } from './core/videoOptions';
 import type { StoredCreateRequest, TaskGroup, VideoTaskRecord } from './core/videoTaskRecord';
 import { limitsOf, reviewSources } from './modelLimits';
 import { VariantsText as T } from './studioText';
-import { VideoCommandIds } from './videoCommandIds';
 import type { VideoApproval, VideoCreator } from './videoCreator';
 
 export type VariantsOutcome =
@@ -48,7 +48,7 @@ export class VariantsFlow {
   constructor(private readonly deps: VariantsDeps) {}
 
   async run(arg?: unknown): Promise<VariantsOutcome | undefined> {
-    if (!(await this.deps.connection.ensureReady(t('Generating video variants')))) return { kind: 'not-ready' };
+    if (!(await ensureReady(this.deps.connection, t('Generating video variants')))) return { kind: 'not-ready' };
     const file = arg instanceof vscode.Uri ? arg : undefined;
     const plan = file ? await this.fromFile(file) : await this.choose();
     const approval = plan && (await this.confirm(plan));
@@ -197,7 +197,7 @@ export class VariantsFlow {
     const lost = isApiError(error) && mayHaveCreated(error);
     const shown = lost
       ? showMessage('warning', T.lost(done, count), [
-          { title: t('Track Video Task by ID'), run: () => vscode.commands.executeCommand(VideoCommandIds.track) },
+          { title: t('Track Video Task by ID'), run: () => vscode.commands.executeCommand(CommandIds.video.track) },
           showLogs,
         ])
       : showMessage('error', T.failed(done, count, joinSentences(describeError(error), isApiError(error) ? error.hint : undefined)), [showLogs]);

@@ -1,19 +1,21 @@
+import { ensureReady } from '../workbench/readiness';
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
 import * as z from 'zod/mini';
 import { t } from '../common/l10n';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
-import { confirmChargeInModal } from '../connection/chargeConfirmation';
+import { confirmChargeInModal } from '../workbench/chargeConfirmation';
 import type { Settings } from '../config/settings';
 import { askPrompt, reviewOptions } from './createVideoFlow';
 import { reviewSources } from './modelLimits';
 import { generateExplainer } from './explainerVideo';
 import { showMessage } from '../workbench/showMessage';
+import { registerCommands } from '../workbench/registerCommands';
 import { isFinished, shortenPrompt } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
 import { displayLocation, savedFile } from './downloadedFile';
-import { VideoCommandIds } from './videoCommandIds';
 import type { CreateOutcome, VideoCreator } from './videoCreator';
 import type { DownloadOutcome, VideoDownloader } from './videoDownloader';
 import { defaultOptions, generateArgsSchema, optionsFromRequest, withOverrides, type GenerateArgs, type VideoOptions } from './core/videoOptions';
@@ -50,21 +52,28 @@ export type OpenOutcome = { kind: 'opened'; file: vscode.Uri } | { kind: 'not-op
 export class VideoCommands extends Disposable {
   constructor(private readonly deps: VideoCommandDeps) {
     super();
-    const register = (id: string, run: (...args: unknown[]) => unknown) => this._register(vscode.commands.registerCommand(id, run));
-    register(VideoCommandIds.generate, (args) => this.generate(args));
-    register(VideoCommandIds.generateExplainer, () => this.generateExplainer());
-    register(VideoCommandIds.track, (id) => this.track(id));
-    register(VideoCommandIds.refreshAll, () => this.refreshAll());
-    register(VideoCommandIds.clearFinished, () => this.clearFinished());
-    register(VideoCommandIds.download, (arg) => this.withTask(arg, (task) => deps.downloader.download(task.id)));
-    register(VideoCommandIds.open, (arg) => this.withTask(arg, (task) => this.open(task)));
-    register(VideoCommandIds.reveal, (arg) => this.withTask(arg, (task) => this.reveal(task)));
-    register(VideoCommandIds.copyId, (arg) => this.withTask(arg, (task) => this.copy(task.id, 'task id')));
-    register(VideoCommandIds.copyPrompt, (arg) => this.withTask(arg, (task) => this.copy(task.prompt, 'prompt')));
-    register(VideoCommandIds.regenerate, (arg) => this.withTask(arg, (task) => this.regenerate(task)));
-    register(VideoCommandIds.refresh, (arg) => this.withTask(arg, (task) => deps.poller.pollNow([task.id])));
-    register(VideoCommandIds.remove, (arg) => this.withTask(arg, (task) => deps.store.remove([task.id])));
-    register(VideoCommandIds.goToSource, (arg) => this.withTask(arg, (task) => this.goToSource(task)));
+    const withTask =
+      <T>(run: (task: VideoTaskRecord) => Promise<T> | T) =>
+      (arg?: unknown) =>
+        this.withTask(arg, run);
+    this._register(
+      registerCommands({
+        [CommandIds.video.generate]: (args?: unknown) => this.generate(args),
+        [CommandIds.video.generateExplainer]: () => this.generateExplainer(),
+        [CommandIds.video.track]: (id?: unknown) => this.track(id),
+        [CommandIds.video.refreshAll]: () => this.refreshAll(),
+        [CommandIds.video.clearFinished]: () => this.clearFinished(),
+        [CommandIds.video.download]: withTask((task) => deps.downloader.download(task.id)),
+        [CommandIds.video.open]: withTask((task) => this.open(task)),
+        [CommandIds.video.reveal]: withTask((task) => this.reveal(task)),
+        [CommandIds.video.copyId]: withTask((task) => this.copy(task.id, 'task id')),
+        [CommandIds.video.copyPrompt]: withTask((task) => this.copy(task.prompt, 'prompt')),
+        [CommandIds.video.regenerate]: withTask((task) => this.regenerate(task)),
+        [CommandIds.video.refresh]: withTask((task) => deps.poller.pollNow([task.id])),
+        [CommandIds.video.remove]: withTask((task) => deps.store.remove([task.id])),
+        [CommandIds.video.goToSource]: withTask((task) => this.goToSource(task)),
+      }),
+    );
   }
 
   /**
@@ -79,7 +88,7 @@ export class VideoCommands extends Disposable {
       return undefined;
     }
     const args: GenerateArgs = parsed.data;
-    if (!(await this.deps.connection.ensureReady(t('Generating a video')))) return { kind: 'not-ready' };
+    if (!(await ensureReady(this.deps.connection, t('Generating a video')))) return { kind: 'not-ready' };
     const options = withOverrides(defaultOptions(this.deps.settings.video), args);
     const prompt = args.prompt ?? (await askPrompt());
     if (!prompt) return undefined;
@@ -122,7 +131,7 @@ export class VideoCommands extends Disposable {
     if (!id) return undefined;
     const existing = this.deps.store.get(id);
     if (!existing) {
-      if (!(await this.deps.connection.ensureReady(t('Tracking a video task')))) return undefined;
+      if (!(await ensureReady(this.deps.connection, t('Tracking a video task')))) return undefined;
       const now = Date.now();
       const service = this.deps.connection.service;
       if (!service) return undefined;

@@ -1,19 +1,19 @@
+import { ensureReady } from '../workbench/readiness';
 import { randomUUID } from 'node:crypto';
 import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
-import { ApiError, isApiError, lostReason, mayHaveCreated } from '../api';
-import { CommandIds } from '../common/commandIds';
+import { ApiError, isApiError, mayHaveCreated } from '../api';
 import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
-import { joinSentences } from '../common/sentences';
-import { showMessage, type MessageAction, type ShownMessage } from '../workbench/showMessage';
+import type { ShownMessage } from '../workbench/showMessage';
+import { showRecovery } from '../workbench/recoveryActions';
+import { recoveryFor } from '../connection/core/recovery';
 import { newRecord, shortenPrompt } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
-import { VideoCommandIds } from './videoCommandIds';
 import type { StoredCreateRequest, TaskGroup, TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
 import { readFirstFrame } from './firstFrame';
-import { confirmChargeInModal } from '../connection/chargeConfirmation';
+import { confirmChargeInModal } from '../workbench/chargeConfirmation';
 import type { Approval, ChargedVideoRequest } from '../connection/core/chargeGate';
 
 /** The user's accepted confirmation of one or more video requests (see ChargeGate). */
@@ -49,7 +49,7 @@ export class VideoCreator {
   async create(approval: VideoApproval, extras: CreateExtras = {}): Promise<CreateOutcome> {
     const request = approval.quote.requests[0];
     if (!request) return { kind: 'not-ready' };
-    if (!(await this.connection.ensureReady(t('Generating a video')))) return { kind: 'not-ready' };
+    if (!(await ensureReady(this.connection, t('Generating a video')))) return { kind: 'not-ready' };
     try {
       const task = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: t('Creating the video "{0}"…', shortenPrompt(request.prompt, 40)) },
@@ -135,64 +135,11 @@ export class VideoCreator {
   }
 
   private failed(error: unknown, request: StoredCreateRequest, extras: CreateExtras): CreateOutcome {
-    const retry: MessageAction = { title: t('Retry'), run: () => this.retry(request, extras) };
-    const showLogs: MessageAction = { title: t('Show Logs'), run: () => vscode.commands.executeCommand(CommandIds.showLogs) };
-    if (!isApiError(error)) {
-      this.log.error(`Creating the video task failed: ${describeError(error)}`);
-      return { kind: 'failed', mayExist: false, shown: showMessage('error', t('Creating the video failed: {0}', describeError(error)), [showLogs]) };
-    }
-    this.log.warn(`Creating the video task failed: ${error.message}`);
-    if (mayHaveCreated(error)) {
-      // No Retry here: a second request could make (and charge) a second task.
-      const shown = showMessage('warning', lostMessage(error), [
-        { title: t('Track Video Task by ID'), run: () => vscode.commands.executeCommand(VideoCommandIds.track) },
-        { title: t('Show Logs'), run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
-      ]);
-      return { kind: 'failed', mayExist: true, shown };
-    }
-    return { kind: 'failed', mayExist: false, shown: this.explain(error, retry, showLogs) };
+    this.log.warn(`Creating the video task failed: ${describeError(error)}`);
+    // A create that may have reached the service offers no Retry (the recovery says so): it could charge twice.
+    const mayExist = isApiError(error) && mayHaveCreated(error);
+    const recovery = recoveryFor(error, { what: t('Creating the video'), request: 'video' });
+    const shown = showRecovery(mayExist || (isApiError(error) && error.kind === 'no-key') ? 'warning' : 'error', recovery, () => this.retry(request, extras));
+    return { kind: 'failed', mayExist, shown };
   }
-
-  private explain(error: ApiError, retry: MessageAction, showLogs: MessageAction): ShownMessage {
-    const setKey: MessageAction = { title: t('Set API Key'), run: () => vscode.commands.executeCommand(CommandIds.setApiKey) };
-    const modelSetting: MessageAction = {
-      title: t('Open Settings'),
-      run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.video.model'),
-    };
-    const baseUrlSetting: MessageAction = {
-      title: t('Open Settings'),
-      run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.baseUrl'),
-    };
-    if (error.kind === 'no-key') return showMessage('warning', t('Generating a video needs an API key.'), [setKey]);
-    if (error.kind === 'network' || error.kind === 'timeout') {
-      const unreachable = joinSentences(t('Could not reach the service to create the video: {0}', error.message), error.hint);
-      return showMessage('error', unreachable, [retry, baseUrlSetting, showLogs]);
-    }
-    if (error.kind !== 'http') return showMessage('error', joinSentences(t('Creating the video failed: {0}', error.message), error.hint), [retry, showLogs]);
-    const status = error.status ?? 0;
-    const said = error.serverMessage ? t('The service said: "{0}".', error.serverMessage) : undefined;
-    const headline = joinSentences(t('Creating the video failed (HTTP {0}).', status), said, error.hint);
-    if (error.code === 'model_not_found') return showMessage('error', headline, [modelSetting, showLogs]);
-    if (status === 401) return showMessage('error', headline, [setKey, showLogs]);
-    if (status === 400 || status === 402 || status === 403) return showMessage('error', headline, [modelSetting, showLogs, retry]);
-    if (status === 404) return showMessage('error', headline, [baseUrlSetting, showLogs]);
-    return showMessage('error', headline, [retry, showLogs]);
-  }
-}
-
-/** Why the answer may be lost, then what that means: whole sentences in the user's language. */
-function lostMessage(error: ApiError): string {
-  const reason = lostReason(error);
-  const lost =
-    reason.kind === 'no-task-id'
-      ? t('The answer to the video request was lost (it carried no task id).')
-      : reason.kind === 'proxy'
-        ? t('The answer to the video request was lost (a proxy in front of the service answered HTTP {0} after the request was sent).', String(reason.status))
-        : t('The answer to the video request was lost (the connection dropped after the request was sent).');
-  return joinSentences(
-    lost,
-    t(
-      'The task may exist on the service, and may be charged: it was not sent again, and it is listed under Video Tasks as "answer lost". Track it by its id from the service\'s console before you make another.',
-    ),
-  );
 }

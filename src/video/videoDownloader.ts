@@ -1,8 +1,9 @@
+import { ensureReady } from '../workbench/readiness';
+import { CommandIds } from '../common/contributions';
 import * as os from 'node:os';
 import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
 import { isApiError, removeStaleDownloads, SaveError } from '../api';
-import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -12,7 +13,6 @@ import { displayLocation, downloadedFields, fileNameOf } from './downloadedFile'
 import { transferVideo } from './videoTransfer';
 import { showMessage, type ShownMessage } from '../workbench/showMessage';
 import type { VideoTaskStore } from './core/taskStore';
-import { VideoCommandIds } from './videoCommandIds';
 
 export type DownloadOutcome =
   /** `path`: where it is, as the user reads it (a local path, or the address on another file system). */
@@ -61,7 +61,7 @@ export class VideoDownloader {
       const openSettings = { title: t('Open Settings'), run: () => vscode.commands.executeCommand(CommandIds.openSettings, 'promptreel.baseUrl') };
       return { kind: 'failed', shown: showMessage('warning', elsewhereMessage(task.service, this.connection.service), [openSettings]) };
     }
-    const client = await this.connection.ensureReady(t('Downloading a video'));
+    const client = await ensureReady(this.connection, t('Downloading a video'));
     if (!client) return { kind: 'cancelled' };
     const name = videoFileName(task.prompt, task.id);
     const target =
@@ -102,8 +102,8 @@ export class VideoDownloader {
       await this.store.update(task.id, (current) => ({ ...current, ...downloadedFields(result.uri), updatedAt: Date.now() }));
       this.log.info(`Saved ${task.id} to ${result.uri.toString(true)} (${result.bytes} bytes, from ${result.source === 'url' ? 'its address' : '/content'}).`);
       showMessage('info', t('Saved {0} ({1}).', displayLocation(result.uri), formatBytes(result.bytes)), [
-        { title: t('Open Video'), run: () => vscode.commands.executeCommand(VideoCommandIds.open, task.id) },
-        { title: t('Reveal in Explorer'), run: () => vscode.commands.executeCommand(VideoCommandIds.reveal, task.id) },
+        { title: t('Open Video'), run: () => vscode.commands.executeCommand(CommandIds.video.open, task.id) },
+        { title: t('Reveal in Explorer'), run: () => vscode.commands.executeCommand(CommandIds.video.reveal, task.id) },
       ]);
       const where = result.uri.scheme === 'file' ? result.uri.fsPath : result.uri.toString(true);
       return { kind: 'saved', uri: result.uri, path: where, bytes: result.bytes, source: result.source };

@@ -1,11 +1,10 @@
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
 import { Disposable } from '../common/lifecycle';
 import type { Settings } from '../config/settings';
 import { showMessage, type ShownMessage } from '../workbench/showMessage';
 import { shortenPrompt } from './core/taskModel';
-import { VideoCommandIds } from './videoCommandIds';
 import type { VideoDownloader } from './videoDownloader';
 import type { PollerPause, TaskFinished, VideoPoller } from './core/videoPoller';
 
@@ -34,7 +33,7 @@ export class VideoNotifications extends Disposable {
       const message = prompt ? t('The video "{0}" failed: {1}', prompt, reason) : t('The video {0} failed: {1}', task.id, reason);
       this.record(
         showMessage('error', message, [
-          ...(task.request ? [{ title: t('Regenerate'), run: () => vscode.commands.executeCommand(VideoCommandIds.regenerate, task.id) }] : []),
+          ...(task.request ? [{ title: t('Regenerate'), run: () => vscode.commands.executeCommand(CommandIds.video.regenerate, task.id) }] : []),
           { title: t('Show Logs'), run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
         ]),
       );
@@ -47,8 +46,8 @@ export class VideoNotifications extends Disposable {
     }
     this.record(
       showMessage('info', prompt ? t('The video "{0}" is ready.', prompt) : t('The video {0} is ready.', task.id), [
-        { title: t('Download'), run: () => vscode.commands.executeCommand(VideoCommandIds.download, task.id) },
-        { title: t('Open'), run: () => vscode.commands.executeCommand(VideoCommandIds.open, task.id) },
+        { title: t('Download'), run: () => vscode.commands.executeCommand(CommandIds.video.download, task.id) },
+        { title: t('Open'), run: () => vscode.commands.executeCommand(CommandIds.video.open, task.id) },
       ]),
     );
   }

@@ -1,3 +1,4 @@
+import { ViewIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
 import * as z from 'zod/mini';
@@ -8,8 +9,6 @@ import { isFile } from '../workbench/fileExists';
 import { pageLanguage } from '../workbench/l10n';
 import { fileNameOf } from './downloadedFile';
 import { playerHtml, playerMessageSchema, type PlaybackReport, type PlayerCommand } from './core/playerPage';
-
-export const PLAYER_VIEW_TYPE = 'promptreel.videoPlayer';
 
 /** What the player page saves (`setState`) for a window reload to bring it back: the file's URI (a path, before). */
 const savedStateSchema = z.object({ file: z.string().check(z.minLength(1)) });
@@ -50,7 +49,7 @@ export class VideoPlayer extends Disposable {
       existing.panel.reveal();
       return existing.panel;
     }
-    const panel = vscode.window.createWebviewPanel(PLAYER_VIEW_TYPE, fileNameOf(uri), vscode.ViewColumn.Active, playerOptions(uri));
+    const panel = vscode.window.createWebviewPanel(ViewIds.videoPlayer, fileNameOf(uri), vscode.ViewColumn.Active, playerOptions(uri));
     this.attach(panel, uri);
     return panel;
   }

@@ -1,3 +1,4 @@
+import { VIDEO_TOOL_NAME, ViewIds } from '../common/contributions';
 import { randomUUID } from 'node:crypto';
 import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
@@ -14,14 +15,11 @@ import { VideoTaskTreeProvider } from './taskTreeProvider';
 import { StudioCommands } from './studioCommands';
 import { VideoGallery } from './galleryPanel';
 import { VideoCommands } from './videoCommands';
-import { VIDEO_TASKS_VIEW } from './videoCommandIds';
 import { VideoCreator } from './videoCreator';
-import { VIDEO_TOOL_NAME } from './core/toolInput';
 import { VideoTool } from './videoTool';
 import { VideoDownloader } from './videoDownloader';
 import { VideoNotifications } from './videoNotifications';
-import { PLAYER_VIEW_TYPE, VideoPlayer } from './videoPlayer';
-import type { RunningVideoTasks } from '../statusBar/core/runningVideoTasks';
+import { VideoPlayer } from './videoPlayer';
 import type { Event } from '../common/emitter';
 import { VideoPoller, type VideoTaskSource } from './core/videoPoller';
 
@@ -45,7 +43,7 @@ const ELAPSED_TICK_MS = 1000;
  * The video feature, as long as a window lives: the store (globalState), the poller, the view, the commands, downloads
  * and the player; it tells the status bar how many tasks run. Disposed on deactivate.
  */
-export class VideoRuntime extends Disposable implements RunningVideoTasks {
+export class VideoRuntime extends Disposable {
   readonly store: VideoTaskStore;
   readonly poller: VideoPoller;
   readonly tree: VideoTaskTreeProvider;
@@ -80,7 +78,7 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
     this.store = this._register(new VideoTaskStore(deps.globalState, () => settings.video.historySize, log));
     this.onDidChangeRunningCount = this.store.onDidChangeRunningCount;
     this.tree = this._register(new VideoTaskTreeProvider(this.store, () => keyStore.scope));
-    this.view = this._register(vscode.window.createTreeView(VIDEO_TASKS_VIEW, { treeDataProvider: this.tree }));
+    this.view = this._register(vscode.window.createTreeView(ViewIds.videoTasks, { treeDataProvider: this.tree }));
     this.poller = this._register(
       new VideoPoller({
         store: this.store,
@@ -99,7 +97,9 @@ export class VideoRuntime extends Disposable implements RunningVideoTasks {
     this.player = this._register(new VideoPlayer(log));
     // The player panels VS Code brings back after a window reload.
     this._register(
-      vscode.window.registerWebviewPanelSerializer(PLAYER_VIEW_TYPE, { deserializeWebviewPanel: (panel, state: unknown) => this.player.restore(panel, state) }),
+      vscode.window.registerWebviewPanelSerializer(ViewIds.videoPlayer, {
+        deserializeWebviewPanel: (panel, state: unknown) => this.player.restore(panel, state),
+      }),
     );
     this.notifications = this._register(new VideoNotifications(this.poller, settings, this.downloader));
     this.commands = this._register(

@@ -259,38 +259,43 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     const { page, service } = context.workbench;
     const prompt = 'A lighthouse beam sweeping over a stormy sea';
     service.setScenario({ video: { pollsToDone: 100_000 } });
-    await context.workbench.runCommand('Promptreel: Generate Video');
-    await context.workbench.fillInput(prompt);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Generate video' }).first().waitFor({ state: 'visible', timeout: 15_000 });
-    await quickInputBox(page).press('Enter');
-    await treeRow(page, /A lighthouse beam/, 'Video Tasks').waitFor({ state: 'visible', timeout: 30_000 });
-    const created = service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').at(-1);
-    const id = ((await (await fetch(`${service.baseUrl}/__control/tasks`)).json()) as { tasks: { id: string; prompt: string }[] }).tasks.find(
-      (task) => task.prompt === prompt,
-    )?.id;
-    assert.ok(created && id, 'the task was created');
+    try {
+      await context.workbench.runCommand('Promptreel: Generate Video');
+      await context.workbench.fillInput(prompt);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Generate video' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+      await quickInputBox(page).press('Enter');
+      await treeRow(page, /A lighthouse beam/, 'Video Tasks').waitFor({ state: 'visible', timeout: 30_000 });
+      const created = service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').at(-1);
+      const id = ((await (await fetch(`${service.baseUrl}/__control/tasks`)).json()) as { tasks: { id: string; prompt: string }[] }).tasks.find(
+        (task) => task.prompt === prompt,
+      )?.id;
+      assert.ok(created && id, 'the task was created');
 
-    // As a user keeps working: no editor, the Explorer in front, then a reload.
-    await runCommand(page, 'View: Close All Editors');
-    await openViewContainer(page, 'Explorer');
-    await runCommand(page, 'Developer: Reload Window');
-    await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60_000 });
-    const reloadedAt = Date.now();
-    const polls = () => service.requests.filter((request) => request.method === 'GET' && request.path === `/v1/videos/${id}` && request.at > reloadedAt).length;
-    const deadline = Date.now() + 30_000;
-    while (polls() === 0 && Date.now() < deadline) await page.waitForTimeout(250);
-    assert.ok(polls() > 0, 'the task is polled again after the reload, with no Promptreel view open');
+      // As a user keeps working: no editor, the Explorer in front, then a reload.
+      await runCommand(page, 'View: Close All Editors');
+      await openViewContainer(page, 'Explorer');
+      await runCommand(page, 'Developer: Reload Window');
+      await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60_000 });
+      const reloadedAt = Date.now();
+      const polls = () =>
+        service.requests.filter((request) => request.method === 'GET' && request.path === `/v1/videos/${id}` && request.at > reloadedAt).length;
+      const deadline = Date.now() + 30_000;
+      while (polls() === 0 && Date.now() < deadline) await page.waitForTimeout(250);
+      assert.ok(polls() > 0, 'the task is polled again after the reload, with no Promptreel view open');
 
-    const task = service.task(id);
-    assert.ok(task);
-    task.forced = 'completed';
-    const ready = await context.workbench.waitForNotification(/"A lighthouse beam sweeping over a stormy sea" is ready|A lighthouse beam.* is ready/, {
-      timeoutMs: 60_000,
-    });
-    assert.match(await notificationMessage(ready), /is ready\.$/);
-    assert.strictEqual(await viewPane(page, 'Video Tasks').isVisible(), false, 'the Promptreel view stayed closed');
-    await context.workbench.screenshot('video-completed-in-background');
-    service.setScenario({ video: { pollsToDone: 6 } });
+      const task = service.task(id);
+      assert.ok(task);
+      task.forced = 'completed';
+      const ready = await context.workbench.waitForNotification(/"A lighthouse beam sweeping over a stormy sea" is ready|A lighthouse beam.* is ready/, {
+        timeoutMs: 60_000,
+      });
+      assert.match(await notificationMessage(ready), /is ready\.$/);
+      assert.strictEqual(await viewPane(page, 'Video Tasks').isVisible(), false, 'the Promptreel view stayed closed');
+      await context.workbench.screenshot('video-completed-in-background');
+    } finally {
+      // The tests after this one need their tasks to finish.
+      service.setScenario({ video: { pollsToDone: 6 } });
+    }
   });
 
   it('issue 16.3: Generate Variants shows the total price first, then makes one task per variant, grouped in the tree', async () => {

@@ -1,3 +1,4 @@
+import { RECOVERY_ACTIONS, type RecoveryAction } from '../../connection/core/recoveryActions';
 import * as z from 'zod/mini';
 import { REASONING_EFFORTS } from '../../api/chat/reasoningEffort';
 
@@ -83,7 +84,11 @@ export const toolCallSchema = z.object({
   source: z.optional(z.enum(['promptreel', 'vscode'])),
 });
 
-export const chatErrorActionSchema = z.enum(['setApiKey', 'openSettings', 'retry', 'showLogs', 'selectModel']);
+/** The shared recovery actions; `selectModel` is what chats saved before version 0.3 say for `selectChatModel`. */
+export const chatErrorActionSchema = z.pipe(
+  z.enum([...RECOVERY_ACTIONS, 'selectModel']),
+  z.transform((action): RecoveryAction => (action === 'selectModel' ? 'selectChatModel' : action)),
+);
 
 export const chatErrorInfoSchema = z.object({
   message: z.string(),
@@ -184,7 +189,7 @@ export type ToolCallRecord = z.infer<typeof toolCallSchema>;
 export type ToolCallState = z.infer<typeof toolCallStateSchema>;
 export type MentionKind = z.infer<typeof mentionKindSchema>;
 export type Mention = z.infer<typeof mentionSchema>;
-export type ChatErrorAction = z.infer<typeof chatErrorActionSchema>;
+export type ChatErrorAction = RecoveryAction;
 export type ChatErrorInfo = z.infer<typeof chatErrorInfoSchema>;
 export type UserMessage = z.infer<typeof userMessageSchema>;
 export type AssistantStatus = z.infer<typeof assistantStatusSchema>;

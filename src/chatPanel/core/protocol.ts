@@ -146,8 +146,15 @@ export interface DraftView {
   text?: string;
 }
 
+/** What is missing before the chat can send (the service's address, its confirmation, the key), and the way out. */
+export interface SetupView {
+  message: string;
+  actions: HostCommand[];
+}
+
 export interface Snapshot {
-  hasKey: boolean;
+  /** Undefined when the service is ready. */
+  setup?: SetupView;
   conversations: ConversationSummaryView[];
   conversation: ConversationView;
   models: ModelsView;
@@ -177,7 +184,7 @@ export type HostToWebview =
   | { type: 'rateLimit'; requestId: string; conversationId: string; messageId: string; wait?: RateLimitView }
   | { type: 'done'; requestId: string; conversationId: string; message: AssistantMessageView; usage: UsageTotals; cost?: CostView }
   | { type: 'error'; requestId: string; conversationId: string; message: AssistantMessageView; usage: UsageTotals; cost?: CostView }
-  | { type: 'keyState'; hasKey: boolean }
+  | { type: 'setup'; setup?: SetupView }
   | { type: 'models'; models: ModelsView; capabilities: CapabilitiesView; defaults: DefaultsView }
   | { type: 'draft'; draft: DraftView; focus: boolean }
   | { type: 'focusComposer' }
@@ -190,8 +197,17 @@ export type HostToWebview =
   /** Show the History view (Promptreel: Show Chat History). */
   | { type: 'openHistory' };
 
-/** Commands the webview may ask the host to run (buttons of the no-key state and of error messages). */
-export const HOST_COMMANDS = ['setApiKey', 'openSettings', 'showLogs', 'selectModel', 'testConnection'] as const;
+/** Recovery actions the webview may ask the host to run (buttons of the setup banner and of failed replies); Retry is the page's own. */
+export const HOST_COMMANDS = [
+  'setApiKey',
+  'useThisService',
+  'openSettings',
+  'selectChatModel',
+  'chooseVideoModel',
+  'testConnection',
+  'showLogs',
+  'trackVideoTask',
+] as const;
 
 const id = z.string().check(z.minLength(1), z.maxLength(200));
 const text = z.string().check(z.maxLength(200_000));

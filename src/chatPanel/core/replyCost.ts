@@ -1,8 +1,8 @@
 import type { ChatMessage, ChatRequest } from '../../api';
 import { costOf, formatUsd, type ModelPrice } from '../../api/account/prices';
 import { t } from '../../common/l10n';
-import type { PlainPart } from '../../languageModels/core/messages';
-import { estimateMessageTokens, estimateTextTokens } from '../../languageModels/core/tokenEstimate';
+import type { PlainPart } from '../../chatRequest/messages';
+import { estimateMessageTokens, estimateTextTokens } from '../../chatRequest/tokenEstimate';
 import type { AssistantMessage, Conversation, Cost, UsageTotals } from './model';
 
 export interface TokenCounts {

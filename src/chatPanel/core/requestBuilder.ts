@@ -7,7 +7,7 @@ import { ToolCallIds } from './conversation';
 import type { AssistantMessage, Conversation, ToolCallRecord, UserMessage } from './model';
 import { TOOL_RESULTS } from './toolRound';
 import type { ChatSampling } from '../../config/chatSampling';
-import { reasoningParameters } from '../../languageModels/core/reasoningParameters';
+import { reasoningParameters } from '../../chatRequest/reasoning';
 
 /** The `promptreel.chat.*` settings a conversation falls back to. */
 export type ChatDefaults = ChatSampling;

@@ -1,5 +1,5 @@
 import type { ChatTool } from '../../api/chat/request';
-import { sanitizeToolSchema } from '../../languageModels/core/toolSchema';
+import { sanitizeToolSchema } from '../../chatRequest/toolSchema';
 import type { ToolSpec } from './toolbox';
 
 /** The tools offered, in the request's shape: schemas cleaned as gateways take them (strictly, where declared). */

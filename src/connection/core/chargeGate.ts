@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { chargeQuote, describeChargeQuote, type ChargeQuote } from '../../account/core/chargeQuote';
-import type { KeyHealthState } from '../../account/core/keyHealthMonitor';
-import type { PriceQuote } from '../../account/core/priceBook';
+import { chargeQuote, describeChargeQuote, type ChargeQuote } from '../account/core/chargeQuote';
+import type { KeyHealthState } from '../account/core/keyHealthMonitor';
+import type { PriceQuote } from '../account/core/priceBook';
 import type { Clock } from '../../common/clock';
 import { t } from '../../common/l10n';
 import { joinSentences } from '../../common/sentences';

@@ -1,7 +1,7 @@
 import { Emitter } from '../../common/emitter';
 import { abortedError } from '../../api/errors';
 import type { ModelInfo } from '../../api';
-import type { ApiKeyStore } from '../../auth/apiKeyStore';
+import type { ApiKeyStore } from '../keys/apiKeyStore';
 import { chatModelsOf } from './chatModels';
 import type { ClientProvider } from '../clientProvider';
 import { Disposable, toDisposable } from '../../common/lifecycle';

@@ -1,7 +1,7 @@
 import { isApiError, type AccountReader } from '../../api';
 import { keyCondition, quotaDisplay } from '../../api/account/keyHealth';
 import { describePrice, modelPrices, type ModelPrice } from '../../api/account/prices';
-import { withPriceSettings } from '../../account/core/priceBook';
+import { withPriceSettings } from '../../connection/account/core/priceBook';
 import { describeError } from '../../common/logger';
 import type { PriceSetting } from '../../config/schema';
 import type { DoctorAccount } from './doctorResult';

@@ -1,5 +1,5 @@
 import { describeBaseUrlInput, isVideoModel, withoutCredentials, type ModelInfo, type PromptreelClient } from '../../api';
-import type { ApiKeyInfo } from '../../auth/apiKeyStore';
+import type { ApiKeyInfo } from '../../connection/keys/apiKeyStore';
 import { chatModelsOf } from '../../connection/core/chatModels';
 import { describeError } from '../../common/logger';
 import type { PriceSetting } from '../../config/schema';

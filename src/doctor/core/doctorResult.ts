@@ -1,5 +1,7 @@
-/** What the user can do about a failed check; the command maps each to a button. */
-export type DoctorAction = 'setApiKey' | 'openSettings' | 'selectChatModel' | 'showLogs' | 'retry';
+import type { RecoveryAction } from '../../connection/core/recovery';
+
+/** What the user can do about a failed check (the shared vocabulary); the command maps each to a button. */
+export type DoctorAction = RecoveryAction;
 
 export type DoctorStepName = 'base-url' | 'api-key' | 'models' | 'chat' | 'account';
 

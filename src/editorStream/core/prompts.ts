@@ -1,7 +1,7 @@
 import type { ChatMessage, ChatRequest } from '../../api';
 import type { ModelCapabilities } from '../../config/schema';
 import type { ChatSampling } from '../../config/chatSampling';
-import { reasoningParameters } from '../../languageModels/core/reasoningParameters';
+import { reasoningParameters } from '../../chatRequest/reasoning';
 
 /** Text sent around the cursor or the selection: enough context for a model, small enough to stay cheap. */
 export const CONTEXT_BEFORE_CHARS = 6000;

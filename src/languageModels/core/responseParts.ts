@@ -1,5 +1,5 @@
 import type { ChatStreamEvent, Usage } from '../../api';
-import { parseToolInput } from './messages';
+import { parseToolInput } from '../../chatRequest/messages';
 
 export type ResponsePart =
   | { kind: 'text'; text: string }

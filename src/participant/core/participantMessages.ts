@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../../api';
-import { VIDEO_COMMAND } from './followups';
+import { ParticipantCommands } from '../../common/contributions';
 
 /** One earlier turn of the chat with `@promptreel`, as plain data. */
 export interface PastTurn {
@@ -27,7 +27,7 @@ export interface ConversationInput {
  */
 export function buildConversation(input: ConversationInput): ChatMessage[] {
   const past = withoutFailedExchanges(input.history)
-    .filter((turn) => turn.command !== VIDEO_COMMAND && (turn.text.trim() || (turn.role === 'user' && turn.command)))
+    .filter((turn) => turn.command !== ParticipantCommands.video && (turn.text.trim() || (turn.role === 'user' && turn.command)))
     .slice(-MAX_HISTORY_TURNS)
     .map((turn): ChatMessage =>
       turn.role === 'user'

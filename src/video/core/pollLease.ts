@@ -40,7 +40,9 @@ export class PollLease {
     return true;
   }
 
-  release(): void {
-    if (this.current()?.owner === this.owner) void this.memento.update(this.key(), undefined);
+  /** Gives the lease up; resolves once the shared state has it (a window that closes waits for that). */
+  release(): Promise<void> {
+    if (this.current()?.owner !== this.owner) return Promise.resolve();
+    return Promise.resolve(this.memento.update(this.key(), undefined)).then(() => undefined);
   }
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { formatUsd, MAX_VIDEO_SECONDS } from '../../api';
-import { describeChargeQuote } from '../../account/core/chargeQuote';
+import { describeChargeQuote } from '../../connection/account/core/chargeQuote';
 import { folderNote, type ChargedRequest, type Quote } from '../../connection/core/chargeGate';
 import { t } from '../../common/l10n';
 import { codeSpan, escapeMarkdown } from '../../common/markdownText';
@@ -11,9 +11,6 @@ import type { VideoOptions } from './videoOptions';
 
 // The video tool of VS Code's agent (and of any caller of vscode.lm.invokeTool): its input, and what its
 // confirmation says before anything is charged.
-
-/** The name the tool is contributed and registered under (package.json `languageModelTools`). */
-export const VIDEO_TOOL_NAME = 'promptreel_generateVideo';
 
 /**
  * What a model may ask for; anything left out comes from the user's settings. Unknown fields are dropped, and a value

@@ -80,10 +80,19 @@ export class VideoPoller extends Disposable {
         this.disposed = true;
         for (const controller of this.inFlight) controller.abort();
         this.inFlight.clear();
-        options.lease.release();
+        void options.lease.release();
       }),
     );
     this.schedule();
+  }
+
+  /** Stops polling and gives the lease up, resolving once other windows can take it (the extension is closing). */
+  async stop(): Promise<void> {
+    this.disposed = true;
+    this.timer.clear();
+    for (const controller of this.inFlight) controller.abort();
+    this.inFlight.clear();
+    await this.options.lease.release();
   }
 
   /** Why polling is paused, if it is. */
@@ -127,7 +136,7 @@ export class VideoPoller extends Disposable {
     const pollable = this.followedTasks().filter(isPollable);
     if (pollable.length === 0) {
       this.timer.clear();
-      lease.release();
+      void lease.release();
       return;
     }
     if (this.pausedFor === 'auth') {

@@ -1,12 +1,12 @@
-import type { ConversationView, HostToWebview, MessageView, Snapshot, WebviewToHost } from '../../chatPanel/core/protocol';
+import type { ConversationView, HostToWebview, MessageView, SetupView, Snapshot, WebviewToHost } from '../../chatPanel/core/protocol';
 import { t } from '../l10n';
 import { Composer } from './composer';
-import { byId } from './dom';
+import { button, byId } from './dom';
 import { FrameScheduler } from './frameScheduler';
 import { Header } from './header';
 import { buildLayout } from './layout';
 import { emptyState, onMessageListClick } from './messageList';
-import { AssistantMessageView, type MessageHost } from './messageViews';
+import { actionLabel, AssistantMessageView, type MessageHost } from './messageViews';
 import { UserMessageView } from './userMessageView';
 import type { HostChannel } from './vscodeApi';
 
@@ -60,8 +60,6 @@ export class ChatApp {
     );
     this.restoreScroll = channel.saved.scrollTop;
 
-    byId('no-key-set').addEventListener('click', () => channel.post({ type: 'runCommand', command: 'setApiKey' }));
-    byId('no-key-settings').addEventListener('click', () => channel.post({ type: 'runCommand', command: 'openSettings' }));
     // Reading the scroll position lays the page out: done in the next frame, after its rendering, not per event.
     this.messages.addEventListener('scroll', () => this.scheduler.schedule(this.scrolledJob, this.scrolledJob), { passive: true });
     this.messages.addEventListener('click', (event) => onMessageListClick(event, (intent) => this.channel.post(intent)));
@@ -114,8 +112,8 @@ export class ChatApp {
       case 'error':
         this.finishReply(message.conversationId, message.message, message.usage, message.cost);
         return;
-      case 'keyState':
-        this.noKey.hidden = message.hasKey;
+      case 'setup':
+        this.showSetup(message.setup);
         return;
       case 'models':
         this.header.setModels(message.models, message.capabilities, message.defaults);
@@ -137,8 +135,22 @@ export class ChatApp {
     }
   }
 
+  /** The banner that says what the chat needs before it can send (the address, the service's confirmation, the key). */
+  private showSetup(setup: SetupView | undefined): void {
+    this.noKey.hidden = !setup;
+    if (!setup) return;
+    byId('no-key-message').textContent = setup.message;
+    byId('no-key-actions').replaceChildren(
+      ...setup.actions.map((action, index) => {
+        const control = button(actionLabel(action), index === 0 ? { className: 'primary' } : {});
+        control.addEventListener('click', () => this.channel.post({ type: 'runCommand', command: action }));
+        return control;
+      }),
+    );
+  }
+
   private applySnapshot(snapshot: Snapshot): void {
-    this.noKey.hidden = snapshot.hasKey;
+    this.showSetup(snapshot.setup);
     this.header.setModels(snapshot.models, snapshot.capabilities, snapshot.defaults);
     this.composer.setCapabilities(snapshot.capabilities);
     this.composer.setDraft(snapshot.draft);

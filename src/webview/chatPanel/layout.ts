@@ -35,10 +35,6 @@ export function buildLayout(root: HTMLElement): void {
   const tools = button(t('Tools'), { ariaLabel: t('Tools the model may call in this chat') });
   tools.id = 'tools-toggle';
   tools.hidden = true;
-  const setKey = button(t('Set API Key'), { className: 'primary' });
-  setKey.id = 'no-key-set';
-  const openSettings = button(t('Open Settings'));
-  openSettings.id = 'no-key-settings';
   const refresh = iconButton('refresh-models', '↻', t('Reload the model list'));
   const reset = button(t('Reset to Settings'), { ariaLabel: t("Clear this chat's options so the settings apply") });
   reset.id = 'reset-options';
@@ -101,12 +97,13 @@ export function buildLayout(root: HTMLElement): void {
     ]),
     el('section', { className: 'no-key', attrs: { id: 'no-key', 'aria-labelledby': 'no-key-title' }, hidden: true }, [
       el('h2', { attrs: { id: 'no-key-title' }, text: t('Connect Promptreel') }),
+      el('p', { attrs: { id: 'no-key-message' } }),
       el('p', {
         text: t(
           "Promptreel needs the address of your OpenAI-compatible service and an API key from its web console. The key stays in VS Code's secret storage; this panel never sees it.",
         ),
       }),
-      el('div', { className: 'no-key-actions' }, [setKey, openSettings]),
+      el('div', { className: 'no-key-actions', attrs: { id: 'no-key-actions' } }),
     ]),
     el('div', { className: 'messages', attrs: { id: 'messages', role: 'log', 'aria-label': t('Conversation'), tabindex: '0' } }),
     el('div', { className: 'visually-hidden', attrs: { id: 'announcer', role: 'status', 'aria-live': 'polite' } }),

@@ -46,18 +46,26 @@ function statusLabel(message: AssistantMessageData): string {
   }
 }
 
-function actionLabel(action: ChatErrorAction): string {
+export function actionLabel(action: ChatErrorAction): string {
   switch (action) {
     case 'setApiKey':
       return t('Set API Key');
+    case 'useThisService':
+      return t('Use This Service');
     case 'openSettings':
       return t('Open Settings');
     case 'retry':
       return t('Retry');
     case 'showLogs':
       return t('Show Logs');
-    case 'selectModel':
+    case 'selectChatModel':
       return t('Choose Model');
+    case 'chooseVideoModel':
+      return t('Set Video Model');
+    case 'testConnection':
+      return t('Test Connection');
+    case 'trackVideoTask':
+      return t('Track Video Task by ID');
   }
 }
 
@@ -261,7 +269,7 @@ export class AssistantMessageView {
       case 'retry':
         this.host.post({ type: 'retry', conversationId: this.host.conversationId() });
         return;
-      case 'selectModel':
+      case 'selectChatModel':
         this.host.focusModelPicker();
         return;
       default:

@@ -1,7 +1,7 @@
+import { ViewIds } from '../../../src/common/contributions';
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { AskResult } from '../../../src/chatPanel/askAboutSelection';
-import { CHAT_PANEL_TYPE } from '../../../src/chatPanel/chatPanels';
 import { useConnectedService } from '../support/connectedService';
 import { assistantAt, connectChat, disconnectChat, lastChatBody, newConversation, readyViewHost, recordPosts, testApi, waitFor } from './chatTestSupport';
 
@@ -147,7 +147,7 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     await waitFor(() => panelHost.ready, { timeoutMs: 30_000, what: 'the panel webview to say ready' });
 
     // What VS Code does after a reload: a new panel of our type and the state the webview saved.
-    const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, 'restored', vscode.ViewColumn.Active, {});
+    const panel = vscode.window.createWebviewPanel(ViewIds.chatPanel, 'restored', vscode.ViewColumn.Active, {});
     await api.chat.panels.deserializeWebviewPanel(panel, { conversationId: conversation.id, draft: 'x' });
     const restored = api.chat.panels.hosts.find((host) => host !== panelHost && host.conversationId === conversation.id);
     assert.ok(restored, 'the restored panel shows the same conversation');

@@ -207,7 +207,7 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
   });
 
   it('the user typing elsewhere mid-stream: the insertion keeps its place', async () => {
-    ctx.service.setScenario({ chat: { reply: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', chunkChars: 2, delayMs: 80 } });
+    ctx.service.setScenario({ chat: { reply: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', chunkChars: 2, delayMs: 250 } });
     const original = 'line one\nline two\nline three\n';
     const editor = await openEditor(original, new vscode.Position(1, 8));
     const running = completeAtCursor();

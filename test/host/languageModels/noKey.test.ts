@@ -47,10 +47,10 @@ describe('language models: without a usable key', () => {
       for await (const part of response.stream) void part;
     });
     assert.strictEqual((failure as vscode.LanguageModelError).code, 'NoPermissions');
-    assert.strictEqual(failure.message, `Promptreel (promptreel-chat): there is no API key for ${ctx.service.baseUrl}. Run "Promptreel: Set API Key".`);
+    assert.strictEqual(failure.message, `Promptreel (promptreel-chat): Answering with promptreel-chat needs an API key for ${ctx.service.baseUrl}.`);
     assert.ok(!ctx.service.requests.some((request) => request.path === '/v1/chat/completions'), 'nothing was sent without a key');
     const offered = await waitFor(() => messages.shown.find((shown) => shown.items.includes('Set API Key')), { what: 'a notification offering Set API Key' });
-    assert.match(offered.message, /no API key for http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(offered.message, /needs an API key for http:\/\/127\.0\.0\.1:\d+/);
   });
 
   it('fails a request the service refuses (HTTP 401) with the server message and the way out', async () => {

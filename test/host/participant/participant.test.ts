@@ -163,7 +163,7 @@ describe('participant: @promptreel answers', () => {
     await keyStore.clear();
     const noKey = new RecordingStream();
     assert.strictEqual((await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, noKey, noToken())).metadata.kind, 'setup');
-    assert.match(noKey.text, /needs an API key for `http:\/\/127\.0\.0\.1:\d+`/);
+    assert.match(noKey.text, /^Promptreel needs an API key for http:\/\/127\.0\.0\.1:\d+\.$/);
     assert.deepStrictEqual(
       noKey.buttons.map((button) => button.command),
       ['promptreel.setApiKey'],
@@ -198,11 +198,11 @@ describe('participant: @promptreel answers', () => {
     const stream = new RecordingStream();
     const result = await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, stream, noToken());
     assert.strictEqual(result.metadata.kind, 'error');
-    assert.match(result.errorDetails?.message ?? '', /HTTP 403: This key may not use promptreel-chat/);
+    assert.match(result.errorDetails?.message ?? '', /was not allowed \(HTTP 403\)\. The service said: "This key may not use promptreel-chat/);
     assert.match(result.errorDetails?.message ?? '', /This key may not use this model/);
     assert.deepStrictEqual(
       stream.buttons.map((button) => button.command),
-      ['promptreel.selectChatModel', 'promptreel.showLogs'],
+      ['promptreel.selectChatModel', 'promptreel.setApiKey', 'promptreel.showLogs'],
     );
 
     ctx.service.setScenario({ fault: { status: 401, code: 'invalid_api_key', message: 'Invalid token', path: 'chat' } });

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
-import type { ParticipantResult } from '../../../src/participant/answerHandler';
+import type { ParticipantResult } from '../../../src/workbench/chatParticipant';
 import { useConnectedService } from '../support/connectedService';
 import { clearTasks, connectVideo, disconnectVideo, setSetting, testApi, videoPosts } from '../video/videoTestSupport';
 import { waitFor } from '../support/waitFor';
@@ -198,8 +198,9 @@ describe('participant: @promptreel /video', () => {
     assert.match(result.errorDetails?.message ?? '', /top up or raise the key's quota/);
     assert.deepStrictEqual(
       stream.buttons.map((button) => button.command),
-      ['promptreel.openSettings', 'promptreel.showLogs'],
+      ['promptreel.openSettings', 'promptreel.setApiKey', 'promptreel.showLogs'],
     );
+    assert.deepStrictEqual(stream.buttons[0].arguments, ['promptreel.video.model'], 'the video model setting, not the chat model');
     assert.strictEqual(api.video.store.tasks.length, 0);
   });
 

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { API_KEY_ENV, ApiKeyStore } from '../../../src/auth/apiKeyStore';
+import { API_KEY_ENV, ApiKeyStore } from '../../../src/connection/keys/apiKeyStore';
 import { SecretRedactor } from '../../../src/common/redactor';
 import type { ClearApiKeyResult, SetApiKeyResult } from '../../../src/auth/apiKeyCommands';
 import * as vscode from 'vscode';

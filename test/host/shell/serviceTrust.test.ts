@@ -1,8 +1,8 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { normalizeBaseUrl } from '../../../src/api';
-import { API_KEY_ENV } from '../../../src/auth/apiKeyStore';
-import { CONFIRMED_ORIGINS_KEY } from '../../../src/auth/core/serviceTrust';
+import { API_KEY_ENV } from '../../../src/connection/keys/apiKeyStore';
+import { CONFIRMED_ORIGINS_KEY } from '../../../src/connection/keys/core/serviceTrust';
 import type { DoctorResult } from '../../../src/doctor/core/doctorResult';
 import { useConnectedService, useSecondService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';

@@ -150,7 +150,7 @@ describe('shell: Test Connection against the local service', () => {
     assert.ok(result.message.includes(`Nothing was found at ${ctx.service.baseUrl}/api/v1/models (HTTP 404)`), result.message);
     assert.ok(result.message.includes(`has the path "/api"`), result.message);
     assert.ok(result.message.includes(`try ${ctx.service.baseUrl}`), result.message);
-    assert.deepStrictEqual(result.actions, ['openSettings', 'showLogs', 'retry']);
+    assert.deepStrictEqual(result.actions, ['openSettings', 'retry', 'showLogs']);
   });
 
   it('explains 429: rate limited, without hammering the service', async () => {
@@ -194,7 +194,7 @@ describe('shell: Test Connection against the local service', () => {
     await useService('http://127.0.0.1:1');
     const result = await testConnection();
     assert.strictEqual(result.ok, false);
-    assert.match(result.message, /^Could not reach http:\/\/127\.0\.0\.1:1/);
+    assert.match(result.message, /^Listing the models at http:\/\/127\.0\.0\.1:1: Could not reach 127\.0\.0\.1:1/);
     assert.ok(result.actions.includes('openSettings') && result.actions.includes('retry'));
     const { keyStore } = await testApi();
     await keyStore.clear();

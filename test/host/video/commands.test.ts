@@ -1,6 +1,6 @@
+import { CommandIds } from '../../../src/common/contributions';
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { VideoCommandIds } from '../../../src/video/videoCommandIds';
 import { packageJson } from '../shell/shellTestSupport';
 import { connectVideo, generateReviewed, disconnectVideo, pollUntil, runtime, waitFor } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
@@ -22,7 +22,7 @@ describe('video: commands, menus and the list', () => {
     };
     const registered = new Set(await vscode.commands.getCommands(true));
     const palette = contributes.menus.commandPalette;
-    for (const id of Object.values(VideoCommandIds)) {
+    for (const id of Object.values(CommandIds.video)) {
       const command = contributes.commands.find((candidate) => candidate.command === id);
       assert.ok(command, `${id} is contributed`);
       assert.ok(registered.has(id), `${id} is registered`);
@@ -39,9 +39,9 @@ describe('video: commands, menus and the list', () => {
     }
     const titles = contributes.menus['view/title'].filter((entry) => entry.when === 'view == promptreel.videoTasks' && entry.group?.startsWith('navigation'));
     assert.deepStrictEqual(titles.map((entry) => entry.command).slice(0, 3), [
-      VideoCommandIds.generate,
-      VideoCommandIds.refreshAll,
-      VideoCommandIds.clearFinished,
+      CommandIds.video.generate,
+      CommandIds.video.refreshAll,
+      CommandIds.video.clearFinished,
     ]);
     const welcome = contributes.viewsWelcome.find((entry) => entry.view === 'promptreel.videoTasks' && entry.when === 'promptreel.hasApiKey');
     assert.ok(welcome?.contents.includes('[Generate Video](command:promptreel.generateVideo)'));

@@ -206,7 +206,7 @@ describe('video: creating tasks', () => {
     assert.match(outcome.shown.message, /HTTP 403/);
     assert.match(outcome.shown.message, /用户额度不足 \(quota too low\)/);
     assert.match(outcome.shown.message, /balance or the key's quota is too low/);
-    assert.deepStrictEqual(outcome.shown.actions, ['Open Settings', 'Show Logs', 'Retry']);
+    assert.deepStrictEqual(outcome.shown.actions, ['Set Video Model', 'Set API Key', 'Show Logs']);
     assert.strictEqual(messages.shown[0].kind, 'showErrorMessage');
     assert.strictEqual(runtime(api).store.tasks.length, 0);
 

@@ -1,9 +1,9 @@
+import { ViewIds } from '../../../src/common/contributions';
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { PLAYER_VIEW_TYPE } from '../../../src/video/videoPlayer';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { OpenOutcome } from '../../../src/video/videoCommands';
 import { VideoDownloader, type DownloadOutcome } from '../../../src/video/videoDownloader';
@@ -41,7 +41,7 @@ async function completedTask(api: PromptreelTestApi, service: LocalService, prom
 /** A panel of the player's type, as VS Code hands one back after a reload; shown before use (closing one the workbench
  * is still opening makes it log an error). */
 async function shownPlayerPanel(): Promise<vscode.WebviewPanel> {
-  const panel = vscode.window.createWebviewPanel(PLAYER_VIEW_TYPE, 'restoring', vscode.ViewColumn.Active, {});
+  const panel = vscode.window.createWebviewPanel(ViewIds.videoPlayer, 'restoring', vscode.ViewColumn.Active, {});
   await waitFor(() => panel.visible, { what: 'the panel to show' });
   return panel;
 }

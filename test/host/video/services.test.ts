@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { normalizeBaseUrl } from '../../../src/api';
-import { CONFIRMED_ORIGINS_KEY } from '../../../src/auth/core/serviceTrust';
+import { CONFIRMED_ORIGINS_KEY } from '../../../src/connection/keys/core/serviceTrust';
 import { TASKS_KEY } from '../../../src/video/core/taskStore';
 import type { DownloadOutcome } from '../../../src/video/videoDownloader';
 import { connectVideo, generateReviewed, disconnectVideo, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';

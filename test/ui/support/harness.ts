@@ -2,12 +2,12 @@
 // They are loaded from the repository root at run time: the compiled tests live one level deeper (out/).
 import * as fs from 'fs';
 import * as path from 'path';
-import type * as Browser from '../../../scripts/vscode/browser';
-import type * as Extensions from '../../../scripts/vscode/extensions';
-import type * as Paths from '../../../scripts/vscode/paths';
-import type * as Processes from '../../../scripts/vscode/processes';
-import type * as Profile from '../../../scripts/vscode/profile';
-import type * as Server from '../../../scripts/vscode/server';
+import type * as Browser from '../../../scripts/vscode/browser.d';
+import type * as Extensions from '../../../scripts/vscode/extensions.d';
+import type * as Paths from '../../../scripts/vscode/paths.d';
+import type * as Processes from '../../../scripts/vscode/processes.d';
+import type * as Profile from '../../../scripts/vscode/profile.d';
+import type * as Server from '../../../scripts/vscode/server.d';
 
 function findRepoRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {

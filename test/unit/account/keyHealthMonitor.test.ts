@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { KeyHealthMonitor } from '../../../src/account/core/keyHealthMonitor';
+import { KeyHealthMonitor } from '../../../src/connection/account/core/keyHealthMonitor';
 import { keyHealthIsBad, keyHealthText, keyHealthTooltip } from '../../../src/account/core/keyHealthText';
 import type { PromptreelClient } from '../../../src/api/client';
 import { silentLogger } from '../../../src/api/apiLogger';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { chargeQuote, describeChargeQuote } from '../../../src/account/core/chargeQuote';
-import type { KeyHealthState } from '../../../src/account/core/keyHealthMonitor';
-import { keyProblem, keyWarnings } from '../../../src/account/core/keyWarnings';
-import { modelDescription } from '../../../src/account/core/modelDescription';
+import { chargeQuote, describeChargeQuote } from '../../../src/connection/account/core/chargeQuote';
+import type { KeyHealthState } from '../../../src/connection/account/core/keyHealthMonitor';
+import { keyProblem, keyWarnings } from '../../../src/connection/account/core/keyWarnings';
+import { modelDescription } from '../../../src/connection/account/core/modelDescription';
 import type { KeyHealth } from '../../../src/api/account/keyHealth';
 
 const NOW = Date.UTC(2026, 10, 24, 12);

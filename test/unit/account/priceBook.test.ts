@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { PriceBook, priceFromSetting } from '../../../src/account/core/priceBook';
+import { PriceBook, priceFromSetting } from '../../../src/connection/account/core/priceBook';
 import type { PromptreelClient } from '../../../src/api/client';
 import { silentLogger } from '../../../src/api/apiLogger';
 import type { PriceSetting } from '../../../src/config/schema';

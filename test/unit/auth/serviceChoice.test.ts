@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { originOf, serviceChoice } from '../../../src/auth/core/serviceChoice';
+import { originOf, serviceChoice } from '../../../src/connection/keys/core/serviceChoice';
 
 describe('serviceChoice (who chose the service a key would go to)', () => {
   const USER = 'https://api.user-chose.example';

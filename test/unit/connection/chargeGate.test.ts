@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { KeyHealthState } from '../../../src/account/core/keyHealthMonitor';
-import type { PriceQuote } from '../../../src/account/core/priceBook';
+import type { KeyHealthState } from '../../../src/connection/account/core/keyHealthMonitor';
+import type { PriceQuote } from '../../../src/connection/account/core/priceBook';
 import { ChargeGate, describeQuote, describeQuotePrice, QUOTE_DEADLINE_MS, type ChargedVideoRequest } from '../../../src/connection/core/chargeGate';
 import { FakeClock } from '../../fakes/fakeClock';
 

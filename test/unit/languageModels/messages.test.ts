@@ -1,13 +1,5 @@
 import * as assert from 'assert';
-import {
-  IMAGE_OMITTED,
-  parseToolInput,
-  textOf,
-  toChatMessages,
-  toChatTools,
-  ToolArgumentsError,
-  type PlainMessage,
-} from '../../../src/languageModels/core/messages';
+import { IMAGE_OMITTED, parseToolInput, textOf, toChatMessages, toChatTools, ToolArgumentsError, type PlainMessage } from '../../../src/chatRequest/messages';
 import { validateChatRequest } from '../../../src/api';
 
 const text = (value: string) => ({ kind: 'text' as const, text: value });

@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { DEFAULT_CAPABILITIES, modelInformation, resolveCapabilities } from '../../../src/languageModels/core/modelInformation';
+import { modelInformation } from '../../../src/languageModels/core/modelInformation';
+import { DEFAULT_CAPABILITIES, resolveCapabilities } from '../../../src/chatRequest/capabilities';
 
 describe('language models: model information for VS Code', () => {
   it('uses the declared capabilities', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChatMessage, ChatStreamEvent, ChatTool } from '../../../src/api';
 import { ReasoningMemory } from '../../../src/languageModels/core/reasoningMemory';
-import { toChatMessages } from '../../../src/languageModels/core/messages';
+import { toChatMessages } from '../../../src/chatRequest/messages';
 import { clientFor, collect, useLocalService } from '../api/support';
 
 const tools: ChatTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { reasoningParameters } from '../../../src/languageModels/core/reasoningParameters';
+import { reasoningParameters } from '../../../src/chatRequest/reasoning';
 import { modelInformation } from '../../../src/languageModels/core/modelInformation';
-import { reasoningChoiceOf } from '../../../src/languageModels/core/requestParameters';
+import { reasoningChoiceOf } from '../../../src/chatRequest/sampling';
 import { buildChatRequest } from '../../../src/chatPanel/core/requestBuilder';
 import { optionsPatchSchema } from '../../../src/chatPanel/core/protocol';
 import type { Conversation } from '../../../src/chatPanel/core/model';

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import type { ChatSettings } from '../../../src/config/settings';
-import { samplingParameters } from '../../../src/languageModels/core/requestParameters';
+import { samplingParameters } from '../../../src/chatRequest/sampling';
 
 const defaults: ChatSettings = { model: 'm', temperature: 1, topP: 1, frequencyPenalty: 0, presencePenalty: 0, maxTokens: null };
 

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { isApiError, type ChatStreamEvent } from '../../../src/api';
-import { ToolArgumentsError } from '../../../src/languageModels/core/messages';
+import { ToolArgumentsError } from '../../../src/chatRequest/messages';
 import { responseParts, type ResponsePart, type ResponseSummary } from '../../../src/languageModels/core/responseParts';
 import { clientFor, collect, useLocalService } from '../api/support';
 

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { estimateMessageTokens, estimateTextTokens } from '../../../src/languageModels/core/tokenEstimate';
+import { estimateMessageTokens, estimateTextTokens } from '../../../src/chatRequest/tokenEstimate';
 
 describe('language models: token estimate', () => {
   it('counts about four characters a token, rounded up', () => {

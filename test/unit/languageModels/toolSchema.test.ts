@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { sanitizeToolSchema } from '../../../src/languageModels/core/toolSchema';
+import { sanitizeToolSchema } from '../../../src/chatRequest/toolSchema';
 
 const schema = {
   $schema: 'http://json-schema.org/draft-07/schema#',

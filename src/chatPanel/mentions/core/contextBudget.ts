@@ -1,4 +1,4 @@
-import { CHARS_PER_TOKEN, IMAGE_TOKENS, MESSAGE_OVERHEAD, estimateTextTokens } from '../../../languageModels/core/tokenEstimate';
+import { CHARS_PER_TOKEN, IMAGE_TOKENS, MESSAGE_OVERHEAD, estimateTextTokens } from '../../../chatRequest/tokenEstimate';
 import { renderMention, userPromptText } from '../../core/contextPrompt';
 import type { Conversation, ConversationMessage, Mention } from '../../core/model';
 import type { ContextBudgetView } from '../../core/protocol';

@@ -1,8 +1,8 @@
-import type { AccountReader, ApiLogger } from '../../api';
-import { modelPrices, type ModelPrice } from '../../api/account/prices';
-import { Emitter, type Event } from '../../common/emitter';
-import { Disposable } from '../../common/lifecycle';
-import type { PriceSetting } from '../../config/schema';
+import type { AccountReader, ApiLogger } from '../../../api';
+import { modelPrices, type ModelPrice } from '../../../api/account/prices';
+import { Emitter, type Event } from '../../../common/emitter';
+import { Disposable } from '../../../common/lifecycle';
+import type { PriceSetting } from '../../../config/schema';
 
 /** A model's price, and where it comes from (the user's setting wins over the service's list). */
 export type PriceQuote = ModelPrice & { source: 'service' | 'settings' };

@@ -1,12 +1,12 @@
 import type * as vscode from 'vscode';
-import { Emitter } from '../common/emitter';
-import { normalizeBaseUrl } from '../api';
-import { Disposable } from '../common/lifecycle';
-import type { ComponentLogger } from '../common/logger';
-import type { SecretRedactor } from '../common/redactor';
-import type { Settings } from '../config/settings';
+import { Emitter } from '../../common/emitter';
+import { normalizeBaseUrl } from '../../api';
+import { Disposable } from '../../common/lifecycle';
+import type { ComponentLogger } from '../../common/logger';
+import type { SecretRedactor } from '../../common/redactor';
+import type { Settings } from '../../config/settings';
 import type { ServiceTrust } from './core/serviceTrust';
-import { t } from '../common/l10n';
+import { t } from '../../common/l10n';
 
 export const API_KEY_ENV = 'PROMPTREEL_API_KEY';
 const SECRET_PREFIX = 'promptreel.apiKey:';

@@ -1,7 +1,7 @@
-import type { StateStorage } from '../../common/stateStorage';
-import { Emitter } from '../../common/emitter';
-import { Disposable } from '../../common/lifecycle';
-import type { ComponentLogger } from '../../common/logger';
+import type { StateStorage } from '../../../common/stateStorage';
+import { Emitter } from '../../../common/emitter';
+import { Disposable } from '../../../common/lifecycle';
+import type { ComponentLogger } from '../../../common/logger';
 import { originOf, serviceChoice, type BaseUrlLevels, type ServiceChoice } from './serviceChoice';
 
 export const CONFIRMED_ORIGINS_KEY = 'promptreel.confirmedServiceOrigins';

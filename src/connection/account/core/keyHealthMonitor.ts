@@ -1,9 +1,9 @@
-import type { AccountReader, ApiLogger } from '../../api';
-import { isApiError } from '../../api';
-import { quotaDisplay, type KeyHealth, type QuotaDisplay } from '../../api/account/keyHealth';
-import type { Clock } from '../../common/clock';
-import { Emitter, type Event } from '../../common/emitter';
-import { Disposable, MutableDisposable } from '../../common/lifecycle';
+import type { AccountReader, ApiLogger } from '../../../api';
+import { isApiError } from '../../../api';
+import { quotaDisplay, type KeyHealth, type QuotaDisplay } from '../../../api/account/keyHealth';
+import type { Clock } from '../../../common/clock';
+import { Emitter, type Event } from '../../../common/emitter';
+import { Disposable, MutableDisposable } from '../../../common/lifecycle';
 
 export type KeyHealthState =
   /** Not read yet, or no service and key to ask. */

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import type { ChatRequest } from '../../api';
-import type { ChatSettings } from '../../config/settings';
-import type { ModelCapabilities } from '../../config/schema';
-import { resolveCapabilities } from './modelInformation';
-import type { ReasoningChoice } from './reasoningParameters';
-import { REASONING_EFFORTS } from '../../api/chat/reasoningEffort';
+import type { ChatRequest } from '../api';
+import type { ChatSettings } from '../config/settings';
+import type { ModelCapabilities } from '../config/schema';
+import { resolveCapabilities } from './capabilities';
+import type { ReasoningChoice } from './reasoning';
+import { REASONING_EFFORTS } from '../api/chat/reasoningEffort';
 
 export type SamplingParameters = Pick<ChatRequest, 'temperature' | 'top_p' | 'frequency_penalty' | 'presence_penalty' | 'max_tokens'>;
 

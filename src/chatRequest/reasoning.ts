@@ -1,5 +1,5 @@
-import type { ChatRequest } from '../../api';
-import type { ModelCapabilities } from '../../config/schema';
+import type { ChatRequest } from '../api';
+import type { ModelCapabilities } from '../config/schema';
 
 export type ReasoningEffort = NonNullable<ModelCapabilities['reasoningEffort']>;
 export type ReasoningParameters = Pick<ChatRequest, 'reasoning_effort' | 'enable_thinking' | 'thinking'>;

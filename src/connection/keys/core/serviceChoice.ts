@@ -1,12 +1,7 @@
-import { normalizeBaseUrl } from '../../api/baseUrl';
+import { normalizeBaseUrl } from '../../../api/baseUrl';
+import type { BaseUrlLevels } from '../../../config/schema';
 
-/** Where each level of `promptreel.baseUrl` stands, as `WorkspaceConfiguration.inspect` reports it. */
-export interface BaseUrlLevels {
-  defaultValue?: string;
-  globalValue?: string;
-  workspaceValue?: string;
-  workspaceFolderValue?: string;
-}
+export type { BaseUrlLevels };
 
 /**
  * Who chose the service a key would go to: the user (their own settings), the user by an earlier confirmation, or

@@ -1,8 +1,8 @@
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
-import type { KeyHealthState } from './core/keyHealthMonitor';
-import { keyProblem } from './core/keyWarnings';
+import type { KeyHealthState } from '../connection/account/core/keyHealthMonitor';
+import { keyProblem } from '../connection/account/core/keyWarnings';
 
 /**
  * Before a charged request: when the key is known to be expired, used up or refused, says so and asks. What is

@@ -1,21 +1,21 @@
+import { PARTICIPANT_ID } from '../common/contributions';
 import * as vscode from 'vscode';
 import { t } from '../common/l10n';
 import { codeSpan, escapeMarkdown } from '../common/markdownText';
 import { describeError, type ComponentLogger } from '../common/logger';
-import type { AnswerHandler, ParticipantResult } from './answerHandler';
-import type { CommandHandler } from './promptreelParticipant';
-import { PARTICIPANT_ID, resultMetadataSchema } from './core/followups';
-import { videoRecoveryActions } from './core/recovery';
-import type { ParticipantVideoTask, ParticipantVideoTasks } from './videoTasksPort';
+import { failureResult, readyForChat, resultMetadataSchema, type ChatCommandHandler, type ParticipantResult } from '../workbench/chatParticipant';
+import { recoveryFor } from '../connection/core/recovery';
+import type { Connection } from '../connection/connection';
+import type { ParticipantVideoTask, ParticipantVideoTasks } from './chatVideoTasksPort';
 
 /**
  * `@promptreel /video <prompt>`: creates the task through the Video feature, reports its progress in the response
  * while it runs, and ends with Download and Open. Cancelling the chat request only stops following the task here.
  */
-export class VideoCommand implements CommandHandler {
+export class VideoCommand implements ChatCommandHandler {
   constructor(
     private readonly tasks: ParticipantVideoTasks,
-    private readonly answers: AnswerHandler,
+    private readonly connection: Connection,
     private readonly log: ComponentLogger,
   ) {}
 
@@ -30,7 +30,7 @@ export class VideoCommand implements CommandHandler {
       stream.markdown(t('Describe the video after the command, e.g. `@promptreel /video a paper boat drifting down a rainy street`.'));
       return { metadata: { kind: 'setup' } };
     }
-    if (!(await this.answers.readyClient(stream))) return { metadata: { kind: 'setup' } };
+    if (!(await readyForChat(this.connection, stream))) return { metadata: { kind: 'setup' } };
     // Sent only for the quote the user confirmed with the follow-up, once: a replayed turn (Retry) asks again.
     const quoteId = confirmedQuote(context.history, prompt);
     if (token.isCancellationRequested) return { metadata: { kind: 'cancelled', prompt } };
@@ -50,7 +50,7 @@ export class VideoCommand implements CommandHandler {
     }
     if ('error' in created) {
       this.log.warn(`/video: creating the task failed: ${describeError(created.error)}`);
-      return { ...this.answers.failure(created.error, stream, undefined, videoRecoveryActions(created.error)), metadata: { kind: 'error', prompt } };
+      return failureResult(stream, recoveryFor(created.error, { what: t('Creating the video'), request: 'video' }), { kind: 'error', prompt });
     }
     if (created.task === 'not-confirmed') return this.askToConfirm(prompt, stream);
     const task = created.task;
@@ -80,7 +80,7 @@ export class VideoCommand implements CommandHandler {
     const quote = await this.tasks.quote(prompt);
     if (!quote) {
       const missing = new Error(t('No video model is set: set promptreel.video.model, or use Promptreel: Generate Video to pick one.'));
-      return { ...this.answers.failure(missing, stream, undefined, videoRecoveryActions(missing)), metadata: { kind: 'error', prompt } };
+      return failureResult(stream, { message: missing.message, actions: ['chooseVideoModel', 'showLogs'] }, { kind: 'error', prompt });
     }
     const question = quote.price
       ? t('Generate this video with {0} ({1})? It costs **{2}**.', codeSpan(quote.model), escapeMarkdown(quote.settings), quote.cost)

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { formatUsd } from '../api/account/prices';
 import { t } from '../common/l10n';
-import { describeQuote, describeQuotePrice, type Approval, type ChargedRequest, type ChargeGate } from './core/chargeGate';
+import { describeQuote, describeQuotePrice, type Approval, type ChargedRequest, type ChargeGate } from '../connection/core/chargeGate';
 
 export interface ModalWording {
   /** The question, e.g. "Generate this video again?". */

@@ -1,9 +1,9 @@
 import type * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import { Emitter } from '../common/emitter';
-import { Disposable } from '../common/lifecycle';
-import type { ComponentLogger } from '../common/logger';
-import type { SecretRedactor } from '../common/redactor';
+import { Emitter } from '../../common/emitter';
+import { Disposable } from '../../common/lifecycle';
+import type { ComponentLogger } from '../../common/logger';
+import type { SecretRedactor } from '../../common/redactor';
 
 const SECRET_PREFIX = 'promptreel.secretHeaders:';
 

@@ -1,8 +1,8 @@
+import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { CommandIds } from '../common/commandIds';
 import { t } from '../common/l10n';
-import { API_KEY_ENV, type ApiKeyStore } from './apiKeyStore';
-import { originOf } from './core/serviceChoice';
+import { API_KEY_ENV, type ApiKeyStore } from '../connection/keys/apiKeyStore';
+import { originOf } from '../connection/keys/core/serviceChoice';
 
 /**
  * For commands the user started: when only a workspace's settings name the service, asks once (modal) whether

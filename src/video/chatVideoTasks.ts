@@ -1,3 +1,4 @@
+import { CommandIds } from '../common/contributions';
 import type * as vscode from 'vscode';
 import { describeQuotePrice, folderNote } from '../connection/core/chargeGate';
 import { joinSentences } from '../common/sentences';
@@ -5,8 +6,7 @@ import { formatUsd } from '../api/account/prices';
 import { t } from '../common/l10n';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
-import type { ParticipantVideoQuote, ParticipantVideoTask, ParticipantVideoTasks } from '../participant/videoTasksPort';
-import { VideoCommandIds } from './videoCommandIds';
+import type { ParticipantVideoQuote, ParticipantVideoTask, ParticipantVideoTasks } from './chatVideoTasksPort';
 import type { VideoRuntime } from './videoRuntime';
 import { defaultOptions, toCreateRequest } from './core/videoOptions';
 import type { VideoTaskRecord } from './core/videoTaskRecord';
@@ -50,11 +50,11 @@ export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
   }
 
   downloadCommand(id: string): vscode.Command {
-    return { command: VideoCommandIds.download, title: t('Download to Workspace'), arguments: [id] };
+    return { command: CommandIds.video.download, title: t('Download to Workspace'), arguments: [id] };
   }
 
   openCommand(id: string): vscode.Command {
-    return { command: VideoCommandIds.open, title: t('Open Video'), arguments: [id] };
+    return { command: CommandIds.video.open, title: t('Open Video'), arguments: [id] };
   }
 }
 
