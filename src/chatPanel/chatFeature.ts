@@ -38,7 +38,7 @@ export class ChatFeature extends Disposable {
       new ChatController(this.store, settings, connection.clients, log, {
         firstListedModel: (signal) => connection.chatModel.resolve(signal),
         priceOf: (model) => connection.prices.priceOf(model),
-        listedLimits: (model) => this.models.limitsOf(model),
+        capabilitiesOf: (model) => connection.catalog.capabilitiesOf(model),
         toolbox: new ChatToolbox(settings, this.mentions.files, log),
       }),
     );

@@ -6,7 +6,6 @@ import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import type { ModelsView } from './core/protocol';
 import { describePrice } from '../api/account/prices';
-import type { ModelLimits } from '../api/models';
 
 /**
  * The chat models the panel offers: `/v1/models` (video models left out), loaded on first use and again when the
@@ -16,7 +15,6 @@ export class ChatModelList extends Disposable {
   private readonly changed = this._register(new Emitter<void>());
   readonly onDidChange = this.changed.event;
   private ids: string[] = [];
-  private limits = new Map<string, ModelLimits>();
   private loading = false;
   private inFlight: Promise<void> | undefined;
   private error: string | undefined;
@@ -48,11 +46,6 @@ export class ChatModelList extends Disposable {
     return { ids, prices, loading: this.loading, stale: this.stale, ...(this.error ? { error: this.error } : {}) };
   }
 
-  /** What the service's model list says about a model's context window and output, when it says anything. */
-  limitsOf(model: string): ModelLimits | undefined {
-    return this.limits.get(model);
-  }
-
   /** Loads the list once (later calls reuse it until something changes). */
   ensureLoaded(): void {
     if (!this.loaded && !this.loading) void this.refresh();
@@ -79,7 +72,6 @@ export class ChatModelList extends Disposable {
       const models = await this.connection.catalog.chatModels(abort.signal);
       if (generation !== this.generation) return;
       this.ids = models.map((model) => model.id);
-      this.limits = new Map(models.flatMap((model) => (model.limits ? [[model.id, model.limits] as const] : [])));
       this.error = undefined;
     } catch (error) {
       if (generation !== this.generation) return;
@@ -106,7 +98,6 @@ export class ChatModelList extends Disposable {
     this.loaded = false;
     this.loading = false;
     this.ids = [];
-    this.limits.clear();
     this.error = undefined;
     this.changed.fire();
   }

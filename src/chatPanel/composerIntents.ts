@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { t } from '../common/l10n';
 import { describeError } from '../common/logger';
-import { resolveCapabilities } from '../chatRequest/capabilities';
 import type { ChatServices } from './chatServices';
 import type { ComposerDraft } from './core/composerDraft';
 import { imageFromDataUrl, imageMimeType } from './core/images';
@@ -83,9 +82,9 @@ export class ComposerIntents {
   }
 
   private limits(conversation: Conversation): BudgetLimits {
-    const { controller, models, settings } = this.services;
+    const { controller, settings } = this.services;
     const model = controller.modelOf(conversation);
-    const resolved = resolveCapabilities(controller.capabilitiesOf(conversation), models.limitsOf(model));
+    const resolved = controller.capabilitiesOf(conversation);
     const maxOutput = conversation.options.maxTokens ?? settings.chat.maxTokens ?? resolved.maxOutputTokens;
     // As VS Code is told (modelInformation): the reply's share never takes more than three quarters of the window.
     const reservedForReply = Math.min(maxOutput, Math.floor((resolved.contextWindow * 3) / 4));

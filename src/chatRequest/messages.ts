@@ -19,17 +19,11 @@ export interface PlainMessage {
   name?: string;
 }
 
+/** Images and instructions are converted as they are: what the model takes decides later (buildChatRequest). */
 export interface ConversionOptions {
-  /** The model accepts image parts (otherwise an image becomes a short note). */
-  vision: boolean;
-  /** The model accepts the `developer` role (otherwise instructions go out as `system`). */
-  developerRole: boolean;
   /** The reasoning of the earlier turn that made these tool calls (sent back for DeepSeek-style models). */
   reasoningOf?: (callIds: readonly string[]) => string | undefined;
 }
-
-/** Said in place of an image the model cannot take, so the model knows something was left out. */
-export const IMAGE_OMITTED = '[An image was attached here; this model does not accept images.]';
 
 const OPENAI_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -37,14 +31,14 @@ const OPENAI_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * VS Code messages to chat-completions messages. A user message's tool results become `tool` messages placed
  * right after the assistant's `tool_calls` (as the API requires), before any text of that user message.
  */
-export function toChatMessages(messages: readonly PlainMessage[], options: ConversionOptions): ChatMessage[] {
+export function toChatMessages(messages: readonly PlainMessage[], options: ConversionOptions = {}): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const message of messages) {
     const name = message.name && OPENAI_NAME.test(message.name) ? { name: message.name } : {};
     switch (message.role) {
       case 'system': {
         const text = textOf(message.parts);
-        if (text) out.push({ role: options.developerRole ? 'developer' : 'system', content: text, ...name });
+        if (text) out.push({ role: 'system', content: text, ...name });
         break;
       }
       case 'assistant': {
@@ -73,7 +67,7 @@ export function toChatMessages(messages: readonly PlainMessage[], options: Conve
         for (const part of message.parts) {
           if (part.kind === 'tool-result') out.push({ role: 'tool', tool_call_id: part.callId, content: toolResultText(part.parts) });
         }
-        const content = userContent(message.parts, options.vision);
+        const content = userContent(message.parts);
         if (content !== undefined) out.push({ role: 'user', content, ...name });
         break;
       }
@@ -90,7 +84,7 @@ export function textOf(parts: readonly PlainPart[]): string {
     .join('');
 }
 
-function userContent(parts: readonly PlainPart[], vision: boolean): string | ContentPart[] | undefined {
+function userContent(parts: readonly PlainPart[]): string | ContentPart[] | undefined {
   const content: ContentPart[] = [];
   let hasImage = false;
   for (const part of parts) {
@@ -98,12 +92,8 @@ function userContent(parts: readonly PlainPart[], vision: boolean): string | Con
       appendText(content, part.text);
     } else if (part.kind === 'data') {
       if (isImage(part.mimeType)) {
-        if (vision) {
-          hasImage = true;
-          content.push({ type: 'image_url', image_url: { url: dataUrl(part.mimeType, part.data) } });
-        } else {
-          appendText(content, `\n${IMAGE_OMITTED}\n`);
-        }
+        hasImage = true;
+        content.push({ type: 'image_url', image_url: { url: dataUrl(part.mimeType, part.data) } });
       } else if (isTextual(part.mimeType)) {
         appendText(content, new TextDecoder().decode(part.data));
       }

@@ -15,7 +15,10 @@ export interface ReasoningChoice {
  * `enable_thinking` or `thinking: {type}`. Nothing is sent unless the user set something: a gateway that does not
  * know these fields is never bothered.
  */
-export function reasoningParameters(declared: ModelCapabilities | undefined, choice: ReasoningChoice = {}): ReasoningParameters {
+export function reasoningParameters(
+  declared: Pick<ModelCapabilities, 'reasoningFormat' | 'reasoningEffort' | 'thinking'> | undefined,
+  choice: ReasoningChoice = {},
+): ReasoningParameters {
   const effort = choice.effort ?? declared?.reasoningEffort;
   const thinking = choice.thinking ?? declared?.thinking;
   if (effort === undefined && thinking === undefined) return {};

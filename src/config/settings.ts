@@ -10,8 +10,6 @@ import type { ChatSampling } from './chatSampling';
 
 export const SECTION = 'promptreel';
 
-export type ChatSettings = ChatSampling;
-
 /** The settings of one group (`chat`, `video`), each under its name in the group: `video.seconds` is `seconds`. */
 export type SettingGroup<G extends string> = { [K in SettingKey as K extends `${G}.${infer Name}` ? Name : never]: SettingValue<K> };
 
@@ -99,7 +97,7 @@ export class Settings extends Disposable {
   }
 
   /** The chat model and sampling values (`chat.tools` is read on its own). */
-  get chat(): ChatSettings {
+  get chat(): ChatSampling {
     const { model, temperature, topP, frequencyPenalty, presencePenalty, maxTokens } = this.group('chat');
     return { model: model.trim(), temperature, topP, frequencyPenalty, presencePenalty, maxTokens };
   }

@@ -10,7 +10,9 @@ import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { DocumentInsertion } from './documentInsertion';
 import { OutcomeReporter, type CommandName, type EditorStreamResult } from './outcomeReporter';
-import { clipAfter, clipBefore, completionRequest, rewriteRequest, type RequestOptions } from './core/prompts';
+import { clipAfter, clipBefore, completionPrompt, rewritePrompt, type EditorPrompt } from './core/prompts';
+import { buildChatRequest, describeAdjustment } from '../chatRequest/chatRequestBuilder';
+import type { ChatRequest } from '../api';
 import { REWRITE_SCHEME } from './rewriteProposal';
 import type { RewriteProposals } from './rewriteProposals';
 import { rewriteArgsSchema, type RewriteArgs } from './core/rewriteArgs';
@@ -33,7 +35,7 @@ const FENCED_LANGUAGES = new Set(['markdown', 'mdx', 'quarto', 'rmd']);
 interface Ready {
   editor: vscode.TextEditor;
   client: PromptreelClient;
-  options: RequestOptions;
+  model: string;
 }
 
 /**
@@ -84,18 +86,17 @@ export class EditorStreamCommands extends Disposable {
     const name: CommandName = { log: 'Complete at Cursor', shown: t('Complete at Cursor') };
     const ready = await this.prepare(name);
     if ('status' in ready) return ready;
-    const { editor, client, options } = ready;
+    const { editor, client, model } = ready;
     const document = editor.document;
     const cursor = editor.selection.active;
-    const request = completionRequest(
-      {
+    const request = this.chatRequest(
+      model,
+      completionPrompt({
         fileName: vscode.workspace.asRelativePath(document.uri, false),
         languageId: document.languageId,
         before: clipBefore(document.getText(new vscode.Range(new vscode.Position(0, 0), cursor))),
         after: clipAfter(document.getText(new vscode.Range(cursor, document.lineAt(document.lineCount - 1).range.end))),
-      },
-      options,
-      this.settings.capabilities(options.model),
+      }),
     );
     const sink = new DocumentInsertion(editor, new vscode.Range(cursor, cursor), this.highlight, this.log);
     try {
@@ -123,7 +124,7 @@ export class EditorStreamCommands extends Disposable {
 
     const ready = await this.prepare(name);
     if ('status' in ready) return ready;
-    const { editor, client, options } = ready;
+    const { editor, client, model } = ready;
     const document = editor.document;
     const range = new vscode.Range(editor.selection.start, editor.selection.end);
     if (range.isEmpty) return this.reporter.skip('no-selection', { severity: 'info', message: t('Select the text to rewrite first.'), actions: [] });
@@ -134,17 +135,16 @@ export class EditorStreamCommands extends Disposable {
     // Timings count from here: the time the user took to type the instruction is not the stream's.
     const started = performance.now();
 
-    const request = rewriteRequest(
-      {
+    const request = this.chatRequest(
+      model,
+      rewritePrompt({
         fileName: vscode.workspace.asRelativePath(document.uri, false),
         languageId: document.languageId,
         instruction,
         selection: original,
         before: clipBefore(document.getText(new vscode.Range(new vscode.Position(0, 0), range.start))),
         after: clipAfter(document.getText(new vscode.Range(range.end, document.lineAt(document.lineCount - 1).range.end))),
-      },
-      options,
-      this.settings.capabilities(options.model),
+      }),
     );
     const stripFences = !FENCED_LANGUAGES.has(document.languageId);
     const endsWithBreak = /\r?\n$/.test(original);
@@ -213,7 +213,14 @@ export class EditorStreamCommands extends Disposable {
         ]),
       );
     }
-    return { editor, client, options: { ...this.settings.chat, model } };
+    return { editor, client, model };
+  }
+
+  /** The prompt as a request, shaped like every chat's (what the model cannot take is adjusted, and logged). */
+  private chatRequest(model: string, prompt: EditorPrompt): ChatRequest {
+    const { request, adjustments } = buildChatRequest({ model, ...prompt, settings: this.settings.chat }, this.connection.catalog.capabilitiesOf(model));
+    for (const adjustment of adjustments) this.log.info(describeAdjustment(adjustment, model));
+    return request;
   }
 
   private async askInstruction(): Promise<string | undefined> {

@@ -15,9 +15,8 @@ import { abortOn } from '../workbench/abortOn';
 import { needsNewKey, toLanguageModelError } from './languageModelErrors';
 import { toChatMessages, toChatTools } from '../chatRequest/messages';
 import { modelInformation } from './core/modelInformation';
-import { resolveCapabilities } from '../chatRequest/capabilities';
-import { reasoningChoiceOf, samplingParameters } from '../chatRequest/sampling';
-import { reasoningParameters } from '../chatRequest/reasoning';
+import { chatOverridesOf } from '../chatRequest/modelOptions';
+import { buildChatRequest, describeAdjustment } from '../chatRequest/chatRequestBuilder';
 import { responseParts, type ResponseSummary } from './core/responseParts';
 import { estimateMessageTokens, estimateTextTokens } from '../chatRequest/tokenEstimate';
 import { describeUsage } from './core/usagePayload';
@@ -161,38 +160,22 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     messages: readonly vscode.LanguageModelChatRequestMessage[],
     options: vscode.ProvideLanguageModelChatResponseOptions,
   ): ChatRequest {
-    const declared = this.settings.capabilities(model.id);
-    // What VS Code was told about the model (settings over the model list's limits) decides images and tools.
-    const resolved = resolveCapabilities(declared);
-    const capabilities = {
-      ...resolved,
-      vision: model.capabilities.imageInput ?? resolved.vision,
-      tools: model.capabilities.toolCalling === undefined ? resolved.tools : model.capabilities.toolCalling !== false,
-    };
-    const request: ChatRequest = {
-      model: model.id,
-      messages: toChatMessages(messages.map(toPlainMessage), {
-        vision: capabilities.vision,
-        developerRole: capabilities.developerRole,
-        reasoningOf: (callIds) => this.reasoning.recall(callIds),
-      }),
-      ...samplingParameters(this.settings.chat, declared, options.modelOptions),
-      // What the caller put in modelOptions, over the model picker's choices (newer VS Code: `modelConfiguration`).
-      ...reasoningParameters(declared, {
-        ...reasoningChoiceOf((options as { modelConfiguration?: unknown }).modelConfiguration),
-        ...reasoningChoiceOf(options.modelOptions),
-      }),
-    };
-    const tools = options.tools ?? [];
-    if (tools.length > 0 && !capabilities.tools) {
-      this.log.warn(`${model.id}: ${tools.length} tool(s) left out: promptreel.models.capabilities says the model takes none.`);
-    } else if (tools.length > 0) {
-      const limit = declared?.maxTools ?? tools.length;
-      if (tools.length > limit)
-        this.log.warn(`${model.id}: ${tools.length - limit} of ${tools.length} tool(s) left out: promptreel.models.capabilities allows ${limit}.`);
-      request.tools = toChatTools(toPlainTools(tools.slice(0, limit)), { strictSchemas: declared?.strictToolSchemas === true });
-      request.tool_choice = toolChoice(options.toolMode, request.tools);
-    }
+    // The same answer VS Code's model list was given (settings over the model list's limits).
+    const capabilities = this.connection.catalog.capabilitiesOf(model.id);
+    const tools = toChatTools(toPlainTools(options.tools ?? []));
+    const { request, adjustments } = buildChatRequest(
+      {
+        model: model.id,
+        messages: toChatMessages(messages.map(toPlainMessage), { reasoningOf: (callIds) => this.reasoning.recall(callIds) }),
+        settings: this.settings.chat,
+        // What the caller put in modelOptions, over the model picker's choices (newer VS Code: `modelConfiguration`).
+        overrides: chatOverridesOf(options.modelOptions, (options as { modelConfiguration?: unknown }).modelConfiguration),
+        tools,
+        ...(tools.length ? { toolChoice: toolChoice(options.toolMode, tools) } : {}),
+      },
+      capabilities,
+    );
+    for (const adjustment of adjustments) this.log.info(`${model.id}: ${describeAdjustment(adjustment, model.id)}`);
     return request;
   }
 }

@@ -6,9 +6,8 @@ import { t } from '../common/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { abortOn } from '../workbench/abortOn';
-import { resolveCapabilities } from '../chatRequest/capabilities';
-import { samplingParameters } from '../chatRequest/sampling';
-import { reasoningParameters } from '../chatRequest/reasoning';
+import { buildChatRequest, describeAdjustment } from '../chatRequest/chatRequestBuilder';
+import { escapeMarkdown } from '../common/markdownText';
 import { pastTurns } from './chatHistory';
 import { editorSelection, referencedContext } from './contextCollector';
 import { explainRequest, questionWithContext, SYSTEM_PROMPT, withoutDuplicates, type ContextItem } from './core/contextFormat';
@@ -60,18 +59,19 @@ export class AnswerHandler {
     const editor = vscode.window.activeTextEditor;
     if (selection && items.includes(selection) && editor) stream.reference(new vscode.Location(editor.document.uri, editor.selection));
 
-    const declared = this.settings.capabilities(model);
-    const chatRequest: ChatRequest = {
-      model,
-      messages: buildConversation({
-        system: SYSTEM_PROMPT,
-        developerRole: resolveCapabilities(declared).developerRole,
-        history: pastTurns(context.history),
-        user: kind === 'explain' ? explainRequest(items, request.prompt) : questionWithContext(request.prompt, items),
-      }),
-      ...samplingParameters(this.settings.chat, declared),
-      ...reasoningParameters(declared),
-    };
+    const { request: chatRequest, adjustments } = buildChatRequest(
+      {
+        model,
+        instructions: SYSTEM_PROMPT,
+        messages: buildConversation({
+          history: pastTurns(context.history),
+          user: kind === 'explain' ? explainRequest(items, request.prompt) : questionWithContext(request.prompt, items),
+        }),
+        settings: this.settings.chat,
+      },
+      this.connection.catalog.capabilitiesOf(model),
+    );
+    for (const adjustment of adjustments) stream.markdown(`${t('**Note:** {0}', escapeMarkdown(describeAdjustment(adjustment, model)))}\n\n`);
     return this.stream(client, chatRequest, stream, token, kind);
   }
 

@@ -50,7 +50,8 @@ export async function generateExplainer(deps: ExplainerDeps): Promise<CreateOutc
       (_progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
-        return writeExplainerPrompt(client, chatModel, code, document.languageId, fileName, controller.signal);
+        const model = { model: chatModel, settings: deps.settings.chat, capabilities: deps.connection.catalog.capabilitiesOf(chatModel) };
+        return writeExplainerPrompt(client, model, code, document.languageId, fileName, controller.signal);
       },
     );
   } catch (error) {

@@ -1,15 +1,15 @@
 import { Emitter } from '../../common/emitter';
 import { t } from '../../common/l10n';
-import type { ModelLimits } from '../../api/models';
 import type { ModelPrice } from '../../api/account/prices';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';
-import type { ModelCapabilities } from '../../config/schema';
 import { addUserMessage, dropRepliesAfterLastUser, editUserMessage, failAssistantMessage, type UserInput } from './conversation';
 import type { ConversationStore } from './conversationStore';
 import type { AssistantMessage, Conversation, ToolCallRecord } from './model';
 import type { RateLimitView, ToolDecision } from './protocol';
-import { modelOf, type ChatDefaults } from './requestBuilder';
+import { modelOf } from './requestBuilder';
+import { resolveCapabilities, type ResolvedCapabilities } from '../../chatRequest/capabilities';
+import type { ChatSampling } from '../../config/chatSampling';
 import type { ReplyRateLimit } from './replyRateLimit';
 import { ReplyStreamer, type ChatClients, type ChatSettingsSource, type ReplyIds, type ReplyListener } from './replyStreamer';
 import { ToolApprovals } from './toolApprovals';
@@ -63,8 +63,8 @@ export interface ChatControllerOptions {
   firstListedModel?: (signal: AbortSignal) => Promise<string | undefined>;
   /** A model's price (never throws); the cost of each reply is kept with it. */
   priceOf?: (model: string) => Promise<ModelPrice | undefined>;
-  /** What the service's model list says of a model (the settings win over it). */
-  listedLimits?: (model: string) => ModelLimits | undefined;
+  /** What a model can take (the model catalog's one answer: the settings over the service's model list). */
+  capabilitiesOf?: (model: string) => ResolvedCapabilities;
   /** The tools the chat may offer a model that takes tools, and runs when it calls them. */
   toolbox?: Toolbox;
 }
@@ -105,7 +105,8 @@ export class ChatController extends Disposable {
     this._register(toDisposable(() => this.stopAll()));
   }
 
-  defaults(): ChatDefaults {
+  /** `promptreel.chat.*`: what a chat's own options fall back to. */
+  defaults(): ChatSampling {
     return this.settings.chat;
   }
 
@@ -113,20 +114,17 @@ export class ChatController extends Disposable {
     return modelOf(conversation, this.defaults());
   }
 
-  /** What the settings declare of the chat's model, over what the service's model list says (tools, images). */
-  capabilitiesOf(conversation: Conversation): ModelCapabilities {
+  /** What the chat's model can take. */
+  capabilitiesOf(conversation: Conversation): ResolvedCapabilities {
     const model = this.modelOf(conversation);
-    const declared = this.settings.capabilities(model) ?? {};
-    const listed = this.options.listedLimits?.(model);
-    const tools = declared.tools ?? listed?.tools;
-    const vision = declared.vision ?? listed?.vision;
-    return { ...declared, ...(tools !== undefined ? { tools } : {}), ...(vision !== undefined ? { vision } : {}) };
+    return this.options.capabilitiesOf?.(model) ?? resolveCapabilities(this.settings.capabilities(model));
   }
 
   /** The tools this chat offers its model: none unless the model takes tools and the chat has not turned them off. */
   toolsFor(conversation: Conversation, { evenIfOff = false }: { evenIfOff?: boolean } = {}): ToolSpec[] {
     const capabilities = this.capabilitiesOf(conversation);
-    if (capabilities.tools !== true || (conversation.options.tools === false && !evenIfOff) || !this.options.toolbox) return [];
+    // Its own tools are offered only to a model known to take tools (the settings or the model list say so).
+    if (!capabilities.tools || !capabilities.toolsKnown || (conversation.options.tools === false && !evenIfOff) || !this.options.toolbox) return [];
     const tools = this.options.toolbox.list();
     return capabilities.maxTools ? tools.slice(0, capabilities.maxTools) : tools;
   }
@@ -225,7 +223,7 @@ export class ChatController extends Disposable {
       const maxRounds = this.settings.get('chat.maxToolRounds');
       for (let round = 0; ; round++) {
         const offered = this.toolsFor(conversation);
-        const request = { conversation, model: this.modelOf(conversation), capabilities: this.capabilitiesOf(conversation), defaults: this.defaults() };
+        const request = { conversation, model: this.modelOf(conversation), capabilities: this.capabilitiesOf(conversation), settings: this.defaults() };
         message = await this.streamer.stream({ ...request, offered, signal: running.abort.signal }, this.listenerFor(running));
         if (message.status !== 'done' || offered.length === 0 || !message.toolCalls.some((call) => call.name)) break;
         if (round >= maxRounds) {

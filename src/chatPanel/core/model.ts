@@ -159,6 +159,8 @@ export const assistantMessageSchema = z.object({
   usage: z.optional(usageSchema),
   cost: z.optional(costSchema),
   error: z.optional(chatErrorInfoSchema),
+  /** What the request changed because the model cannot take it (a lowered max_tokens, an image left out), in the user's words. */
+  notes: z.optional(z.array(z.string())),
 });
 
 export const conversationMessageSchema = z.discriminatedUnion('role', [userMessageSchema, assistantMessageSchema]);

@@ -3,7 +3,6 @@ import type { ModelPrice } from '../../api/account/prices';
 import type { ClientProvider } from '../../connection/clientProvider';
 import { t } from '../../common/l10n';
 import { describeError, type ComponentLogger } from '../../common/logger';
-import type { ModelCapabilities } from '../../config/schema';
 import type { Settings } from '../../config/settings';
 import { applyStreamEvent, completeAssistantMessage, failAssistantMessage, randomId, settleToolCallIds, startAssistantMessage } from './conversation';
 import type { ConversationStore } from './conversationStore';
@@ -13,7 +12,10 @@ import type { RateLimitView } from './protocol';
 import { settledReplyCost } from './replyCost';
 import { ReplyDeltas, type CoalescedDelta } from './replyDeltas';
 import { ReplyRateLimit } from './replyRateLimit';
-import { buildChatRequest, type ChatDefaults } from './requestBuilder';
+import { buildConversationRequest } from './requestBuilder';
+import { describeAdjustment } from '../../chatRequest/chatRequestBuilder';
+import type { ResolvedCapabilities } from '../../chatRequest/capabilities';
+import type { ChatSampling } from '../../config/chatSampling';
 import type { ToolSpec } from './toolbox';
 import { toChatTools } from './tools';
 
@@ -45,8 +47,8 @@ export interface ReplyListener {
 export interface ReplyRequest {
   conversation: Conversation;
   model: string;
-  capabilities: ModelCapabilities;
-  defaults: ChatDefaults;
+  capabilities: ResolvedCapabilities;
+  settings: ChatSampling;
   offered: readonly ToolSpec[];
   signal: AbortSignal;
 }
@@ -61,7 +63,7 @@ export class ReplyStreamer {
     private readonly priceOf?: (model: string) => Promise<ModelPrice | undefined>,
   ) {}
 
-  async stream({ conversation, model, capabilities, defaults, offered, signal }: ReplyRequest, listener: ReplyListener): Promise<AssistantMessage> {
+  async stream({ conversation, model, capabilities, settings, offered, signal }: ReplyRequest, listener: ReplyListener): Promise<AssistantMessage> {
     const message = startAssistantMessage(conversation, model);
     const ids: ReplyIds = { conversationId: conversation.id, messageId: message.id, requestId: randomId() };
     const rateLimit = new ReplyRateLimit((wait) => listener.rateLimit(ids, wait));
@@ -86,9 +88,15 @@ export class ReplyStreamer {
           hint: t('Set promptreel.baseUrl (Promptreel: Set API Key asks for it).'),
         });
       }
-      const tools = toChatTools(offered, { strictSchemas: capabilities.strictToolSchemas === true });
-      const sent = buildChatRequest({ conversation, defaults, capabilities, tools });
+      const built = buildConversationRequest({ conversation, settings, capabilities, tools: toChatTools(offered) });
+      const sent = built.request;
       request = sent;
+      // What the model cannot take was adjusted: said under the reply, and in the log.
+      const notes = built.adjustments.map((adjustment) => describeAdjustment(adjustment, model));
+      if (notes.length) {
+        message.notes = notes;
+        this.log.info(`Request ${ids.requestId}: ${notes.join(' ')}`);
+      }
       this.log.info(`Request ${ids.requestId}: ${model}, ${sent.messages.length} message(s)${sent.tools ? `, ${sent.tools.length} tool(s)` : ''}.`);
       const events = withRateLimitRetry(() => client.streamChatCompletion(sent, signal), {
         policy: this.settings.rateLimit,

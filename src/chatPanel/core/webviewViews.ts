@@ -1,4 +1,4 @@
-import type { ModelCapabilities } from '../../config/schema';
+import type { ResolvedCapabilities } from '../../chatRequest/capabilities';
 import { usageTotals } from './conversation';
 import { conversationCost, formatCost } from './replyCost';
 import type { AssistantMessage, Conversation, ConversationOptions, Cost, ImageAttachment, Mention, SelectionContext } from './model';
@@ -34,15 +34,16 @@ export function conversationView(conversation: Conversation, busy: boolean): Con
 }
 
 /** What the model can do, as the page's controls need it (declared in `promptreel.models.capabilities`). */
-export function capabilitiesView(model: string, declared: ModelCapabilities, toolNames: readonly string[]): CapabilitiesView {
+export function capabilitiesView(model: string, capabilities: ResolvedCapabilities, toolNames: readonly string[]): CapabilitiesView {
   return {
     model,
-    vision: declared.vision === true,
-    tools: declared.tools === true,
-    jsonMode: declared.jsonMode !== false,
-    developerRole: declared.developerRole === true,
-    sampling: declared.sampling !== false,
-    ...(declared.maxOutputTokens ? { maxOutputTokens: declared.maxOutputTokens } : {}),
+    vision: capabilities.vision,
+    // The page's Tools switch is for the tools this chat offers: only to a model known to take them.
+    tools: capabilities.tools && capabilities.toolsKnown,
+    jsonMode: capabilities.jsonMode,
+    developerRole: capabilities.developerRole,
+    sampling: capabilities.sampling,
+    ...(capabilities.outputLimit ? { maxOutputTokens: capabilities.outputLimit } : {}),
     toolCount: toolNames.length,
     toolNames: [...toolNames],
   };

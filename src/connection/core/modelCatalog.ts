@@ -4,6 +4,7 @@ import type { ModelInfo } from '../../api';
 import type { ApiKeyStore } from '../keys/apiKeyStore';
 import { chatModelsOf } from './chatModels';
 import type { ClientProvider } from '../clientProvider';
+import { resolveCapabilities, type ResolvedCapabilities } from '../../chatRequest/capabilities';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';
 import type { Settings } from '../../config/settings';
@@ -75,6 +76,15 @@ export class ModelCatalog extends Disposable {
       );
     }
     return untilAborted(this.cached.models, signal);
+  }
+
+  /**
+   * What `model` can take: the user's settings, over what the list already read says of it, over Promptreel's
+   * assumptions. Asks nothing: the one answer every surface shapes its requests from.
+   */
+  capabilitiesOf(model: string): ResolvedCapabilities {
+    const settled = this.cached?.scope === this.keyStore.scope ? this.cached?.settled : undefined;
+    return resolveCapabilities(this.settings.capabilities(model), settled?.find((entry) => entry.id === model)?.limits);
   }
 
   /** The chat models of a list already read, without asking the service (undefined before a list has arrived). */

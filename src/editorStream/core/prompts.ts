@@ -1,7 +1,4 @@
-import type { ChatMessage, ChatRequest } from '../../api';
-import type { ModelCapabilities } from '../../config/schema';
-import type { ChatSampling } from '../../config/chatSampling';
-import { reasoningParameters } from '../../chatRequest/reasoning';
+import type { ChatMessage } from '../../api';
 
 /** Text sent around the cursor or the selection: enough context for a model, small enough to stay cheap. */
 export const CONTEXT_BEFORE_CHARS = 6000;
@@ -27,8 +24,11 @@ export interface RewriteInput extends SourceInfo {
   after: string;
 }
 
-/** The model and the sampling values of `promptreel.chat.*`, reduced to what the model accepts. */
-export type RequestOptions = ChatSampling;
+/** What Complete at Cursor and Rewrite Selection ask: shaped into a request by the chat-request layer, like every chat. */
+export interface EditorPrompt {
+  instructions: string;
+  messages: ChatMessage[];
+}
 
 export const CURSOR_MARKER = '<CURSOR>';
 
@@ -45,12 +45,12 @@ const REWRITE_INSTRUCTIONS = [
   'nothing from outside the selection. Keep the indentation and style of the surrounding code.',
 ].join(' ');
 
-export function completionRequest(input: CompletionInput, options: RequestOptions, capabilities: ModelCapabilities | undefined): ChatRequest {
+export function completionPrompt(input: CompletionInput): EditorPrompt {
   const user = [header(input), '<file>', `${input.before}${CURSOR_MARKER}${input.after}`, '</file>'].join('\n');
-  return request([instructionsMessage(COMPLETION_INSTRUCTIONS, capabilities), { role: 'user', content: user }], options, capabilities);
+  return { instructions: COMPLETION_INSTRUCTIONS, messages: [{ role: 'user', content: user }] };
 }
 
-export function rewriteRequest(input: RewriteInput, options: RequestOptions, capabilities: ModelCapabilities | undefined): ChatRequest {
+export function rewritePrompt(input: RewriteInput): EditorPrompt {
   const user = [
     header(input),
     `Instruction: ${input.instruction}`,
@@ -68,7 +68,7 @@ export function rewriteRequest(input: RewriteInput, options: RequestOptions, cap
     input.after,
     '</after>',
   ].join('\n');
-  return request([instructionsMessage(REWRITE_INSTRUCTIONS, capabilities), { role: 'user', content: user }], options, capabilities);
+  return { instructions: REWRITE_INSTRUCTIONS, messages: [{ role: 'user', content: user }] };
 }
 
 /** The last `max` characters, starting at a line boundary when one is near (a cut line confuses models). */
@@ -89,22 +89,4 @@ export function clipAfter(text: string, max = CONTEXT_AFTER_CHARS): string {
 
 function header(source: SourceInfo): string {
   return `File: ${source.fileName} (language: ${source.languageId})`;
-}
-
-/** Sent as `developer` only where the user declared that the model accepts it. */
-function instructionsMessage(content: string, capabilities: ModelCapabilities | undefined): ChatMessage {
-  return capabilities?.developerRole ? { role: 'developer', content } : { role: 'system', content };
-}
-
-function request(messages: ChatMessage[], options: RequestOptions, capabilities: ModelCapabilities | undefined): ChatRequest {
-  const body: ChatRequest = { model: options.model, messages, ...reasoningParameters(capabilities) };
-  if (capabilities?.sampling !== false) {
-    body.temperature = options.temperature;
-    body.top_p = options.topP;
-    if (options.frequencyPenalty !== 0) body.frequency_penalty = options.frequencyPenalty;
-    if (options.presencePenalty !== 0) body.presence_penalty = options.presencePenalty;
-  }
-  const maxTokens = options.maxTokens ?? undefined;
-  if (maxTokens !== undefined) body.max_tokens = capabilities?.maxOutputTokens ? Math.min(maxTokens, capabilities.maxOutputTokens) : maxTokens;
-  return body;
 }

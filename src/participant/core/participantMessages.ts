@@ -14,16 +14,14 @@ export interface PastTurn {
 export const MAX_HISTORY_TURNS = 20;
 
 export interface ConversationInput {
-  system: string;
-  developerRole: boolean;
   history: readonly PastTurn[];
   /** The new user turn, context included. */
   user: string;
 }
 
 /**
- * The messages of one participant request: instructions, the recent conversation (video turns left out: they
- * are task reports, not conversation), then the new user turn.
+ * The messages of one participant request after its instructions: the recent conversation (video turns left out:
+ * they are task reports, not conversation), then the new user turn.
  */
 export function buildConversation(input: ConversationInput): ChatMessage[] {
   const past = withoutFailedExchanges(input.history)
@@ -34,7 +32,7 @@ export function buildConversation(input: ConversationInput): ChatMessage[] {
         ? { role: 'user', content: turn.command ? `/${turn.command} ${turn.text}`.trim() : turn.text }
         : { role: 'assistant', content: turn.text },
     );
-  return [{ role: input.developerRole ? 'developer' : 'system', content: input.system }, ...past, { role: 'user', content: input.user }];
+  return [...past, { role: 'user', content: input.user }];
 }
 
 function withoutFailedExchanges(history: readonly PastTurn[]): PastTurn[] {

@@ -1,4 +1,7 @@
-import type { ChatRequest, PromptreelClient } from '../../api';
+import type { PromptreelClient } from '../../api';
+import type { ResolvedCapabilities } from '../../chatRequest/capabilities';
+import { buildChatRequest, type ChatRequestInput } from '../../chatRequest/chatRequestBuilder';
+import type { ChatSampling } from '../../config/chatSampling';
 
 // Generate Explainer Video from Selection: the chat model turns code into a prompt for the video model.
 
@@ -13,16 +16,10 @@ const INSTRUCTIONS = [
   'Reply with the prompt only: no title, no quotes, no markdown.',
 ].join(' ');
 
-export function explainerRequest(model: string, code: string, languageId: string, fileName: string): ChatRequest {
+/** What the chat model is asked: shaped into a request by the chat-request layer, like every chat. */
+export function explainerPrompt(code: string, languageId: string, fileName: string): Pick<ChatRequestInput, 'instructions' | 'messages'> {
   const cut = code.length > MAX_CODE_CHARS ? `${code.slice(0, MAX_CODE_CHARS)}\n… (cut)` : code;
-  return {
-    model,
-    messages: [
-      { role: 'system', content: INSTRUCTIONS },
-      { role: 'user', content: `File: ${fileName} (${languageId})\n\n${cut}` },
-    ],
-    max_tokens: 400,
-  };
+  return { instructions: INSTRUCTIONS, messages: [{ role: 'user', content: `File: ${fileName} (${languageId})\n\n${cut}` }] };
 }
 
 /** The reply as a prompt: fences, a leading "Prompt:" and wrapping quotes removed, whitespace folded. */
@@ -35,14 +32,21 @@ export function cleanPrompt(reply: string): string {
   return text.slice(0, MAX_PROMPT_CHARS);
 }
 
+export interface ExplainerModel {
+  model: string;
+  settings: ChatSampling;
+  capabilities: ResolvedCapabilities;
+}
+
 export async function writeExplainerPrompt(
   client: Pick<PromptreelClient, 'createChatCompletion'>,
-  model: string,
+  { model, settings, capabilities }: ExplainerModel,
   code: string,
   languageId: string,
   fileName: string,
   signal?: AbortSignal,
 ): Promise<string> {
-  const completion = await client.createChatCompletion(explainerRequest(model, code, languageId, fileName), signal);
+  const { request } = buildChatRequest({ model, ...explainerPrompt(code, languageId, fileName), settings }, capabilities);
+  const completion = await client.createChatCompletion(request, signal);
   return cleanPrompt(completion.text);
 }

@@ -41,6 +41,7 @@ export interface SentBody {
   model: string;
   messages: { role: string; content: unknown }[];
   temperature?: number;
+  max_tokens?: number;
   tools?: { function: { name: string } }[];
   response_format?: { type: string };
   stream?: boolean;

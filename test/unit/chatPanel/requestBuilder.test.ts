@@ -11,11 +11,19 @@ import {
   startAssistantMessage,
 } from '../../../src/chatPanel/core/conversation';
 import type { Conversation, ConversationOptions, SelectionContext } from '../../../src/chatPanel/core/model';
-import { buildChatRequest, TOOL_NOT_RUN, type ChatDefaults } from '../../../src/chatPanel/core/requestBuilder';
-import { toChatTools } from '../../../src/chatPanel/core/tools';
+import { buildConversationRequest, TOOL_NOT_RUN } from '../../../src/chatPanel/core/requestBuilder';
 import { TOOL_RESULTS } from '../../../src/chatPanel/core/toolRound';
+import type { ChatRequest } from '../../../src/api/chat/request';
+import { resolveCapabilities } from '../../../src/chatRequest/capabilities';
+import { IMAGE_LEFT_OUT } from '../../../src/chatRequest/chatRequestBuilder';
+import type { ChatSampling } from '../../../src/config/chatSampling';
+import type { ModelCapabilities } from '../../../src/config/schema';
 
-const defaults: ChatDefaults = { model: 'setting-model', temperature: 1, topP: 1, frequencyPenalty: 0, presencePenalty: 0, maxTokens: null };
+const settings: ChatSampling = { model: 'setting-model', temperature: 1, topP: 1, frequencyPenalty: 0, presencePenalty: 0, maxTokens: null };
+
+function build(conversation: Conversation, input: { settings?: ChatSampling; capabilities?: ModelCapabilities } = {}): ChatRequest {
+  return buildConversationRequest({ conversation, settings: input.settings ?? settings, capabilities: resolveCapabilities(input.capabilities) }).request;
+}
 
 function conversationWith(text: string, options: ConversationOptions = {}): Conversation {
   const conversation = createConversation(options);
@@ -23,94 +31,31 @@ function conversationWith(text: string, options: ConversationOptions = {}): Conv
   return conversation;
 }
 
-function refused(run: () => unknown, param: string): void {
-  assert.throws(run, (error: unknown) => error instanceof ApiError && error.kind === 'invalid-request' && error.param === param, `refuses ${param}`);
-}
-
-describe('chat request builder', () => {
-  it('sends the settings model and nothing the service would default anyway', () => {
-    const request = buildChatRequest({ conversation: conversationWith('hi'), defaults });
-    assert.deepEqual(request, { model: 'setting-model', messages: [{ role: 'user', content: 'hi' }] });
-  });
-
-  it('prefers the conversation model and options over the settings', () => {
+describe('chat panel: a conversation as a chat request', () => {
+  it('sends the settings model, then the conversation model, and its options over the settings', () => {
+    assert.deepEqual(build(conversationWith('hi')), { model: 'setting-model', messages: [{ role: 'user', content: 'hi' }] });
     const conversation = conversationWith('hi', { model: 'chosen', temperature: 0.2, topP: 0.9, frequencyPenalty: 0.5, presencePenalty: -0.5, maxTokens: 100 });
-    const request = buildChatRequest({ conversation, defaults: { ...defaults, temperature: 1.5, maxTokens: 50 } });
-    assert.equal(request.model, 'chosen');
-    assert.equal(request.temperature, 0.2);
-    assert.equal(request.top_p, 0.9);
-    assert.equal(request.frequency_penalty, 0.5);
-    assert.equal(request.presence_penalty, -0.5);
-    assert.equal(request.max_tokens, 100);
-  });
-
-  it('falls back to the settings, then to the declared maxOutputTokens', () => {
-    const request = buildChatRequest({
-      conversation: conversationWith('hi'),
-      defaults: { ...defaults, temperature: 0.7 },
-      capabilities: { maxOutputTokens: 4096 },
-    });
-    assert.equal(request.temperature, 0.7);
-    assert.equal(request.max_tokens, 4096);
+    const request = build(conversation, { settings: { ...settings, temperature: 1.5, maxTokens: 50 } });
+    assert.deepEqual(
+      [request.model, request.temperature, request.top_p, request.frequency_penalty, request.presence_penalty, request.max_tokens],
+      ['chosen', 0.2, 0.9, 0.5, -0.5, 100],
+    );
   });
 
   it('needs a model', () => {
-    refused(() => buildChatRequest({ conversation: conversationWith('hi'), defaults: { ...defaults, model: ' ' } }), 'model');
+    assert.throws(
+      () => build(conversationWith('hi'), { settings: { ...settings, model: ' ' } }),
+      (error: unknown) => error instanceof ApiError && error.kind === 'invalid-request' && error.param === 'model',
+    );
   });
 
-  it('checks the documented bounds before sending and names the parameter', () => {
-    refused(() => buildChatRequest({ conversation: conversationWith('hi', { temperature: 2.5 }), defaults }), 'temperature');
-    refused(() => buildChatRequest({ conversation: conversationWith('hi', { topP: 1.2 }), defaults }), 'top_p');
-    refused(() => buildChatRequest({ conversation: conversationWith('hi', { presencePenalty: -3 }), defaults }), 'presence_penalty');
-    refused(() => buildChatRequest({ conversation: conversationWith('hi', { maxTokens: 0 }), defaults }), 'max_tokens');
-  });
-
-  it('refuses max_tokens above what the model allows', () => {
-    const run = () => buildChatRequest({ conversation: conversationWith('hi', { maxTokens: 9000 }), defaults, capabilities: { maxOutputTokens: 8192 } });
-    refused(run, 'max_tokens');
-    assert.throws(run, /8192/);
-  });
-
-  it('sends the system message as developer only when the model is declared to accept it', () => {
-    const conversation = conversationWith('hi', { systemPrompt: '  Be brief.  ' });
-    assert.deepEqual(buildChatRequest({ conversation, defaults }).messages[0], { role: 'system', content: 'Be brief.' });
-    assert.deepEqual(buildChatRequest({ conversation, defaults, capabilities: { developerRole: false } }).messages[0], {
-      role: 'system',
-      content: 'Be brief.',
-    });
-    assert.deepEqual(buildChatRequest({ conversation, defaults, capabilities: { developerRole: true } }).messages[0], {
-      role: 'developer',
-      content: 'Be brief.',
-    });
-    assert.equal(buildChatRequest({ conversation: conversationWith('hi', { systemPrompt: '   ' }), defaults }).messages[0].role, 'user');
-  });
-
-  it('leaves sampling parameters out for a model declared without sampling', () => {
-    const conversation = conversationWith('hi', { temperature: 0.3, topP: 0.5, frequencyPenalty: 1, presencePenalty: 1 });
-    const request = buildChatRequest({ conversation, defaults, capabilities: { sampling: false } });
-    assert.equal(request.temperature, undefined);
-    assert.equal(request.top_p, undefined);
-    assert.equal(request.frequency_penalty, undefined);
-    assert.equal(request.presence_penalty, undefined);
-  });
-
-  it('asks for JSON when JSON mode is on, unless the model is declared without it', () => {
-    const conversation = conversationWith('give json', { jsonMode: true });
-    assert.deepEqual(buildChatRequest({ conversation, defaults }).response_format, { type: 'json_object' });
-    refused(() => buildChatRequest({ conversation, defaults, capabilities: { jsonMode: false } }), 'response_format');
-  });
-
-  it('sends the tools offered only to a model declared with tools, their schemas cleaned as gateways take them', () => {
-    const spec = { readOnly: true, source: 'promptreel' as const };
-    const tools = toChatTools([
-      { ...spec, name: 'get_weather', description: 'Weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } },
-      { ...spec, name: 'noop', description: '', inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } },
-    ]);
-    assert.deepEqual(tools[1], { type: 'function', function: { name: 'noop', parameters: { type: 'object', properties: {} } } });
-    const conversation = conversationWith('weather?');
-    assert.equal(buildChatRequest({ conversation, defaults, tools }).tools, undefined, 'capabilities unknown: no tools');
-    assert.equal(buildChatRequest({ conversation, defaults, tools, capabilities: { tools: false } }).tools, undefined);
-    assert.deepEqual(buildChatRequest({ conversation, defaults, tools, capabilities: { tools: true } }).tools, tools);
+  it("sends the chat's system prompt as its instructions, JSON mode and reasoning choices through the shared policy", () => {
+    const conversation = conversationWith('give json', { systemPrompt: '  Be brief.  ', jsonMode: true, reasoningEffort: 'high' });
+    const request = build(conversation, { capabilities: { developerRole: true, reasoningFormat: 'reasoning_effort' } });
+    assert.deepEqual(request.messages[0], { role: 'developer', content: 'Be brief.' });
+    assert.deepEqual(request.response_format, { type: 'json_object' });
+    assert.equal(request.reasoning_effort, 'high');
+    assert.equal(build(conversationWith('hi', { systemPrompt: '   ' })).messages[0]?.role, 'user');
   });
 
   it('puts the selection context (file, language, lines, code, diagnostics) before the question', () => {
@@ -125,7 +70,7 @@ describe('chat request builder', () => {
     };
     const conversation = createConversation();
     addUserMessage(conversation, { text: 'Why?', context });
-    const content = buildChatRequest({ conversation, defaults }).messages[0].content;
+    const content = build(conversation).messages[0].content;
     assert.equal(typeof content, 'string');
     const text = String(content);
     assert.match(text, /^Code from src\/a\.ts, lines 3-5 \(typescript\):/);
@@ -148,7 +93,7 @@ describe('chat request builder', () => {
     failAssistantMessage(cut, 'cut-off');
     addUserMessage(conversation, { text: 'q4' });
     startAssistantMessage(conversation, 'm');
-    const request = buildChatRequest({ conversation, defaults });
+    const request = build(conversation);
     assert.deepEqual(
       request.messages.map((message) => [message.role, message.content]),
       [
@@ -169,7 +114,7 @@ describe('chat request builder', () => {
     applyStreamEvent(reply, { type: 'tool-calls', calls: [{ id: '', name: 'get_weather', arguments: '{"city":"Oslo"}' }] });
     completeAssistantMessage(reply);
     addUserMessage(conversation, { text: 'thanks' });
-    const messages = buildChatRequest({ conversation, defaults }).messages;
+    const messages = build(conversation).messages;
     assert.deepEqual(messages[1], {
       role: 'assistant',
       content: null,
@@ -195,7 +140,7 @@ describe('chat request builder', () => {
     Object.assign(reply.toolCalls[0]!, { state: 'done', result: 'a.ts (1 line):\n1\tA' });
     Object.assign(reply.toolCalls[1]!, { state: 'pending' });
     Object.assign(reply.toolCalls[2]!, { state: 'denied', result: TOOL_RESULTS.denied });
-    const tools = buildChatRequest({ conversation, defaults }).messages.filter((message) => message.role === 'tool');
+    const tools = build(conversation).messages.filter((message) => message.role === 'tool');
     assert.deepEqual(
       tools.map((message) => [message.tool_call_id, message.content]),
       [
@@ -222,7 +167,7 @@ describe('chat request builder', () => {
     applyStreamEvent(second, { type: 'tool-calls', calls: [{ id: 'call_0', name: 'read', arguments: '{"path":"c"}' }] });
     completeAssistantMessage(second);
     addUserMessage(conversation, { text: 'thanks' });
-    const messages = buildChatRequest({ conversation, defaults }).messages;
+    const messages = build(conversation).messages;
     const calls = messages.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : []));
     const answered = messages.flatMap((message) => (message.role === 'tool' ? [message.tool_call_id] : []));
     assert.equal(new Set(calls).size, 3, `three distinct ids: ${calls.join()}`);
@@ -259,25 +204,22 @@ describe('chat request builder', () => {
     );
     completeAssistantMessage(first);
     completeAssistantMessage(second);
-    const sent = buildChatRequest({ conversation, defaults }).messages.flatMap((message) =>
-      message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [],
-    );
+    const sent = build(conversation).messages.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : []));
     assert.deepEqual(sent, ['call_0', 'call_0_2', 'call_r2_1', 'call_0_3']);
   });
 
-  it('sends images as image_url parts to a vision model, and refuses them otherwise', () => {
+  it('sends images as image_url parts to a vision model; another gets a note in their place, and is told', () => {
     const image = { name: 'a.png', mimeType: 'image/png', size: 3, dataUrl: 'data:image/png;base64,iVBORw0K' };
     const conversation = createConversation();
     addUserMessage(conversation, { text: 'what is this?', images: [image] });
-    const request = buildChatRequest({ conversation, defaults, capabilities: { vision: true } });
+    const request = build(conversation, { capabilities: { vision: true } });
     assert.deepEqual(request.messages[0].content, [
       { type: 'text', text: 'what is this?' },
       { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0K' } },
     ]);
-    refused(() => buildChatRequest({ conversation, defaults }), 'messages');
-    addUserMessage(conversation, { text: 'next' });
-    const older = buildChatRequest({ conversation, defaults }).messages[0].content;
-    assert.match(String(older), /what is this\?\n\n\[1 image\(s\) left out/);
+    const { request: withoutImages, adjustments } = buildConversationRequest({ conversation, settings, capabilities: resolveCapabilities(undefined) });
+    assert.equal(withoutImages.messages[0]?.content, `what is this?\n${IMAGE_LEFT_OUT}\n`);
+    assert.deepEqual(adjustments, [{ kind: 'images-left-out', count: 1 }]);
   });
 
   it('sends the edited text after an edit', () => {
@@ -285,6 +227,6 @@ describe('chat request builder', () => {
     const first = addUserMessage(conversation, { text: 'original' });
     completeAssistantMessage(startAssistantMessage(conversation, 'm'));
     editUserMessage(conversation, first.id, 'edited');
-    assert.deepEqual(buildChatRequest({ conversation, defaults }).messages, [{ role: 'user', content: 'edited' }]);
+    assert.deepEqual(build(conversation).messages, [{ role: 'user', content: 'edited' }]);
   });
 });

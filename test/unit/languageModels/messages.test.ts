@@ -1,9 +1,9 @@
 import * as assert from 'assert';
-import { IMAGE_OMITTED, parseToolInput, textOf, toChatMessages, toChatTools, ToolArgumentsError, type PlainMessage } from '../../../src/chatRequest/messages';
+import { parseToolInput, textOf, toChatMessages, toChatTools, ToolArgumentsError, type PlainMessage } from '../../../src/chatRequest/messages';
 import { validateChatRequest } from '../../../src/api';
 
 const text = (value: string) => ({ kind: 'text' as const, text: value });
-const plain = { vision: false, developerRole: false };
+const plain = {};
 
 describe('language models: VS Code messages to chat-completions messages', () => {
   it('joins the text parts of user and assistant messages', () => {
@@ -17,13 +17,12 @@ describe('language models: VS Code messages to chat-completions messages', () =>
     ]);
   });
 
-  it('sends instructions as system, or as developer when the model takes that role', () => {
+  it('keeps instructions as system messages (the chat-request layer sends them as developer where the model takes that role)', () => {
     const messages: PlainMessage[] = [
       { role: 'system', parts: [text('Be brief.')] },
       { role: 'user', parts: [text('Hi')] },
     ];
     assert.strictEqual(toChatMessages(messages, plain)[0].role, 'system');
-    assert.strictEqual(toChatMessages(messages, { ...plain, developerRole: true })[0].role, 'developer');
   });
 
   it('maps assistant tool calls to tool_calls and tool results to tool messages right after them', () => {
@@ -99,10 +98,10 @@ describe('language models: VS Code messages to chat-completions messages', () =>
     assert.deepStrictEqual(tool, { role: 'tool', tool_call_id: 'x', content: '{"ok":true}[application/octet-stream data, 3 bytes]' });
   });
 
-  it('sends images as data-URL image parts when the model takes images, and a note otherwise', () => {
+  it('sends images as data-URL image parts (a model that takes none gets a note from the chat-request layer)', () => {
     const png = new Uint8Array([1, 2, 3]);
     const message: PlainMessage = { role: 'user', parts: [text('What is this?'), { kind: 'data', mimeType: 'image/PNG', data: png }] };
-    assert.deepStrictEqual(toChatMessages([message], { ...plain, vision: true }), [
+    assert.deepStrictEqual(toChatMessages([message], plain), [
       {
         role: 'user',
         content: [
@@ -111,7 +110,6 @@ describe('language models: VS Code messages to chat-completions messages', () =>
         ],
       },
     ]);
-    assert.deepStrictEqual(toChatMessages([message], plain), [{ role: 'user', content: `What is this?\n${IMAGE_OMITTED}\n` }]);
   });
 
   it('drops data the service cannot use, keeps valid names and leaves out empty assistant turns', () => {

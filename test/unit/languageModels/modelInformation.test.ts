@@ -57,7 +57,19 @@ describe('language models: model information for VS Code', () => {
     assert.doesNotMatch(info.tooltip, /Price/);
   });
 
-  it('fills what a declaration leaves out', () => {
-    assert.deepStrictEqual(resolveCapabilities({ vision: true }), { ...DEFAULT_CAPABILITIES, vision: true });
+  it('fills what a declaration leaves out: the settings, then the model list, then the assumptions', () => {
+    assert.deepStrictEqual(resolveCapabilities({ vision: true }), {
+      ...DEFAULT_CAPABILITIES,
+      vision: true,
+      toolsKnown: false,
+      strictToolSchemas: false,
+      jsonMode: true,
+      reasoning: {},
+    });
+    const listed = resolveCapabilities({ tools: false }, { contextWindow: 32_000, maxOutputTokens: 8_000, tools: true, vision: true });
+    assert.deepStrictEqual(
+      [listed.contextWindow, listed.outputLimit, listed.maxOutputTokens, listed.tools, listed.toolsKnown, listed.vision],
+      [32_000, 8_000, 8_000, false, true, true],
+    );
   });
 });

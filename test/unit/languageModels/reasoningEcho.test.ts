@@ -28,7 +28,7 @@ describe('reasoning sent back on tool-call turns (DeepSeek-style models)', () =>
         { role: 'user', parts: [{ kind: 'tool-result', callId: 'call_1', parts: [{ kind: 'text', text: 'sunny' }] }] },
         { role: 'assistant', parts: [{ kind: 'text', text: 'It is sunny.' }] },
       ],
-      { vision: false, developerRole: false, reasoningOf: (ids) => (ids.includes('call_1') ? 'I need the weather.' : 'wrong') },
+      { reasoningOf: (ids) => (ids.includes('call_1') ? 'I need the weather.' : 'wrong') },
     );
     const assistants = messages.filter((message): message is Extract<ChatMessage, { role: 'assistant' }> => message.role === 'assistant');
     assert.deepEqual(

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { videoBody } from '../../../src/api/client';
-import { cleanPrompt, explainerRequest, MAX_CODE_CHARS, writeExplainerPrompt } from '../../../src/video/core/explainerPrompt';
+import { cleanPrompt, explainerPrompt, MAX_CODE_CHARS, writeExplainerPrompt } from '../../../src/video/core/explainerPrompt';
+import { resolveCapabilities } from '../../../src/chatRequest/capabilities';
 import {
   defaultOptions,
   generateArgsSchema,
@@ -69,12 +70,10 @@ describe('video options', () => {
 });
 
 describe('explainer prompt', () => {
-  it('asks the chat model with the code, its file and language, and a bounded reply', () => {
-    const request = explainerRequest('promptreel-chat', 'x'.repeat(MAX_CODE_CHARS + 50), 'typescript', 'src/a.ts');
-    assert.equal(request.model, 'promptreel-chat');
-    assert.equal(request.max_tokens, 400);
-    assert.equal(request.messages[0].role, 'system');
-    const user = String(request.messages[1].content);
+  it('asks the chat model with the code, its file and language', () => {
+    const prompt = explainerPrompt('x'.repeat(MAX_CODE_CHARS + 50), 'typescript', 'src/a.ts');
+    assert.match(prompt.instructions ?? '', /prompts for a text-to-video model/);
+    const user = String(prompt.messages[0]?.content);
     assert.ok(user.startsWith('File: src/a.ts (typescript)'));
     assert.ok(user.endsWith('… (cut)'), 'long code is cut');
     assert.ok(user.length < MAX_CODE_CHARS + 100);
@@ -88,6 +87,11 @@ describe('explainer prompt', () => {
 
   it('returns the cleaned text of the completion', async () => {
     const client = { createChatCompletion: async () => ({ text: '"A loop of boxes."', toolCalls: [], finishReason: 'stop' }) };
-    assert.equal(await writeExplainerPrompt(client, 'm', 'code', 'ts', 'a.ts'), 'A loop of boxes.');
+    const model = {
+      model: 'm',
+      settings: { model: 'm', temperature: 1, topP: 1, frequencyPenalty: 0, presencePenalty: 0, maxTokens: null },
+      capabilities: resolveCapabilities(undefined),
+    };
+    assert.equal(await writeExplainerPrompt(client, model, 'code', 'ts', 'a.ts'), 'A loop of boxes.');
   });
 });

@@ -2,25 +2,20 @@ import * as assert from 'assert';
 import { buildConversation, MAX_HISTORY_TURNS, type PastTurn } from '../../../../src/participant/core/participantMessages';
 
 describe('participant: conversation', () => {
-  it('sends the instructions, the earlier turns and the new question', () => {
+  it('sends the earlier turns and the new question (the instructions come from the chat-request layer)', () => {
     const history: PastTurn[] = [
       { role: 'user', text: 'What is x?' },
       { role: 'assistant', text: 'A variable.' },
       { role: 'user', text: '', command: 'explain' },
       { role: 'assistant', text: 'It adds.', command: 'explain' },
     ];
-    assert.deepStrictEqual(buildConversation({ system: 'Be brief.', developerRole: false, history, user: 'And y?' }), [
-      { role: 'system', content: 'Be brief.' },
+    assert.deepStrictEqual(buildConversation({ history, user: 'And y?' }), [
       { role: 'user', content: 'What is x?' },
       { role: 'assistant', content: 'A variable.' },
       { role: 'user', content: '/explain' },
       { role: 'assistant', content: 'It adds.' },
       { role: 'user', content: 'And y?' },
     ]);
-  });
-
-  it('uses the developer role when the model takes it', () => {
-    assert.strictEqual(buildConversation({ system: 's', developerRole: true, history: [], user: 'u' })[0].role, 'developer');
   });
 
   it('leaves out video turns, failed exchanges and empty answers', () => {
@@ -33,15 +28,15 @@ describe('participant: conversation', () => {
       { role: 'assistant', text: '' },
     ];
     assert.deepStrictEqual(
-      buildConversation({ system: 's', developerRole: false, history, user: 'u' }).map((message) => message.content),
-      ['s', 'hello', 'u'],
+      buildConversation({ history, user: 'u' }).map((message) => message.content),
+      ['hello', 'u'],
     );
   });
 
   it('keeps only the newest turns', () => {
     const history: PastTurn[] = Array.from({ length: 50 }, (_, index) => ({ role: index % 2 ? 'assistant' : 'user', text: `turn ${index}` }));
-    const messages = buildConversation({ system: 's', developerRole: false, history, user: 'u' });
-    assert.strictEqual(messages.length, MAX_HISTORY_TURNS + 2);
-    assert.strictEqual(messages[1].content, `turn ${50 - MAX_HISTORY_TURNS}`);
+    const messages = buildConversation({ history, user: 'u' });
+    assert.strictEqual(messages.length, MAX_HISTORY_TURNS + 1);
+    assert.strictEqual(messages[0].content, `turn ${50 - MAX_HISTORY_TURNS}`);
   });
 });

@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { reasoningParameters } from '../../../src/chatRequest/reasoning';
 import { modelInformation } from '../../../src/languageModels/core/modelInformation';
-import { reasoningChoiceOf } from '../../../src/chatRequest/sampling';
-import { buildChatRequest } from '../../../src/chatPanel/core/requestBuilder';
+import { reasoningChoiceOf } from '../../../src/chatRequest/modelOptions';
+import { buildConversationRequest } from '../../../src/chatPanel/core/requestBuilder';
+import { resolveCapabilities } from '../../../src/chatRequest/capabilities';
 import { optionsPatchSchema } from '../../../src/chatPanel/core/protocol';
 import type { Conversation } from '../../../src/chatPanel/core/model';
 
@@ -38,9 +39,9 @@ describe('reasoning effort and the thinking switch, as each model expects them',
       options: { model: 'm', reasoningEffort: 'high', thinking: true },
       messages: [{ id: 'u', role: 'user', text: 'hi', createdAt: 1 }],
     };
-    const defaults = { model: '', temperature: 1, topP: 1, frequencyPenalty: 0, presencePenalty: 0, maxTokens: null };
-    assert.equal(buildChatRequest({ conversation, defaults, capabilities: {}, tools: [] }).reasoning_effort, 'high');
-    const qwen = buildChatRequest({ conversation, defaults, capabilities: { reasoningFormat: 'enable_thinking' }, tools: [] });
+    const settings = { model: '', temperature: 1, topP: 1, frequencyPenalty: 0, presencePenalty: 0, maxTokens: null };
+    assert.equal(buildConversationRequest({ conversation, settings, capabilities: resolveCapabilities({}) }).request.reasoning_effort, 'high');
+    const qwen = buildConversationRequest({ conversation, settings, capabilities: resolveCapabilities({ reasoningFormat: 'enable_thinking' }) }).request;
     assert.equal(qwen.enable_thinking, true);
     assert.equal(qwen.reasoning_effort, undefined);
     assert.equal(optionsPatchSchema.safeParse({ reasoningEffort: 'low', thinking: null }).success, true);
