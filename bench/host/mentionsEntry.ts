@@ -5,9 +5,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { mentionKey } from '../../src/chatPanel/mentions/core/mentionTarget';
-import { buildChatRequest } from '../../src/chatPanel/core/requestBuilder';
+import { buildConversationRequest } from '../../src/chatPanel/core/requestBuilder';
 import { applyTrims, contextBudget } from '../../src/chatPanel/mentions/core/contextBudget';
-import { DEFAULT_CAPABILITIES } from '../../src/chatRequest/capabilities';
+import { DEFAULT_CAPABILITIES, resolveCapabilities } from '../../src/chatRequest/capabilities';
+import type { ChatSampling } from '../../src/config/chatSampling';
 import type { Conversation, Mention } from '../../src/chatPanel/core/model';
 import { EXTENSION_ID, writeResult } from './hostResult';
 import { CONTEXT_BYTES, CONTEXT_FILES, FILES, QUERIES } from './mentionsBench';
@@ -24,7 +25,7 @@ interface Host {
 interface ChatFeatureApi {
   view: { reveal(): Promise<Host> };
   store: { get(id: string): Conversation | undefined };
-  controller: { defaults(): Parameters<typeof buildChatRequest>[0]['defaults'] };
+  controller: { defaults(): ChatSampling };
 }
 
 async function waitForFile(file: string, timeoutMs = 180_000): Promise<void> {
@@ -109,7 +110,9 @@ export async function run(): Promise<void> {
       ...conversation,
       messages: [...conversation.messages, { id: 'u', role: 'user', text: 'Explain these files.', createdAt: 0, mentions }],
     };
-    const body = JSON.stringify(buildChatRequest({ conversation: draft, defaults: chat.controller.defaults() }));
+    const body = JSON.stringify(
+      buildConversationRequest({ conversation: draft, settings: chat.controller.defaults(), capabilities: resolveCapabilities(undefined) }).request,
+    );
     assembleMs.push(performance.now() - started);
     bodyBytes = body.length;
   }
