@@ -35,7 +35,7 @@ import { VideoCommand } from './video/chatVideoCommand';
 import { ChatModelStatusBar } from './statusBar/chatModelStatusBar';
 import { ParticipantVideoTasksAdapter } from './video/chatVideoTasks';
 import { VideoRuntime } from './video/videoRuntime';
-import { t } from './common/l10n';
+import { t } from './api/l10n';
 
 /** Handles returned by `activate()` only when VS Code runs the extension's tests (never to other extensions in normal use). */
 export interface PromptreelTestApi {

@@ -10,7 +10,7 @@ import { showMessage, type MessageAction } from '../workbench/showMessage';
 import type { KeyHealthMonitor, KeyHealthState } from '../connection/account/core/keyHealthMonitor';
 import { keyHealthIsBad, keyHealthText, keyHealthTooltip } from './core/keyHealthText';
 import { keyWarnings, type KeyWarning } from '../connection/account/core/keyWarnings';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 
 /** The first read waits this long after activation: nothing is asked while VS Code starts. */
 const FIRST_READ_DELAY_MS = 3_000;

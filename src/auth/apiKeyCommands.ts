@@ -8,7 +8,7 @@ import { showMessage } from '../workbench/showMessage';
 import type { Settings } from '../config/settings';
 import { API_KEY_ENV, type ApiKeyStore } from '../connection/keys/apiKeyStore';
 import { confirmService } from '../workbench/confirmService';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 
 /** What Set API Key returns (never the key itself). */
 export interface SetApiKeyResult {

@@ -5,7 +5,7 @@ import type { SecretRedactor } from '../common/redactor';
 import { CLIENT_CERTIFICATE_PASSPHRASE_SECRET } from '../connection/tlsSettings';
 import { registerCommands } from '../workbench/registerCommands';
 import { showMessage } from '../workbench/showMessage';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 
 export const SET_CLIENT_CERTIFICATE_PASSPHRASE = 'promptreel.setClientCertificatePassphrase';
 

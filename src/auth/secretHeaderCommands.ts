@@ -7,7 +7,7 @@ import type { Settings } from '../config/settings';
 import { registerCommands } from '../workbench/registerCommands';
 import { showMessage } from '../workbench/showMessage';
 import type { SecretHeaderStore } from '../connection/keys/secretHeaderStore';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 
 export const SecretHeaderCommandIds = {
   setSecretHeader: 'promptreel.setSecretHeader',

@@ -1,7 +1,7 @@
 import { registerCommands } from '../workbench/registerCommands';
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { showMessage } from '../workbench/showMessage';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';

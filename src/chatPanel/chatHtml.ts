@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { escapeHtml, newNonce, webviewPage } from '../common/webviewPage';
 import { pageLanguage, pageStrings } from '../workbench/l10n';
 

@@ -1,5 +1,5 @@
 import { Emitter } from '../common/emitter';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import type { Connection } from '../connection/connection';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';

@@ -1,6 +1,6 @@
 import { ViewIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { ChatWebviewHost } from './chatWebviewHost';

@@ -1,7 +1,7 @@
 import { ViewIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { Disposable, MutableDisposable } from '../common/lifecycle';
 import { ChatWebviewHost } from './chatWebviewHost';
 import type { ChatServices } from './chatServices';

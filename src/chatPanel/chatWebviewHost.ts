@@ -1,6 +1,6 @@
 import { CommandIds } from '../common/contributions';
 import type * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { showMessage } from '../workbench/showMessage';
 import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';

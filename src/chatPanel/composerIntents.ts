@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { describeError } from '../common/logger';
 import type { ChatServices } from './chatServices';
 import type { ComposerDraft } from './core/composerDraft';

@@ -1,9 +1,9 @@
 import { CommandIds } from '../common/contributions';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
-import { joinSentences } from '../common/sentences';
+import { joinSentences } from '../api/sentences';
 import { showMessage } from '../workbench/showMessage';
 import type { ChatController } from './core/chatController';
 import { chatFileName, conversationToJson, parseConversationJson } from './core/conversationJson';

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { IMAGE_EXTENSIONS, MAX_IMAGE_BYTES, imageDataUrl, imageMimeType } from './core/images';
 import type { ImageAttachment } from './core/model';
 import type { CapabilitiesView } from './core/protocol';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { showMessage } from '../workbench/showMessage';
 
 interface ImageItem extends vscode.QuickPickItem {

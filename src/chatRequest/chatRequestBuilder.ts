@@ -1,6 +1,6 @@
 import type { ChatMessage, ChatRequest, ChatTool, ContentPart } from '../api';
 import type { ChatSampling } from '../config/chatSampling';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import type { ResolvedCapabilities } from './capabilities';
 import { reasoningParameters, type ReasoningChoice } from './reasoning';
 import { sanitizeToolSchema } from './toolSchema';

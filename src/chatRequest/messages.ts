@@ -1,6 +1,6 @@
 import { sanitizeToolSchema } from './toolSchema';
 import type { ChatMessage, ChatTool, ContentPart } from '../api';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 
 // The VS Code message parts, as plain tagged data: `vscodeParts.ts` maps the real classes to these, so the
 // conversion to the chat-completions wire format runs (and is unit-tested) in plain Node.

@@ -9,7 +9,7 @@ import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { modelDescription } from '../connection/account/core/modelDescription';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 
 interface ModelItem extends vscode.QuickPickItem {
   modelId: string;

@@ -1,5 +1,5 @@
 import type { VideoCreateRequest } from '../api/video/task';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import type { SettingKey } from './schema';
 import type { Settings } from './settings';
 

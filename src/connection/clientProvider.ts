@@ -17,7 +17,7 @@ import type { SecureContext } from 'node:tls';
 import type { RequestExtras } from '../api/requestExtras';
 import type { SecretHeaderStore } from './keys/secretHeaderStore';
 import { mergeRequestExtras } from './core/requestExtrasMerge';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 
 /** The certificates of the settings, and the secure context made of them. */
 interface Trust {

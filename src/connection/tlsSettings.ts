@@ -6,7 +6,7 @@ import { certificateHint } from '../api/tls/certificateProblem';
 import { systemCertificates } from '../api/tls/systemCertificates';
 import { pemCertificates, type ClientCertificate, type TlsConfig } from '../api/tls/tlsConfig';
 import type { Settings } from '../config/settings';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 
 /** The settings that change how certificates are trusted and presented (the client is rebuilt when they change). */
 export const TLS_SETTINGS = ['promptreel.tls', 'http.systemCertificates'] as const;

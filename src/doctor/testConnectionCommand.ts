@@ -8,7 +8,7 @@ import type { ConnectionDoctor } from './core/connectionDoctor';
 import type { DoctorResult } from './core/doctorResult';
 import type { RecoveryAction } from '../connection/core/recovery';
 import { recoveryCommand } from '../workbench/recoveryActions';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 
 /** The button of each action the doctor proposes; Retry runs the test again. */
 function actionButton(action: RecoveryAction): MessageAction | undefined {

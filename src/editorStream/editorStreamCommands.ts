@@ -5,7 +5,7 @@ import { registerCommands } from '../workbench/registerCommands';
 import type { PromptreelClient } from '../api';
 import type { Connection } from '../connection/connection';
 import { Disposable } from '../common/lifecycle';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { DocumentInsertion } from './documentInsertion';

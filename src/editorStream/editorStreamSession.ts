@@ -1,7 +1,7 @@
 import { ContextKeys } from '../common/contributions';
 import * as vscode from 'vscode';
 import { withRateLimitRetry, type ChatRequest, type PromptreelClient } from '../api';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';

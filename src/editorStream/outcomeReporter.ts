@@ -1,12 +1,12 @@
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { isApiError } from '../api';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { showMessage, type MessageAction, type MessageSeverity } from '../workbench/showMessage';
 import { recoveryFor, type RecoveryAction } from '../connection/core/recovery';
 import { recoveryCommand } from '../workbench/recoveryActions';
-import { joinSentences } from '../common/sentences';
+import { joinSentences } from '../api/sentences';
 import type { StreamRunOutcome, StreamStatus, StreamTiming } from './core/streamRunner';
 
 /** What a command did; returned to its caller (tests, benchmarks) and logged. */

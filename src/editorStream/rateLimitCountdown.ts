@@ -1,7 +1,7 @@
 import { CommandIds, ContextKeys } from '../common/contributions';
 import * as vscode from 'vscode';
 import type { RateLimitWait } from '../api';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { Disposable, toDisposable } from '../common/lifecycle';
 
 /**

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { registerCommands } from '../workbench/registerCommands';
 import { Emitter } from '../common/emitter';
 import * as z from 'zod/mini';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { showMessage, type ShownMessage } from '../workbench/showMessage';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { describeError } from '../common/logger';
 import { recoveryFor } from '../connection/core/recovery';
 

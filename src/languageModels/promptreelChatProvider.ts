@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { isApiError, type ChatRequest, type ChatTool } from '../api';
 import type { Connection } from '../connection/connection';
 import { Emitter } from '../common/emitter';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { showMessage } from '../workbench/showMessage';

@@ -2,7 +2,7 @@ import { LANGUAGE_MODEL_VENDOR } from '../common/contributions';
 import * as vscode from 'vscode';
 import { isApiError, type ChatRequest } from '../api';
 import type { Connection } from '../connection/connection';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { abortOn } from '../workbench/abortOn';

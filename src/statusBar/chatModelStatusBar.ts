@@ -4,7 +4,7 @@ import { Disposable } from '../common/lifecycle';
 import type { ChatModelChoice } from '../connection/core/chatModelChoice';
 import { statusBarText, statusBarTooltip } from './core/statusBarText';
 import type { RunningVideoTasks } from './core/runningVideoTasks';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 
 /** `$(comment-discussion) <chat model> $(loading~spin) N`; a click selects the chat model. */
 export class ChatModelStatusBar extends Disposable {

@@ -1,7 +1,7 @@
 import { ensureReady } from '../workbench/readiness';
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
 import { showMessage } from '../workbench/showMessage';

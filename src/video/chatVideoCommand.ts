@@ -1,6 +1,6 @@
 import { PARTICIPANT_ID } from '../common/contributions';
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { codeSpan, escapeMarkdown } from '../common/markdownText';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { failureResult, readyForChat, resultMetadataSchema, type ChatCommandHandler, type ParticipantResult } from '../workbench/chatParticipant';

@@ -1,9 +1,9 @@
 import { CommandIds } from '../common/contributions';
 import type * as vscode from 'vscode';
 import { describeQuotePrice, folderNote } from '../connection/core/chargeGate';
-import { joinSentences } from '../common/sentences';
+import { joinSentences } from '../api/sentences';
 import { formatUsd } from '../api/account/prices';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
 import type { ParticipantVideoQuote, ParticipantVideoTask, ParticipantVideoTasks } from './chatVideoTasksPort';

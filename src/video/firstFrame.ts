@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { firstFrameType, type VideoInputReference } from '../api';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import type { FirstFrame } from './core/videoTaskRecord';
 
 /** The image extensions a first frame can have (the open dialog's filter and the explorer menu's `when`). */

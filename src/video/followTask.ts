@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { isFinished, shortenPrompt } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
 import type { VideoTaskRecord } from './core/videoTaskRecord';

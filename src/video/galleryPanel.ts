@@ -2,7 +2,7 @@ import { CommandIds, ViewIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import { Emitter } from '../common/emitter';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import type { ComponentLogger } from '../common/logger';
 import { newNonce } from '../common/webviewPage';
 import type { Connection } from '../connection/connection';

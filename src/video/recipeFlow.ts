@@ -1,6 +1,6 @@
 import { ensureReady } from '../workbench/readiness';
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';

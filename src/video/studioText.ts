@@ -1,4 +1,4 @@
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 
 // The words of the video studio (variants, recipes, Animate Image, the agent tool, the gallery), in one place, in the
 // user's language: each is read when shown (getters), after the translations are installed.

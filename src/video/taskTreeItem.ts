@@ -1,7 +1,7 @@
 import { CommandIds } from '../common/contributions';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { displayLocation, downloadedUri } from './downloadedFile';
 import {
   contextValue,

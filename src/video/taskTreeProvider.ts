@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { Disposable } from '../common/lifecycle';
 import { groupKey, isGroupKey, taskGroups } from './core/taskGroups';
 import { isPending } from './core/taskModel';

@@ -3,7 +3,7 @@ import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
 import * as z from 'zod/mini';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { confirmChargeInModal } from '../workbench/chargeConfirmation';

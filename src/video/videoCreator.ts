@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
 import { ApiError, isApiError, mayHaveCreated } from '../api';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import type { ShownMessage } from '../workbench/showMessage';

@@ -1,6 +1,6 @@
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { Disposable } from '../common/lifecycle';
 import type { Settings } from '../config/settings';
 import { showMessage, type ShownMessage } from '../workbench/showMessage';

@@ -2,7 +2,7 @@ import { VIDEO_TOOL_NAME, ViewIds } from '../common/contributions';
 import { randomUUID } from 'node:crypto';
 import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger, Logger } from '../common/logger';
 import type { Settings } from '../config/settings';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { isApiError, lostBecause, mayHaveCreated } from '../api';
 import { systemClock } from '../common/clock';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SaveError, type DownloadProgress, type PromptreelClient } from '../api';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { describeError } from '../common/logger';
 import { displayLocation, fileNameOf } from './downloadedFile';
 

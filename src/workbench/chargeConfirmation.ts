@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { formatUsd } from '../api/account/prices';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { describeQuote, describeQuotePrice, type Approval, type ChargedRequest, type ChargeGate } from '../connection/core/chargeGate';
 
 export interface ModalWording {

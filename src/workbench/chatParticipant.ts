@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { PromptreelClient } from '../api';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import type { Connection } from '../connection/connection';
 import { recoveryForMissing, type Recovery } from '../connection/core/recovery';
 import { recoveryCommand } from './recoveryActions';

@@ -1,6 +1,6 @@
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import type { KeyHealthState } from '../connection/account/core/keyHealthMonitor';
 import { keyProblem } from '../connection/account/core/keyWarnings';
 

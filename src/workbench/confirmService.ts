@@ -1,6 +1,6 @@
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import { API_KEY_ENV, type ApiKeyStore } from '../connection/keys/apiKeyStore';
 import { originOf } from '../connection/keys/core/serviceChoice';
 

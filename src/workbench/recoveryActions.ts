@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { CommandIds } from '../common/contributions';
-import { t } from '../common/l10n';
+import { t } from '../api/l10n';
 import type { Recovery, RecoveryAction } from '../connection/core/recovery';
 import { showMessage, type MessageAction, type MessageSeverity, type ShownMessage } from './showMessage';
 

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { joinSentences } from '../../src/common/sentences';
+import { joinSentences } from '../../src/api/sentences';
 import { LONG_WAIT, chatFrame, lastReply, normalize, send, waitForStatus } from './support/chatPage';
 import { paths } from './support/harness';
 import { clearNotifications, notificationMessage } from './support/notifications';

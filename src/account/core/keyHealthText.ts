@@ -1,7 +1,7 @@
 import { describeKeyHealth, expiryDay, keyCondition } from '../../api/account/keyHealth';
 import { formatUsd } from '../../api/account/prices';
 import type { KeyHealthState } from '../../connection/account/core/keyHealthMonitor';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 
 /** The status bar text, or undefined when there is nothing to show (not read, or not offered by the service). */
 export function keyHealthText(state: KeyHealthState, now: number): string | undefined {

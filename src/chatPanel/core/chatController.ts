@@ -1,5 +1,5 @@
 import { Emitter } from '../../common/emitter';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import type { ModelPrice } from '../../api/account/prices';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';

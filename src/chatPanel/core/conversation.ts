@@ -1,5 +1,5 @@
 import type { ChatStreamEvent } from '../../api/chat/events';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import type {
   AssistantMessage,
   ChatErrorInfo,

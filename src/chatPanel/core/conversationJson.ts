@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import type { IdFactory } from './conversation';
 import { imageFromDataUrl } from './images';
 import { conversationSchema, type Conversation } from './model';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { systemClock, type Clock } from '../../common/clock';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import type { IDisposable } from '../../common/lifecycle';
 import type { StateStorage } from '../../common/stateStorage';
 import { createConversation, randomId, rename, type IdFactory } from './conversation';

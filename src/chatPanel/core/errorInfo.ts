@@ -1,5 +1,5 @@
 import { isApiError } from '../../api/errors';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import { recoveryFor } from '../../connection/core/recovery';
 import type { ChatErrorInfo } from './model';
 

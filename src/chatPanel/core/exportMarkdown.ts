@@ -1,4 +1,4 @@
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import { usageTotals } from './conversation';
 import { conversationCost, formatCost } from './replyCost';
 import { fenceFor } from './contextPrompt';

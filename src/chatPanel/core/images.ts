@@ -1,4 +1,4 @@
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 
 /** Image files a user may attach, by extension. */
 const IMAGE_TYPES: Record<string, string> = {

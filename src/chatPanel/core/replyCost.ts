@@ -1,6 +1,6 @@
 import type { ChatMessage, ChatRequest } from '../../api';
 import { costOf, formatUsd, type ModelPrice } from '../../api/account/prices';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import type { PlainPart } from '../../chatRequest/messages';
 import { estimateMessageTokens, estimateTextTokens } from '../../chatRequest/tokenEstimate';
 import type { AssistantMessage, Conversation, Cost, UsageTotals } from './model';

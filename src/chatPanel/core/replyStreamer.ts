@@ -1,7 +1,7 @@
 import { ApiError, withRateLimitRetry, type ChatRequest } from '../../api';
 import type { ModelPrice } from '../../api/account/prices';
 import type { ClientProvider } from '../../connection/clientProvider';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import { describeError, type ComponentLogger } from '../../common/logger';
 import type { Settings } from '../../config/settings';
 import { applyStreamEvent, completeAssistantMessage, failAssistantMessage, randomId, settleToolCallIds, startAssistantMessage } from './conversation';

@@ -1,6 +1,6 @@
 import { ApiError } from '../../api/errors';
 import type { ChatMessage, ChatTool, ContentPart } from '../../api/chat/request';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import type { ChatSampling } from '../../config/chatSampling';
 import type { ResolvedCapabilities } from '../../chatRequest/capabilities';
 import { buildChatRequest, type BuiltChatRequest } from '../../chatRequest/chatRequestBuilder';

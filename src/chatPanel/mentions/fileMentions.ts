@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import type { WorkspacePlace } from '../../workspace/workspaceBoundary';
 import { english, fileCount, userLanguage, formatBytes, lineCount, locationLabel, looksBinary, type Words } from './core/mentionFormat';
 import { mentionTokens } from './core/contextBudget';

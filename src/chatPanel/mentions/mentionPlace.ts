@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import { isRefusal, type WorkspaceBoundary } from '../../workspace/workspaceBoundary';
 import type { DocumentSource } from './fileMentions';
 import { MentionError } from './mentionError';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import type { WorkspaceBoundary } from '../../workspace/workspaceBoundary';
 import type { MentionSuggestionView } from '../core/protocol';
 import { fuzzyMatch, normalizeQuery, type FuzzyMatch } from './core/fuzzyMatch';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import { listText, userLanguage, type Words } from './core/mentionFormat';
 import type { WorkspaceBoundary } from '../../workspace/workspaceBoundary';
 import type { Mention } from '../core/model';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 
 /** A symbol's kind as the mention popup names it (`Function`, `Class`…), in the user's language. */
 export function symbolKindName(kind: vscode.SymbolKind): string {

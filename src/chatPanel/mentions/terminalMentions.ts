@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import type { Mention } from '../core/model';
 import { lineCount, listText, stripAnsi } from './core/mentionFormat';
 import { withTokens } from './fileMentions';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import { Disposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';
 import { WorkspaceBoundary } from '../../workspace/workspaceBoundary';

@@ -3,8 +3,8 @@ import { chargeQuote, describeChargeQuote, type ChargeQuote } from '../account/c
 import type { KeyHealthState } from '../account/core/keyHealthMonitor';
 import type { PriceQuote } from '../account/core/priceBook';
 import type { Clock } from '../../common/clock';
-import { t } from '../../common/l10n';
-import { joinSentences } from '../../common/sentences';
+import { t } from '../../api/l10n';
+import { joinSentences } from '../../api/sentences';
 
 /** A request the service charges for once sent, as the user confirms it. */
 export interface ChargedRequest {

@@ -8,7 +8,7 @@ import { resolveCapabilities, type ResolvedCapabilities } from '../../chatReques
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';
 import type { Settings } from '../../config/settings';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 
 interface CachedList {
   scope: string;

@@ -1,6 +1,6 @@
 import { isApiError, lostReason, mayHaveCreated, type ApiError } from '../../api';
-import { t } from '../../common/l10n';
-import { joinSentences } from '../../common/sentences';
+import { t } from '../../api/l10n';
+import { joinSentences } from '../../api/sentences';
 
 import { type RecoveryAction } from './recoveryActions';
 

@@ -1,6 +1,6 @@
 import { usableHeaders, type RequestExtras } from '../../api/requestExtras';
 import type { RequestOptionsSetting } from '../../config/schema';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 
 export interface MergedExtras {
   extras: RequestExtras;

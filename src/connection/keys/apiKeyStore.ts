@@ -6,7 +6,7 @@ import type { ComponentLogger } from '../../common/logger';
 import type { SecretRedactor } from '../../common/redactor';
 import type { Settings } from '../../config/settings';
 import type { ServiceTrust } from './core/serviceTrust';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 
 export const API_KEY_ENV = 'PROMPTREEL_API_KEY';
 const SECRET_PREFIX = 'promptreel.apiKey:';

@@ -6,7 +6,7 @@ import { describeError } from '../../common/logger';
 import type { PriceSetting } from '../../config/schema';
 import type { DoctorAccount } from './doctorResult';
 import { describeQuota } from './quotaWords';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 
 export interface AccountCheckInput {
   reader: AccountReader;

@@ -10,8 +10,8 @@ import { explainCertificate } from './explainCertificate';
 import { isApiError } from '../../api/errors';
 import { certificateProblemOf } from '../../api/tls/certificateProblem';
 import type { CertificateSummary } from '../../api/tls/inspectCertificate';
-import { t } from '../../common/l10n';
-import { joinSentences } from '../../common/sentences';
+import { t } from '../../api/l10n';
+import { joinSentences } from '../../api/sentences';
 
 export type DoctorClient = Pick<PromptreelClient, 'baseUrl' | 'listModels' | 'createChatCompletion' | 'account'>;
 

@@ -1,8 +1,8 @@
 import { certificateHint, type CertificateProblem } from '../../api/tls/certificateProblem';
 import type { CertificateSummary } from '../../api/tls/inspectCertificate';
 import type { Explanation } from './explainFailure';
-import { t } from '../../common/l10n';
-import { joinSentences } from '../../common/sentences';
+import { t } from '../../api/l10n';
+import { joinSentences } from '../../api/sentences';
 
 /**
  * A TLS failure in the words of the certificate: whom it was issued to, by whom, and the setting that fixes it.

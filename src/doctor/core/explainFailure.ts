@@ -1,6 +1,6 @@
 import { isApiError } from '../../api';
-import { t } from '../../common/l10n';
-import { joinSentences } from '../../common/sentences';
+import { t } from '../../api/l10n';
+import { joinSentences } from '../../api/sentences';
 import type { DoctorAction, DoctorStepName } from './doctorResult';
 import { recoveryFor } from '../../connection/core/recovery';
 

@@ -1,6 +1,6 @@
 import { compactNumber, daysText, expiryDay, keyCondition, type KeyHealth, type QuotaDisplay } from '../../api/account/keyHealth';
 import { formatUsd } from '../../api/account/prices';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 
 /**
  * The key's quota in one phrase: `$3.20 left of $10.00 (used $6.80), expires 2026-12-06 (12 days)`,

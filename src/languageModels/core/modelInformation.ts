@@ -3,7 +3,7 @@ import { describePrice } from '../../api/account/prices';
 import type { PriceQuote } from '../../connection/account/core/priceBook';
 import type { ModelCapabilities } from '../../config/schema';
 import { REASONING_EFFORTS } from '../../api/chat/reasoningEffort';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import { resolveCapabilities } from '../../chatRequest/capabilities';
 
 /** The shape of `vscode.LanguageModelChatInformation`, kept free of `vscode` so it can be unit-tested in Node. */

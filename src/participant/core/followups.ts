@@ -1,6 +1,6 @@
 import { ParticipantCommands } from '../../common/contributions';
 import { resultMetadataSchema } from '../../workbench/core/chatResult';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 
 /** The shape of `vscode.ChatFollowup`. */
 export interface Followup {

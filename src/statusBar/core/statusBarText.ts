@@ -1,5 +1,5 @@
 import type { ChatModelInUse } from '../../connection/core/chatModelChoice';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 
 /** The status bar text: the chat model, then the number of running video tasks when there are any. */
 export function statusBarText(chatModel: ChatModelInUse, runningVideoTasks: number): string {

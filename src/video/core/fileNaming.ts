@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 
 // Where a downloaded video goes. Task ids and prompts come from the service and the user: whatever they contain
 // (`../`, slashes, drive letters, control characters, emoji), the file name is made of safe characters only and

@@ -1,5 +1,5 @@
 import { formatUsd } from '../../api/account/prices';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import type { CardState, GalleryAction, GalleryCard, GalleryEntry } from './galleryProtocol';
 import { describeGroup, taskGroups } from './taskGroups';
 import { displayState, displayStateName, isFollowedHere } from './taskModel';

@@ -1,4 +1,4 @@
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import { escapeHtml, webviewPage } from '../../common/webviewPage';
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import { escapeHtml, webviewPage } from '../../common/webviewPage';
 
 // The video player webview: its page, and the messages both sides exchange.

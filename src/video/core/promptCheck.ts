@@ -1,5 +1,5 @@
-import { t } from '../../common/l10n';
-import { joinSentences } from '../../common/sentences';
+import { t } from '../../api/l10n';
+import { joinSentences } from '../../api/sentences';
 import { describeDurations, type VideoModelLimits } from './videoModelLimits';
 
 /** Something about a video request the model will likely refuse (or make badly), named before anything is charged. */

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { recipeSettingSchema, type RecipeSetting } from '../../config/schema';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import { PLACEHOLDER } from './promptCheck';
 
 /** A prompt template and where it comes from. */

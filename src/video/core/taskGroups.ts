@@ -1,4 +1,4 @@
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import { TASK_STATES, type TaskState, type VideoTaskRecord } from './videoTaskRecord';
 
 /** A task on its own, or the tasks of one group (Generate Variants) in their order. */

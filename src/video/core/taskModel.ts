@@ -1,5 +1,5 @@
 import type { ApiError, VideoTask } from '../../api';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import type { StoredCreateRequest, TaskSource, TaskState, VideoTaskRecord } from './videoTaskRecord';
 
 // Pure functions over task records: how a service answer changes a task, and how a task is described.

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { formatUsd, MAX_VIDEO_SECONDS } from '../../api';
 import { describeChargeQuote } from '../../connection/account/core/chargeQuote';
 import { folderNote, type ChargedRequest, type Quote } from '../../connection/core/chargeGate';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import { codeSpan, escapeMarkdown } from '../../common/markdownText';
 import type { PromptProblem } from './promptCheck';
 import { shortenPrompt } from './taskModel';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { videoSecondsSchema, videoSeedSchema, MAX_VIDEO_SEED } from '../../api/video/request';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 
 /** One task of Generate Variants: its prompt, and what it changes of the shared options. */
 export interface Variant {

@@ -1,6 +1,6 @@
 import type { ModelInfo } from '../../api';
 import type { ModelCapabilities } from '../../config/schema';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 
 /** What Promptreel knows a video model takes: from `promptreel.models.capabilities`, and the model list where it says. */
 export interface VideoModelLimits {

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { MAX_VIDEO_SECONDS, MAX_VIDEO_SEED, videoSecondsSchema, videoSeedSchema } from '../../api/video/request';
 import type { VideoSettings } from '../../config/settings';
-import { t } from '../../common/l10n';
+import { t } from '../../api/l10n';
 import type { FirstFrame, StoredCreateRequest } from './videoTaskRecord';
 
 /** The fields of one video that the settings give a default for. */

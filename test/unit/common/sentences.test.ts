@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { joinSentences } from '../../../src/common/sentences';
+import { joinSentences } from '../../../src/api/sentences';
 
 describe('joinSentences', () => {
   it('puts one space between English sentences and leaves out empty ones', () => {

@@ -1,4 +1,4 @@
-import { formatMessage, t as translate, type L10nArg } from '../../../common/l10n';
+import { formatMessage, t as translate, type L10nArg } from '../../../api/l10n';
 
 // Sizes and labels as chips and the popup show them.
 

@@ -2,8 +2,8 @@ import { formatUsd } from '../../../api/account/prices';
 import type { KeyHealthState } from './keyHealthMonitor';
 import { keyProblem } from './keyWarnings';
 import type { PriceQuote } from './priceBook';
-import { t } from '../../../common/l10n';
-import { joinSentences } from '../../../common/sentences';
+import { t } from '../../../api/l10n';
+import { joinSentences } from '../../../api/sentences';
 
 /** What a request priced per call costs and what the key keeps, shown before it is sent. */
 export interface ChargeQuote {

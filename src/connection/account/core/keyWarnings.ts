@@ -1,7 +1,7 @@
 import { expiryDay, keyCondition, type KeyHealth } from '../../../api/account/keyHealth';
 import { formatUsd } from '../../../api/account/prices';
 import type { KeyHealthState } from './keyHealthMonitor';
-import { t } from '../../../common/l10n';
+import { t } from '../../../api/l10n';
 
 /** A key expiring within this many days is warned about. */
 export const EXPIRY_WARNING_DAYS = 7;

@@ -1,3 +1,0 @@
-export const AccountCommandIds = {
-  refreshKeyHealth: 'promptreel.refreshKeyHealth',
-} as const;
