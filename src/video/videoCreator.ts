@@ -1,4 +1,3 @@
-import { ensureReady } from '../workbench/readiness';
 import { randomUUID } from 'node:crypto';
 import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
@@ -8,7 +7,7 @@ import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import type { ShownMessage } from '../workbench/showMessage';
 import { showRecovery } from '../workbench/recoveryActions';
-import { recoveryFor } from '../connection/core/recovery';
+import { recoveryFor, recoveryForMissing } from '../connection/core/recovery';
 import { newRecord, shortenPrompt } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
 import type { StoredCreateRequest, TaskGroup, TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
@@ -49,7 +48,6 @@ export class VideoCreator {
   async create(approval: VideoApproval, extras: CreateExtras = {}): Promise<CreateOutcome> {
     const request = approval.quote.requests[0];
     if (!request) return { kind: 'not-ready' };
-    if (!(await ensureReady(this.connection, t('Generating a video')))) return { kind: 'not-ready' };
     try {
       const task = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: t('Creating the video "{0}"…', shortenPrompt(request.prompt, 40)) },
@@ -68,8 +66,12 @@ export class VideoCreator {
    * task always lands in the list. A lost answer leaves an "unconfirmed" entry there.
    */
   async createOrThrow(approval: VideoApproval, extras: CreateExtras = {}): Promise<VideoTaskRecord> {
-    const client = this.connection.clients.get();
-    if (!client) throw new Error(t('promptreel.baseUrl is not set.'));
+    // Asked, not offered: the command that led here asked already; what is missing now fails with its recovery.
+    const readiness = await this.connection.readiness();
+    if (readiness.kind === 'missing') {
+      throw new ApiError({ kind: 'no-key', message: recoveryForMissing(readiness, t('Generating a video')).message, hint: '' });
+    }
+    const client = readiness.client;
     const request = this.connection.videoCharges.take(approval);
     if (!request) throw new Error(t('This confirmation was used already: nothing was sent. Generate the video again to confirm its price.'));
     const { source, group, signal } = extras;
