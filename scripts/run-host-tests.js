@@ -36,7 +36,7 @@ const OFFLINE_NOISE = /getaddrinfo ENOTFOUND (open-vsx\.org|\S*marketplace|\S*vi
 
 async function main() {
   const statsOut = option('--stats-file');
-  const timeoutMs = Number(option('--timeout-ms', process.env.PROMPTREEL_HOST_TIMEOUT_MS || 300000));
+  const timeoutMs = Number(option('--timeout-ms', process.env.PROMPTREEL_HOST_TIMEOUT_MS || 20 * 60_000));
   requireStack();
   for (const file of [EXTENSION_MAIN, `${HOST_TESTS_ENTRY}.js`]) {
     if (!fs.existsSync(file)) throw new Error(`missing ${path.relative(ROOT, file)}: run npm run build && npm run compile-tests`);

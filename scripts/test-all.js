@@ -43,7 +43,7 @@ function plan(selected) {
     stages.push({
       name: 'host',
       command: [node, path.join(__dirname, 'run-host-tests.js'), '--stats-file', statsFile('host')],
-      timeoutMs: 8 * MINUTE,
+      timeoutMs: 25 * MINUTE,
       counts: true,
       after: ['build', 'compile', 'install'],
     });
@@ -52,7 +52,7 @@ function plan(selected) {
     stages.push({
       name: 'ui',
       command: [node, bin('mocha/bin/mocha.js'), '--config', 'test/.mocharc.ui.json', '--reporter', reporter],
-      timeoutMs: 15 * MINUTE,
+      timeoutMs: 30 * MINUTE,
       counts: true,
       testDir: 'out/test/ui',
       after: ['package', 'compile', 'install'],

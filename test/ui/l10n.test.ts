@@ -70,10 +70,12 @@ function nls(key: string): { en: string; zh: string } {
 }
 
 /** A message of the extension (`t('…')`, the English text is the key) in English and in Chinese, filled. */
-function message(key: string, ...args: (string | number)[]): { en: string; zh: string } {
+function message(key: string, ...args: (string | number | { en: string; zh: string })[]): { en: string; zh: string } {
   const zh = chineseBundle[key];
   assert.ok(zh !== undefined, `l10n/bundle.l10n.${LOCALE}.json has no translation of "${key}"`);
-  return { en: fill(key, args), zh: fill(zh, args) };
+  // A message placed inside another is filled in its own language on each side.
+  const side = (language: 'en' | 'zh') => args.map((arg) => (typeof arg === 'object' ? arg[language] : arg));
+  return { en: fill(key, side('en')), zh: fill(zh, side('zh')) };
 }
 
 /** Asserts the Chinese text differs from the English one (else nothing would be proven) and returns both. */
@@ -167,7 +169,10 @@ describe(`the workbench in Simplified Chinese (${LOCALE}): side bar, a notificat
     try {
       await context.workbench.runCommand(testConnection);
       const parts = [
-        translated(message('The service refused the API key (HTTP 401).'), 'the 401 headline'),
+        translated(
+          message('{0}: the service refused the API key (HTTP 401).', message('Listing the models at {0}', service.baseUrl)),
+          'the 401 headline',
+        ),
         translated(message('The service said: "{0}".', 'Invalid token'), "the service's words"),
         translated(message('The API key is invalid, expired, disabled or out of quota: set a new key.'), 'the 401 hint'),
       ];
