@@ -264,7 +264,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
     const trimmed = text.trim();
     if (!trimmed && this.draft.isEmpty) return;
     if (!(await confirmCharge(connection.keyHealth.state, connection.clock.now(), t('This message')))) {
-      if (this.ready) void this.post({ type: 'draft', draft: { ...this.draft.view(), text: typed }, focus: true });
+      void this.post({ type: 'draft', draft: { ...this.draft.view(), text: typed }, focus: true });
       return;
     }
     const mentions = applyTrims(this.draft.mentions, this.budget(controller.store.get(conversationId)!));
@@ -285,9 +285,10 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
 
   /**
    * A conversation changed in the store. While the page follows a turn of the chat it shows (it was told the chat is
-   * answering, and knows each of its messages), the change is held back until the end of the current task: when
-   * that turn ends meanwhile, its `done`/`error` carries the change (the page learns the end once); when it goes on
-   * (tool calls run), one update says what changed.
+   * answering, and knows each of its messages), the change is held back until the events being handled now are over
+   * (`setImmediate`): the end of a reply changes the store twice just before the controller says the turn ended, and
+   * then its `done`/`error` carries it all (the page learns the end once); when the turn goes on instead (tool calls
+   * run), one update says what changed.
    */
   private onStoreChange(conversationId: string | undefined, listChanged: boolean): void {
     const store = this.services.controller.store;
