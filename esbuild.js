@@ -1,4 +1,4 @@
-// Bundles the extension host code (Node, cjs) and the webview script (browser, iife).
+// Bundles the extension host code (Node, cjs) and the webviews' pages (browser, iife).
 // Usage: node esbuild.js [--production] [--watch]
 // Required as a module (bench/size, test/unit/build), it only exports `buildOptions` and builds nothing.
 const esbuild = require('esbuild');
@@ -71,6 +71,13 @@ const sharedVscodeNamespace = {
   },
 };
 
+/** Each webview's page (browser code, one bundle each) → its bundle in dist/webview/ (the host's WebviewPage.script). */
+const PAGES = {
+  'src/chatPanel/webview/page/main.ts': 'chat.js',
+  'src/video/gallery/page/main.ts': 'gallery.js',
+  'src/video/player/page/main.ts': 'player.js',
+};
+
 /** The esbuild options of every bundle, for a production (minified) or development (source maps) build. */
 function buildOptions({ production, plugins = [] }) {
   const common = {
@@ -99,27 +106,9 @@ function buildOptions({ production, plugins = [] }) {
     },
     { ...host, entryPoints: ['src/api/undici/slim.ts'], outfile: 'dist/undici.js', plugins },
   ];
-  if (fs.existsSync(path.join(__dirname, 'src/webview/chatPanel/main.ts'))) {
-    entries.push({
-      ...common,
-      entryPoints: ['src/webview/chatPanel/main.ts'],
-      outfile: 'dist/webview/chat.js',
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2022',
-      plugins,
-    });
-  }
-  if (fs.existsSync(path.join(__dirname, 'src/webview/gallery/main.ts'))) {
-    entries.push({
-      ...common,
-      entryPoints: ['src/webview/gallery/main.ts'],
-      outfile: 'dist/webview/gallery.js',
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2022',
-      plugins,
-    });
+  for (const [entry, bundle] of Object.entries(PAGES)) {
+    if (!fs.existsSync(path.join(__dirname, entry))) continue;
+    entries.push({ ...common, entryPoints: [entry], outfile: `dist/webview/${bundle}`, format: 'iife', platform: 'browser', target: 'es2022', plugins });
   }
   return entries;
 }

@@ -21,11 +21,19 @@ const noNodeFs = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'].map((name)
   message: 'Outside src/api, use vscode.workspace.fs (see src/workbench/fileExists.ts): remote and virtual workspaces have no local disk.',
 }));
 
-/** Where a file of src/ stands: its top folder, whether it is page code (the browser) or a `core/` module. */
+/**
+ * Where a file of src/ stands: its top folder, whether it is page code (the browser: the page kit src/webviewPage/ and
+ * each webview's `page/` folder) or a `core/` module.
+ */
 function placeOf(file) {
   const relative = path.relative(SRC, file).split(path.sep);
   if (relative[0] === '..') return undefined;
-  return { top: relative[0], page: relative[0] === 'webview' || relative.includes('page'), core: relative.includes('core'), relative: relative.join('/') };
+  return {
+    top: relative[0],
+    page: relative[0] === 'webviewPage' || relative.includes('page'),
+    core: relative.includes('core'),
+    relative: relative.join('/'),
+  };
 }
 
 /** What a `core/` module may use values of: other `core/` modules and the plain-Node layers. */
@@ -43,6 +51,7 @@ const layersRule = {
     const check = (node, source, typeOnly) => {
       if (typeof source !== 'string' || !source.startsWith('.')) return;
       const to = placeOf(path.resolve(path.dirname(context.filename), source));
+      if (to?.page) return context.report({ node, message: `Only a webview's page imports page code (${source}).` });
       if (!to || to.top === from.top) {
         if (to && from.core && !typeOnly && !plainNode(to))
           context.report({
@@ -51,7 +60,6 @@ const layersRule = {
           });
         return;
       }
-      if (to.page) return context.report({ node, message: `Only a webview's page imports page code (${source}).` });
       if (SHARED.includes(from.top) && !SHARED.includes(to.top))
         return context.report({
           node,
@@ -119,8 +127,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/triple-slash-reference': 'off' },
   },
   {
-    // Every `core/` folder, at any depth, and the chat-request layer: plain Node.
-    files: ['src/**/core/**/*.ts', 'src/chatRequest/**/*.ts'],
+    // Every `core/` folder, at any depth, the chat-request layer and each webview's protocol (read by its page too): plain Node.
+    files: ['src/**/core/**/*.ts', 'src/chatRequest/**/*.ts', 'src/**/protocol.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noVscode, ...noNodeFs] }] },
   },
   {
@@ -129,8 +137,9 @@ export default tseslint.config(
     rules: { 'promptreel/layers': 'error' },
   },
   {
-    // The chat page runs in the browser: it imports no extension-host code, only the panel's protocol and model types.
-    files: ['src/webview/**/*.ts'],
+    // A webview's page (src/<feature>/<webview>/page/) runs in the browser: it imports its own folder, the page kit, and
+    // the types of its protocol and of its feature's model; no extension-host code.
+    files: ['src/**/page/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -138,13 +147,23 @@ export default tseslint.config(
           paths: [noVscode, ...noNodeFs],
           patterns: [
             {
-              regex: '^\\.\\./\\.\\./(?!chatPanel/core/(protocol|model)$|video/core/galleryProtocol$)',
-              message: 'Webview code imports no extension-host code: only `chatPanel/core/protocol`, `chatPanel/core/model` and `video/core/galleryProtocol`.',
+              regex: '^\\.\\./(?!protocol$|\\.\\./core/model$|\\.\\./\\.\\./webviewPage/[^/]+$)',
+              message: 'A page imports no extension-host code: only its folder, src/webviewPage/, `../protocol` and `../../core/model` (their types).',
             },
-            { regex: '^\\.\\./\\.\\./video/core/galleryProtocol$', allowTypeImports: true, message: 'Only the types of the gallery protocol reach the page.' },
-            { regex: '^\\.\\./\\.\\./chatPanel/core/model$', allowTypeImports: true, message: 'Only the types of the chat model reach the page.' },
+            { regex: '^\\.\\./protocol$', allowTypeImports: true, message: 'Only the types of the protocol reach the page (zod stays in the host).' },
+            { regex: '^\\.\\./\\.\\./core/model$', allowTypeImports: true, message: "Only the types of the feature's model reach the page." },
           ],
         },
+      ],
+    },
+  },
+  {
+    // The page kit (the channel to the host, t(), the DOM helpers): browser code that every page shares, and nothing else.
+    files: ['src/webviewPage/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [noVscode, ...noNodeFs], patterns: [{ regex: '^\\.\\.', message: 'The page kit imports nothing outside src/webviewPage/.' }] },
       ],
     },
   },

@@ -11,7 +11,7 @@ const BUNDLE = path.join(ROOT, 'l10n', 'bundle.l10n.json');
 const LANGUAGES = ['zh-cn'];
 const PLACEHOLDER = /\{(\d+)\}/g;
 /** The translators themselves: they pass messages on. */
-const TRANSLATORS = new Set(['src/api/l10n.ts', 'src/workbench/l10n.ts', 'src/webview/l10n.ts']);
+const TRANSLATORS = new Set(['src/api/l10n.ts', 'src/workbench/l10n.ts', 'src/webviewPage/l10n.ts']);
 
 function sourceFiles(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -14,7 +14,7 @@ interface ChatApi {
   controller: { send(conversationId: string, input: { text: string }): Promise<{ status?: string; text?: string } | undefined> };
 }
 
-/** The part of a panel's ChatWebviewHost this entry listens to (checked at run time). */
+/** The part of a panel's ChatSession this entry listens to (checked at run time). */
 interface PanelHost {
   onDidPost(listener: (message: { type: string }) => void): { dispose(): void };
 }

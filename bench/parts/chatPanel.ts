@@ -48,7 +48,9 @@ export const chatPanelPart: BenchPart = {
       `streaming ${CHUNKS.toLocaleString('en-US')} chunks: frames over 50 ms`,
     ];
     const goals = ['—', '—', '0'];
-    const missing = !fs.existsSync(path.join(ROOT, 'src', 'webview', 'chat')) ? 'src/webview/chat does not exist yet' : hostUnavailable();
+    const missing = !fs.existsSync(path.join(ROOT, 'src', 'chatPanel', 'webview', 'page'))
+      ? 'src/chatPanel/webview/page does not exist yet'
+      : hostUnavailable();
     if (missing) return figures.map((figure, i) => notMeasurable(PART, figure, goals[i], missing));
     const service = await context.service();
     await service.reset();

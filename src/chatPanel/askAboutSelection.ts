@@ -5,8 +5,8 @@ import { t } from '../api/l10n';
 import { showMessage } from '../workbench/showMessage';
 import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
-import type { ChatViewProvider } from './chatViewProvider';
-import type { ChatWebviewHost } from './chatWebviewHost';
+import type { ChatViewProvider } from './webview/chatViewProvider';
+import type { ChatSession } from './webview/chatSession';
 import type { ChatController } from './core/chatController';
 import { quickActionPrompt } from './core/contextPrompt';
 import { quickActionSchema, type QuickAction } from './core/model';
@@ -23,7 +23,7 @@ export interface AskArguments {
 }
 
 export interface AskResult {
-  host: ChatWebviewHost;
+  host: ChatSession;
   conversationId: string;
 }
 

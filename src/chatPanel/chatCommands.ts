@@ -5,9 +5,9 @@ import { showMessage } from '../workbench/showMessage';
 import { registerCommands } from '../workbench/registerCommands';
 import { Disposable } from '../common/lifecycle';
 import type { ChatController } from './core/chatController';
-import type { ChatPanels } from './chatPanels';
-import type { ChatViewProvider } from './chatViewProvider';
-import type { ChatWebviewHost } from './chatWebviewHost';
+import type { ChatPanels } from './webview/chatPanels';
+import type { ChatViewProvider } from './webview/chatViewProvider';
+import type { ChatSession } from './webview/chatSession';
 import type { ConversationActions, ExportOutcome, ImportOutcome } from './conversationActions';
 
 /** How long Show Chat History waits for a Chat view that is opening to load its page. */
@@ -64,7 +64,7 @@ export class ChatCommands extends Disposable {
         resolve();
       };
       const timer = setTimeout(done, PAGE_LOAD_WAIT_MS);
-      const watch = (host: ChatWebviewHost) => subscriptions.push(host.onDidPost((message) => message.type === 'snapshot' && done()));
+      const watch = (host: ChatSession) => subscriptions.push(host.onDidPost((message) => message.type === 'snapshot' && done()));
       if (this.view.host) watch(this.view.host);
       subscriptions.push(this.view.onDidResolve(watch));
     });

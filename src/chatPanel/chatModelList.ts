@@ -4,7 +4,7 @@ import type { Connection } from '../connection/connection';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
-import type { ModelsView } from './core/protocol';
+import type { ModelsView } from './webview/protocol';
 import { describePrice } from '../api/account/prices';
 
 /**

@@ -3,7 +3,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { IMAGE_EXTENSIONS, MAX_IMAGE_BYTES, imageDataUrl, imageMimeType } from './core/images';
 import type { ImageAttachment } from './core/model';
-import type { CapabilitiesView } from './core/protocol';
+import type { CapabilitiesView } from './webview/protocol';
 import { t } from '../api/l10n';
 import { showMessage } from '../workbench/showMessage';
 

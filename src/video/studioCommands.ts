@@ -5,7 +5,7 @@ import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
 import { registerCommands } from '../workbench/registerCommands';
 import { animateImage } from './animateImage';
-import type { VideoGallery } from './galleryPanel';
+import type { VideoGallery } from './gallery/videoGallery';
 import type { VideoOptions } from './core/videoOptions';
 import { RecipeFlow } from './recipeFlow';
 import { VariantsFlow } from './variantsFlow';

@@ -19,7 +19,7 @@ import { displayLocation, savedFile } from './downloadedFile';
 import type { CreateOutcome, VideoCreator } from './videoCreator';
 import type { DownloadOutcome, VideoDownloader } from './videoDownloader';
 import { defaultOptions, generateArgsSchema, optionsFromRequest, withOverrides, type GenerateArgs, type VideoOptions } from './core/videoOptions';
-import type { VideoPlayer } from './videoPlayer';
+import type { VideoPlayer } from './player/videoPlayer';
 import type { VideoPoller } from './core/videoPoller';
 import type { TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
 

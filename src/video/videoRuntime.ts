@@ -13,13 +13,13 @@ import type { StateStorage } from '../common/stateStorage';
 import { VideoTaskStore } from './core/taskStore';
 import { VideoTaskTreeProvider } from './taskTreeProvider';
 import { StudioCommands } from './studioCommands';
-import { VideoGallery } from './galleryPanel';
+import { VideoGallery } from './gallery/videoGallery';
 import { VideoCommands } from './videoCommands';
 import { VideoCreator } from './videoCreator';
 import { VideoTool } from './videoTool';
 import { VideoDownloader } from './videoDownloader';
 import { VideoNotifications } from './videoNotifications';
-import { VideoPlayer } from './videoPlayer';
+import { VideoPlayer } from './player/videoPlayer';
 import type { Event } from '../common/emitter';
 import { VideoPoller, type VideoTaskSource } from './core/videoPoller';
 
@@ -94,13 +94,7 @@ export class VideoRuntime extends Disposable {
     const reveal = (id: string) => void this.view.reveal(id, { select: false, focus: false }).then(undefined, () => undefined);
     this.creator = new VideoCreator(settings, connection, this.store, reveal, log);
     this.downloader = new VideoDownloader(settings, connection, this.store, log);
-    this.player = this._register(new VideoPlayer(log));
-    // The player panels VS Code brings back after a window reload.
-    this._register(
-      vscode.window.registerWebviewPanelSerializer(ViewIds.videoPlayer, {
-        deserializeWebviewPanel: (panel, state: unknown) => this.player.restore(panel, state),
-      }),
-    );
+    this.player = this._register(new VideoPlayer(deps.extensionUri, log));
     this.notifications = this._register(new VideoNotifications(this.poller, settings, this.downloader));
     this.commands = this._register(
       new VideoCommands({
@@ -120,7 +114,7 @@ export class VideoRuntime extends Disposable {
     // The agent's (and any tool loop's) way to make a video: VS Code asks the user, with the price, before each call.
     this.tool = new VideoTool({ settings, connection, store: this.store, creator: this.creator, downloader: this.downloader, log });
     this._register(vscode.lm.registerTool(VIDEO_TOOL_NAME, this.tool));
-    this.gallery = this._register(new VideoGallery(deps.extensionUri, this.store, connection, log));
+    this.gallery = this._register(new VideoGallery({ extensionUri: deps.extensionUri, store: this.store, connection, log }));
     this.studio = this._register(
       new StudioCommands({
         settings,

@@ -6,14 +6,3 @@ import { useZodLocale } from '../api/zodLocale';
 // VS Code's display language, l10n/bundle.l10n.<language>.json; English is the text itself).
 setTranslator((message, args) => vscode.l10n.t(message, ...args));
 useZodLocale(vscode.env.language);
-
-/** The translations the webviews need for VS Code's display language (none for English: the text is its own key). */
-export function pageStrings(): Record<string, string> {
-  return vscode.l10n.bundle ?? {};
-}
-
-/** The language of VS Code's UI, for `<html lang>` (BCP 47: `zh-cn` → `zh-CN`). */
-export function pageLanguage(): string {
-  const [language, region] = vscode.env.language.split('-');
-  return region ? `${language}-${region.toUpperCase()}` : (language ?? 'en');
-}

@@ -6,7 +6,7 @@ import type { ComponentLogger } from '../../common/logger';
 import { addUserMessage, dropRepliesAfterLastUser, editUserMessage, failAssistantMessage, type UserInput } from './conversation';
 import type { ConversationStore } from './conversationStore';
 import type { AssistantMessage, Conversation, ToolCallRecord } from './model';
-import type { RateLimitView, ToolDecision } from './protocol';
+import type { RateLimitView, ToolDecision } from '../webview/protocol';
 import { modelOf } from './requestBuilder';
 import { resolveCapabilities, type ResolvedCapabilities } from '../../chatRequest/capabilities';
 import type { ChatSampling } from '../../config/chatSampling';

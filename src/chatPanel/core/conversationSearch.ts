@@ -1,5 +1,5 @@
 import type { Conversation } from './model';
-import type { ConversationSearchResultView } from './protocol';
+import type { ConversationSearchResultView } from '../webview/protocol';
 
 // The history search: every word of the query must be found in the chat (its title or the text of its messages,
 // case-insensitive, not necessarily in one message). Chats whose title holds every word come first; then the newest.

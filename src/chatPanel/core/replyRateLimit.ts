@@ -1,5 +1,5 @@
 import type { ApiError, RateLimitWait } from '../../api';
-import type { RateLimitView } from './protocol';
+import type { RateLimitView } from '../webview/protocol';
 
 /**
  * The wait after HTTP 429 of one reply: what the views are told (a countdown, then its end), Retry now, and the 429

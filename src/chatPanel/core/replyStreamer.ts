@@ -8,7 +8,7 @@ import { applyStreamEvent, completeAssistantMessage, failAssistantMessage, rando
 import type { ConversationStore } from './conversationStore';
 import { describeReplyFailure } from './errorInfo';
 import type { AssistantMessage, Conversation, ToolCallRecord } from './model';
-import type { RateLimitView } from './protocol';
+import type { RateLimitView } from '../webview/protocol';
 import { settledReplyCost } from './replyCost';
 import { ReplyDeltas, type CoalescedDelta } from './replyDeltas';
 import { ReplyRateLimit } from './replyRateLimit';

@@ -1,4 +1,4 @@
-import type { ToolDecision } from './protocol';
+import type { ToolDecision } from '../webview/protocol';
 
 /** What became of a tool call that waited for the user: run it, refuse it, or Stop ended the wait. */
 export type ApprovalOutcome = 'allow' | 'deny' | 'stopped';

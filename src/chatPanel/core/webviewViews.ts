@@ -2,7 +2,7 @@ import type { ResolvedCapabilities } from '../../chatRequest/capabilities';
 import { usageTotals } from './conversation';
 import { conversationCost, formatCost } from './replyCost';
 import type { AssistantMessage, Conversation, ConversationOptions, Cost, ImageAttachment, Mention, SelectionContext } from './model';
-import type { AssistantMessageView, CapabilitiesView, ConversationView, CostView, DraftView, MentionView, OptionsPatch } from './protocol';
+import type { AssistantMessageView, CapabilitiesView, ConversationView, CostView, DraftView, MentionView, OptionsPatch } from '../webview/protocol';
 
 /** What waits next to the prompt box until the next turn is sent: the selection asked about, images attached. */
 export interface Draft {

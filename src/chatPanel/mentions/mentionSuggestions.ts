@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { t } from '../../api/l10n';
 import type { WorkspaceBoundary } from '../../workspace/workspaceBoundary';
-import type { MentionSuggestionView } from '../core/protocol';
+import type { MentionSuggestionView } from '../webview/protocol';
 import { fuzzyMatch, normalizeQuery, type FuzzyMatch } from './core/fuzzyMatch';
 import { english, type Words } from './core/mentionFormat';
 import { mentionKey, type MentionTarget } from './core/mentionTarget';

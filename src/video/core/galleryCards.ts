@@ -1,6 +1,6 @@
 import { formatUsd } from '../../api/account/prices';
 import { t } from '../../api/l10n';
-import type { CardState, GalleryAction, GalleryCard, GalleryEntry } from './galleryProtocol';
+import type { CardState, GalleryAction, GalleryCard, GalleryEntry } from '../gallery/protocol';
 import { describeGroup, taskGroups } from './taskGroups';
 import { displayState, displayStateName, isFollowedHere } from './taskModel';
 import type { VideoTaskRecord } from './videoTaskRecord';

@@ -148,7 +148,7 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
 
     // What VS Code does after a reload: a new panel of our type and the state the webview saved.
     const panel = vscode.window.createWebviewPanel(ViewIds.chatPanel, 'restored', vscode.ViewColumn.Active, {});
-    await api.chat.panels.deserializeWebviewPanel(panel, { conversationId: conversation.id, draft: 'x' });
+    api.chat.panels.restore(panel, { conversationId: conversation.id, draft: 'x' });
     const restored = api.chat.panels.hosts.find((host) => host !== panelHost && host.conversationId === conversation.id);
     assert.ok(restored, 'the restored panel shows the same conversation');
     assert.strictEqual(panel.title, 'Chat: panel chat');

@@ -1,8 +1,8 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { AssistantMessage, Conversation } from '../../../src/chatPanel/core/model';
-import type { ChatWebviewHost } from '../../../src/chatPanel/chatWebviewHost';
-import type { HostToWebview } from '../../../src/chatPanel/core/protocol';
+import type { ChatSession } from '../../../src/chatPanel/webview/chatSession';
+import type { AssistantMessageView, HostToWebview, ReplyEnd } from '../../../src/chatPanel/webview/protocol';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { LocalService, RecordedRequest } from '../../service';
 import { setSetting, testApi } from '../shell/shellTestSupport';
@@ -56,14 +56,39 @@ export function lastChatBody(service: LocalService): SentBody {
 }
 
 /** Records every message a webview host posts (what the webview was told). */
-export function recordPosts(host: ChatWebviewHost): { messages: HostToWebview[]; dispose(): void } {
+export function recordPosts(host: ChatSession): { messages: HostToWebview[]; dispose(): void } {
   const messages: HostToWebview[] = [];
   const subscription = host.onDidPost((message) => messages.push(message));
   return { messages, dispose: () => subscription.dispose() };
 }
 
+/** The reply a `done` or `error` message says ended, as the page was told it. */
+export function endedReply(end: ReplyEnd): AssistantMessageView {
+  const reply = end.conversation.messages.find((message) => message.id === end.messageId);
+  assert.ok(reply && reply.role === 'assistant', 'the end names a reply of the chat it carries');
+  return reply;
+}
+
+/**
+ * The posts that told the page a reply had ended, by type: its `done` or `error`, an update of the chat showing the
+ * reply no longer streaming, and a list showing the chat no longer answering with the reply in it.
+ */
+export function endsTold(messages: readonly HostToWebview[], conversationId: string, replyId: string): string[] {
+  return messages.flatMap((message) => {
+    if (message.type === 'done' || message.type === 'error') return [message.type];
+    if (message.type === 'conversations') {
+      const summary = message.conversations.find((candidate) => candidate.id === conversationId);
+      const replied = summary && !summary.busy && summary.messageCount >= 2;
+      return replied ? [message.type] : [];
+    }
+    const view = message.type === 'conversation' ? message.conversation : message.type === 'snapshot' ? message.snapshot.conversation : undefined;
+    const reply = view?.messages.find((candidate) => candidate.id === replyId);
+    return reply?.role === 'assistant' && reply.status !== 'streaming' ? [message.type] : [];
+  });
+}
+
 /** The Chat view's host once its real webview has said `ready`. */
-export async function readyViewHost(api: PromptreelTestApi): Promise<ChatWebviewHost> {
+export async function readyViewHost(api: PromptreelTestApi): Promise<ChatSession> {
   const host = await api.chat.view.reveal();
   await waitFor(() => host.ready, { timeoutMs: 30_000, what: 'the chat webview to say ready' });
   return host;

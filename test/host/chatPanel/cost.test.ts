@@ -7,6 +7,7 @@ import {
   assistantAt,
   connectChat,
   disconnectChat,
+  endedReply,
   lastChatBody,
   newConversation,
   readyViewHost,
@@ -42,11 +43,14 @@ describe('chat: issue 13, the cost of each reply and of the chat', () => {
       assert.deepStrictEqual(second.cost, { usd: costOf(CHAT_PRICE, second.usage), estimated: false });
 
       const done = posts.messages.filter((message) => message.type === 'done').at(-1);
-      assert.ok(done?.type === 'done' && done.message.cost && done.cost, 'the view got the cost of the reply and of the chat');
-      assert.strictEqual(done.message.cost.text, formatUsd(second.cost.usd));
-      assert.match(done.message.cost.text, /^\$0\.\d+$/);
-      assert.strictEqual(done.cost.text, formatUsd(first.cost.usd + second.cost.usd));
-      assert.strictEqual(done.cost.estimated, false);
+      assert.ok(done?.type === 'done', 'the view was told the reply ended');
+      const replyCost = endedReply(done).cost;
+      const chatCost = done.conversation.cost;
+      assert.ok(replyCost && chatCost, 'the view got the cost of the reply and of the chat');
+      assert.strictEqual(replyCost.text, formatUsd(second.cost.usd));
+      assert.match(replyCost.text, /^\$0\.\d+$/);
+      assert.strictEqual(chatCost.text, formatUsd(first.cost.usd + second.cost.usd));
+      assert.strictEqual(chatCost.estimated, false);
 
       await api.chat.store.flush();
       const restored = new ConversationStore(api.workspaceState).get(conversation.id);

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { addUserMessage } from '../../../src/chatPanel/core/conversation';
 import type { ExportOutcome, ImportOutcome } from '../../../src/chatPanel/conversationActions';
 import type { Conversation } from '../../../src/chatPanel/core/model';
-import type { ConversationSearchResultView, HostToWebview } from '../../../src/chatPanel/core/protocol';
+import type { ConversationSearchResultView, HostToWebview } from '../../../src/chatPanel/webview/protocol';
 import { connectChat, disconnectChat, readyViewHost, recordPosts, testApi, waitFor } from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 import { recordMessages } from '../support/recordMessages';

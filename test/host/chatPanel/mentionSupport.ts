@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { ChatWebviewHost } from '../../../src/chatPanel/chatWebviewHost';
-import type { ContextBudgetView, DraftView, HostToWebview, MentionSuggestionView } from '../../../src/chatPanel/core/protocol';
+import type { ChatSession } from '../../../src/chatPanel/webview/chatSession';
+import type { ContextBudgetView, DraftView, HostToWebview, MentionSuggestionView } from '../../../src/chatPanel/webview/protocol';
 import { recordPosts, waitFor } from './chatTestSupport';
 
 export function workspaceUri(...path: string[]): vscode.Uri {
@@ -19,7 +19,7 @@ export async function writeWorkspaceFile(path: string, text: string | Uint8Array
 let nextRequest = 1_000;
 
 /** Types `@query` as the page would: the entries the host answers with (the last answer for that query). */
-export async function suggestions(host: ChatWebviewHost, query: string, { waitForSymbols = false } = {}): Promise<MentionSuggestionView[]> {
+export async function suggestions(host: ChatSession, query: string, { waitForSymbols = false } = {}): Promise<MentionSuggestionView[]> {
   const posts = recordPosts(host);
   const requestId = nextRequest++;
   try {
@@ -34,7 +34,7 @@ export async function suggestions(host: ChatWebviewHost, query: string, { waitFo
 }
 
 /** Picks the first entry whose label matches, as a click in the popup does; resolves with the draft the page is told. */
-export async function pick(host: ChatWebviewHost, query: string, label: string | RegExp, options: { waitForSymbols?: boolean } = {}): Promise<DraftView> {
+export async function pick(host: ChatSession, query: string, label: string | RegExp, options: { waitForSymbols?: boolean } = {}): Promise<DraftView> {
   const items = await suggestions(host, query, options);
   const item = items.find((candidate) => (typeof label === 'string' ? candidate.label === label : label.test(candidate.label)));
   assert.ok(item, `"${String(label)}" is offered for "${query}": ${items.map((candidate) => candidate.label).join(', ')}`);
@@ -42,7 +42,7 @@ export async function pick(host: ChatWebviewHost, query: string, label: string |
 }
 
 /** Sends an intent that changes the draft and waits for the draft the page is told next. */
-export async function addAndWait(host: ChatWebviewHost, message: Parameters<ChatWebviewHost['handleMessage']>[0]): Promise<DraftView> {
+export async function addAndWait(host: ChatSession, message: Parameters<ChatSession['handleMessage']>[0]): Promise<DraftView> {
   const posts = recordPosts(host);
   try {
     await host.handleMessage(message);
@@ -54,7 +54,7 @@ export async function addAndWait(host: ChatWebviewHost, message: Parameters<Chat
 }
 
 /** The budget the page was told last after `action`. */
-export async function budgetAfter(host: ChatWebviewHost, action: () => Promise<unknown>): Promise<ContextBudgetView> {
+export async function budgetAfter(host: ChatSession, action: () => Promise<unknown>): Promise<ContextBudgetView> {
   const posts = recordPosts(host);
   try {
     await action();
@@ -66,7 +66,7 @@ export async function budgetAfter(host: ChatWebviewHost, action: () => Promise<u
 }
 
 /** Removes every chip, image and selection of the draft. */
-export async function clearDraft(host: ChatWebviewHost): Promise<void> {
+export async function clearDraft(host: ChatSession): Promise<void> {
   for (const mention of [...host.composerDraft.mentions]) await host.handleMessage({ type: 'removeMention', id: mention.id });
   while (host.composerDraft.images.length) await host.handleMessage({ type: 'removeImage', index: 0 });
   await host.handleMessage({ type: 'clearContext' });

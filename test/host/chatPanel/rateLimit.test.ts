@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { chatRequests, connectChat, disconnectChat, newConversation, readyViewHost, recordPosts, setSetting, testApi, waitFor } from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
-import type { HostToWebview } from '../../../src/chatPanel/core/protocol';
+import type { HostToWebview } from '../../../src/chatPanel/webview/protocol';
 
 const CHAT = '^/v1/chat/completions$';
 type RateLimitPost = Extract<HostToWebview, { type: 'rateLimit' }>;

@@ -5,6 +5,8 @@ import {
   chatRequests,
   connectChat,
   disconnectChat,
+  endedReply,
+  endsTold,
   lastChatBody,
   newConversation,
   readyViewHost,
@@ -46,7 +48,7 @@ describe('chat: a conversation against the local service', () => {
       assert.ok(types.includes('delta'), 'the webview got deltas');
       const done = posts.messages.find((message) => message.type === 'done');
       assert.ok(
-        done && done.type === 'done' && done.message.text === reply.text && done.usage.totalTokens === reply.usage.totalTokens,
+        done && done.type === 'done' && endedReply(done).text === reply.text && done.conversation.usage.totalTokens === reply.usage.totalTokens,
         'the webview got done with the usage',
       );
       const textFromDeltas = posts.messages.flatMap((message) => (message.type === 'delta' ? [message.text] : [])).join('');
@@ -54,6 +56,31 @@ describe('chat: a conversation against the local service', () => {
       assert.strictEqual(api.chat.store.get(conversation.id)?.title, 'hello there');
     } finally {
       streamed.dispose();
+      posts.dispose();
+    }
+  });
+
+  it("issue 24.3: tells the page of a reply's end once: one `done`, carrying the chat as the reply left it, and nothing else", async () => {
+    const api = await testApi();
+    const host = await readyViewHost(api);
+    const conversation = await newConversation();
+    host.showConversation(conversation.id);
+    const posts = recordPosts(host);
+    ctx.service.setScenario({ chat: { chunkChars: 3, delayMs: 5 } });
+    try {
+      const reply = await api.chat.controller.send(conversation.id, { text: 'tell me once' });
+      assert.strictEqual(reply?.status, 'done');
+      // What the host holds back during a turn would have gone by now.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.deepStrictEqual(endsTold(posts.messages, conversation.id, reply.id), ['done'], posts.messages.map((message) => message.type).join());
+      const types = posts.messages.map((message) => message.type);
+      assert.deepStrictEqual(types.slice(types.lastIndexOf('delta') + 1), ['done'], 'nothing but the end after the stream');
+      const done = posts.messages.find((message) => message.type === 'done');
+      assert.ok(done?.type === 'done');
+      assert.strictEqual(endedReply(done).text, reply.text);
+      assert.strictEqual(done.conversation.busy, false);
+      assert.strictEqual(done.conversations.find((summary) => summary.id === conversation.id)?.busy, false, 'the list says the chat answered');
+    } finally {
       posts.dispose();
     }
   });

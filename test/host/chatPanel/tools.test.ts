@@ -3,9 +3,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { ChatWebviewHost } from '../../../src/chatPanel/chatWebviewHost';
+import type { ChatSession } from '../../../src/chatPanel/webview/chatSession';
 import type { Conversation, ToolCallRecord } from '../../../src/chatPanel/core/model';
-import type { ToolDecision } from '../../../src/chatPanel/core/protocol';
+import type { ToolDecision } from '../../../src/chatPanel/webview/protocol';
 import type { PromptreelTestApi } from '../../../src/extension';
 import { useConnectedService } from '../support/connectedService';
 import { MemoryFileSystem } from '../support/memoryFileSystem';
@@ -78,7 +78,7 @@ describe('chat: tools run with approval (real extension host, local service)', (
     return api;
   }, disconnectChat);
   let api: PromptreelTestApi;
-  let host: ChatWebviewHost;
+  let host: ChatSession;
 
   beforeEach(async () => {
     api = await testApi();

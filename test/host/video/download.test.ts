@@ -10,6 +10,7 @@ import { VideoDownloader, type DownloadOutcome } from '../../../src/video/videoD
 import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import { sampleBytes, type LocalService } from '../../service';
 import { useConnectedService } from '../support/connectedService';
+import { assertStrictPage } from '../support/webviewPage';
 import { connectVideo, generateReviewed, disconnectVideo, playerLoaded, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
 
 function workspaceRoot(): string {
@@ -213,6 +214,9 @@ describe('video: download and playback', () => {
     assert.ok(opened?.kind === 'opened', JSON.stringify(opened));
     const { player } = runtime(api);
     assert.ok(player.isOpen(opened.file));
+    // The page is the player's bundle under the strict CSP; the file reaches it by message, never in the markup.
+    const html = assertStrictPage(player.open(opened.file).webview, 'player.js', { media: true });
+    assert.ok(!html.includes(opened.file.path) && !html.includes(opened.file.toString()), 'the file is not in the page');
     const metadata = await waitFor(() => player.lastReport(opened.file), { what: 'the player to load the video', timeoutMs: 20_000 });
     assert.notStrictEqual(metadata.state, 'error', `the webview could not play it: ${metadata.error}`);
     const loaded = await playerLoaded(player, opened.file, 'the metadata');

@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
+import { assertStrictPage } from '../support/webviewPage';
 import { confirmedRequests, pollUntil, testApi, useStudioService, waitFor } from './videoTestSupport';
 
 /** A task made through the creator, followed to completion by the real poller, and downloaded (to `destination` if given). */
@@ -30,6 +31,8 @@ describe('video: the gallery (issue 16.2)', () => {
       const elsewhere = await downloadedTask(api, 'A harbour at night', path.join(outside, 'harbour.mp4'));
       await vscode.commands.executeCommand('promptreel.openVideoGallery');
       assert.ok(api.video.gallery.isOpen);
+      // Its bundle by nonce, its stylesheet, videos from the webview's resource origin only.
+      assertStrictPage(api.video.gallery.open().webview, 'gallery.js', { media: true });
       for (const id of [inWorkspace, elsewhere]) {
         const poster = await waitFor(() => api.video.gallery.poster(id), { what: `the poster of ${id}`, timeoutMs: 20_000 });
         assert.deepStrictEqual([poster.width, poster.height, poster.error], [320, 180, undefined]);

@@ -115,6 +115,27 @@ describe('the shipped bundles (esbuild.js)', function () {
     }
   });
 
+  it("builds each webview's page into its own browser bundle from page code only: no zod, no extension-host code", async () => {
+    const pages = buildOptions({ production: true }).filter((entry) => entry.platform === 'browser');
+    assert.deepEqual(pages.map((entry) => path.basename(String(entry.outfile))).sort(), ['chat.js', 'gallery.js', 'player.js']);
+    for (const options of pages) {
+      const name = path.basename(String(options.outfile));
+      const result = await esbuild.build({ ...options, outfile: path.join(dir, 'webview', name), metafile: true });
+      const inputs = inputsOf(result.metafile);
+      const hostCode = inputs.filter((input) => input.startsWith('src/') && !/^src\/(webviewPage\/|[^/]+\/[^/]+\/page\/)/.test(input));
+      assert.deepEqual(hostCode, [], `${name} takes only the types of its protocol`);
+      assert.deepEqual(
+        inputs.filter((input) => input.includes('node_modules/zod/')),
+        [],
+        name,
+      );
+      assert.ok(
+        inputs.some((input) => input.startsWith('src/webviewPage/')),
+        `${name} uses the page kit: ${inputs.join(', ')}`,
+      );
+    }
+  });
+
   it('packages every bundle and no source map (.vscodeignore)', async () => {
     const staged = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-vsix-'));
     try {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { FrameScheduler, type FrameHost } from '../../../src/webview/chatPanel/frameScheduler';
+import { FrameScheduler, type FrameHost } from '../../../src/chatPanel/webview/page/frameScheduler';
 
 /** Frames that come only when the test says so, and a clock that the jobs move. */
 class FakeFrames implements FrameHost {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { countOf, dateGroup, groupHistory, markedRuns, relativeTime } from '../../../src/webview/chatPanel/historyFormat';
+import { countOf, dateGroup, groupHistory, markedRuns, relativeTime } from '../../../src/chatPanel/webview/page/historyFormat';
 
 // Local times, so the calendar days are the same in every time zone the tests run in.
 const NOW = new Date(2025, 5, 18, 15, 30).getTime(); // Wednesday, June 18 2025, 15:30

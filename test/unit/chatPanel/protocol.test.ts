@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { webviewStateSchema, webviewToHostSchema } from '../../../src/chatPanel/core/protocol';
+import { webviewStateSchema, webviewToHostSchema } from '../../../src/chatPanel/webview/protocol';
 
 describe('chat webview protocol', () => {
   it('accepts the intents the webview sends', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, type RateLimitWait } from '../../../src/api';
-import type { RateLimitView } from '../../../src/chatPanel/core/protocol';
+import type { RateLimitView } from '../../../src/chatPanel/webview/protocol';
 import { ReplyRateLimit } from '../../../src/chatPanel/core/replyRateLimit';
 
 function waitOf(delayMs: number, retried: string[]): RateLimitWait {

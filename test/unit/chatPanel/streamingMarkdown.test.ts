@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { markdownToHtml, normalizeNewlines, splitStreamingMarkdown, tokensToHtml } from '../../../src/webview/chatPanel/markdownParser';
+import { markdownToHtml, normalizeNewlines, splitStreamingMarkdown, tokensToHtml } from '../../../src/chatPanel/webview/page/markdownParser';
 
 /** What the webview's MarkdownStream does per frame, with HTML strings instead of DOM nodes. */
 function streamInChunks(text: string, chunkSize: number): { html: string; frames: number; closedBlocks: number } {

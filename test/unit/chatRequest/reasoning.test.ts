@@ -4,7 +4,7 @@ import { modelInformation } from '../../../src/languageModels/core/modelInformat
 import { reasoningChoiceOf } from '../../../src/chatRequest/modelOptions';
 import { buildConversationRequest } from '../../../src/chatPanel/core/requestBuilder';
 import { resolveCapabilities } from '../../../src/chatRequest/capabilities';
-import { optionsPatchSchema } from '../../../src/chatPanel/core/protocol';
+import { optionsPatchSchema } from '../../../src/chatPanel/webview/protocol';
 import type { Conversation } from '../../../src/chatPanel/core/model';
 
 describe('reasoning effort and the thinking switch, as each model expects them', () => {

@@ -1,7 +1,7 @@
 import { CHARS_PER_TOKEN, IMAGE_TOKENS, MESSAGE_OVERHEAD, estimateTextTokens } from '../../../chatRequest/tokenEstimate';
 import { renderMention, userPromptText } from '../../core/contextPrompt';
 import type { Conversation, ConversationMessage, Mention } from '../../core/model';
-import type { ContextBudgetView } from '../../core/protocol';
+import type { ContextBudgetView } from '../../webview/protocol';
 import type { Draft } from '../../core/webviewViews';
 
 export interface BudgetLimits {

@@ -1,0 +1,561 @@
+import * as vscode from 'vscode';
+import { CommandIds } from '../../common/contributions';
+import { Emitter } from '../../common/emitter';
+import { t } from '../../api/l10n';
+import { MutableDisposable, toDisposable } from '../../common/lifecycle';
+import { describeError } from '../../common/logger';
+import { recoveryForMissing } from '../../connection/core/recovery';
+import { confirmCharge } from '../../workbench/confirmCharge';
+import { recoveryCommand } from '../../workbench/recoveryActions';
+import { showMessage } from '../../workbench/showMessage';
+import { escapeHtml } from '../../workbench/webview/core/webviewHtml';
+import { WebviewHost } from '../../workbench/webview/webviewHost';
+import type { ReplyFinished } from '../core/chatController';
+import { ComposerDraft } from '../core/composerDraft';
+import { quickActionPrompt } from '../core/contextPrompt';
+import { imageFromDataUrl, imageMimeType } from '../core/images';
+import type { Conversation, ConversationOptions, ImageAttachment, Mention, SelectionContext } from '../core/model';
+import { capabilitiesView, conversationView, patchOptions, type Draft } from '../core/webviewViews';
+import { pickImageFor, readImage } from '../imagePicker';
+import { applyTrims, contextBudget, type BudgetLimits } from '../mentions/core/contextBudget';
+import { parseMentionKey } from '../mentions/core/mentionTarget';
+import { MentionError } from '../mentions/mentionError';
+import { SYMBOL_PAUSE_MS } from '../mentions/mentionSuggestions';
+import type { ChatServices } from './chatServices';
+import {
+  webviewToHostSchema,
+  type CapabilitiesView,
+  type ContextBudgetView,
+  type ConversationSummaryView,
+  type ConversationView,
+  type HostCommand,
+  type HostToWebview,
+  type OptionsPatch,
+  type SetupView,
+  type WebviewToHost,
+} from './protocol';
+
+/** What the page was last told of the chat it shows (to know when a change is the end of a turn it follows). */
+interface Told {
+  conversationId: string;
+  busy: boolean;
+  messageIds: string;
+}
+
+/**
+ * One chat page (the side-bar view or an editor panel) on the host side: it shows one conversation of the controller,
+ * answers `ready` with a snapshot, forwards the stream of the conversation shown, tells the page once when a reply
+ * ends, and turns the page's intents (one switch over the protocol) into actions: turns, the draft beside the prompt
+ * box (mentions, dropped files, images) and its context-window meter, the history's actions, code blocks, commands.
+ */
+export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
+  private activeId: string | undefined;
+  private readonly draft = new ComposerDraft();
+  /** The focus was asked for (Ask About Selection) before the page could take it: it goes there once it says ready. */
+  private focusWhenReady = false;
+  private latestMentionQuery = -1;
+  private lastTitle: string | undefined;
+  private readonly titleChanged = this._register(new Emitter<string>());
+  /** The title of the conversation shown changed (panels show it in their tab). */
+  readonly onDidChangeTitle = this.titleChanged.event;
+  private told: Told | undefined;
+  /** The list of chats as the page was last told it (JSON): an unchanged list is not sent again. */
+  private toldList = '';
+  /** An update of the conversation shown, held back while its turn may be ending (see `onStoreChange`). */
+  private readonly heldUpdate = this._register(new MutableDisposable());
+  private heldList = false;
+
+  constructor(
+    webview: vscode.Webview,
+    private readonly services: ChatServices,
+    initialConversationId?: string,
+  ) {
+    super(
+      webview,
+      { name: 'chat webview', extensionUri: services.extensionUri, log: services.log, schema: webviewToHostSchema },
+      {
+        title: t('Promptreel Chat'),
+        script: 'chat.js',
+        style: 'chat.css',
+        allow: { fonts: true },
+        body: `<main id="app" aria-busy="true"><p class="loading">${escapeHtml(t('Loading the chat…'))}</p></main>`,
+      },
+    );
+    const { controller, models, connection, settings } = services;
+    if (initialConversationId && controller.store.get(initialConversationId)) this.activeId = initialConversationId;
+
+    this._register(controller.store.onDidChange((change) => this.onStoreChange(change.conversationId, change.listChanged)));
+    // The stream of the conversation shown: text, tool calls, the waits after HTTP 429; its end is `onReplyEnd`.
+    this._register(
+      controller.onDidStream((delta) => {
+        if (delta.conversationId === this.activeId) void this.post({ type: 'delta', ...delta });
+      }),
+    );
+    this._register(
+      controller.onDidChangeToolCalls((update) => {
+        if (update.conversationId === this.activeId) void this.post({ type: 'toolCalls', ...update });
+      }),
+    );
+    this._register(
+      controller.onDidChangeRateLimit((update) => {
+        if (update.conversationId === this.activeId) void this.post({ type: 'rateLimit', ...update });
+      }),
+    );
+    this._register(controller.onDidFinish((finished) => this.onReplyEnd(finished)));
+    this._register(controller.onDidChangeBusy(() => this.postConversations()));
+    this._register(connection.keyStore.onDidChange(() => void this.postSetup()));
+    this._register(models.onDidChange(() => this.postModels()));
+    this._register(
+      settings.onDidChange((change) => {
+        if (change.affects('chat') || change.affects('models')) {
+          this.postModels();
+          this.postConversation();
+        }
+      }),
+    );
+  }
+
+  /** The conversation this page shows (one is created when there is none). */
+  get conversationId(): string {
+    return this.activeConversation().id;
+  }
+
+  /** What waits next to the prompt box (the selection, mentions, images) until the next message is sent. */
+  get composerDraft(): Readonly<Draft> {
+    return this.draft.current;
+  }
+
+  showConversation(conversationId: string): boolean {
+    if (!this.services.controller.store.get(conversationId)) return false;
+    this.activeId = conversationId;
+    void this.postSnapshot();
+    return true;
+  }
+
+  /** Shows an empty conversation (an existing empty one is reused rather than piling up "New chat" entries). */
+  newConversation(): string {
+    const store = this.services.controller.store;
+    const empty = store.list().find((summary) => summary.messageCount === 0);
+    this.activeId = (empty ? store.get(empty.id) : undefined)?.id ?? store.create(this.inheritedOptions()).id;
+    void this.postSnapshot();
+    void this.post({ type: 'focusComposer' });
+    return this.activeId;
+  }
+
+  /** Puts a selection next to the prompt box ("Ask About Selection"); the user then types or picks a quick action. */
+  setContext(context: SelectionContext, { focus = true }: { focus?: boolean } = {}): void {
+    this.draft.setContext(context);
+    this.focusWhenReady = focus;
+    this.draftChanged(focus);
+  }
+
+  addImage(image: ImageAttachment): void {
+    this.draft.addImage(image);
+    this.draftChanged();
+  }
+
+  protected async onReady(message: Extract<WebviewToHost, { type: 'ready' }>, first: boolean): Promise<void> {
+    const { controller, models } = this.services;
+    // The page's saved conversation counts when this host starts (a window reload); after that the page reloads only
+    // because it was hidden, and the host knows better (it may have shown another conversation meanwhile).
+    if (first && message.conversationId && controller.store.get(message.conversationId)) this.activeId = message.conversationId;
+    models.ensureLoaded();
+    await this.postSnapshot();
+    if (this.focusWhenReady) this.draftChanged(true);
+  }
+
+  protected async onMessage(message: Exclude<WebviewToHost, { type: 'ready' }>): Promise<unknown> {
+    const { controller, conversations, codeBlocks, models } = this.services;
+    switch (message.type) {
+      case 'send':
+        return this.sendTurn(message.conversationId, message.text);
+      case 'quickAction': {
+        const prompt = quickActionPrompt(message.action, this.draft.context);
+        return this.sendTurn(message.conversationId, message.text.trim() ? `${prompt}\n\n${message.text.trim()}` : prompt, message.text);
+      }
+      case 'stop':
+        return controller.stop(message.conversationId);
+      case 'retryNow':
+        return controller.retryNow(message.conversationId);
+      case 'toolApproval':
+        return controller.decideTool(message.conversationId, message.callId, message.decision);
+      case 'regenerate':
+      case 'retry':
+        void controller.regenerate(message.conversationId);
+        return;
+      case 'editMessage':
+        void controller.editAndResend(message.conversationId, message.messageId, message.text);
+        return;
+      case 'newConversation':
+        return this.newConversation();
+      case 'selectConversation':
+        return this.showConversation(message.conversationId);
+      case 'setOptions':
+        return this.applyOptions(message.conversationId, message.options);
+      case 'renameConversation':
+        return conversations.rename(message.conversationId);
+      case 'deleteConversation':
+        return conversations.delete(message.conversationId);
+      case 'deleteConversations':
+        return conversations.deleteMany(message.conversationIds);
+      case 'pinConversation':
+        return controller.store.setPinned(message.conversationId, message.pinned);
+      case 'exportConversation':
+        return conversations.export(message.conversationId, message.format);
+      case 'importConversation':
+        return conversations.importFromFile((conversationId) => void this.post({ type: 'openConversation', conversationId }));
+      case 'searchConversations':
+        return this.post({ type: 'searchResults', requestId: message.requestId, results: controller.store.search(message.query) });
+      case 'mentionQuery':
+        return this.suggestMentions(message.requestId, message.query);
+      case 'addMention': {
+        const target = parseMentionKey(message.key);
+        if (!target) return this.services.log.warn('Dropped a mention the host did not offer.');
+        return this.addMention(() => this.services.mentions.resolve(target));
+      }
+      case 'removeMention':
+        this.draft.removeMention(message.id);
+        return this.draftChanged();
+      case 'openMention':
+        return this.openMention(message.id, message.conversationId, message.messageId);
+      case 'dropUris':
+        return this.drop(message.uris);
+      case 'addImageData':
+        return this.addImageIfSeen(() => imageFromDataUrl(message.name, message.mimeType, message.dataUrl));
+      case 'attachImage': {
+        const image = await pickImageFor(this.capabilities(this.activeConversation()));
+        if (image) this.addImage(image);
+        return;
+      }
+      case 'removeImage':
+        this.draft.removeImage(message.index);
+        return this.draftChanged();
+      case 'clearContext':
+        this.draft.clearContext();
+        return this.draftChanged();
+      case 'refreshModels':
+        return models.refresh();
+      case 'loadModels':
+        return models.ensureLoaded();
+      case 'codeAction':
+        if (message.action === 'copy') return codeBlocks.copy(message.code);
+        if (message.action === 'insert') return codeBlocks.insertAtCursor(message.code);
+        if (message.action === 'replace') return codeBlocks.replaceSelection(message.code);
+        return codeBlocks.newFile(message.code, message.language);
+      case 'runCommand': {
+        const command = recoveryCommand(message.command);
+        if (command) await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
+        return;
+      }
+    }
+  }
+
+  protected override failed(message: WebviewToHost, error: unknown): void {
+    super.failed(message, error);
+    showMessage('error', t('Promptreel chat: {0}', describeError(error)), [{ title: t('Show Logs'), command: CommandIds.showLogs }]);
+  }
+
+  // Turns.
+
+  /** `typed`: what the composer held (given back when the user decides not to send after all). */
+  private async sendTurn(conversationId: string, text: string, typed = text): Promise<void> {
+    const { controller, connection } = this.services;
+    if (!controller.store.get(conversationId) || controller.isBusy(conversationId)) return;
+    const trimmed = text.trim();
+    if (!trimmed && this.draft.isEmpty) return;
+    if (!(await confirmCharge(connection.keyHealth.state, connection.clock.now(), t('This message')))) {
+      void this.post({ type: 'draft', draft: { ...this.draft.view(), text: typed }, focus: true });
+      return;
+    }
+    const mentions = applyTrims(this.draft.mentions, this.budget(controller.store.get(conversationId)!));
+    const { context, images } = this.draft.take();
+    this.draftChanged();
+    this.activeId = conversationId;
+    void controller.send(conversationId, { text: trimmed, ...(context ? { context } : {}), ...(images.length ? { images } : {}), mentions });
+  }
+
+  private applyOptions(conversationId: string, patch: OptionsPatch): void {
+    const conversation = this.services.controller.store.get(conversationId);
+    if (!conversation) return;
+    conversation.options = patchOptions(conversation.options, patch);
+    this.services.controller.store.changed(conversationId, { persist: 'now' });
+  }
+
+  // What the page is told of the conversations.
+
+  /**
+   * A conversation changed in the store. While the page follows a turn of the chat it shows (it was told the chat is
+   * answering, and knows each of its messages), the change is held back until the events being handled now are over
+   * (`setImmediate`): the end of a reply changes the store twice just before the controller says the turn ended, and
+   * then its `done`/`error` carries it all (the page learns the end once); when the turn goes on instead (tool calls
+   * run), one update says what changed.
+   */
+  private onStoreChange(conversationId: string | undefined, listChanged: boolean): void {
+    const store = this.services.controller.store;
+    if (this.activeId && !store.get(this.activeId)) {
+      // The conversation shown was deleted: show the newest one left, or a new one.
+      this.activeId = store.mostRecent()?.id;
+      void this.postSnapshot();
+      return;
+    }
+    const shown = conversationId !== undefined && conversationId === this.activeId ? store.get(conversationId) : undefined;
+    if (shown && this.followsTurn(shown)) return this.holdUpdate(listChanged);
+    if (listChanged) this.postConversations();
+    if (shown) this.postConversation();
+  }
+
+  private followsTurn(conversation: Conversation): boolean {
+    return this.told?.conversationId === conversation.id && this.told.busy && this.told.messageIds === messageIds(conversation);
+  }
+
+  private holdUpdate(listChanged: boolean): void {
+    this.heldList ||= listChanged;
+    if (this.heldUpdate.value) return;
+    const handle = setImmediate(() => {
+      this.heldUpdate.clear();
+      if (this.heldList) this.postConversations();
+      this.heldList = false;
+      this.postConversation();
+    });
+    this.heldUpdate.value = toDisposable(() => clearImmediate(handle));
+  }
+
+  private dropHeldUpdate(): void {
+    this.heldUpdate.clear();
+    this.heldList = false;
+  }
+
+  /** A turn ended in the conversation shown: the page is told once, with the chat as the turn left it. */
+  private onReplyEnd({ conversationId, requestId, message }: ReplyFinished): void {
+    const conversation = this.services.controller.store.get(conversationId);
+    if (conversationId !== this.activeId || !conversation || !this.ready) return;
+    this.dropHeldUpdate();
+    const end = {
+      requestId,
+      messageId: message.id,
+      conversation: this.conversationView(conversation),
+      capabilities: this.capabilities(conversation),
+      conversations: this.summaries(),
+      budget: this.budget(conversation),
+    };
+    this.toldList = JSON.stringify(end.conversations);
+    void this.post(message.status === 'done' ? { type: 'done', ...end } : { type: 'error', ...end });
+    this.updateTitle(conversation.title);
+  }
+
+  private async postSnapshot(): Promise<void> {
+    const conversation = this.activeConversation();
+    this.updateTitle(conversation.title);
+    if (!this.ready) return;
+    const setup = await this.setupView();
+    this.dropHeldUpdate();
+    const conversations = this.summaries();
+    this.toldList = JSON.stringify(conversations);
+    void this.post({
+      type: 'snapshot',
+      snapshot: {
+        ...(setup ? { setup } : {}),
+        conversations,
+        conversation: this.conversationView(conversation),
+        models: this.services.models.view,
+        capabilities: this.capabilities(conversation),
+        defaults: { ...this.services.controller.defaults() },
+        draft: this.draft.view(),
+        budget: this.budget(conversation),
+      },
+    });
+    const waiting = this.services.controller.rateLimitOf(conversation.id);
+    if (waiting) void this.post({ type: 'rateLimit', ...waiting });
+  }
+
+  private postConversation(): void {
+    if (!this.ready) return;
+    const conversation = this.activeConversation();
+    void this.post({ type: 'conversation', conversation: this.conversationView(conversation), capabilities: this.capabilities(conversation) });
+    this.postBudget();
+    this.updateTitle(conversation.title);
+  }
+
+  /** The list of chats, when it changed since the page was told it. */
+  private postConversations(): void {
+    if (!this.ready) return;
+    const conversations = this.summaries();
+    const json = JSON.stringify(conversations);
+    if (json === this.toldList) return;
+    this.toldList = json;
+    void this.post({ type: 'conversations', conversations });
+  }
+
+  private postModels(): void {
+    if (!this.ready) return;
+    void this.post({
+      type: 'models',
+      models: this.services.models.view,
+      capabilities: this.capabilities(this.activeConversation()),
+      defaults: { ...this.services.controller.defaults() },
+    });
+    this.postBudget();
+  }
+
+  private async postSetup(): Promise<void> {
+    const setup = await this.setupView();
+    void this.post({ type: 'setup', ...(setup ? { setup } : {}) });
+  }
+
+  /** What the chat needs before it can send, as the page's banner shows it; undefined when the service is ready. */
+  private async setupView(): Promise<SetupView | undefined> {
+    const readiness = await this.services.connection.readiness();
+    if (readiness.kind === 'ready') return undefined;
+    const { message, actions } = recoveryForMissing(readiness, t('The chat'));
+    return { message, actions: actions.filter((action): action is HostCommand => action !== 'retry') };
+  }
+
+  /** The conversation as the page sees it; what it was told is kept (see `onStoreChange`). */
+  private conversationView(conversation: Conversation): ConversationView {
+    const busy = this.services.controller.isBusy(conversation.id);
+    this.told = { conversationId: conversation.id, busy, messageIds: messageIds(conversation) };
+    return conversationView(conversation, busy);
+  }
+
+  private capabilities(conversation: Conversation): CapabilitiesView {
+    const { controller } = this.services;
+    return capabilitiesView(
+      controller.modelOf(conversation),
+      controller.capabilitiesOf(conversation),
+      controller.toolsFor(conversation, { evenIfOff: true }).map((tool) => tool.name),
+    );
+  }
+
+  private summaries(): ConversationSummaryView[] {
+    const { controller } = this.services;
+    return controller.store.list().map((summary) => ({ ...summary, busy: controller.isBusy(summary.id) }));
+  }
+
+  private activeConversation(): Conversation {
+    const store = this.services.controller.store;
+    const current = this.activeId ? store.get(this.activeId) : undefined;
+    if (current) return current;
+    const conversation = store.mostRecent() ?? store.create(this.inheritedOptions());
+    this.activeId = conversation.id;
+    return conversation;
+  }
+
+  /** A new conversation keeps the model picked in the one shown (other options start from the settings). */
+  private inheritedOptions(): ConversationOptions {
+    const model = this.activeId ? this.services.controller.store.get(this.activeId)?.options.model : undefined;
+    return model ? { model } : {};
+  }
+
+  private updateTitle(title: string): void {
+    if (title === this.lastTitle) return;
+    this.lastTitle = title;
+    this.titleChanged.fire(title);
+  }
+
+  // The draft beside the prompt box, and the context-window meter that follows it.
+
+  /** The draft changed: the meter follows it, and the page shows it (taking the focus when asked). */
+  private draftChanged(focus = false): void {
+    this.postBudget();
+    if (!this.ready) return;
+    void this.post({ type: 'draft', draft: this.draft.view(), focus });
+    if (focus) this.focusWhenReady = false;
+  }
+
+  /** The meter's figures for a conversation and the draft. */
+  private budget(conversation: Conversation): ContextBudgetView {
+    return contextBudget(this.budgetLimits(conversation), conversation, this.draft.current);
+  }
+
+  private postBudget(): void {
+    if (this.ready) void this.post({ type: 'budget', budget: this.budget(this.activeConversation()) });
+  }
+
+  private budgetLimits(conversation: Conversation): BudgetLimits {
+    const { controller, settings } = this.services;
+    const model = controller.modelOf(conversation);
+    const resolved = controller.capabilitiesOf(conversation);
+    const maxOutput = conversation.options.maxTokens ?? settings.chat.maxTokens ?? resolved.maxOutputTokens;
+    // As VS Code is told (modelInformation): the reply's share never takes more than three quarters of the window.
+    const reservedForReply = Math.min(maxOutput, Math.floor((resolved.contextWindow * 3) / 4));
+    return { model, contextWindow: resolved.contextWindow, reservedForReply };
+  }
+
+  private async suggestMentions(requestId: number, query: string): Promise<void> {
+    this.latestMentionQuery = requestId;
+    const { now, later } = await this.services.mentions.suggest(query);
+    if (requestId !== this.latestMentionQuery) return;
+    void this.post({ type: 'mentionResults', requestId, items: now });
+    if (!later) return;
+    await new Promise((resolve) => setTimeout(resolve, SYMBOL_PAUSE_MS));
+    if (requestId !== this.latestMentionQuery) return;
+    const symbols = await later();
+    if (symbols.length && requestId === this.latestMentionQuery) void this.post({ type: 'mentionResults', requestId, items: [...now, ...symbols] });
+  }
+
+  private async addMention(resolve: () => Promise<Mention>): Promise<void> {
+    try {
+      this.draft.addMention(await resolve());
+    } catch (error) {
+      if (!(error instanceof MentionError)) this.services.log.warn(`Could not add a mention: ${describeError(error)}`);
+      this.draft.setNotice(error instanceof MentionError ? error.message : t('Could not add it: {0}', describeError(error)));
+    }
+    this.draftChanged();
+  }
+
+  /** Adds an image when the chat's model is declared to see images; else the draft says why it was not added. */
+  private async addImageIfSeen(read: () => ReturnType<typeof imageFromDataUrl> | Promise<ReturnType<typeof imageFromDataUrl> | undefined>): Promise<void> {
+    const capabilities = this.capabilities(this.activeConversation());
+    if (!capabilities.vision) {
+      this.draft.setNotice(
+        capabilities.model
+          ? t(
+              '{0} is not declared to accept images, so the image was not added. Pick a vision model, or set "vision": true for it in promptreel.models.capabilities.',
+              capabilities.model,
+            )
+          : t(
+              'This model is not declared to accept images, so the image was not added. Pick a vision model, or set "vision": true for it in promptreel.models.capabilities.',
+            ),
+      );
+      return this.draftChanged();
+    }
+    const image = await read();
+    if (typeof image === 'string') {
+      this.draft.setNotice(image);
+      this.draftChanged();
+    } else if (image) {
+      this.addImage(image);
+    }
+  }
+
+  private async drop(uris: readonly string[]): Promise<void> {
+    for (const raw of uris) {
+      let uri: vscode.Uri;
+      try {
+        uri = vscode.Uri.parse(raw, true);
+      } catch {
+        continue;
+      }
+      if (imageMimeType(uri.path)) await this.addImageIfSeen(() => readImage(uri));
+      else await this.addMention(() => this.services.mentions.resolveUri(uri));
+    }
+  }
+
+  private async openMention(id: string, conversationId?: string, messageId?: string): Promise<void> {
+    const sent =
+      conversationId && messageId ? this.services.controller.store.get(conversationId)?.messages.find((message) => message.id === messageId) : undefined;
+    const mentions = sent?.role === 'user' ? (sent.mentions ?? []) : this.draft.mentions;
+    const mention = mentions.find((candidate) => candidate.id === id);
+    if (!mention) return;
+    try {
+      await this.services.mentions.open(mention);
+    } catch (error) {
+      this.draft.setNotice(t('Could not open {0}: {1}', mention.label, describeError(error)));
+      this.draftChanged();
+    }
+  }
+}
+
+function messageIds(conversation: Conversation): string {
+  return conversation.messages.map((message) => message.id).join('\n');
+}

@@ -1,0 +1,94 @@
+import { el } from '../../../webviewPage/dom';
+import type { FrameScheduler, JobPriority } from './frameScheduler';
+import { renderTokens } from './markdown';
+import { normalizeNewlines, splitStreamingMarkdown } from './markdownParser';
+
+/**
+ * Renders a markdown text that grows while a reply streams, at most once per animation frame. Blocks the lexer
+ * has closed (a later block follows them) are rendered once into the stable part and never touched again; only
+ * the last, still-growing block is re-rendered each frame. A long reply therefore costs a small constant per
+ * frame, not a re-render of the whole message per chunk. While text is waiting to be rendered, the container
+ * carries `data-pending`.
+ */
+export class MarkdownStream {
+  private source = '';
+  /** The page does not show `source` yet. */
+  private dirty = false;
+  /** Characters of the (normalized) text already rendered into `stable`. */
+  private stableChars = 0;
+  private readonly stable: HTMLElement;
+  private readonly tail: HTMLElement;
+  private frames = 0;
+  private stableBlocks = 0;
+  private readonly job = () => this.render();
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly scheduler: FrameScheduler,
+    private readonly onRendered: () => void = () => undefined,
+  ) {
+    this.stable = el('div', { className: 'md-stable' });
+    this.tail = el('div', { className: 'md-tail' });
+    container.replaceChildren(this.stable, this.tail);
+  }
+
+  get text(): string {
+    return this.source;
+  }
+
+  /**
+   * Replaces the whole text (a snapshot, or a conversation re-sent by the host). `later`: render it when the frame
+   * has time left (a message far from the bottom of a long conversation), not in the next frame.
+   */
+  set(text: string, priority: JobPriority = 'now'): void {
+    if (text === this.source) return;
+    if (!text.startsWith(this.source)) {
+      // Not a continuation: what was rendered no longer holds.
+      this.stableChars = 0;
+      this.stable.replaceChildren();
+    }
+    this.source = text;
+    this.dirty = true;
+    this.schedule(priority);
+  }
+
+  append(delta: string): void {
+    if (!delta) return;
+    this.source += delta;
+    this.dirty = true;
+    this.schedule('now');
+  }
+
+  /** Renders what is pending at once (a finished message); nothing when the page shows it already. */
+  flush(): void {
+    this.scheduler.cancel(this);
+    if (this.dirty) this.render();
+  }
+
+  dispose(): void {
+    this.scheduler.cancel(this);
+  }
+
+  private schedule(priority: JobPriority): void {
+    this.container.dataset.pending = '';
+    this.scheduler.schedule(this, this.job, priority);
+  }
+
+  private render(): void {
+    this.frames++;
+    this.dirty = false;
+    const rest = normalizeNewlines(this.source).slice(this.stableChars);
+    const split = splitStreamingMarkdown(rest);
+    if (split.closed.length > 0) {
+      this.stable.append(renderTokens(split.closed, split.links));
+      this.stableChars += split.closedChars;
+      this.stableBlocks += split.closed.length;
+    }
+    this.tail.replaceChildren(renderTokens(split.open, split.links));
+    // How much work rendering took, readable in the page (the UI tests check that long replies render incrementally).
+    this.container.dataset.renderFrames = String(this.frames);
+    this.container.dataset.stableBlocks = String(this.stableBlocks);
+    delete this.container.dataset.pending;
+    this.onRendered();
+  }
+}

@@ -1,0 +1,87 @@
+import { ViewIds } from '../../common/contributions';
+import * as vscode from 'vscode';
+import { Disposable, toDisposable } from '../../common/lifecycle';
+import type { ComponentLogger } from '../../common/logger';
+import { isFile } from '../../workbench/fileExists';
+import { registerPanelSerializer, webviewOptions } from '../../workbench/webview/webviewHost';
+import { fileNameOf } from '../downloadedFile';
+import { PlayerHost } from './playerHost';
+import { playerStateSchema, type PlaybackReport } from './protocol';
+
+/** A video to play: a URI of any file system (remote and virtual workspaces too), or a path on this machine. */
+export type VideoFile = vscode.Uri | string;
+
+function toUri(file: VideoFile): vscode.Uri {
+  if (typeof file !== 'string') return file;
+  return /^[a-z][\w+.-]+:/i.test(file) ? vscode.Uri.parse(file, true) : vscode.Uri.file(file);
+}
+
+interface OpenPlayer {
+  panel: vscode.WebviewPanel;
+  host: PlayerHost;
+}
+
+/** Open Video: a player panel per file (one per file: opening it again reveals it), restored after a window reload. */
+export class VideoPlayer extends Disposable {
+  private readonly players = new Map<string, OpenPlayer>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: ComponentLogger,
+  ) {
+    super();
+    this._register(toDisposable(() => [...this.players.values()].forEach((open) => open.panel.dispose())));
+    this._register(registerPanelSerializer(ViewIds.videoPlayer, (panel, state) => this.restore(panel, state), log));
+  }
+
+  open(file: VideoFile): vscode.WebviewPanel {
+    const uri = toUri(file);
+    const existing = this.players.get(uri.toString());
+    if (existing) {
+      existing.panel.reveal();
+      return existing.panel;
+    }
+    const panel = vscode.window.createWebviewPanel(ViewIds.videoPlayer, fileNameOf(uri), vscode.ViewColumn.Active, webviewOptions(this.extensionUri));
+    this.attach(panel, uri);
+    return panel;
+  }
+
+  /** A player panel VS Code brings back after a window reload: it plays its file again, or closes if the file is gone. */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const saved = playerStateSchema.safeParse(state);
+    const uri = saved.success ? toUri(saved.data.file) : undefined;
+    const exists = uri ? await isFile(uri) : false;
+    if (!uri || !exists || this.players.has(uri.toString())) {
+      this.log.info(uri && !exists ? `The video player of ${fileNameOf(uri)} was not restored: the file is gone.` : 'A video player was not restored.');
+      panel.dispose();
+      return;
+    }
+    this.attach(panel, uri);
+  }
+
+  /** The last playback report of the player of `file`. */
+  lastReport(file: VideoFile): PlaybackReport | undefined {
+    return this.players.get(toUri(file).toString())?.host.lastReport;
+  }
+
+  isOpen(file: VideoFile): boolean {
+    return this.players.has(toUri(file).toString());
+  }
+
+  /** Starts playback (muted: browsers only autoplay muted media without a click). */
+  async play(file: VideoFile, muted = true): Promise<boolean> {
+    return (await this.players.get(toUri(file).toString())?.host.play(muted)) ?? false;
+  }
+
+  private attach(panel: vscode.WebviewPanel, uri: vscode.Uri): void {
+    const file = uri.toString();
+    panel.title = fileNameOf(uri);
+    const host = new PlayerHost(panel.webview, uri, this.extensionUri, this.log);
+    this.players.set(file, { panel, host });
+    const disposed = panel.onDidDispose(() => {
+      disposed.dispose();
+      host.dispose();
+      this.players.delete(file);
+    });
+  }
+}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'crypto';
+
+/** A fresh nonce for one page: the only key that lets a script run. */
+export function newNonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+export interface WebviewHtmlOptions {
+  title: string;
+  /** `webview.cspSource`: the origin of the extension's own files in the webview. */
+  cspSource: string;
+  nonce: string;
+  /** What else the page may load from its own files besides images. */
+  allow?: { fonts?: boolean; media?: boolean };
+  /** The page's stylesheet, through the webview's resource origin. */
+  styleHref: string;
+  /** The page's bundle, through the webview's resource origin; it runs by the nonce only. */
+  scriptSrc: string;
+  /** The markup of the body until the script runs, without the script. */
+  body: string;
+  /** The page's translations (key: the English text) and its language; English when absent. */
+  l10n?: { language: string; strings: Record<string, string> };
+}
+
+/**
+ * Every webview page of Promptreel: `default-src 'none'`, so nothing loads but what is listed here, all of it from
+ * the extension itself; styles from its files only, scripts by nonce only, and no network at all.
+ */
+export function webviewHtml(options: WebviewHtmlOptions): string {
+  const { cspSource, nonce } = options;
+  const csp = [
+    "default-src 'none'",
+    `style-src ${cspSource}`,
+    `img-src ${cspSource}`,
+    options.allow?.fonts ? `font-src ${cspSource}` : '',
+    options.allow?.media ? `media-src ${cspSource}` : '',
+    `script-src 'nonce-${nonce}'`,
+  ]
+    .filter(Boolean)
+    .join('; ');
+  const strings = options.l10n && Object.keys(options.l10n.strings).length ? options.l10n.strings : undefined;
+  // A JSON data block is never run; `<` is escaped so no text in it can close the element.
+  const l10n = strings ? `<script type="application/json" id="promptreel-l10n">${JSON.stringify(strings).replace(/</g, '\\u003c')}</script>\n` : '';
+  return `<!DOCTYPE html>
+<html lang="${escapeHtml(options.l10n?.language ?? 'en')}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${escapeHtml(options.title)}</title>
+<link rel="stylesheet" href="${escapeHtml(options.styleHref)}">
+</head>
+<body>
+${options.body}
+${l10n}<script nonce="${nonce}" src="${escapeHtml(options.scriptSrc)}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,35 @@
+import * as assert from 'assert';
+import type * as vscode from 'vscode';
+
+/**
+ * Checks the page a webview serves (its HTML as set by the host): `default-src 'none'`, images and styles (and media or
+ * fonts when asked) from the webview's resource origin only, one script, the page's bundle, by nonce; no inline script
+ * or style. Resolves with the HTML.
+ */
+export function assertStrictPage(webview: vscode.Webview, bundle: string, allow: { media?: boolean; fonts?: boolean } = {}): string {
+  const html = webview.html;
+  const content = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1];
+  assert.ok(content, 'the page declares a CSP');
+  const csp = Object.fromEntries(
+    content
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...values]) => [name ?? '', values.join(' ')]),
+  );
+  const nonce = /^'nonce-([^']+)'$/.exec(csp['script-src'] ?? '')?.[1];
+  assert.ok(nonce, `scripts run by nonce: ${content}`);
+  const source = webview.cspSource;
+  assert.deepStrictEqual(csp, {
+    'default-src': "'none'",
+    'style-src': source,
+    'img-src': source,
+    ...(allow.fonts ? { 'font-src': source } : {}),
+    ...(allow.media ? { 'media-src': source } : {}),
+    'script-src': `'nonce-${nonce}'`,
+  });
+  const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]).filter((tag) => !tag.includes('type="application/json"'));
+  assert.strictEqual(scripts.length, 1, `one script: ${scripts.join(' ')}`);
+  assert.match(scripts[0] ?? '', new RegExp(`^<script nonce="${nonce.replace(/[+/=]/g, (char) => `\\${char}`)}" src="[^"]+/dist/webview/${bundle}">$`));
+  assert.ok(!html.includes('<style'), 'no inline style');
+  return html;
+}
