@@ -30,7 +30,13 @@ describe('chat panel (real VS Code, end to end)', () => {
   const context = useWorkbench({
     name: 'chat',
     env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
-    settings: { 'promptreel.chat.model': 'promptreel-chat', 'workbench.colorTheme': 'Default Dark Modern' },
+    settings: {
+      'promptreel.chat.model': 'promptreel-chat',
+      'workbench.colorTheme': 'Default Dark Modern',
+      // More than the reasoner writes: its request is adjusted, and the reply says so.
+      'promptreel.chat.maxTokens': 256,
+      'promptreel.models.capabilities': { 'promptreel-reasoner': { maxOutputTokens: 64 } },
+    },
     files: { 'src/scratch.ts': '' },
   });
 
@@ -62,6 +68,7 @@ describe('chat panel (real VS Code, end to end)', () => {
     assert.ok((await code.locator('.hljs-string, .hljs-subst, .hljs-template-string').count()) >= 1, 'the template string is highlighted');
     for (const label of ['Copy', 'Insert', 'Replace', 'New File']) await reply.locator('.code-toolbar button', { hasText: label }).waitFor();
     assert.match(await reply.locator('.message-usage').innerText(), /Tokens: \d+ prompt · \d+ completion · \d+ total/);
+    assert.strictEqual(await reply.locator('.message-notes').isVisible(), false, 'nothing was adjusted for promptreel-chat');
     assert.match(await frame.locator('#conversation-usage').innerText(), /This chat: \d+ tokens/);
     service.setScenario({ chat: { delayMs: 0 } });
     await context.workbench.screenshot('chat-dark');
@@ -314,8 +321,18 @@ describe('chat panel (real VS Code, end to end)', () => {
     assert.strictEqual(await reasoning.getAttribute('open'), null, 'the reasoning is folded');
     assert.match((await reasoning.locator('.reasoning-text').textContent()) ?? '', /The user wrote "which model answers\?"/);
     assert.ok(!(await reply.locator('.message-body').innerText()).includes('The user wrote'), 'the reasoning is apart from the answer');
-    const body = service.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as { model: string; temperature?: number };
-    assert.deepStrictEqual([body.model, body.temperature], ['promptreel-reasoner', 0.4]);
+    const body = service.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as {
+      model: string;
+      temperature?: number;
+      max_tokens?: number;
+      max_completion_tokens?: number;
+    };
+    assert.deepStrictEqual([body.model, body.temperature, body.max_tokens ?? body.max_completion_tokens], ['promptreel-reasoner', 0.4, 64]);
+    // What was changed for the model is said above its reply.
+    assert.strictEqual(
+      normalize(await reply.locator('.message-notes').innerText()),
+      'max_tokens was lowered from 256 to 64, the most promptreel-reasoner writes.',
+    );
 
     await frame.locator('#reset-options').click();
     await picker.selectOption('');

@@ -169,10 +169,7 @@ describe(`the workbench in Simplified Chinese (${LOCALE}): side bar, a notificat
     try {
       await context.workbench.runCommand(testConnection);
       const parts = [
-        translated(
-          message('{0}: the service refused the API key (HTTP 401).', message('Listing the models at {0}', service.baseUrl)),
-          'the 401 headline',
-        ),
+        translated(message('{0}: the service refused the API key (HTTP 401).', message('Listing the models at {0}', service.baseUrl)), 'the 401 headline'),
         translated(message('The service said: "{0}".', 'Invalid token'), "the service's words"),
         translated(message('The API key is invalid, expired, disabled or out of quota: set a new key.'), 'the 401 hint'),
       ];

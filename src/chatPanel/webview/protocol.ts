@@ -133,8 +133,8 @@ export interface RateLimitView {
   fromService: boolean;
 }
 
-/** The `promptreel.chat.*` values an unset option falls back to. */
-export type DefaultsView = ChatSampling;
+/** The `promptreel.chat.*` values an unset option falls back to, as the page reads them. */
+export type { ChatSampling };
 
 export interface DraftView {
   context?: SelectionContext;
@@ -159,7 +159,7 @@ export interface Snapshot {
   conversation: ConversationView;
   models: ModelsView;
   capabilities: CapabilitiesView;
-  defaults: DefaultsView;
+  defaults: ChatSampling;
   draft: DraftView;
   budget?: ContextBudgetView;
 }
@@ -200,7 +200,7 @@ export type HostToWebview =
   | ({ type: 'done' } & ReplyEnd)
   | ({ type: 'error' } & ReplyEnd)
   | { type: 'setup'; setup?: SetupView }
-  | { type: 'models'; models: ModelsView; capabilities: CapabilitiesView; defaults: DefaultsView }
+  | { type: 'models'; models: ModelsView; capabilities: CapabilitiesView; defaults: ChatSampling }
   | { type: 'draft'; draft: DraftView; focus: boolean }
   | { type: 'focusComposer' }
   /** Answers `mentionQuery`; a later answer with the same `requestId` adds entries that took longer (symbols). */

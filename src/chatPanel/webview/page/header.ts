@@ -1,5 +1,5 @@
 import type { ConversationOptions } from '../../core/model';
-import type { CapabilitiesView, ConversationSummaryView, ConversationView, DefaultsView, ModelsView, OptionsPatch, WebviewToHost } from '../protocol';
+import type { CapabilitiesView, ConversationSummaryView, ConversationView, ChatSampling, ModelsView, OptionsPatch, WebviewToHost } from '../protocol';
 import { fillNodes, t } from '../../../webviewPage/l10n';
 import { byId, el } from '../../../webviewPage/dom';
 import { costElement, formatTokens } from './figures';
@@ -35,7 +35,7 @@ export class Header {
   private readonly numbers: NumberField[];
   private models: ModelsView = { ids: [], prices: {}, loading: false, stale: false };
   private capabilities: CapabilitiesView | undefined;
-  private defaults: DefaultsView | undefined;
+  private defaults: ChatSampling | undefined;
   private options: ConversationOptions = {};
 
   constructor(private readonly host: HeaderHost) {
@@ -119,7 +119,7 @@ export class Header {
     this.renderModels();
   }
 
-  setModels(models: ModelsView, capabilities: CapabilitiesView, defaults: DefaultsView): void {
+  setModels(models: ModelsView, capabilities: CapabilitiesView, defaults: ChatSampling): void {
     this.models = models;
     this.capabilities = capabilities;
     this.defaults = defaults;

@@ -80,6 +80,7 @@ export class AssistantMessageView {
   private readonly status: HTMLElement;
   private readonly failure: HTMLElement;
   private readonly usage: HTMLElement;
+  private readonly notes: HTMLElement;
   private readonly actions: HTMLElement;
   private readonly rateLimit: RateLimitBanner;
   private reasoningLength = 0;
@@ -103,6 +104,7 @@ export class AssistantMessageView {
     this.status = el('span', { className: 'message-status' });
     this.failure = el('div', { className: 'message-error', hidden: true, attrs: { role: 'alert' } });
     this.usage = el('div', { className: 'message-usage', hidden: true });
+    this.notes = el('ul', { className: 'message-notes', hidden: true, attrs: { 'aria-label': t('How the request was adjusted for the model') } });
     this.actions = el('div', { className: 'message-actions' });
     this.rateLimit = new RateLimitBanner({
       retryNow: () => host.post({ type: 'retryNow', conversationId: host.conversationId() }),
@@ -115,6 +117,7 @@ export class AssistantMessageView {
     ]);
     this.element = el('article', { className: 'message assistant', dataset: { messageId: message.id }, attrs: { 'aria-label': t('Assistant reply') } }, [
       header,
+      this.notes,
       this.reasoning,
       body,
       this.rateLimit.element,
@@ -202,13 +205,18 @@ export class AssistantMessageView {
   /** The status, the error (with its buttons) and the usage: redone only when the message's outcome changed. */
   private renderOutcome(): void {
     const message = this.current;
-    const key = JSON.stringify([message.status, message.error, message.usage, message.cost, message.finishReason]);
+    const key = JSON.stringify([message.status, message.error, message.usage, message.cost, message.finishReason, message.notes]);
     if (key === this.outcomeKey) return;
     this.outcomeKey = key;
     this.actionsKey = '';
     this.element.dataset.status = message.status;
     this.element.setAttribute('aria-busy', String(message.status === 'streaming'));
     this.status.textContent = statusLabel(message);
+
+    // What the request builder changed so the model could take the request (a lowered max_tokens, images left out).
+    const notes = message.notes ?? [];
+    this.notes.hidden = notes.length === 0;
+    this.notes.replaceChildren(...notes.map((note) => el('li', { text: note })));
 
     this.failure.hidden = !message.error;
     this.failure.replaceChildren();
