@@ -35,7 +35,7 @@ export class ChatFeature extends Disposable {
     this.models = this._register(new ChatModelList(settings, connection, log));
     this.mentions = this._register(new WorkspaceMentions(log));
     this.controller = this._register(
-      new ChatController(this.store, settings, connection.clients, log, {
+      new ChatController(this.store, settings, connection, log, {
         firstListedModel: (signal) => connection.chatModel.resolve(signal),
         priceOf: (model) => connection.prices.priceOf(model),
         capabilitiesOf: (model) => connection.catalog.capabilitiesOf(model),

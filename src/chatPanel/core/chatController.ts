@@ -11,7 +11,7 @@ import { modelOf } from './requestBuilder';
 import { resolveCapabilities, type ResolvedCapabilities } from '../../chatRequest/capabilities';
 import type { ChatSampling } from '../../config/chatSampling';
 import type { ReplyRateLimit } from './replyRateLimit';
-import { ReplyStreamer, type ChatClients, type ChatSettingsSource, type ReplyIds, type ReplyListener } from './replyStreamer';
+import { ReplyStreamer, type ChatService, type ChatSettingsSource, type ReplyIds, type ReplyListener } from './replyStreamer';
 import { ToolApprovals } from './toolApprovals';
 import type { ToolSpec, Toolbox } from './toolbox';
 import { runToolRound } from './toolRound';
@@ -96,12 +96,12 @@ export class ChatController extends Disposable {
   constructor(
     readonly store: ConversationStore,
     private readonly settings: ChatSettingsSource,
-    clients: ChatClients,
+    service: ChatService,
     private readonly log: ComponentLogger,
     private readonly options: ChatControllerOptions = {},
   ) {
     super();
-    this.streamer = new ReplyStreamer(store, settings, clients, log, options.priceOf);
+    this.streamer = new ReplyStreamer(store, settings, service, log, options.priceOf);
     this._register(toDisposable(() => this.stopAll()));
   }
 

@@ -1,7 +1,7 @@
-import { ApiError, withRateLimitRetry, type ChatRequest } from '../../api';
+import { withRateLimitRetry, type ChatRequest } from '../../api';
 import type { ModelPrice } from '../../api/account/prices';
-import type { ClientProvider } from '../../connection/clientProvider';
-import { t } from '../../api/l10n';
+import type { Readiness } from '../../connection/connection';
+import { ServiceNotReady } from '../../connection/core/recovery';
 import { describeError, type ComponentLogger } from '../../common/logger';
 import type { Settings } from '../../config/settings';
 import { applyStreamEvent, completeAssistantMessage, failAssistantMessage, randomId, settleToolCallIds, startAssistantMessage } from './conversation';
@@ -21,8 +21,10 @@ import { toChatTools } from './tools';
 
 /** The settings a chat reads (the `Settings` of the extension; a plain object in unit tests). */
 export type ChatSettingsSource = Pick<Settings, 'chat' | 'capabilities' | 'get' | 'rateLimit'>;
-/** Where the client for the current settings comes from. */
-export type ChatClients = Pick<ClientProvider, 'get'>;
+/** Whether the service is ready, with its client (the Connection; a plain object in unit tests). */
+export interface ChatService {
+  readiness(): Promise<Readiness>;
+}
 
 /** Deltas are handed to the views at most this often; the webview then paints at its own frame rate. */
 const DELTA_INTERVAL_MS = 16;
@@ -58,7 +60,7 @@ export class ReplyStreamer {
   constructor(
     private readonly store: ConversationStore,
     private readonly settings: ChatSettingsSource,
-    private readonly clients: ChatClients,
+    private readonly service: ChatService,
     private readonly log: ComponentLogger,
     private readonly priceOf?: (model: string) => Promise<ModelPrice | undefined>,
   ) {}
@@ -80,14 +82,9 @@ export class ReplyStreamer {
     // Asked now, while the reply streams: the price is there (or not) when the reply ends.
     const price = this.priceOf?.(model).catch(() => undefined);
     try {
-      const client = this.clients.get();
-      if (!client) {
-        throw new ApiError({
-          kind: 'no-key',
-          message: t('The address of the service is not set.'),
-          hint: t('Set promptreel.baseUrl (Promptreel: Set API Key asks for it).'),
-        });
-      }
+      const readiness = await this.service.readiness();
+      if (readiness.kind === 'missing') throw new ServiceNotReady(readiness);
+      const { client } = readiness;
       const built = buildConversationRequest({ conversation, settings, capabilities, tools: toChatTools(offered) });
       const sent = built.request;
       request = sent;

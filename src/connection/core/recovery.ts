@@ -25,12 +25,21 @@ export interface RecoveryContext {
 /** Why a surface cannot send yet (Connection.readiness): said the same way everywhere. */
 export type Missing = { missing: 'address' } | { missing: 'unconfirmed'; origin: string } | { missing: 'key'; service: string };
 
+/** Thrown by a surface that found the service not ready (Connection.readiness) where it can only fail. */
+export class ServiceNotReady extends Error {
+  constructor(readonly missing: Missing) {
+    super(`The service is not ready: ${missing.missing}`);
+    this.name = 'ServiceNotReady';
+  }
+}
+
 /**
  * The one mapping from a failure to what the user reads and can do. Decided on kind, status and code, never on the
  * server's text, which is quoted.
  */
 export function recoveryFor(error: unknown, context: RecoveryContext): Recovery {
   const { what } = context;
+  if (error instanceof ServiceNotReady) return recoveryForMissing(error.missing, what);
   if (!isApiError(error)) return { message: t('{0} failed unexpectedly: {1}', what, asSentence(describe(error))), actions: ['showLogs', 'retry'] };
   const modelAction: RecoveryAction = context.request === 'video' ? 'chooseVideoModel' : 'selectChatModel';
   const modelSetting = context.request === 'video' ? { setting: 'promptreel.video.model' } : {};

@@ -135,7 +135,9 @@ describe('chat: stop, cut-off and refused requests', () => {
       const conversation = await newConversation();
       const reply = await api.chat.controller.send(conversation.id, { text: 'hi' });
       assert.strictEqual(reply?.status, 'error');
-      assert.deepStrictEqual(reply?.error?.actions, ['setApiKey', 'openSettings']);
+      // The panel asks the connection's readiness, as every surface does: the same answer as the page's setup banner.
+      assert.deepStrictEqual(reply?.error?.actions, ['setApiKey']);
+      assert.match(reply?.error?.message ?? '', /^The chat request needs an API key for http:\/\/127\.0\.0\.1:\d+/);
       assert.strictEqual(chatRequests(ctx.service).length, before);
       const host = await readyViewHost(api);
       const posts = recordPosts(host);
@@ -146,6 +148,7 @@ describe('chat: stop, cut-off and refused requests', () => {
         snapshot && snapshot.type === 'snapshot' && snapshot.snapshot.setup?.actions.includes('setApiKey'),
         'the webview shows what is missing, with Set API Key',
       );
+      assert.deepStrictEqual(snapshot.snapshot.setup?.actions, reply.error?.actions);
     } finally {
       if (saved !== undefined) process.env.PROMPTREEL_API_KEY = saved;
     }

@@ -77,7 +77,8 @@ function harness(
   const store = new ConversationStore(new MemoryStorage(), { saveDelayMs: 0 });
   const log = new Logger({ trace() {}, debug() {}, info() {}, warn() {}, error() {} }, new SecretRedactor()).forComponent('chat');
   const toolbox = new RecordingToolbox(tools);
-  const controller = new ChatController(store, settings, { get: () => client }, log, { toolbox, firstListedModel, priceOf });
+  const ready = { readiness: async () => ({ kind: 'ready' as const, service: service.baseUrl, client }) };
+  const controller = new ChatController(store, settings, ready, log, { toolbox, firstListedModel, priceOf });
   return { controller, toolbox, conversation: store.create(), settings: values, capabilities };
 }
 
