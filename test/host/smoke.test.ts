@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedService } from './support/connectedService';
 
@@ -14,12 +14,12 @@ describe('extension host smoke', () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is not loaded`);
     await extension.activate();
-    assert.strictEqual(extension.isActive, true);
+    assert.equal(extension.isActive, true);
   });
 
   it('opened the sample workspace', () => {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    assert.strictEqual(folders.length, 1, 'one workspace folder');
+    assert.equal(folders.length, 1, 'one workspace folder');
   });
 });
 
@@ -28,6 +28,6 @@ describe('local service from the extension host', () => {
 
   it('answers /v1/models with the demo key', async () => {
     const response = await fetch(`${ctx.service.baseUrl}/v1/models`, { headers: { Authorization: `Bearer ${ctx.service.demoKey}` } });
-    assert.strictEqual(response.status, 200);
+    assert.equal(response.status, 200);
   });
 });

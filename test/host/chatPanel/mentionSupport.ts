@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatSession } from '../../../src/chatPanel/webview/chatSession';
 import type { ContextBudgetView, DraftView, HostToWebview, MentionSuggestionView } from '../../../src/chatPanel/webview/protocol';

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';

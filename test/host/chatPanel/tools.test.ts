@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -122,10 +122,10 @@ describe('chat: tools run with approval (real extension host, local service)', (
       { name: 'promptreel_read_file', arguments: { path: 'src/sample.ts', startLine: 1, endLine: 3 } },
     ]);
     const call = await waitingCall(conversation, 0);
-    assert.strictEqual(call.readOnly, true);
-    assert.strictEqual(call.source, 'promptreel');
+    assert.equal(call.readOnly, true);
+    assert.equal(call.source, 'promptreel');
     const offered = lastChatBody(ctx.service).tools?.map((tool) => tool.function.name) ?? [];
-    assert.deepStrictEqual(offered.slice(0, 5), [
+    assert.deepEqual(offered.slice(0, 5), [
       'promptreel_read_file',
       'promptreel_list_folder',
       'promptreel_search_text',
@@ -135,8 +135,8 @@ describe('chat: tools run with approval (real extension host, local service)', (
     assert.ok(offered.includes('fixture_append_note'), "another extension's tool is offered");
     assert.ok(!offered.some((name) => name.endsWith('_internal') || name === 'manage_todo_list'), "VS Code's own Chat tools are not");
     await decide(conversation, call, 'allow');
-    assert.strictEqual(await answered(conversation), 'Tool results received (1):\n- src/sample.ts, lines 1-3 of 9:');
-    assert.strictEqual(
+    assert.equal(await answered(conversation), 'Tool results received (1):\n- src/sample.ts, lines 1-3 of 9:');
+    assert.equal(
       toolCalls(conversation)[0]?.result,
       'src/sample.ts, lines 1-3 of 9:\n1\t/** Adds two numbers. */\n2\texport function add(a: number, b: number): number {\n3\t  return a + b;',
     );
@@ -154,29 +154,29 @@ describe('chat: tools run with approval (real extension host, local service)', (
     );
     await decide(conversation, await waitingCall(conversation, 0), 'allowForChat');
     await answered(conversation);
-    assert.deepStrictEqual(
+    assert.deepEqual(
       toolCalls(conversation).map((call) => call.state),
       ['done', 'done'],
     );
-    assert.strictEqual(toolCalls(conversation)[0]?.result, 'tools-test/ (1 folder, 1 file):\nlib/ (2 files)\na.ts');
+    assert.equal(toolCalls(conversation)[0]?.result, 'tools-test/ (1 folder, 1 file):\nlib/ (2 files)\na.ts');
     assert.match(
       toolCalls(conversation)[1]?.result ?? '',
       /^The workspace folder \(\d+ folders?, \d+ files?\):\n[^]*src\/ \(\d+ files?\)[^]*tools-test\/ \(3 files\)/,
     );
-    assert.deepStrictEqual(api.chat.store.get(conversation.id)?.allowedTools, ['promptreel_list_folder']);
+    assert.deepEqual(api.chat.store.get(conversation.id)?.allowedTools, ['promptreel_list_folder']);
     await vscode.workspace.fs.delete(folder, { recursive: true });
   });
 
   it('issue 15.3: search text: Deny runs nothing and the model reads that it was declined; Allow finds the lines', async () => {
     const denied = await ask('find greet', [{ name: 'promptreel_search_text', arguments: { query: 'greet' } }]);
     await decide(denied, await waitingCall(denied, 0), 'deny');
-    assert.strictEqual(await answered(denied), 'Tool results received (1):\n- The user declined to run this tool call.');
-    assert.strictEqual(toolCalls(denied)[0]?.state, 'denied');
+    assert.equal(await answered(denied), 'Tool results received (1):\n- The user declined to run this tool call.');
+    assert.equal(toolCalls(denied)[0]?.state, 'denied');
 
     const allowed = await ask('find greet', [{ name: 'promptreel_search_text', arguments: { query: 'GREET', include: 'src/**' } }]);
     await decide(allowed, await waitingCall(allowed, 0), 'allow');
     await answered(allowed);
-    assert.strictEqual(
+    assert.equal(
       toolCalls(allowed)[0]?.result,
       '2 matches for "GREET" in 1 file:\nsrc/sample.ts:6: /** Greets someone by name. */\nsrc/sample.ts:7: export function greet(name: string): string {',
     );
@@ -203,7 +203,7 @@ describe('chat: tools run with approval (real extension host, local service)', (
       ]);
       await decide(conversation, await waitingCall(conversation, 0), 'allowForChat');
       await answered(conversation);
-      assert.deepStrictEqual(
+      assert.deepEqual(
         toolCalls(conversation).map((call) => call.result),
         [
           'Symbols matching "fixtureSq":\nfixtureSquare (class in shapes) tools-test/shapes.fixture:2',
@@ -231,7 +231,7 @@ describe('chat: tools run with approval (real extension host, local service)', (
       await decide(conversation, await waitingCall(conversation, 1), 'allow');
       await answered(conversation);
       const line = "src/sample.ts:2:10 warning (lint): 'add' is declared but never used.";
-      assert.strictEqual(toolCalls(conversation)[0]?.result, `Problems in src/sample.ts:\n${line}`);
+      assert.equal(toolCalls(conversation)[0]?.result, `Problems in src/sample.ts:\n${line}`);
       assert.ok(toolCalls(conversation)[1]?.result?.includes(line), toolCalls(conversation)[1]?.result);
     } finally {
       diagnostics.dispose();
@@ -252,9 +252,9 @@ describe('chat: tools run with approval (real extension host, local service)', (
       await decide(conversation, await waitingCall(conversation, 0), 'allowForChat');
       await answered(conversation);
       const [secret, outside] = toolCalls(conversation);
-      assert.strictEqual(secret?.state, 'failed');
+      assert.equal(secret?.state, 'failed');
       assert.match(secret?.result ?? '', /secret\.env is left out of the chat by files\.exclude, search\.exclude or a \.gitignore file/);
-      assert.strictEqual(outside?.state, 'failed');
+      assert.equal(outside?.state, 'failed');
       assert.match(outside?.result ?? '', /outside the workspace/);
       assert.ok(!JSON.stringify(chatRequests(ctx.service).map((request) => request.body)).includes('TOKEN=abc'), 'the secret never reached the service');
     } finally {
@@ -292,9 +292,9 @@ describe('chat: tools run with approval (real extension host, local service)', (
       for (const index of [0, 2, 4]) await decide(conversation, await waitingCall(conversation, index), 'allowForChat');
       await answered(conversation);
       const [notes, inLinkedFolder, listing, linkedFolder, search, regExpSearch] = toolCalls(conversation);
-      assert.strictEqual(notes?.state, 'failed');
-      assert.strictEqual(notes?.result, 'src/review-notes.txt is a link to a place outside the workspace: it is left out of the chat, as hidden files are.');
-      assert.strictEqual(inLinkedFolder?.state, 'failed');
+      assert.equal(notes?.state, 'failed');
+      assert.equal(notes?.result, 'src/review-notes.txt is a link to a place outside the workspace: it is left out of the chat, as hidden files are.');
+      assert.equal(inLinkedFolder?.state, 'failed');
       assert.match(inLinkedFolder?.result ?? '', /^src\/review-home\/credentials is inside src\/review-home, a link to a place outside the workspace/);
       assert.match(listing?.result ?? '', /^src\/ \(/);
       assert.ok(listing?.result?.includes('\nreview-readme.md') && listing.result.includes('\nsample.ts'), listing?.result);
@@ -344,12 +344,9 @@ describe('chat: tools run with approval (real extension host, local service)', (
       await answered(conversation);
       const [linked, git, env, app] = toolCalls(conversation);
       assert.match(linked?.result ?? '', /review-spelling\/\.git\/config is in a \.git folder: Git's own files are left out of the chat\./);
-      assert.strictEqual(git?.result, "nocase/.git/config is in a .git folder: Git's own files are left out of the chat.");
-      assert.strictEqual(
-        env?.result,
-        'nocase/.env is left out of the chat by files.exclude, search.exclude or a .gitignore file (the user can still mention it).',
-      );
-      assert.strictEqual(app?.result, 'nocase/src/app.ts (1 line):\n1\texport const app = 1;', 'another case reads the file as the file system spells it');
+      assert.equal(git?.result, "nocase/.git/config is in a .git folder: Git's own files are left out of the chat.");
+      assert.equal(env?.result, 'nocase/.env is left out of the chat by files.exclude, search.exclude or a .gitignore file (the user can still mention it).');
+      assert.equal(app?.result, 'nocase/src/app.ts (1 line):\n1\texport const app = 1;', 'another case reads the file as the file system spells it');
       const sent = JSON.stringify(chatRequests(ctx.service).map((request) => request.body));
       for (const token of ['review22-disk-token', 'review22-mem-token', 'review22-env-token'])
         assert.ok(!sent.includes(token), `${token} never reached the service`);
@@ -375,7 +372,7 @@ describe('chat: tools run with approval (real extension host, local service)', (
       await decide(conversation, await waitingCall(conversation, 0), 'allow');
       await answered(conversation);
       const [search] = toolCalls(conversation);
-      assert.strictEqual(search?.state, 'failed');
+      assert.equal(search?.state, 'failed');
       assert.match(search?.result ?? '', /^The regular expression took more than 1 second on src\/review-regex\.txt, so the search was stopped/);
     } finally {
       await vscode.workspace.fs.delete(file);
@@ -392,19 +389,19 @@ describe('chat: tools run with approval (real extension host, local service)', (
       [{ name: 'fixture_append_note', arguments: { line: 'third' } }],
     );
     const first = await waitingCall(conversation, 0);
-    assert.strictEqual(first.readOnly, false);
-    assert.strictEqual(first.source, 'vscode');
+    assert.equal(first.readOnly, false);
+    assert.equal(first.source, 'vscode');
     await decide(conversation, first, 'allowForChat');
     await decide(conversation, await waitingCall(conversation, 1), 'allow');
     await decide(conversation, await waitingCall(conversation, 2), 'deny');
     await answered(conversation);
-    assert.deepStrictEqual(
+    assert.deepEqual(
       toolCalls(conversation).map((call) => call.state),
       ['done', 'done', 'denied'],
     );
-    assert.strictEqual(toolCalls(conversation)[0]?.result, 'Appended "first" to notes.md.');
-    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(notes)), 'first\nsecond\n');
-    assert.strictEqual(api.chat.store.get(conversation.id)?.allowedTools, undefined);
+    assert.equal(toolCalls(conversation)[0]?.result, 'Appended "first" to notes.md.');
+    assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(notes)), 'first\nsecond\n');
+    assert.equal(api.chat.store.get(conversation.id)?.allowedTools, undefined);
     await vscode.workspace.fs.delete(notes);
   });
 
@@ -414,10 +411,10 @@ describe('chat: tools run with approval (real extension host, local service)', (
     const sent = chatRequests(ctx.service).length;
     await host.handleMessage({ type: 'stop', conversationId: conversation.id });
     await waitFor(() => !api.chat.controller.isBusy(conversation.id), { what: 'the turn to end' });
-    assert.strictEqual(toolCalls(conversation)[0]?.state, 'stopped');
+    assert.equal(toolCalls(conversation)[0]?.state, 'stopped');
     const last = conversation.messages.at(-1);
-    assert.strictEqual(last?.role === 'assistant' ? last.status : last?.role, 'stopped');
-    assert.strictEqual(chatRequests(ctx.service).length, sent);
+    assert.equal(last?.role === 'assistant' ? last.status : last?.role, 'stopped');
+    assert.equal(chatRequests(ctx.service).length, sent);
   });
 
   it('review 2.8: two calls with one id: the page shows two cards, each decision applies to its own card', async () => {
@@ -436,21 +433,21 @@ describe('chat: tools run with approval (real extension host, local service)', (
             .at(-1),
         { what: 'the page to be told both calls wait' },
       );
-      assert.notStrictEqual(cards[0]?.id, cards[1]?.id, 'each card names its own call');
+      assert.notEqual(cards[0]?.id, cards[1]?.id, 'each card names its own call');
       await decide(conversation, cards[1]!, 'deny');
-      assert.strictEqual(api.chat.controller.decideTool(conversation.id, cards[1]!.id, 'allow'), false, 'the second card is decided');
+      assert.equal(api.chat.controller.decideTool(conversation.id, cards[1]!.id, 'allow'), false, 'the second card is decided');
       // The round runs its calls in order: the second is marked denied once the first is decided.
-      assert.strictEqual(toolCalls(conversation)[0]?.state, 'pending', 'Deny on the second card left the first call waiting');
+      assert.equal(toolCalls(conversation)[0]?.state, 'pending', 'Deny on the second card left the first call waiting');
       await decide(conversation, cards[0]!, 'allow');
       await answered(conversation);
-      assert.deepStrictEqual(
+      assert.deepEqual(
         toolCalls(conversation).map((call) => call.state),
         ['done', 'denied'],
       );
       const sent = lastChatBody(ctx.service).messages as { role: string; tool_calls?: { id: string }[]; tool_call_id?: string }[];
       const ids = sent.flatMap((message) => (message.tool_calls ?? []).map((call) => call.id));
-      assert.deepStrictEqual(ids, [cards[0]!.id, cards[1]!.id], 'the model reads the ids the cards went by');
-      assert.deepStrictEqual(
+      assert.deepEqual(ids, [cards[0]!.id, cards[1]!.id], 'the model reads the ids the cards went by');
+      assert.deepEqual(
         sent.filter((message) => message.role === 'tool').map((message) => message.tool_call_id),
         ids,
       );
@@ -468,11 +465,11 @@ describe('chat: tools run with approval (real extension host, local service)', (
     const sent = chatRequests(ctx.service).length;
     await host.handleMessage({ type: 'stop', conversationId: conversation.id });
     await waitFor(() => !api.chat.controller.isBusy(conversation.id), { timeoutMs: 3_000, what: 'Stop to end the turn' });
-    assert.deepStrictEqual(
+    assert.deepEqual(
       toolCalls(conversation).map((call) => call.state),
       ['stopped', 'stopped'],
     );
-    assert.strictEqual(chatRequests(ctx.service).length, sent);
+    assert.equal(chatRequests(ctx.service).length, sent);
   });
 
   it('promptreel.chat.toolsOffered and excludedTools choose what is offered; a model without tools gets none', async () => {
@@ -482,7 +479,7 @@ describe('chat: tools run with approval (real extension host, local service)', (
       return lastChatBody(ctx.service).tools?.map((tool) => tool.function.name) ?? [];
     };
     await setSetting('chat.toolsOffered', 'workspace');
-    assert.deepStrictEqual((await offeredFor()).length, 5);
+    assert.deepEqual((await offeredFor()).length, 5);
     await setSetting('chat.toolsOffered', 'all');
     await setSetting('chat.excludedTools', ['fixture_*', 'promptreel_search_text']);
     const offered = await offeredFor();
@@ -491,9 +488,9 @@ describe('chat: tools run with approval (real extension host, local service)', (
       offered.join(),
     );
     await setSetting('chat.toolsOffered', 'none');
-    assert.deepStrictEqual(await offeredFor(), []);
+    assert.deepEqual(await offeredFor(), []);
     await setSetting('chat.toolsOffered', undefined);
     await setSetting('models.capabilities', { 'promptreel-chat': { tools: false } });
-    assert.deepStrictEqual(await offeredFor(), []);
+    assert.deepEqual(await offeredFor(), []);
   });
 });

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { EditorStreamResult } from '../../../src/editorStream/editorStreamCommands';
 import type { RecordedRequest } from '../../service';
@@ -73,8 +73,8 @@ export function controlProgress(): { readonly titles: string[]; readonly reports
     options: vscode.ProgressOptions,
     task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>,
   ): Thenable<R> => {
-    assert.strictEqual(options.cancellable, true, 'the progress notification can be cancelled');
-    assert.strictEqual(options.location, vscode.ProgressLocation.Notification);
+    assert.equal(options.cancellable, true, 'the progress notification can be cancelled');
+    assert.equal(options.location, vscode.ProgressLocation.Notification);
     titles.push(options.title ?? '');
     source = new vscode.CancellationTokenSource();
     return task({ report: (value) => void reports.push(value.message ?? '') }, source.token);

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as vscode from 'vscode';
@@ -58,20 +58,20 @@ describe('a workspace on another file system (issue 17.1)', () => {
 
     const first = await downloader.download(id);
     assert.ok(first.kind === 'saved', JSON.stringify(first));
-    assert.strictEqual(first.uri.scheme, SCHEME);
-    assert.strictEqual(first.uri.path, `/project/videos/a-kite-over-a-virtual-hill-${id}.mp4`);
+    assert.equal(first.uri.scheme, SCHEME);
+    assert.equal(first.uri.path, `/project/videos/a-kite-over-a-virtual-hill-${id}.mp4`);
     assert.ok(Buffer.from(await vscode.workspace.fs.readFile(first.uri)).equals(sampleBytes()), 'the bytes are the sample video');
-    assert.strictEqual(first.bytes, sampleBytes().length);
+    assert.equal(first.bytes, sampleBytes().length);
 
     const second = await downloader.download(id);
     assert.ok(second.kind === 'saved', JSON.stringify(second));
-    assert.strictEqual(second.uri.path, `/project/videos/a-kite-over-a-virtual-hill-${id}-2.mp4`, 'the first file is never replaced');
-    assert.deepStrictEqual(memfs.filesBelow('/project'), [first.uri.path, second.uri.path].sort(), 'nothing else was written on that file system');
-    assert.deepStrictEqual(temporaryDownloads(), before, 'no temporary file left on this machine');
+    assert.equal(second.uri.path, `/project/videos/a-kite-over-a-virtual-hill-${id}-2.mp4`, 'the first file is never replaced');
+    assert.deepEqual(memfs.filesBelow('/project'), [first.uri.path, second.uri.path].sort(), 'nothing else was written on that file system');
+    assert.deepEqual(temporaryDownloads(), before, 'no temporary file left on this machine');
 
     const record = api.video.store.get(id);
-    assert.strictEqual(record?.downloadedUri, second.uri.toString(), 'the task remembers the URI, not a local path');
-    assert.strictEqual(record?.downloadedPath, undefined);
+    assert.equal(record?.downloadedUri, second.uri.toString(), 'the task remembers the URI, not a local path');
+    assert.equal(record?.downloadedPath, undefined);
     const item = await api.video.tree.getTreeItem(id);
     assert.match(String(item.contextValue), /^videoTask:completed:downloaded/, 'the tree finds the file through the file system');
 
@@ -88,11 +88,11 @@ describe('a workspace on another file system (issue 17.1)', () => {
 
     const opened = await vscode.commands.executeCommand<OpenOutcome>('promptreel.video.open', id);
     assert.ok(opened?.kind === 'opened', JSON.stringify(opened));
-    assert.strictEqual(opened.file.toString(), saved.uri.toString(), 'played from where it was saved, not downloaded again');
+    assert.equal(opened.file.toString(), saved.uri.toString(), 'played from where it was saved, not downloaded again');
     const { player } = runtime(api);
     assert.ok(player.isOpen(saved.uri));
     const loaded = await playerLoaded(player, saved.uri, 'the player to load the video from the other file system');
-    assert.deepStrictEqual([loaded.width, loaded.height], [320, 180]);
+    assert.deepEqual([loaded.width, loaded.height], [320, 180]);
   });
 
   it('exports a chat as JSON and as Markdown to that file system, and imports the JSON back', async () => {
@@ -115,7 +115,7 @@ describe('a workspace on another file system (issue 17.1)', () => {
         stubs.restore();
       }
       assert.ok(exported?.kind === 'saved', JSON.stringify(exported));
-      assert.strictEqual(exported.uri.toString(), targets[format].toString());
+      assert.equal(exported.uri.toString(), targets[format].toString());
     }
     const markdown = new TextDecoder().decode(await vscode.workspace.fs.readFile(targets.md));
     assert.ok(markdown.includes('Where does this file live?'), markdown);
@@ -128,7 +128,7 @@ describe('a workspace on another file system (issue 17.1)', () => {
       stubs.restore();
     }
     assert.ok(imported?.kind === 'imported', JSON.stringify(imported));
-    assert.deepStrictEqual(
+    assert.deepEqual(
       api.chat.store.get(imported.conversationId)?.messages.map((message) => message.text),
       ['Where does this file live?'],
     );

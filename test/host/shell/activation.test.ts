@@ -1,5 +1,5 @@
 import { allCommandIds } from '../../../src/common/contributions';
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { SETTING_DEFAULTS, SETTING_KEYS } from '../../../src/config/schema';
 import { EXTENSION_ID, packageJson, testApi } from './shellTestSupport';
@@ -19,7 +19,7 @@ interface ConfigurationSection {
 describe('shell: activation and contributions', () => {
   it('activates and hands the test API over in test mode', async () => {
     const api = await testApi();
-    assert.strictEqual(vscode.extensions.getExtension(EXTENSION_ID)?.isActive, true);
+    assert.equal(vscode.extensions.getExtension(EXTENSION_ID)?.isActive, true);
     assert.ok(api.settings && api.keyStore && api.doctor && api.statusBar && api.logger);
   });
 
@@ -28,7 +28,7 @@ describe('shell: activation and contributions', () => {
     // onStartupFinished: pending video tasks are followed, and their completion announced, without any view open;
     // it waits until the window is up, so it never delays start-up. onWebviewPanel (not derived from the
     // contributions) restores chat panels and video players after a reload.
-    assert.deepStrictEqual(events, [
+    assert.deepEqual(events, [
       'onStartupFinished',
       'onWebviewPanel:promptreel.chatPanel',
       'onWebviewPanel:promptreel.videoPlayer',
@@ -45,38 +45,38 @@ describe('shell: activation and contributions', () => {
     // VS Code itself adds `<view id>.focus`, `.open`… for each contributed view.
     const viewIds = (packageJson().contributes.views as Record<string, { id: string }[]>).promptreel.map((view) => `${view.id}.`);
     const ours = [...registered].filter((id) => id.startsWith('promptreel.') && !viewIds.some((prefix) => id.startsWith(prefix))).sort();
-    assert.deepStrictEqual(ours, contributed, 'every registered promptreel.* command is contributed');
+    assert.deepEqual(ours, contributed, 'every registered promptreel.* command is contributed');
   });
 
   it('gives every command the Promptreel category and a codicon', () => {
     for (const command of packageJson().contributes.commands as ContributedCommand[]) {
-      assert.strictEqual(command.category, 'Promptreel', command.command);
+      assert.equal(command.category, 'Promptreel', command.command);
       assert.match(command.icon ?? '', /^\$\([a-z-]+\)$/, `${command.command} has a codicon`);
     }
   });
 
   it('declares every setting with the defaults the code uses and a markdownDescription', () => {
     const sections = packageJson().contributes.configuration as ConfigurationSection[];
-    assert.deepStrictEqual(
+    assert.deepEqual(
       sections.map((section) => section.title),
       ['General', 'Chat', 'Video'],
     );
     const declared = Object.assign({}, ...sections.map((section) => section.properties)) as ConfigurationSection['properties'];
-    assert.deepStrictEqual(Object.keys(declared).sort(), SETTING_KEYS.map((key) => `promptreel.${key}`).sort());
+    assert.deepEqual(Object.keys(declared).sort(), SETTING_KEYS.map((key) => `promptreel.${key}`).sort());
     for (const key of SETTING_KEYS) {
       const property = declared[`promptreel.${key}`];
-      assert.deepStrictEqual(property.default, SETTING_DEFAULTS[key], `default of promptreel.${key}`);
+      assert.deepEqual(property.default, SETTING_DEFAULTS[key], `default of promptreel.${key}`);
       assert.ok(property.markdownDescription, `promptreel.${key} has a markdownDescription`);
     }
   });
 
   it('reads defaults through the typed accessor', async () => {
     const { settings } = await testApi();
-    assert.strictEqual(settings.video.seconds, '5');
-    assert.strictEqual(settings.video.downloadFolder, 'videos');
-    assert.strictEqual(settings.video.staleAfterHours, 24);
-    assert.strictEqual(settings.video.autoDownload, false);
-    assert.strictEqual(settings.chat.maxTokens, null);
+    assert.equal(settings.video.seconds, '5');
+    assert.equal(settings.video.downloadFolder, 'videos');
+    assert.equal(settings.video.staleAfterHours, 24);
+    assert.equal(settings.video.autoDownload, false);
+    assert.equal(settings.chat.maxTokens, null);
   });
 
   it('contributes the Promptreel container with the Chat and Video Tasks views and their welcome content', () => {
@@ -85,8 +85,8 @@ describe('shell: activation and contributions', () => {
       views: Record<string, { id: string; name: string }[]>;
       viewsWelcome: { view: string; contents: string; when?: string }[];
     };
-    assert.deepStrictEqual(contributes.viewsContainers.activitybar, [{ id: 'promptreel', title: 'Promptreel', icon: 'media/promptreel.svg' }]);
-    assert.deepStrictEqual(
+    assert.deepEqual(contributes.viewsContainers.activitybar, [{ id: 'promptreel', title: 'Promptreel', icon: 'media/promptreel.svg' }]);
+    assert.deepEqual(
       contributes.views.promptreel.map((view) => [view.id, view.name]),
       [
         ['promptreel.chat', 'Chat'],

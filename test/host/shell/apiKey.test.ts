@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import { API_KEY_ENV, ApiKeyStore } from '../../../src/connection/keys/apiKeyStore';
 import { SecretRedactor } from '../../../src/common/redactor';
 import type { ClearApiKeyResult, SetApiKeyResult } from '../../../src/auth/apiKeyCommands';
@@ -35,35 +35,35 @@ describe('shell: API key', () => {
   it('stores, scopes and clears the key in the real SecretStorage', async () => {
     const { keyStore, keyContext } = await testApi();
     await setSetting('baseUrl', `${BASE}/`);
-    assert.strictEqual(await keyStore.get(), undefined);
+    assert.equal(await keyStore.get(), undefined);
     await keyStore.store('  sk-store-roundtrip-0001  ');
-    assert.deepStrictEqual(await keyStore.get(), { key: 'sk-store-roundtrip-0001', source: 'secret-storage' });
-    assert.strictEqual(await keyContext.refresh(), true);
+    assert.deepEqual(await keyStore.get(), { key: 'sk-store-roundtrip-0001', source: 'secret-storage' });
+    assert.equal(await keyContext.refresh(), true);
 
     // The same service typed differently shares the key; another service does not see it.
     await setSetting('baseUrl', `${BASE}/v1`);
-    assert.strictEqual(await keyStore.getKey(), 'sk-store-roundtrip-0001');
+    assert.equal(await keyStore.getKey(), 'sk-store-roundtrip-0001');
     await setSetting('baseUrl', 'http://127.0.0.1:10');
-    assert.strictEqual(await keyStore.get(), undefined);
-    assert.strictEqual(await keyContext.refresh(), false);
+    assert.equal(await keyStore.get(), undefined);
+    assert.equal(await keyContext.refresh(), false);
 
     await setSetting('baseUrl', BASE);
-    assert.strictEqual(await keyStore.clear(), true);
-    assert.strictEqual(await keyStore.get(), undefined);
-    assert.strictEqual(await keyStore.clear(), false);
+    assert.equal(await keyStore.clear(), true);
+    assert.equal(await keyStore.get(), undefined);
+    assert.equal(await keyStore.clear(), false);
   });
 
   it('follows a key changed behind its back (another window)', async () => {
     const { keyStore, keyContext, secrets } = await testApi();
     await setSetting('baseUrl', BASE);
     await keyContext.refresh();
-    assert.strictEqual(keyContext.value, false);
+    assert.equal(keyContext.value, false);
     let changes = 0;
     const listener = keyStore.onDidChange(() => changes++);
     try {
       await secrets.store(`promptreel.apiKey:${BASE}`, 'sk-other-window-0002');
       await waitFor(() => changes > 0 && keyContext.value, { what: 'the store and hasApiKey to see the new key' });
-      assert.strictEqual(await keyStore.getKey(), 'sk-other-window-0002');
+      assert.equal(await keyStore.getKey(), 'sk-other-window-0002');
       await secrets.delete(`promptreel.apiKey:${BASE}`);
       await waitFor(() => !keyContext.value, { what: 'hasApiKey to drop' });
     } finally {
@@ -92,17 +92,17 @@ describe('shell: API key', () => {
       // Its own fire and SecretStorage's event: after both, nothing will clear the cache behind the reads below.
       await waitFor(() => changes >= 2, { what: 'the events of storing the key' });
       reads = 0;
-      assert.deepStrictEqual(await Promise.all([store.getKey(), store.getKey(), store.getKey()]), ['sk-cached-0009', 'sk-cached-0009', 'sk-cached-0009']);
-      assert.strictEqual(await store.getKey(), 'sk-cached-0009');
-      assert.strictEqual(reads, 1, 'one read for four requests');
+      assert.deepEqual(await Promise.all([store.getKey(), store.getKey(), store.getKey()]), ['sk-cached-0009', 'sk-cached-0009', 'sk-cached-0009']);
+      assert.equal(await store.getKey(), 'sk-cached-0009');
+      assert.equal(reads, 1, 'one read for four requests');
       // Changed behind its back (another window): SecretStorage says so, and the next request reads again.
       const before = changes;
       await secrets.store(`promptreel.apiKey:${BASE}`, 'sk-cached-0010');
       await waitFor(() => changes > before, { what: 'the change event' });
-      assert.strictEqual(await store.getKey(), 'sk-cached-0010');
-      assert.strictEqual(reads, 2);
-      assert.strictEqual(await store.clear(), true);
-      assert.strictEqual(await store.getKey(), undefined);
+      assert.equal(await store.getKey(), 'sk-cached-0010');
+      assert.equal(reads, 2);
+      assert.equal(await store.clear(), true);
+      assert.equal(await store.getKey(), undefined);
     } finally {
       listener.dispose();
       store.dispose();
@@ -119,16 +119,16 @@ describe('shell: API key', () => {
     } finally {
       stub.restore();
     }
-    assert.deepStrictEqual(result, { baseUrl: BASE });
-    assert.strictEqual(stub.calls.length, 1);
+    assert.deepEqual(result, { baseUrl: BASE });
+    assert.equal(stub.calls.length, 1);
     const box = stub.calls[0];
-    assert.strictEqual(box.password, true);
-    assert.strictEqual(box.ignoreFocusOut, true);
+    assert.equal(box.password, true);
+    assert.equal(box.ignoreFocusOut, true);
     assert.ok(await validationMessage(box, '   '), 'an empty key is refused');
     assert.ok(await validationMessage(box, 'sk-a b'), 'a key with spaces is refused');
-    assert.strictEqual(await validationMessage(box, ' sk-fine '), undefined);
+    assert.equal(await validationMessage(box, ' sk-fine '), undefined);
     assert.ok(!JSON.stringify(result).includes('sk-set-command-0003'), 'the command never returns the key');
-    assert.deepStrictEqual(await keyStore.get(), { key: 'sk-set-command-0003', source: 'secret-storage' });
+    assert.deepEqual(await keyStore.get(), { key: 'sk-set-command-0003', source: 'secret-storage' });
     await waitFor(() => keyContext.value, { what: 'hasApiKey' });
   });
 
@@ -142,14 +142,14 @@ describe('shell: API key', () => {
     } finally {
       stub.restore();
     }
-    assert.strictEqual(stub.calls.length, 2);
+    assert.equal(stub.calls.length, 2);
     assert.ok(await validationMessage(stub.calls[0], 'ftp://example.com'), 'a non-http URL is refused');
     assert.ok(await validationMessage(stub.calls[0], ''), 'an empty URL is refused');
-    assert.strictEqual(stub.calls[0].password, undefined, 'the base URL is not a secret');
-    assert.strictEqual(stub.calls[1].password, true);
-    assert.deepStrictEqual(result, { baseUrl: BASE });
-    assert.strictEqual(settings.baseUrl, `${BASE}/v1/`);
-    assert.strictEqual(await keyStore.getKey(), 'sk-first-run-0004');
+    assert.equal(stub.calls[0].password, undefined, 'the base URL is not a secret');
+    assert.equal(stub.calls[1].password, true);
+    assert.deepEqual(result, { baseUrl: BASE });
+    assert.equal(settings.baseUrl, `${BASE}/v1/`);
+    assert.equal(await keyStore.getKey(), 'sk-first-run-0004');
   });
 
   it('Set API Key stores nothing when cancelled', async () => {
@@ -157,11 +157,11 @@ describe('shell: API key', () => {
     await setSetting('baseUrl', BASE);
     const stub = stubInputBox([undefined]);
     try {
-      assert.strictEqual(await vscode.commands.executeCommand('promptreel.setApiKey'), undefined);
+      assert.equal(await vscode.commands.executeCommand('promptreel.setApiKey'), undefined);
     } finally {
       stub.restore();
     }
-    assert.strictEqual(await keyStore.get(), undefined);
+    assert.equal(await keyStore.get(), undefined);
   });
 
   it('Clear API Key removes the stored key', async () => {
@@ -169,25 +169,25 @@ describe('shell: API key', () => {
     await setSetting('baseUrl', BASE);
     await keyStore.store('sk-clear-command-0005');
     const cleared = await vscode.commands.executeCommand<ClearApiKeyResult>('promptreel.clearApiKey');
-    assert.deepStrictEqual(cleared, { baseUrl: BASE, cleared: true, environmentKeyRemains: false });
-    assert.strictEqual(await keyStore.get(), undefined);
+    assert.deepEqual(cleared, { baseUrl: BASE, cleared: true, environmentKeyRemains: false });
+    assert.equal(await keyStore.get(), undefined);
     await waitFor(() => !keyContext.value, { what: 'hasApiKey to drop' });
     const again = await vscode.commands.executeCommand<ClearApiKeyResult>('promptreel.clearApiKey');
-    assert.strictEqual(again.cleared, false);
+    assert.equal(again.cleared, false);
   });
 
   it(`falls back to ${API_KEY_ENV} when no key is stored`, async () => {
     const { keyStore, keyContext } = await testApi();
     await setSetting('baseUrl', BASE);
     process.env[API_KEY_ENV] = ' sk-from-environment-0006 ';
-    assert.deepStrictEqual(await keyStore.get(), { key: 'sk-from-environment-0006', source: 'environment' });
-    assert.strictEqual(await keyContext.refresh(), true);
+    assert.deepEqual(await keyStore.get(), { key: 'sk-from-environment-0006', source: 'environment' });
+    assert.equal(await keyContext.refresh(), true);
 
     await keyStore.store('sk-stored-wins-0007');
-    assert.deepStrictEqual(await keyStore.get(), { key: 'sk-stored-wins-0007', source: 'secret-storage' });
+    assert.deepEqual(await keyStore.get(), { key: 'sk-stored-wins-0007', source: 'secret-storage' });
 
     const cleared = await vscode.commands.executeCommand<ClearApiKeyResult>('promptreel.clearApiKey');
-    assert.strictEqual(cleared.environmentKeyRemains, true);
-    assert.strictEqual((await keyStore.get())?.source, 'environment');
+    assert.equal(cleared.environmentKeyRemains, true);
+    assert.equal((await keyStore.get())?.source, 'environment');
   });
 });

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DoctorResult } from '../../../src/doctor/core/doctorResult';
 import { startLocalService, tlsFixture, TLS_FIXTURE_PASSPHRASE, type LocalService } from '../../service';
@@ -45,17 +45,17 @@ describe('shell: certificates (an HTTPS service with its own CA, and one asking 
     const service = services.ownCa!;
     await pointAt(service);
     const refused = await testConnection();
-    assert.strictEqual(refused.ok, false);
+    assert.equal(refused.ok, false);
     assert.match(
       refused.message,
       /^The certificate of 127\.0\.0\.1:\d+ is not accepted \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\): it was issued to "127\.0\.0\.1 \(Promptreel Tests\)" by "Promptreel Test Root CA \(Promptreel Tests\)"/,
     );
     assert.match(refused.message, /promptreel\.tls\.certificateAuthorities/);
-    assert.deepStrictEqual(refused.actions, ['openSettings', 'showLogs']);
+    assert.deepEqual(refused.actions, ['openSettings', 'showLogs']);
 
     await setSetting('tls.certificateAuthorities', [tlsFixture('ca.pem')]);
     const connected = await testConnection();
-    assert.strictEqual(connected.ok, true, connected.message);
+    assert.equal(connected.ok, true, connected.message);
   });
 
   it('a client certificate (PKCS#12) with its passphrase from secret storage reaches a service that asks for one', async () => {
@@ -63,17 +63,17 @@ describe('shell: certificates (an HTTPS service with its own CA, and one asking 
     await pointAt(service);
     await setSetting('tls.certificateAuthorities', [tlsFixture('ca.pem')]);
     const asked = await testConnection();
-    assert.strictEqual(asked.ok, false);
+    assert.equal(asked.ok, false);
     assert.match(asked.message, /asks for a client certificate .*promptreel\.tls\.clientCertificate/);
 
     await setSetting('tls.clientCertificate', tlsFixture('client.p12'));
     const locked = await testConnection();
-    assert.strictEqual(locked.ok, false);
+    assert.equal(locked.ok, false);
     assert.match(locked.message, /certificates of promptreel\.tls cannot be used: .*mac verify failure.*Set Client Certificate Passphrase/);
 
     await setPassphrase(TLS_FIXTURE_PASSPHRASE);
     const connected = await testConnection();
-    assert.strictEqual(connected.ok, true, connected.message);
+    assert.equal(connected.ok, true, connected.message);
     assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('promptreel')).includes(TLS_FIXTURE_PASSPHRASE), 'the passphrase is not in the settings');
   });
 
@@ -84,19 +84,19 @@ describe('shell: certificates (an HTTPS service with its own CA, and one asking 
     await setSetting('tls.clientCertificate', tlsFixture('client.pem'));
     await setSetting('tls.clientKey', `${tlsFixture('client-encrypted.key')}.missing`);
     const missing = await testConnection();
-    assert.strictEqual(missing.ok, false);
+    assert.equal(missing.ok, false);
     assert.match(missing.message, /The file of promptreel\.tls\.clientKey cannot be read: .*client-encrypted\.key\.missing \(FileNotFound\)/);
 
     await setSetting('tls.clientKey', tlsFixture('client-encrypted.key'));
     await setPassphrase(TLS_FIXTURE_PASSPHRASE);
     const connected = await testConnection();
-    assert.strictEqual(connected.ok, true, connected.message);
+    assert.equal(connected.ok, true, connected.message);
   });
 
   it('honours http.systemCertificates: the system store is added only while it is on', async () => {
     const api = await testApi();
     await vscode.workspace.getConfiguration('http').update('systemCertificates', false, vscode.ConfigurationTarget.Global);
-    assert.strictEqual((await api.clients.tlsConfig()).systemCa, undefined);
+    assert.equal((await api.clients.tlsConfig()).systemCa, undefined);
     await vscode.workspace.getConfiguration('http').update('systemCertificates', true, vscode.ConfigurationTarget.Global);
     assert.ok(Array.isArray((await api.clients.tlsConfig()).systemCa));
   });

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { LogSink } from '../../../src/common/logger';
 import type { DoctorResult } from '../../../src/doctor/core/doctorResult';
@@ -32,13 +32,13 @@ describe('shell: custom headers, query parameters and body fields, and secret he
     ctx.service.setScenario({ requiredQuery: { 'api-version': '2025-01-01' } });
     const conversation = api.chat.controller.store.create({});
     const reply = await api.chat.controller.send(conversation.id, { text: 'hello' });
-    assert.strictEqual(reply?.status, 'done', JSON.stringify(reply?.error));
+    assert.equal(reply?.status, 'done', JSON.stringify(reply?.error));
     const chat = ctx.service.requests.filter((request) => request.path.startsWith('/v1/chat/completions')).at(-1);
-    assert.strictEqual(chat?.path, '/v1/chat/completions?api-version=2025-01-01');
-    assert.strictEqual(chat?.headers['x-org'], 'research');
-    assert.strictEqual(chat?.headers['x-route'], 'eu');
+    assert.equal(chat?.path, '/v1/chat/completions?api-version=2025-01-01');
+    assert.equal(chat?.headers['x-org'], 'research');
+    assert.equal(chat?.headers['x-route'], 'eu');
     const body = chat?.body as { top_k?: number; safe_prompt?: boolean; model: string };
-    assert.deepStrictEqual([body.model, body.top_k, body.safe_prompt], ['promptreel-chat', 20, true]);
+    assert.deepEqual([body.model, body.top_k, body.safe_prompt], ['promptreel-chat', 20, true]);
 
     // Through VS Code's Chat API too: the same client.
     const [model] = await vscode.lm.selectChatModels({ vendor: 'promptreel', id: 'promptreel-chat' });
@@ -48,8 +48,8 @@ describe('shell: custom headers, query parameters and body fields, and secret he
     for await (const part of response.text) text += part;
     assert.match(text, /You said: hi/);
     const fromLm = ctx.service.requests.filter((request) => request.path.startsWith('/v1/chat/completions')).at(-1);
-    assert.strictEqual(fromLm?.headers['x-route'], 'eu');
-    assert.strictEqual((fromLm?.body as { top_k?: number }).top_k, 20);
+    assert.equal(fromLm?.headers['x-route'], 'eu');
+    assert.equal((fromLm?.body as { top_k?: number }).top_k, 20);
   });
 
   it('Set Secret Header keeps the value in secret storage, sends it to the service, hides it in the logs; Remove stops it', async () => {
@@ -59,35 +59,35 @@ describe('shell: custom headers, query parameters and body fields, and secret he
     ctx.service.setScenario({ requiredHeaders: { 'x-gateway-token': SECRET } });
     try {
       const refused = await vscode.commands.executeCommand<DoctorResult>('promptreel.testConnection');
-      assert.strictEqual(refused?.ok, false);
-      assert.strictEqual(refused?.status, 403);
+      assert.equal(refused?.ok, false);
+      assert.equal(refused?.status, 403);
 
       const stub = stubInputBox(['Authorization', 'X-Gateway-Token', SECRET]);
       let stored: string | undefined;
       try {
         // The first name is refused by the box (Promptreel's own header): the user cancels, then starts again.
         stored = await vscode.commands.executeCommand<string | undefined>('promptreel.setSecretHeader');
-        assert.strictEqual(stored, undefined);
+        assert.equal(stored, undefined);
         stored = await vscode.commands.executeCommand<string | undefined>('promptreel.setSecretHeader');
       } finally {
         stub.restore();
       }
-      assert.strictEqual(stored, 'X-Gateway-Token');
-      assert.strictEqual(stub.calls[2]?.password, true, 'the value is typed in a password box');
+      assert.equal(stored, 'X-Gateway-Token');
+      assert.equal(stub.calls[2]?.password, true, 'the value is typed in a password box');
       const inSettings = JSON.stringify(vscode.workspace.getConfiguration('promptreel'));
       assert.ok(!inSettings.includes(SECRET), 'the value is not in the settings');
 
       const connected = await vscode.commands.executeCommand<DoctorResult>('promptreel.testConnection');
-      assert.strictEqual(connected?.ok, true, connected?.message);
+      assert.equal(connected?.ok, true, connected?.message);
       assert.match(connected?.message ?? '', /Custom headers sent: X-Gateway-Token \(secret\)\./);
       api.logger.forComponent('test').info(`echo of ${SECRET}`);
       const all = lines.join('\n');
       assert.ok(!all.includes(SECRET), 'the value never reaches the logs');
       assert.ok(all.includes('echo of ***'));
 
-      assert.strictEqual(await vscode.commands.executeCommand('promptreel.removeSecretHeader', 'X-Gateway-Token'), true);
+      assert.equal(await vscode.commands.executeCommand('promptreel.removeSecretHeader', 'X-Gateway-Token'), true);
       const afterRemove = await vscode.commands.executeCommand<DoctorResult>('promptreel.testConnection');
-      assert.strictEqual(afterRemove?.status, 403, 'the header is no longer sent');
+      assert.equal(afterRemove?.status, 403, 'the header is no longer sent');
     } finally {
       sink.dispose();
     }
@@ -102,7 +102,7 @@ describe('shell: custom headers, query parameters and body fields, and secret he
       const client = api.clients.get();
       assert.ok(client);
       await client.listModels();
-      assert.strictEqual(ctx.service.requests.at(-1)?.headers['x-gateway-token'], undefined);
+      assert.equal(ctx.service.requests.at(-1)?.headers['x-gateway-token'], undefined);
     } finally {
       await api.secretHeaders.remove(`${baseUrl}/elsewhere`, 'X-Gateway-Token');
     }

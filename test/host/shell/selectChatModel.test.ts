@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { chatModelsOf } from '../../../src/connection/core/chatModels';
 import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
@@ -25,7 +25,7 @@ describe('shell: Select Chat Model', () => {
 
   it('is what the status bar item runs', async () => {
     const { statusBar } = await testApi();
-    assert.strictEqual(statusBar.command, 'promptreel.selectChatModel');
+    assert.equal(statusBar.command, 'promptreel.selectChatModel');
   });
 
   it('offers only chat models', () => {
@@ -35,7 +35,7 @@ describe('shell: Select Chat Model', () => {
       { id: 'untyped-video', endpointTypes: undefined },
       { id: 'plain' },
     ];
-    assert.deepStrictEqual(
+    assert.deepEqual(
       chatModelsOf(models, 'untyped-video').map((model) => model.id),
       ['promptreel-chat', 'plain'],
     );
@@ -43,21 +43,21 @@ describe('shell: Select Chat Model', () => {
 
   it('writes the picked model to promptreel.chat.model (global)', async () => {
     const { settings, statusBar } = await testApi();
-    assert.strictEqual(await pickWith(), 'promptreel-chat');
-    assert.strictEqual(settings.chat.model, 'promptreel-chat');
-    assert.strictEqual(vscode.workspace.getConfiguration('promptreel').inspect('chat.model')?.globalValue, 'promptreel-chat');
+    assert.equal(await pickWith(), 'promptreel-chat');
+    assert.equal(settings.chat.model, 'promptreel-chat');
+    assert.equal(vscode.workspace.getConfiguration('promptreel').inspect('chat.model')?.globalValue, 'promptreel-chat');
     await waitFor(() => statusBar.text === '$(comment-discussion) promptreel-chat', { what: 'the status bar' });
 
     ctx.service.reset();
-    assert.strictEqual(await pickWith('workbench.action.quickOpenSelectNext'), 'promptreel-reasoner');
-    assert.strictEqual(settings.chat.model, 'promptreel-reasoner');
+    assert.equal(await pickWith('workbench.action.quickOpenSelectNext'), 'promptreel-reasoner');
+    assert.equal(settings.chat.model, 'promptreel-reasoner');
   });
 
   it('falls back to the configured model when the list cannot be loaded', async () => {
     const { settings } = await testApi();
     await setSetting('chat.model', 'my-own-model');
     ctx.service.setScenario({ fault: { status: 503, body: 'html' } });
-    assert.strictEqual(await pickWith(), 'my-own-model');
-    assert.strictEqual(settings.chat.model, 'my-own-model');
+    assert.equal(await pickWith(), 'my-own-model');
+    assert.equal(settings.chat.model, 'my-own-model');
   });
 });

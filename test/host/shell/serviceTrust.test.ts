@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { normalizeBaseUrl } from '../../../src/api';
 import { API_KEY_ENV } from '../../../src/connection/keys/apiKeyStore';
@@ -43,14 +43,14 @@ describe('the API key goes only to a service the user chose', () => {
     // A cloned repository's .vscode/settings.json names another host.
     await setWorkspaceBaseUrl(second.service.baseUrl);
     await waitFor(() => api.keyStore.scope === foreign, { what: 'the workspace base URL to take effect' });
-    assert.strictEqual(await api.keyStore.get(), undefined, 'no key is handed out for it');
-    assert.deepStrictEqual(await api.keyStore.awaitingConfirmation(), { scope: foreign, source: 'environment' });
+    assert.equal(await api.keyStore.get(), undefined, 'no key is handed out for it');
+    assert.deepEqual(await api.keyStore.awaitingConfirmation(), { scope: foreign, source: 'environment' });
 
     // Background work: the model list and the poller run, and send no key.
     await api.languageModels.catalog.chatModels().catch(() => undefined);
     await runtime(api).poller.pollNow();
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    assert.deepStrictEqual(
+    assert.deepEqual(
       second.service.requests.filter((request) => request.key !== undefined).map((request) => request.path),
       [],
       'no key reached the other host',
@@ -67,7 +67,7 @@ describe('the API key goes only to a service the user chose', () => {
     assert.ok(asked, JSON.stringify(messages.shown));
     assert.match(asked.message, new RegExp(`set the Promptreel service to ${new URL(foreign).origin.replace(/[.]/g, '\\.')}`));
     assert.match(asked.message, /PROMPTREEL_API_KEY/);
-    assert.strictEqual(second.service.requests.filter((request) => request.key !== undefined).length, 0, 'declined: still no key sent');
+    assert.equal(second.service.requests.filter((request) => request.key !== undefined).length, 0, 'declined: still no key sent');
 
     // Confirmed: the key goes there, and the answer is remembered for the origin.
     messages = recordMessages(({ items }) => (items.includes('Use This Service') ? 'Use This Service' : undefined));
@@ -80,8 +80,8 @@ describe('the API key goes only to a service the user chose', () => {
       second.service.requests.some((request) => request.key === second.service.demoKey),
       'the confirmed service got the key',
     );
-    assert.deepStrictEqual(api.globalState.get(CONFIRMED_ORIGINS_KEY), [new URL(foreign).origin]);
-    assert.strictEqual((await api.keyStore.get())?.source, 'environment');
+    assert.deepEqual(api.globalState.get(CONFIRMED_ORIGINS_KEY), [new URL(foreign).origin]);
+    assert.equal((await api.keyStore.get())?.source, 'environment');
 
     messages = recordMessages();
     try {
@@ -97,7 +97,7 @@ describe('the API key goes only to a service the user chose', () => {
       untrustedWorkspaces?: { supported?: unknown; restrictedConfigurations?: string[] };
       virtualWorkspaces?: { supported?: unknown };
     };
-    assert.strictEqual(capabilities.untrustedWorkspaces?.supported, 'limited');
+    assert.equal(capabilities.untrustedWorkspaces?.supported, 'limited');
     assert.ok(capabilities.untrustedWorkspaces?.restrictedConfigurations?.includes('promptreel.baseUrl'));
     assert.ok(capabilities.untrustedWorkspaces?.restrictedConfigurations?.includes('promptreel.video.downloadFolder'));
     assert.ok(capabilities.virtualWorkspaces?.supported === 'limited' || capabilities.virtualWorkspaces?.supported === true);

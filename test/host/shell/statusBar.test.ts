@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import { setSetting, testApi } from './shellTestSupport';
 import { waitFor } from '../support/waitFor';
 import { connectService, disconnectService, useConnectedService } from '../support/connectedService';

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DoctorResult } from '../../../src/doctor/core/doctorResult';
 import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
@@ -48,7 +48,7 @@ describe('shell: Test Connection against the local service', () => {
 
   it('reports success with the model count, the chat answer time, the key quota and the prices', async () => {
     const result = await testConnection();
-    assert.strictEqual(result.ok, true, result.message);
+    assert.equal(result.ok, true, result.message);
     assert.match(
       result.message,
       new RegExp(
@@ -57,15 +57,15 @@ describe('shell: Test Connection against the local service', () => {
           'Prices: promptreel-chat \\$3\\.00 in / \\$12\\.00 out per 1M tokens; promptreel-video \\$0\\.40 per request\\.$',
       ),
     );
-    assert.strictEqual(stepsOf(result), 'base-url:ok api-key:ok models:ok chat:ok account:ok');
+    assert.equal(stepsOf(result), 'base-url:ok api-key:ok models:ok chat:ok account:ok');
     const chat = ctx.service.requests.find((request) => request.path === '/v1/chat/completions');
     assert.ok(chat, 'a chat completion was sent');
-    assert.deepStrictEqual(
+    assert.deepEqual(
       { model: (chat.body as { model: string }).model, max_tokens: (chat.body as { max_tokens: number }).max_tokens },
       { model: 'promptreel-chat', max_tokens: 1 },
       'a one-token completion with the first chat model (the video model is skipped)',
     );
-    assert.strictEqual(chat.key, ctx.service.demoKey);
+    assert.equal(chat.key, ctx.service.demoKey);
   });
 
   it('stays a success on a gateway that offers no quota, and warns about a used-up key without failing', async () => {
@@ -73,21 +73,21 @@ describe('shell: Test Connection against the local service', () => {
     const messages = recordMessages();
     try {
       const plain = await testConnection();
-      assert.strictEqual(plain.ok, true, plain.message);
+      assert.equal(plain.ok, true, plain.message);
       assert.match(plain.message, / answered in \d+ ms\. Key quota: not offered by this service\.$/);
-      assert.strictEqual(stepsOf(plain), 'base-url:ok api-key:ok models:ok chat:ok account:ok');
+      assert.equal(stepsOf(plain), 'base-url:ok api-key:ok models:ok chat:ok account:ok');
 
       ctx.service.setScenario({ account: { tokenUsage: 'exhausted', pricing: 'offered' } });
       const usedUp = await testConnection();
-      assert.strictEqual(usedUp.ok, true, usedUp.message);
+      assert.equal(usedUp.ok, true, usedUp.message);
       assert.match(usedUp.message, /Key quota: used up \(\$10\.00 of \$10\.00\), expires/);
       // Other features may warn about the key on their own: only Test Connection's messages count here.
       const shown = messages.shown.filter((message) => message.message.startsWith('Connected to'));
-      assert.deepStrictEqual(
+      assert.deepEqual(
         shown.map((message) => `${message.severity}: ${message.items.join(', ')}`),
         ['info: ', 'warning: Set API Key, Show Logs'],
       );
-      assert.strictEqual(shown[1].message, usedUp.message, 'the message shown is the one returned');
+      assert.equal(shown[1].message, usedUp.message, 'the message shown is the one returned');
     } finally {
       messages.restore();
     }
@@ -96,14 +96,14 @@ describe('shell: Test Connection against the local service', () => {
   it('tests the configured chat model', async () => {
     await setSetting('chat.model', 'promptreel-reasoner');
     const result = await testConnection();
-    assert.strictEqual(result.ok, true, result.message);
-    assert.strictEqual(result.chatModel, 'promptreel-reasoner');
+    assert.equal(result.ok, true, result.message);
+    assert.equal(result.chatModel, 'promptreel-reasoner');
   });
 
   it('notes a doubled /v1 in the base URL and still connects', async () => {
     await setSetting('baseUrl', `${ctx.service.baseUrl}/v1/v1`);
     const result = await testConnection();
-    assert.strictEqual(result.ok, true, result.message);
+    assert.equal(result.ok, true, result.message);
     assert.match(result.message, /\/v1 more than once/);
     assert.ok(ctx.service.requests.every((request) => !request.path.startsWith('/v1/v1')));
   });
@@ -111,12 +111,12 @@ describe('shell: Test Connection against the local service', () => {
   it('explains 401: the key was refused', async () => {
     await useService(ctx.service.baseUrl, 'sk-refused-by-service-0011');
     const result = await testConnection();
-    assert.strictEqual(result.ok, false);
-    assert.strictEqual(result.status, 401);
-    assert.strictEqual(stepsOf(result), 'base-url:ok api-key:ok models:failed');
+    assert.equal(result.ok, false);
+    assert.equal(result.status, 401);
+    assert.equal(stepsOf(result), 'base-url:ok api-key:ok models:failed');
     assert.match(result.message, /refused the API key \(HTTP 401\)/);
     assert.match(result.message, /invalid, expired, disabled or out of quota/);
-    assert.deepStrictEqual(result.actions, ['setApiKey', 'showLogs']);
+    assert.deepEqual(result.actions, ['setApiKey', 'showLogs']);
   });
 
   it('explains 403: the key may not use the model or the quota is too low', async () => {
@@ -131,10 +131,10 @@ describe('shell: Test Connection against the local service', () => {
       },
     });
     const result = await testConnection();
-    assert.strictEqual(result.ok, false);
-    assert.strictEqual(result.status, 403);
-    assert.strictEqual(result.code, 'insufficient_user_quota');
-    assert.strictEqual(stepsOf(result), 'base-url:ok api-key:ok models:ok chat:failed');
+    assert.equal(result.ok, false);
+    assert.equal(result.status, 403);
+    assert.equal(result.code, 'insufficient_user_quota');
+    assert.equal(stepsOf(result), 'base-url:ok api-key:ok models:ok chat:failed');
     assert.match(result.message, /The test message to promptreel-chat was not allowed \(HTTP 403\)/);
     assert.match(result.message, /user quota is not enough/, 'the server message is shown');
     assert.match(result.message, /balance or the key's quota is too low/, 'the hint is shown');
@@ -144,25 +144,25 @@ describe('shell: Test Connection against the local service', () => {
   it('explains 404: a wrong base URL (a path prefix)', async () => {
     await useService(`${ctx.service.baseUrl}/api`);
     const result = await testConnection();
-    assert.strictEqual(result.ok, false);
-    assert.strictEqual(result.status, 404);
-    assert.strictEqual(stepsOf(result), 'base-url:ok api-key:ok models:failed');
+    assert.equal(result.ok, false);
+    assert.equal(result.status, 404);
+    assert.equal(stepsOf(result), 'base-url:ok api-key:ok models:failed');
     assert.ok(result.message.includes(`Nothing was found at ${ctx.service.baseUrl}/api/v1/models (HTTP 404)`), result.message);
     assert.ok(result.message.includes(`has the path "/api"`), result.message);
     assert.ok(result.message.includes(`try ${ctx.service.baseUrl}`), result.message);
-    assert.deepStrictEqual(result.actions, ['openSettings', 'retry', 'showLogs']);
+    assert.deepEqual(result.actions, ['openSettings', 'retry', 'showLogs']);
   });
 
   it('explains 429: rate limited, without hammering the service', async () => {
     const mark = await quietMark();
     ctx.service.setScenario({ fault: { status: 429, body: 'empty', retryAfter: '7' } });
     const result = await testConnection();
-    assert.strictEqual(result.ok, false);
-    assert.strictEqual(result.status, 429);
+    assert.equal(result.ok, false);
+    assert.equal(result.status, 429);
     assert.match(result.message, /rate limiting requests \(HTTP 429\)/);
     assert.match(result.message, /retry after 7 s/);
-    assert.strictEqual(result.actions[0], 'retry');
-    assert.strictEqual(ctx.service.requests.slice(mark).filter((request) => request.path === '/v1/models').length, 1, 'the doctor does not retry by itself');
+    assert.equal(result.actions[0], 'retry');
+    assert.equal(ctx.service.requests.slice(mark).filter((request) => request.path === '/v1/models').length, 1, 'the doctor does not retry by itself');
   });
 
   it('says when no API key is there', async () => {
@@ -173,10 +173,10 @@ describe('shell: Test Connection against the local service', () => {
     try {
       const mark = await quietMark();
       const result = await testConnection();
-      assert.strictEqual(stepsOf(result), 'base-url:ok api-key:failed');
+      assert.equal(stepsOf(result), 'base-url:ok api-key:failed');
       assert.match(result.message, /No API key for/);
-      assert.deepStrictEqual(result.actions, ['setApiKey']);
-      assert.strictEqual(ctx.service.requests.length - mark, 0, 'nothing is sent without a key');
+      assert.deepEqual(result.actions, ['setApiKey']);
+      assert.equal(ctx.service.requests.length - mark, 0, 'nothing is sent without a key');
     } finally {
       if (saved !== undefined) process.env.PROMPTREEL_API_KEY = saved;
     }
@@ -185,15 +185,15 @@ describe('shell: Test Connection against the local service', () => {
   it('says when the base URL is not set', async () => {
     await setSetting('baseUrl', undefined);
     const result = await testConnection();
-    assert.strictEqual(stepsOf(result), 'base-url:failed');
+    assert.equal(stepsOf(result), 'base-url:failed');
     assert.match(result.message, /set promptreel\.baseUrl/);
-    assert.strictEqual(result.actions[0], 'openSettings');
+    assert.equal(result.actions[0], 'openSettings');
   });
 
   it('explains an unreachable service', async () => {
     await useService('http://127.0.0.1:1');
     const result = await testConnection();
-    assert.strictEqual(result.ok, false);
+    assert.equal(result.ok, false);
     assert.match(result.message, /^Listing the models at http:\/\/127\.0\.0\.1:1: Could not reach 127\.0\.0\.1:1/);
     assert.ok(result.actions.includes('openSettings') && result.actions.includes('retry'));
     const { keyStore } = await testApi();

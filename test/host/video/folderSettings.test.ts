@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
 import { scriptQuickInputs, useStudioService, videoPosts, waitFor, workspaceFile } from './videoTestSupport';
@@ -25,7 +25,7 @@ async function reviewOf(command: string, steps: { pick: string }[], args?: unkno
   const script = scriptQuickInputs([...steps, { cancel: true }]);
   try {
     const outcome = await vscode.commands.executeCommand<CreateOutcome | undefined>(command, ...(args ? [args] : []));
-    assert.strictEqual(outcome, undefined);
+    assert.equal(outcome, undefined);
   } finally {
     script.restore();
   }
@@ -51,9 +51,9 @@ describe("video: what a folder's settings may decide (review 2.4)", () => {
       'promptreel.video.seconds': '10',
     });
     const generate = await reviewOf('promptreel.generateVideo', [], { prompt: 'A kite over a field' });
-    assert.strictEqual(generate.description, 'promptreel-video · 10 s · 720p · $0.40 · $2.80 left after', "the service's price, not the folder's $0.01");
+    assert.equal(generate.description, 'promptreel-video · 10 s · 720p · $0.40 · $2.80 left after', "the service's price, not the folder's $0.01");
     assert.match(generate.detail ?? '', /From this folder's settings \(not yours\): the duration\./);
-    assert.strictEqual(videoPosts(ctx.service).length, 0);
+    assert.equal(videoPosts(ctx.service).length, 0);
   });
 
   it("review 2.4: a workspace recipe's model and duration are named as the folder's", async () => {
@@ -89,6 +89,6 @@ describe("video: what a folder's settings may decide (review 2.4)", () => {
     ])
       assert.ok(restricted.includes(`promptreel.${key}`), `promptreel.${key} is restricted`);
     const prices = manifest.contributes.configuration.map((section) => section.properties['promptreel.models.prices']).find(Boolean);
-    assert.strictEqual(prices?.scope, 'application', 'only the user settings can hold prices');
+    assert.equal(prices?.scope, 'application', 'only the user settings can hold prices');
   });
 });

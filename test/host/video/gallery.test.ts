@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -12,7 +12,7 @@ async function downloadedTask(api: PromptreelTestApi, prompt: string, destinatio
   const task = await api.video.creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt, seconds: '5' }));
   await pollUntil(api, task.id, (record) => record.state === 'completed', `${prompt} completes`);
   const saved = await api.video.downloader.download(task.id, destination ? { destination } : {});
-  assert.strictEqual(saved.kind, 'saved', JSON.stringify(saved));
+  assert.equal(saved.kind, 'saved', JSON.stringify(saved));
   return task.id;
 }
 
@@ -35,7 +35,7 @@ describe('video: the gallery (issue 16.2)', () => {
       assertStrictPage(api.video.gallery.open().webview, 'gallery.js', { media: true });
       for (const id of [inWorkspace, elsewhere]) {
         const poster = await waitFor(() => api.video.gallery.poster(id), { what: `the poster of ${id}`, timeoutMs: 20_000 });
-        assert.deepStrictEqual([poster.width, poster.height, poster.error], [320, 180, undefined]);
+        assert.deepEqual([poster.width, poster.height, poster.error], [320, 180, undefined]);
       }
     } finally {
       fs.rmSync(outside, { recursive: true, force: true });
@@ -52,14 +52,14 @@ describe('video: the gallery (issue 16.2)', () => {
     assert.ok(api.video.store.get(task.id), 'nothing was done for messages that do not fit');
     await gallery.handleMessage({ type: 'action', action: 'remove', id: 'task_not_in_the_list' });
     await gallery.handleMessage({ type: 'action', action: 'remove', id: task.id });
-    assert.strictEqual(api.video.store.get(task.id), undefined, 'Remove from List ran for the card');
+    assert.equal(api.video.store.get(task.id), undefined, 'Remove from List ran for the card');
   });
 
   it('issue 16.2: a panel VS Code brings back after a reload is taken over (its serializer), and there is one gallery', async () => {
     const api = await testApi();
     const id = await downloadedTask(api, 'A kite over dunes');
     const gallery = api.video.gallery;
-    assert.strictEqual(gallery.open(), gallery.open(), 'one gallery');
+    assert.equal(gallery.open(), gallery.open(), 'one gallery');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await waitFor(() => !gallery.isOpen || undefined, { what: 'the gallery closes' });
     // What the serializer does with the panel VS Code restores after a reload.
@@ -67,6 +67,6 @@ describe('video: the gallery (issue 16.2)', () => {
     gallery.restore(restored);
     assert.ok(gallery.isOpen);
     const poster = await waitFor(() => gallery.poster(id), { what: 'the poster in the restored gallery', timeoutMs: 20_000 });
-    assert.strictEqual(poster.width, 320);
+    assert.equal(poster.width, 320);
   });
 });

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { VideoRuntime } from '../../../src/video/videoRuntime';
@@ -273,7 +273,7 @@ export async function runScripted<T>(
   const messages = recordMessages(answer);
   try {
     const result = await command();
-    assert.strictEqual(script.remaining, 0, 'every scripted step was used');
+    assert.equal(script.remaining, 0, 'every scripted step was used');
     return { result, seen: script.seen, messages: messages.shown };
   } finally {
     script.restore();

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import { parseToolInput, textOf, toChatMessages, toChatTools, ToolArgumentsError, type PlainMessage } from '../../../src/chatRequest/messages';
 import { validateChatRequest } from '../../../src/api';
 
@@ -11,7 +11,7 @@ describe('language models: VS Code messages to chat-completions messages', () =>
       { role: 'user', parts: [text('Hello, '), text('world')] },
       { role: 'assistant', parts: [text('Hi!')] },
     ];
-    assert.deepStrictEqual(toChatMessages(messages, plain), [
+    assert.deepEqual(toChatMessages(messages, plain), [
       { role: 'user', content: 'Hello, world' },
       { role: 'assistant', content: 'Hi!' },
     ]);
@@ -22,7 +22,7 @@ describe('language models: VS Code messages to chat-completions messages', () =>
       { role: 'system', parts: [text('Be brief.')] },
       { role: 'user', parts: [text('Hi')] },
     ];
-    assert.strictEqual(toChatMessages(messages, plain)[0].role, 'system');
+    assert.equal(toChatMessages(messages, plain)[0].role, 'system');
   });
 
   it('maps assistant tool calls to tool_calls and tool results to tool messages right after them', () => {
@@ -35,7 +35,7 @@ describe('language models: VS Code messages to chat-completions messages', () =>
       },
     ];
     const converted = toChatMessages(messages, plain);
-    assert.deepStrictEqual(converted, [
+    assert.deepEqual(converted, [
       { role: 'user', content: 'Weather in Paris?' },
       {
         role: 'assistant',
@@ -69,11 +69,11 @@ describe('language models: VS Code messages to chat-completions messages', () =>
       ],
       plain,
     );
-    assert.deepStrictEqual(
+    assert.deepEqual(
       converted.map((message) => message.role),
       ['assistant', 'tool', 'tool'],
     );
-    assert.strictEqual(converted[0].content, null);
+    assert.equal(converted[0].content, null);
   });
 
   it('turns textual data in tool results into text, and describes binary data', () => {
@@ -95,13 +95,13 @@ describe('language models: VS Code messages to chat-completions messages', () =>
       ],
       plain,
     );
-    assert.deepStrictEqual(tool, { role: 'tool', tool_call_id: 'x', content: '{"ok":true}[application/octet-stream data, 3 bytes]' });
+    assert.deepEqual(tool, { role: 'tool', tool_call_id: 'x', content: '{"ok":true}[application/octet-stream data, 3 bytes]' });
   });
 
   it('sends images as data-URL image parts (a model that takes none gets a note from the chat-request layer)', () => {
     const png = new Uint8Array([1, 2, 3]);
     const message: PlainMessage = { role: 'user', parts: [text('What is this?'), { kind: 'data', mimeType: 'image/PNG', data: png }] };
-    assert.deepStrictEqual(toChatMessages([message], plain), [
+    assert.deepEqual(toChatMessages([message], plain), [
       {
         role: 'user',
         content: [
@@ -121,20 +121,20 @@ describe('language models: VS Code messages to chat-completions messages', () =>
       ],
       plain,
     );
-    assert.deepStrictEqual(converted, [
+    assert.deepEqual(converted, [
       { role: 'user', content: 'Hi', name: 'ada_l' },
       { role: 'user', content: 'Again' },
     ]);
   });
 
   it('reads the text of parts', () => {
-    assert.strictEqual(textOf([text('a'), { kind: 'tool-call', callId: 'c', name: 'n', input: {} }, text('b')]), 'ab');
+    assert.equal(textOf([text('a'), { kind: 'tool-call', callId: 'c', name: 'n', input: {} }, text('b')]), 'ab');
   });
 });
 
 describe('language models: tools', () => {
   it('maps VS Code tools to function tools, with an empty object schema when there is none', () => {
-    assert.deepStrictEqual(
+    assert.deepEqual(
       toChatTools([
         { name: 'get_weather', description: 'Weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } },
         { name: 'now', description: '' },
@@ -150,8 +150,8 @@ describe('language models: tools', () => {
   });
 
   it('parses streamed tool arguments into an object', () => {
-    assert.deepStrictEqual(parseToolInput('t', '{"a":1,"b":[true]}'), { a: 1, b: [true] });
-    assert.deepStrictEqual(parseToolInput('t', '  '), {});
+    assert.deepEqual(parseToolInput('t', '{"a":1,"b":[true]}'), { a: 1, b: [true] });
+    assert.deepEqual(parseToolInput('t', '  '), {});
   });
 
   it('refuses arguments that are not a JSON object, naming the tool', () => {

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import { isApiError, type ChatStreamEvent } from '../../../src/api';
 import { ToolArgumentsError } from '../../../src/chatRequest/messages';
 import { responseParts, type ResponsePart, type ResponseSummary } from '../../../src/languageModels/core/responseParts';
@@ -21,13 +21,13 @@ describe('language models: response parts', () => {
     const texts = parts.filter((part) => part.kind === 'text');
     assert.ok(texts.length > 3, `several text parts (${texts.length})`);
     assert.ok(parts.every((part) => part.kind === 'text' || part.kind === 'reasoning'));
-    assert.strictEqual(texts.map((part) => part.text).join(''), 'You said: streaming');
+    assert.equal(texts.map((part) => part.text).join(''), 'You said: streaming');
     const reasoning = parts.flatMap((part) => (part.kind === 'reasoning' ? [part.text] : [])).join('');
-    assert.strictEqual(reasoning, 'The user wrote "streaming". A short, direct answer fits best.');
-    assert.strictEqual(summary.reasoning, reasoning);
-    assert.strictEqual(summary.reasoning?.length, reasoning.length);
+    assert.equal(reasoning, 'The user wrote "streaming". A short, direct answer fits best.');
+    assert.equal(summary.reasoning, reasoning);
+    assert.equal(summary.reasoning?.length, reasoning.length);
     assert.ok(parts.findIndex((part) => part.kind === 'reasoning') < parts.findIndex((part) => part.kind === 'text'), 'the reasoning comes first');
-    assert.strictEqual(summary.finishReason, 'stop');
+    assert.equal(summary.finishReason, 'stop');
   });
 
   it('yields each tool call of the local service once, complete, with its input parsed', async () => {
@@ -47,7 +47,7 @@ describe('language models: response parts', () => {
       responseParts(client.streamChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'use get_weather and get_time' }], tools })),
     );
     const calls = parts.filter((part): part is Extract<ResponsePart, { kind: 'tool-call' }> => part.kind === 'tool-call');
-    assert.deepStrictEqual(
+    assert.deepEqual(
       calls.map((call) => [call.name, call.input]),
       [
         ['get_weather', { city: 'example', days: 1 }],
@@ -55,14 +55,14 @@ describe('language models: response parts', () => {
       ],
     );
     assert.ok(calls.every((call) => call.callId.startsWith('call_')));
-    assert.notStrictEqual(calls[0].callId, calls[1].callId);
+    assert.notEqual(calls[0].callId, calls[1].callId);
   });
 
   it('names calls without an id by their position, and fails on arguments that are not an object', async () => {
     const parts = await collect(
       responseParts(events({ type: 'tool-calls', calls: [{ id: '', name: 'a', arguments: '' }] }, { type: 'finish', reason: 'tool_calls' })),
     );
-    assert.deepStrictEqual(parts, [{ kind: 'tool-call', callId: 'call_0', name: 'a', input: {} }]);
+    assert.deepEqual(parts, [{ kind: 'tool-call', callId: 'call_0', name: 'a', input: {} }]);
     await assert.rejects(collect(responseParts(events({ type: 'tool-calls', calls: [{ id: 'x', name: 'a', arguments: '[1]' }] }))), ToolArgumentsError);
   });
 

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import {
   explainRequest,
   fenced,
@@ -10,20 +10,20 @@ import {
 
 describe('participant: context text', () => {
   it('fences code under its label, with the language', () => {
-    assert.strictEqual(
+    assert.equal(
       formatContext([{ label: 'src/a.ts:1-2', languageId: 'typescript', text: 'const a = 1;\nconst b = 2;' }]),
       'src/a.ts:1-2:\n```typescript\nconst a = 1;\nconst b = 2;\n```',
     );
   });
 
   it('uses a longer fence than any backtick run in the text', () => {
-    assert.strictEqual(fenced('see ```js\nx\n```', 'md'), '````md\nsee ```js\nx\n```\n````');
-    assert.strictEqual(fenced('`````'), '``````\n`````\n``````');
+    assert.equal(fenced('see ```js\nx\n```', 'md'), '````md\nsee ```js\nx\n```\n````');
+    assert.equal(fenced('`````'), '``````\n`````\n``````');
   });
 
   it('puts the question first and the context after it', () => {
-    assert.strictEqual(questionWithContext('Why?', []), 'Why?');
-    assert.strictEqual(questionWithContext('Why?', [{ label: 'README.md', text: '# Hi\n' }]), 'Why?\n\nContext:\n\nREADME.md:\n```\n# Hi\n```');
+    assert.equal(questionWithContext('Why?', []), 'Why?');
+    assert.equal(questionWithContext('Why?', [{ label: 'README.md', text: '# Hi\n' }]), 'Why?\n\nContext:\n\nREADME.md:\n```\n# Hi\n```');
   });
 
   it('cuts the context at the budget and says how much was left out', () => {
@@ -60,11 +60,11 @@ describe('participant: duplicate context', () => {
 
   it('drops a selection that an attached file or a larger attached range contains', () => {
     const selection = item('selection', { uri: file, lines: { start: 2, end: 4 } });
-    assert.deepStrictEqual(
+    assert.deepEqual(
       withoutDuplicates([selection, item('file', { uri: file })]).map((entry) => entry.label),
       ['file'],
     );
-    assert.deepStrictEqual(
+    assert.deepEqual(
       withoutDuplicates([selection, item('range', { uri: file, lines: { start: 0, end: 9 } })]).map((entry) => entry.label),
       ['range'],
     );
@@ -72,7 +72,7 @@ describe('participant: duplicate context', () => {
 
   it('keeps one of two identical items, and everything that does not overlap', () => {
     const same = { uri: file, lines: { start: 2, end: 4 } };
-    assert.deepStrictEqual(
+    assert.deepEqual(
       withoutDuplicates([item('first', same), item('second', same)]).map((entry) => entry.label),
       ['first'],
     );
@@ -82,7 +82,7 @@ describe('participant: duplicate context', () => {
       item('other', { uri: 'file:///w/b.ts' }),
       item('text'),
     ]);
-    assert.deepStrictEqual(
+    assert.deepEqual(
       kept.map((entry) => entry.label),
       ['a', 'b', 'other', 'text'],
     );

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import { buildConversation, MAX_HISTORY_TURNS, type PastTurn } from '../../../../src/participant/core/participantMessages';
 
 describe('participant: conversation', () => {
@@ -9,7 +9,7 @@ describe('participant: conversation', () => {
       { role: 'user', text: '', command: 'explain' },
       { role: 'assistant', text: 'It adds.', command: 'explain' },
     ];
-    assert.deepStrictEqual(buildConversation({ history, user: 'And y?' }), [
+    assert.deepEqual(buildConversation({ history, user: 'And y?' }), [
       { role: 'user', content: 'What is x?' },
       { role: 'assistant', content: 'A variable.' },
       { role: 'user', content: '/explain' },
@@ -27,7 +27,7 @@ describe('participant: conversation', () => {
       { role: 'user', text: 'hello' },
       { role: 'assistant', text: '' },
     ];
-    assert.deepStrictEqual(
+    assert.deepEqual(
       buildConversation({ history, user: 'u' }).map((message) => message.content),
       ['hello', 'u'],
     );
@@ -36,7 +36,7 @@ describe('participant: conversation', () => {
   it('keeps only the newest turns', () => {
     const history: PastTurn[] = Array.from({ length: 50 }, (_, index) => ({ role: index % 2 ? 'assistant' : 'user', text: `turn ${index}` }));
     const messages = buildConversation({ history, user: 'u' });
-    assert.strictEqual(messages.length, MAX_HISTORY_TURNS + 1);
-    assert.strictEqual(messages[0].content, `turn ${50 - MAX_HISTORY_TURNS}`);
+    assert.equal(messages.length, MAX_HISTORY_TURNS + 1);
+    assert.equal(messages[0].content, `turn ${50 - MAX_HISTORY_TURNS}`);
   });
 });

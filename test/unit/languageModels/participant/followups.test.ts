@@ -1,13 +1,13 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import { followupsFor } from '../../../../src/participant/core/followups';
 
 describe('participant: follow-ups', () => {
   it('offers more detail after an answer, and a focused /explain after an explanation', () => {
-    assert.deepStrictEqual(
+    assert.deepEqual(
       followupsFor({ kind: 'answer', model: 'm' }).map((followup) => followup.label),
       ['Tell me more', 'Summarize'],
     );
-    assert.deepStrictEqual(
+    assert.deepEqual(
       followupsFor({ kind: 'explain' }).map((followup) => [followup.label, followup.command]),
       [
         ['Explain it more simply', 'explain'],
@@ -17,14 +17,14 @@ describe('participant: follow-ups', () => {
   });
 
   it('offers another video from the same prompt', () => {
-    assert.deepStrictEqual(followupsFor({ kind: 'video', prompt: 'a cat', taskId: 't' }), [
+    assert.deepEqual(followupsFor({ kind: 'video', prompt: 'a cat', taskId: 't' }), [
       { prompt: 'a cat', label: 'Make another video from the same prompt', command: 'video' },
     ]);
   });
 
   it('offers nothing after a failure, a cancellation, a setup hint or unknown metadata', () => {
     for (const metadata of [{ kind: 'error' }, { kind: 'cancelled' }, { kind: 'setup' }, undefined, { kind: 'other' }, 'text']) {
-      assert.deepStrictEqual(followupsFor(metadata), []);
+      assert.deepEqual(followupsFor(metadata), []);
     }
   });
 });
