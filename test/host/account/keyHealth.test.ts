@@ -4,7 +4,7 @@ import { AccountFeature } from '../../../src/account/accountFeature';
 import { Connection } from '../../../src/connection/connection';
 import { FakeClock } from '../../fakes/fakeClock';
 import { closeAllEditors, openEditor } from '../editorStream/editorStreamSupport';
-import { testApi } from '../shell/shellTestSupport';
+import { testApi } from '../support/extension';
 import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
 import { recordMessages } from '../support/recordMessages';
 import { waitFor } from '../support/waitFor';

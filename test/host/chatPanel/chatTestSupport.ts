@@ -5,7 +5,7 @@ import type { ChatSession } from '../../../src/chatPanel/webview/chatSession';
 import type { AssistantMessageView, HostToWebview, ReplyEnd } from '../../../src/chatPanel/webview/protocol';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { LocalService, RecordedRequest } from '../../service';
-import { setSetting, testApi } from '../shell/shellTestSupport';
+import { setSetting, testApi } from '../support/extension';
 import { connectService, disconnectService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
 

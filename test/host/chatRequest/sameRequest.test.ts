@@ -5,7 +5,7 @@ import { newConversation } from '../chatPanel/chatTestSupport';
 import { chatRequest, closeEditors, RecordingStream } from '../participant/participantSupport';
 import { openEditor } from '../editorStream/editorStreamSupport';
 import { scriptQuickInputs } from '../video/videoTestSupport';
-import { setSetting, testApi } from '../shell/shellTestSupport';
+import { setSetting, testApi } from '../support/extension';
 import { waitFor } from '../support/waitFor';
 
 const SETTINGS = {

@@ -4,7 +4,7 @@ import type { EditorStreamResult } from '../../../src/editorStream/editorStreamC
 import type { RecordedRequest } from '../../service';
 import type { LocalService } from '../../service';
 import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
-import { setSetting, testApi } from '../shell/shellTestSupport';
+import { setSetting, testApi } from '../support/extension';
 import { waitFor } from '../support/waitFor';
 
 export { setSetting, testApi, waitFor };

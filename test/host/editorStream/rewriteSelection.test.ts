@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { packageJson, stubInputBox } from '../shell/shellTestSupport';
+import { packageJson, stubInputBox } from '../support/extension';
 import {
   chatRequests,
   controlProgress,

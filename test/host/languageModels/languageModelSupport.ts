@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { LocalService } from '../../service';
-import { setSetting, testApi } from '../shell/shellTestSupport';
+import { setSetting, testApi } from '../support/extension';
 import { connectService, disconnectService } from '../support/connectedService';
 
 export { setSetting, testApi };

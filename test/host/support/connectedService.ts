@@ -1,5 +1,5 @@
 import type { PromptreelTestApi } from '../../../src/extension';
-import { setSetting, testApi } from '../shell/shellTestSupport';
+import { setSetting, testApi } from './extension';
 import { startLocalService, type LocalService } from '../../service';
 
 /**

@@ -1,7 +1,7 @@
 import { CommandIds } from '../../../src/common/contributions';
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { packageJson } from '../shell/shellTestSupport';
+import { packageJson } from '../support/extension';
 import { connectVideo, generateReviewed, disconnectVideo, pollUntil, runtime, waitFor } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
 

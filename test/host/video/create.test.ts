@@ -15,7 +15,7 @@ import {
   waitFor,
 } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
-import { testApi } from '../shell/shellTestSupport';
+import { testApi } from '../support/extension';
 
 const PROMPT = 'A paper boat drifting down a rainy street at dusk';
 

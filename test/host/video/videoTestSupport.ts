@@ -7,7 +7,7 @@ import type { PlaybackReport } from '../../../src/video/player/protocol';
 import type { StoredCreateRequest, VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import type { CreateOutcome, VideoApproval } from '../../../src/video/videoCreator';
 import type { LocalService } from '../../service';
-import { setSetting, testApi } from '../shell/shellTestSupport';
+import { setSetting, testApi } from '../support/extension';
 import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
 import { recordMessages, type RecordedMessage } from '../support/recordMessages';
 import { waitFor } from '../support/waitFor';
