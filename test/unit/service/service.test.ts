@@ -3,15 +3,17 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { DEMO_KEY, patternBytes, sampleBytes, startLocalService, tlsFixture, type LocalService } from '../../service/index';
+import { useLocalService } from '../support/localService';
 
 /** The local service itself, over real sockets, with Node's fetch and http only. */
 
 type Json = Record<string, unknown>;
 
-let service: LocalService;
+/** The service of the describe block below (the unit tier's fixture). */
+let ctx: { readonly service: LocalService };
 
 function url(path: string): string {
-  return `${service.baseUrl}${path}`;
+  return `${ctx.service.baseUrl}${path}`;
 }
 
 function auth(key = DEMO_KEY): Record<string, string> {
@@ -93,13 +95,7 @@ async function controlTasks(): Promise<Json[]> {
 }
 
 describe('local service', () => {
-  before(async () => {
-    service = await startLocalService();
-  });
-  after(async () => {
-    await service.stop();
-  });
-  beforeEach(() => service.reset());
+  ctx = useLocalService();
 
   describe('auth and routes', () => {
     it('needs a valid Bearer key, answering 401 invalid_api_key with a request id', async () => {
@@ -109,7 +105,7 @@ describe('local service', () => {
       assert.equal(wrong.status, 401);
       assert.equal(at(wrong.body, 'error.code'), 'invalid_api_key');
       assert.match(String(at(wrong.body, 'error.message')), /\(request id: \d{17}\w+\)$/);
-      service.addKey('sk-wrong');
+      ctx.service.addKey('sk-wrong');
       assert.equal((await getJson('/v1/models', 'sk-wrong')).status, 200);
     });
 
@@ -134,7 +130,7 @@ describe('local service', () => {
     });
 
     it('gives a key its own scenario on top of the default', async () => {
-      service.setKeyScenario('sk-other', { models: [{ id: 'only-this' }] });
+      ctx.service.setKeyScenario('sk-other', { models: [{ id: 'only-this' }] });
       const other = await getJson('/v1/models', 'sk-other');
       assert.deepEqual(
         (other.body['data'] as Json[]).map((model) => model['id']),
@@ -145,7 +141,7 @@ describe('local service', () => {
 
     it('records every request with lower-cased headers, parsed body and key', async () => {
       await postJson('/v1/chat/completions', chatBody('hi'));
-      const [record] = service.requests;
+      const [record] = ctx.service.requests;
       assert.equal(record.method, 'POST');
       assert.equal(record.path, '/v1/chat/completions');
       assert.equal(record.key, DEMO_KEY);
@@ -154,14 +150,14 @@ describe('local service', () => {
     });
 
     it('adds latencyMs before answering', async () => {
-      service.setScenario({ latencyMs: 80 });
+      ctx.service.setScenario({ latencyMs: 80 });
       const started = Date.now();
       await getJson('/v1/models');
       assert.ok(Date.now() - started >= 75);
     });
 
     it('trickles every GET answer with trickleMs, one byte at a time and without end', async () => {
-      service.setScenario({ trickleMs: 10 });
+      ctx.service.setScenario({ trickleMs: 10 });
       const controller = new AbortController();
       const response = await fetch(url('/v1/models'), { headers: auth(), signal: controller.signal });
       assert.equal(response.status, 200);
@@ -176,18 +172,18 @@ describe('local service', () => {
 
   describe('faults', () => {
     it('sends the openai body shape with code, param, type and a request id', async () => {
-      service.setScenario({ fault: { status: 403, body: 'openai', code: 'insufficient_user_quota', param: 'model', message: '额度不足' } });
+      ctx.service.setScenario({ fault: { status: 403, body: 'openai', code: 'insufficient_user_quota', param: 'model', message: '额度不足' } });
       const { status, body } = await getJson('/v1/models');
       assert.equal(status, 403);
       assert.equal(at(body, 'error.code'), 'insufficient_user_quota');
       assert.equal(at(body, 'error.param'), 'model');
       assert.equal(typeof at(body, 'error.type'), 'string');
       assert.match(String(at(body, 'error.message')), /^额度不足 \(request id: \w+\)$/);
-      assert.equal(service.requests.length, 1);
+      assert.equal(ctx.service.requests.length, 1);
     });
 
     it('sends the task body shape', async () => {
-      service.setScenario({ fault: { status: 400, body: 'task', code: 'task_not_exist', requestId: false } });
+      ctx.service.setScenario({ fault: { status: 400, body: 'task', code: 'task_not_exist', requestId: false } });
       const { status, body } = await getJson('/v1/videos/task_x');
       assert.equal(status, 400);
       assert.deepEqual(Object.keys(body).sort(), ['code', 'data', 'message']);
@@ -196,7 +192,7 @@ describe('local service', () => {
     });
 
     it('sends an empty body with Retry-After on 429', async () => {
-      service.setScenario({ fault: { status: 429, body: 'empty', retryAfter: '2' } });
+      ctx.service.setScenario({ fault: { status: 429, body: 'empty', retryAfter: '2' } });
       const response = await fetch(url('/v1/models'), { headers: auth() });
       assert.equal(response.status, 429);
       assert.equal(response.headers.get('retry-after'), '2');
@@ -204,7 +200,7 @@ describe('local service', () => {
     });
 
     it('sends an nginx-like HTML page', async () => {
-      service.setScenario({ fault: { status: 502, body: 'html' } });
+      ctx.service.setScenario({ fault: { status: 502, body: 'html' } });
       const response = await fetch(url('/v1/models'), { headers: auth() });
       assert.equal(response.status, 502);
       assert.match(response.headers.get('content-type') ?? '', /text\/html/);
@@ -212,17 +208,17 @@ describe('local service', () => {
     });
 
     it('clears itself after `times` and matches method and path', async () => {
-      service.setScenario({ fault: { status: 503, times: 1, method: 'POST', path: '^/v1/videos$' } });
+      ctx.service.setScenario({ fault: { status: 503, times: 1, method: 'POST', path: '^/v1/videos$' } });
       assert.equal((await getJson('/v1/models')).status, 200);
       assert.equal((await postJson('/v1/videos', { model: 'm', prompt: 'p' })).status, 503);
       assert.equal((await postJson('/v1/videos', { model: 'm', prompt: 'p' })).status, 200);
-      assert.equal(service.scenario().fault, null);
+      assert.equal(ctx.service.scenario().fault, null);
     });
 
     it('checks the key before a fault, except 401/403 faults which play key problems', async () => {
-      service.setScenario({ fault: { status: 500 } });
+      ctx.service.setScenario({ fault: { status: 500 } });
       assert.equal((await getJson('/v1/models', 'sk-bad')).status, 401);
-      service.setScenario({ fault: { status: 403, code: 'pre_consume_token_quota_failed' } });
+      ctx.service.setScenario({ fault: { status: 403, code: 'pre_consume_token_quota_failed' } });
       const { status, body } = await getJson('/v1/models', 'sk-bad');
       assert.equal(status, 403);
       assert.equal(at(body, 'error.code'), 'pre_consume_token_quota_failed');
@@ -285,7 +281,7 @@ describe('local service', () => {
     });
 
     it('streams role, content, finish, usage and [DONE] with CRLF, comments, event fields and multi-line data', async () => {
-      service.setScenario({ chat: { framing: 'crlf', comments: true, eventFields: true, multiLineData: true, chunkChars: 3 } });
+      ctx.service.setScenario({ chat: { framing: 'crlf', comments: true, eventFields: true, multiLineData: true, chunkChars: 3 } });
       const text = await streamText(chatBody('hello world'));
       assert.ok(text.includes('\r\n') && !/[^\r]\n/.test(text));
       assert.ok(text.includes(': PING') && text.includes('event: message') && text.includes('retry: 3000'));
@@ -304,7 +300,7 @@ describe('local service', () => {
     });
 
     it('streams with CR framing and reasoning deltas', async () => {
-      service.setScenario({ chat: { framing: 'cr', reasoning: 'reasoning' } });
+      ctx.service.setScenario({ chat: { framing: 'cr', reasoning: 'reasoning' } });
       const text = await streamText(chatBody('hi'));
       assert.ok(!text.includes('\n'));
       const events = sseData(text);
@@ -342,19 +338,19 @@ describe('local service', () => {
     });
 
     it('sends a mid-stream error and ends without [DONE]', async () => {
-      service.setScenario({ chat: { midStreamError: { afterChunks: 1, message: 'upstream overloaded', code: 'upstream_error', type: 'server_error' } } });
+      ctx.service.setScenario({ chat: { midStreamError: { afterChunks: 1, message: 'upstream overloaded', code: 'upstream_error', type: 'server_error' } } });
       const events = sseData(await streamText(chatBody('hello there, friend')));
       assert.notEqual(events.at(-1), '[DONE]');
       assert.deepEqual(JSON.parse(events.at(-1) ?? ''), { error: { message: 'upstream overloaded', type: 'server_error', code: 'upstream_error' } });
     });
 
     it("cut 'no-done' ends after the finish chunk; 'no-finish' breaks the connection", async () => {
-      service.setScenario({ chat: { cut: 'no-done' } });
+      ctx.service.setScenario({ chat: { cut: 'no-done' } });
       const events = sseData(await streamText(chatBody('hi')));
       assert.deepEqual(finishReasons(events), ['stop']);
       assert.ok(!events.includes('[DONE]'));
 
-      service.setScenario({ chat: { cut: 'no-finish', cutAfterChunks: 2 } });
+      ctx.service.setScenario({ chat: { cut: 'no-finish', cutAfterChunks: 2 } });
       const response = await fetch(url('/v1/chat/completions'), {
         method: 'POST',
         headers: auth(),
@@ -364,7 +360,7 @@ describe('local service', () => {
     });
 
     it('stalls with the socket open until the client aborts', async () => {
-      service.setScenario({ chat: { stallAfterChunks: 1 } });
+      ctx.service.setScenario({ chat: { stallAfterChunks: 1 } });
       const controller = new AbortController();
       const response = await fetch(url('/v1/chat/completions'), {
         method: 'POST',
@@ -379,28 +375,28 @@ describe('local service', () => {
       const next = reader.read();
       const pending = await Promise.race([next.then(() => 'data'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 150))]);
       assert.equal(pending, 'waiting');
-      assert.equal(service.activeRequests(), 1);
+      assert.equal(ctx.service.activeRequests(), 1);
       controller.abort();
       await next.catch(() => undefined);
-      await service.waitForSocketsClosed(2000);
-      assert.equal(service.openSockets(), 0);
-      assert.equal(service.activeRequests(), 0);
+      await ctx.service.waitForSocketsClosed(2000);
+      assert.equal(ctx.service.openSockets(), 0);
+      assert.equal(ctx.service.activeRequests(), 0);
     });
 
     it("answers a streamed request with a proxy's `rate limit exceeded`, and labels an event stream as streamContentType says", async () => {
-      service.setScenario({ chat: { streamAnswer: 'rate-limit-text' } });
+      ctx.service.setScenario({ chat: { streamAnswer: 'rate-limit-text' } });
       const limited = await fetch(url('/v1/chat/completions'), { method: 'POST', headers: auth(), body: JSON.stringify(chatBody('hi', { stream: true })) });
       assert.equal(limited.status, 200);
       assert.equal(limited.headers.get('content-type'), 'text/plain');
       assert.equal(await limited.text(), 'rate limit exceeded');
-      service.setScenario({ chat: { streamAnswer: 'sse', streamContentType: 'text/plain' } });
+      ctx.service.setScenario({ chat: { streamAnswer: 'sse', streamContentType: 'text/plain' } });
       const labelled = await fetch(url('/v1/chat/completions'), { method: 'POST', headers: auth(), body: JSON.stringify(chatBody('hi', { stream: true })) });
       assert.equal(labelled.headers.get('content-type'), 'text/plain');
       assert.equal(joined(sseData(await labelled.text()), 'content'), 'You said: hi');
     });
 
     it('streams content chunks of endlessChunkChars without end', async () => {
-      service.setScenario({ chat: { endlessChunkChars: 1000 } });
+      ctx.service.setScenario({ chat: { endlessChunkChars: 1000 } });
       const controller = new AbortController();
       const response = await fetch(url('/v1/chat/completions'), {
         method: 'POST',
@@ -418,7 +414,7 @@ describe('local service', () => {
     });
 
     it('bulk mode sends exactly N chunks of the given size', async () => {
-      service.setScenario({ chat: { bulk: { chunks: 1000, chunkChars: 16 } } });
+      ctx.service.setScenario({ chat: { bulk: { chunks: 1000, chunkChars: 16 } } });
       const events = sseData(await streamText(chatBody('bench')));
       const contents = deltas(events)
         .map((delta) => delta['content'])
@@ -446,12 +442,12 @@ describe('local service', () => {
         ['in_progress', 50, ''],
       ]);
       assert.equal(seen[2][0], 'completed');
-      assert.equal(seen[2][2], service.task(id)?.url);
-      assert.match(String(seen[2][2]), new RegExp(`^${service.cdnUrl}/files/${id}\\.mp4\\?sig=\\w+$`));
+      assert.equal(seen[2][2], ctx.service.task(id)?.url);
+      assert.match(String(seen[2][2]), new RegExp(`^${ctx.service.cdnUrl}/files/${id}\\.mp4\\?sig=\\w+$`));
     });
 
     it('plays upper case, percent strings, a custom running status and the data envelope', async () => {
-      service.setScenario({
+      ctx.service.setScenario({
         video: {
           statusCase: 'upper',
           pollsToRunning: 3,
@@ -475,16 +471,16 @@ describe('local service', () => {
     });
 
     it('answers task-id-only and reports failures in each style', async () => {
-      service.setScenario({ video: { createShape: 'task-id-only', outcome: 'failed', pollsToDone: 1 } });
+      ctx.service.setScenario({ video: { createShape: 'task-id-only', outcome: 'failed', pollsToDone: 1 } });
       const created = await postJson('/v1/videos', { model: 'promptreel-video', prompt: 'p' });
       assert.deepEqual(Object.keys(created.body).sort(), ['status', 'task_id']);
       const id = String(created.body['task_id']);
       const failed = (await getJson(`/v1/videos/${id}`)).body;
       assert.equal(failed['status'], 'failed');
       assert.equal(typeof at(failed, 'error.message'), 'string');
-      service.setScenario({ video: { failureStyle: 'fail-reason' } });
+      ctx.service.setScenario({ video: { failureStyle: 'fail-reason' } });
       assert.equal(typeof (await getJson(`/v1/videos/${id}`)).body['fail_reason'], 'string');
-      service.setScenario({ video: { failureStyle: 'none' } });
+      ctx.service.setScenario({ video: { failureStyle: 'none' } });
       const bare = (await getJson(`/v1/videos/${id}`)).body;
       assert.ok(!('error' in bare) && !('fail_reason' in bare));
     });
@@ -492,20 +488,20 @@ describe('local service', () => {
     it('puts the address in each urlField', async () => {
       const fields = ['metadata.url', 'video_url', 'url', 'content.video_url', 'result_url', 'data.result_url'] as const;
       for (const urlField of fields) {
-        service.setScenario({ video: { urlField, pollsToDone: 1 } });
+        ctx.service.setScenario({ video: { urlField, pollsToDone: 1 } });
         const id = await createTask();
         const { body } = await getJson(`/v1/videos/${id}`);
-        assert.equal(at(body, urlField), service.task(id)?.url, urlField);
+        assert.equal(at(body, urlField), ctx.service.task(id)?.url, urlField);
       }
-      service.setScenario({ video: { urlField: 'none', pollsToDone: 1 } });
+      ctx.service.setScenario({ video: { urlField: 'none', pollsToDone: 1 } });
       const id = await createTask();
       const { body } = await getJson(`/v1/videos/${id}`);
       assert.equal(body['status'], 'completed');
-      assert.ok(!JSON.stringify(body).includes(service.cdnUrl));
+      assert.ok(!JSON.stringify(body).includes(ctx.service.cdnUrl));
     });
 
     it('shows completed_at while running when asked, and follows wall time with durationMs', async () => {
-      service.setScenario({ video: { completedAtWhileRunning: true, durationMs: 200 } });
+      ctx.service.setScenario({ video: { completedAtWhileRunning: true, durationMs: 200 } });
       const id = await createTask();
       const running = (await getJson(`/v1/videos/${id}`)).body;
       assert.notEqual(running['status'], 'completed');
@@ -518,7 +514,7 @@ describe('local service', () => {
       const missing = await getJson('/v1/videos/task_nope');
       assert.equal(missing.status, 404);
       assert.deepEqual(missing.body, { code: 'task_not_exist', message: 'task_not_exist', data: null });
-      service.setScenario({ video: { unknownTaskStatus: 400 } });
+      ctx.service.setScenario({ video: { unknownTaskStatus: 400 } });
       assert.equal((await getJson('/v1/videos/task_nope')).status, 400);
     });
 
@@ -531,7 +527,7 @@ describe('local service', () => {
     });
 
     it('serves /content with the key, with Range', async () => {
-      service.setScenario({ video: { pollsToDone: 0 } });
+      ctx.service.setScenario({ video: { pollsToDone: 0 } });
       const id = await createTask();
       assert.equal((await fetch(url(`/v1/videos/${id}/content`))).status, 401);
       const whole = await fetch(url(`/v1/videos/${id}/content`), { headers: auth() });
@@ -544,15 +540,15 @@ describe('local service', () => {
     });
 
     it('drops the create connection after making the task', async () => {
-      service.setScenario({ video: { dropCreateConnection: true } });
+      ctx.service.setScenario({ video: { dropCreateConnection: true } });
       const outcome = await new Promise<string>((resolve) => {
         const request = http.request(url('/v1/videos'), { method: 'POST', headers: auth() }, () => resolve('answered'));
         request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
         request.end(JSON.stringify({ model: 'promptreel-video', prompt: 'dropped' }));
       });
       assert.equal(outcome, 'ECONNRESET');
-      assert.equal(service.requests.length, 1);
-      assert.deepEqual(service.requests[0].body, { model: 'promptreel-video', prompt: 'dropped' });
+      assert.equal(ctx.service.requests.length, 1);
+      assert.deepEqual(ctx.service.requests[0].body, { model: 'promptreel-video', prompt: 'dropped' });
       const tasks = await controlTasks();
       assert.equal(tasks.length, 1);
       assert.equal(tasks[0]['prompt'], 'dropped');
@@ -561,25 +557,25 @@ describe('local service', () => {
 
   describe('CDN', () => {
     it('serves the file after a chain of redirects through a second port, recording Authorization', async () => {
-      service.setScenario({ video: { pollsToDone: 0 }, cdn: { redirects: 3 } });
+      ctx.service.setScenario({ video: { pollsToDone: 0 }, cdn: { redirects: 3 } });
       const id = await createTask();
-      const address = String(service.task(id)?.url);
+      const address = String(ctx.service.task(id)?.url);
       const response = await fetch(address, { headers: { authorization: 'Bearer leaked' } });
       assert.equal(response.status, 200);
       assert.deepEqual(Buffer.from(await response.arrayBuffer()), sampleBytes());
-      assert.equal(service.cdnRequests.length, 4);
-      assert.equal(service.cdnRequests[0].headers['authorization'], 'Bearer leaked');
-      assert.equal(service.cdnRequests[0].key, 'leaked');
-      const hosts = new Set(service.cdnRequests.map((record) => record.headers['host']));
+      assert.equal(ctx.service.cdnRequests.length, 4);
+      assert.equal(ctx.service.cdnRequests[0].headers['authorization'], 'Bearer leaked');
+      assert.equal(ctx.service.cdnRequests[0].key, 'leaked');
+      const hosts = new Set(ctx.service.cdnRequests.map((record) => record.headers['host']));
       assert.equal(hosts.size, 2, 'one hop goes to another port');
       const manual = await fetch(address, { redirect: 'manual' });
       assert.equal(manual.status, 302);
     });
 
     it('answers an expired URL with an S3-like XML error', async () => {
-      const task = service.createTask();
+      const task = ctx.service.createTask();
       for (const expired of [403, 404] as const) {
-        service.setScenario({ cdn: { expired } });
+        ctx.service.setScenario({ cdn: { expired } });
         const response = await fetch(task.url);
         assert.equal(response.status, expired);
         assert.match(await response.text(), /^<\?xml[\s\S]*<Error><Code>(AccessDenied|NoSuchKey)<\/Code>/);
@@ -587,30 +583,30 @@ describe('local service', () => {
     });
 
     it('redirects into a private network with redirectTo, /content too with answerAtContent, and plays a metadata endpoint', async () => {
-      service.setScenario({ cdn: { redirectTo: 'http://localhost:{port}/latest/meta-data/', answerAtContent: true }, video: { pollsToDone: 0 } });
+      ctx.service.setScenario({ cdn: { redirectTo: 'http://localhost:{port}/latest/meta-data/', answerAtContent: true }, video: { pollsToDone: 0 } });
       const id = await createTask();
-      const address = await fetch(String(service.task(id)?.url), { redirect: 'manual' });
+      const address = await fetch(String(ctx.service.task(id)?.url), { redirect: 'manual' });
       assert.equal(address.status, 302);
       assert.match(address.headers.get('location') ?? '', /^http:\/\/localhost:\d+\/latest\/meta-data\/$/);
       const content = await fetch(url(`/v1/videos/${id}/content`), { headers: auth(), redirect: 'manual' });
       assert.equal(content.status, 302);
-      assert.equal(content.headers.get('location'), `http://localhost:${new URL(service.cdnUrl).port}/latest/meta-data/`);
-      const metadata = await fetch(`${service.cdnUrl}/latest/meta-data/iam/security-credentials/`);
+      assert.equal(content.headers.get('location'), `http://localhost:${new URL(ctx.service.cdnUrl).port}/latest/meta-data/`);
+      const metadata = await fetch(`${ctx.service.cdnUrl}/latest/meta-data/iam/security-credentials/`);
       assert.match(await metadata.text(), /"SecretAccessKey":"metadata-secret-of-this-host"/);
     });
 
     it('answers with an error page quoting the key of the request (page-quoting-key)', async () => {
-      service.setScenario({ cdn: { answer: 'page-quoting-key', answerAtContent: true }, video: { pollsToDone: 0 } });
+      ctx.service.setScenario({ cdn: { answer: 'page-quoting-key', answerAtContent: true }, video: { pollsToDone: 0 } });
       const id = await createTask();
       const content = await fetch(url(`/v1/videos/${id}/content`), { headers: auth() });
       assert.equal(content.status, 200);
       assert.match(await content.text(), new RegExp(`The session of ${DEMO_KEY} has expired`));
-      assert.match(await (await fetch(String(service.task(id)?.url))).text(), /The session of anonymous has expired/);
+      assert.match(await (await fetch(String(ctx.service.task(id)?.url))).text(), /The session of anonymous has expired/);
     });
 
     it('streams deterministic bytes of sizeBytes, chunked without Content-Length', async () => {
-      service.setScenario({ cdn: { sizeBytes: 300_000, contentLength: false } });
-      const response = await fetch(service.createTask().url);
+      ctx.service.setScenario({ cdn: { sizeBytes: 300_000, contentLength: false } });
+      const response = await fetch(ctx.service.createTask().url);
       assert.equal(response.headers.get('content-length'), null);
       assert.equal(response.headers.get('transfer-encoding'), 'chunked');
       assert.ok(Buffer.from(await response.arrayBuffer()).equals(patternBytes(0, 300_000)));
@@ -622,8 +618,8 @@ describe('local service', () => {
       const control = (path: string, body?: unknown) =>
         fetch(url(`/__control/${path}`), body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
       assert.equal((await control('scenario', { latencyMs: 0, chat: { reply: 'fixed' } })).status, 200);
-      assert.equal(service.scenario().chat.reply, 'fixed');
-      assert.equal(service.scenario().chat.chunkChars, 8, 'merged, not replaced');
+      assert.equal(ctx.service.scenario().chat.reply, 'fixed');
+      assert.equal(ctx.service.scenario().chat.chunkChars, 8, 'merged, not replaced');
       assert.equal((await control('scenario', { chat: { nope: 1 } })).status, 400);
       assert.equal((await control('key-scenario', { key: 'sk-k2', patch: { models: [] } })).status, 200);
       assert.deepEqual((await getJson('/v1/models', 'sk-k2')).body['data'], []);
@@ -641,8 +637,8 @@ describe('local service', () => {
       assert.equal((await controlTasks()).length, 2);
 
       assert.equal((await control('reset', {})).status, 200);
-      assert.equal(service.requests.length, 0);
-      assert.equal(service.scenario().chat.reply, null);
+      assert.equal(ctx.service.requests.length, 0);
+      assert.equal(ctx.service.scenario().chat.reply, null);
       assert.equal((await getJson('/v1/models', 'sk-k2')).status, 401);
     });
   });

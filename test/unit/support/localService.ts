@@ -1,4 +1,4 @@
-import { startLocalService, type LocalService } from '../../service';
+import { startLocalService, type LocalService, type StartOptions } from '../../service';
 import { PromptreelClient, type ClientOptions } from '../../../src/api/client';
 import { createDispatcher } from '../../../src/api/dispatcher';
 import type { ApiLogger } from '../../../src/api/apiLogger';
@@ -30,11 +30,14 @@ export class MemoryLogger implements ApiLogger {
   }
 }
 
-/** Starts the local service for a `describe` block; `reset()` between tests keeps tests independent. */
-export function useLocalService(): { readonly service: LocalService } {
+/**
+ * The unit tier's fixture: the local service for a `describe` block, started with `options` (TLS, a scenario…);
+ * `reset()` between tests keeps tests independent.
+ */
+export function useLocalService(options: StartOptions = {}): { readonly service: LocalService } {
   const holder: { service?: LocalService } = {};
   before(async () => {
-    holder.service = await startLocalService();
+    holder.service = await startLocalService(options);
   });
   afterEach(async () => {
     holder.service?.reset();

@@ -10,8 +10,8 @@ import { inspectServerCertificate } from '../../../../src/api/tls/inspectCertifi
 import { systemCertificates } from '../../../../src/api/tls/systemCertificates';
 import { pemCertificates, secureContextFor, type TlsConfig } from '../../../../src/api/tls/tlsConfig';
 import { ConnectionDoctor } from '../../../../src/doctor/core/connectionDoctor';
-import { startLocalService, tlsFixture, TLS_FIXTURE_PASSPHRASE, type LocalService } from '../../../service';
-import { clientFor } from '../../support/localService';
+import { tlsFixture, TLS_FIXTURE_PASSPHRASE, type LocalService } from '../../../service';
+import { clientFor, useLocalService } from '../../support/localService';
 
 const text = (name: Parameters<typeof tlsFixture>[0]) => readFileSync(tlsFixture(name), 'utf8');
 const OWN_CA = () => pemCertificates(text('ca.pem'));
@@ -32,24 +32,20 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 
 describe('certificates: own CAs, the system store, client certificates (real TLS on 127.0.0.1)', () => {
   describe('a service whose certificate comes from its own CA', () => {
-    let service: LocalService;
-    before(async () => {
-      service = await startLocalService({ tls: 'own-ca' });
-    });
-    after(() => service.stop());
+    const ctx = useLocalService({ tls: 'own-ca' });
 
     it('is refused with a hint naming the setting, and reached once its CA is trusted (extra or system)', async () => {
-      const refused = await failure(clientWithTls(service, undefined).listModels());
+      const refused = await failure(clientWithTls(ctx.service, undefined).listModels());
       assert.equal(refused.kind, 'network');
       assert.equal(refused.code, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
       assert.match(refused.hint, /promptreel\.tls\.certificateAuthorities/);
       assert.match(refused.hint, /http\.systemCertificates/);
-      assert.ok((await clientWithTls(service, { extraCa: OWN_CA() }).listModels()).length > 0);
-      assert.ok((await clientWithTls(service, { systemCa: OWN_CA() }).listModels()).length > 0, 'as if the CA were in the system store');
+      assert.ok((await clientWithTls(ctx.service, { extraCa: OWN_CA() }).listModels()).length > 0);
+      assert.ok((await clientWithTls(ctx.service, { systemCa: OWN_CA() }).listModels()).length > 0, 'as if the CA were in the system store');
     });
 
     it("shows whom the certificate was issued to and by whom, and whether this client's trust accepts it", async () => {
-      const untrusted = await inspectServerCertificate(service.baseUrl);
+      const untrusted = await inspectServerCertificate(ctx.service.baseUrl);
       assert.ok(untrusted);
       assert.equal(untrusted.subject, '127.0.0.1 (Promptreel Tests)');
       assert.equal(untrusted.issuer, 'Promptreel Test Root CA (Promptreel Tests)');
@@ -57,15 +53,15 @@ describe('certificates: own CAs, the system store, client certificates (real TLS
       assert.equal(untrusted.verifyError, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
       assert.equal(untrusted.clientCertificateRequired, false);
       assert.match(untrusted.validTo, /2126/);
-      const trusted = await inspectServerCertificate(service.baseUrl, { secureContext: secureContextFor({ extraCa: OWN_CA() }) });
+      const trusted = await inspectServerCertificate(ctx.service.baseUrl, { secureContext: secureContextFor({ extraCa: OWN_CA() }) });
       assert.equal(trusted?.trusted, true);
     });
 
     it('Test Connection explains the refusal with the certificate and the setting that fixes it', async () => {
       const result = await new ConnectionDoctor({
-        baseUrlInput: () => service.baseUrl,
-        apiKey: () => Promise.resolve({ key: service.demoKey, source: 'secret-storage' }),
-        createClient: () => clientWithTls(service, undefined),
+        baseUrlInput: () => ctx.service.baseUrl,
+        apiKey: () => Promise.resolve({ key: ctx.service.demoKey, source: 'secret-storage' }),
+        createClient: () => clientWithTls(ctx.service, undefined),
         chatModel: () => '',
         videoModel: () => '',
         inspectCertificate: (baseUrl) => inspectServerCertificate(baseUrl),
@@ -80,21 +76,17 @@ describe('certificates: own CAs, the system store, client certificates (real TLS
   });
 
   describe('a service that asks for a client certificate', () => {
-    let service: LocalService;
-    before(async () => {
-      service = await startLocalService({ tls: 'client-certificate' });
-    });
-    after(() => service.stop());
+    const ctx = useLocalService({ tls: 'client-certificate' });
 
     it('refuses a client without one, and Test Connection says that a client certificate is asked for', async () => {
-      await failure(clientWithTls(service, { extraCa: OWN_CA() }).listModels());
-      const summary = await inspectServerCertificate(service.baseUrl, { secureContext: secureContextFor({ extraCa: OWN_CA() }) });
+      await failure(clientWithTls(ctx.service, { extraCa: OWN_CA() }).listModels());
+      const summary = await inspectServerCertificate(ctx.service.baseUrl, { secureContext: secureContextFor({ extraCa: OWN_CA() }) });
       assert.equal(summary?.trusted, true);
       assert.equal(summary?.clientCertificateRequired, true);
       const result = await new ConnectionDoctor({
-        baseUrlInput: () => service.baseUrl,
-        apiKey: () => Promise.resolve({ key: service.demoKey, source: 'secret-storage' }),
-        createClient: () => clientWithTls(service, { extraCa: OWN_CA() }),
+        baseUrlInput: () => ctx.service.baseUrl,
+        apiKey: () => Promise.resolve({ key: ctx.service.demoKey, source: 'secret-storage' }),
+        createClient: () => clientWithTls(ctx.service, { extraCa: OWN_CA() }),
         chatModel: () => '',
         videoModel: () => '',
         inspectCertificate: (baseUrl) => inspectServerCertificate(baseUrl, { secureContext: secureContextFor({ extraCa: OWN_CA() }) }),
@@ -109,10 +101,10 @@ describe('certificates: own CAs, the system store, client certificates (real TLS
         { pfx: readFileSync(tlsFixture('client.p12')), passphrase: TLS_FIXTURE_PASSPHRASE },
       ];
       for (const clientCertificate of variants) {
-        const models = await clientWithTls(service, { extraCa: OWN_CA(), ...(clientCertificate ? { clientCertificate } : {}) }).listModels();
+        const models = await clientWithTls(ctx.service, { extraCa: OWN_CA(), ...(clientCertificate ? { clientCertificate } : {}) }).listModels();
         assert.ok(models.length > 0);
       }
-      const summary = await inspectServerCertificate(service.baseUrl, {
+      const summary = await inspectServerCertificate(ctx.service.baseUrl, {
         secureContext: secureContextFor({ extraCa: OWN_CA(), clientCertificate: { cert: text('client.pem'), key: text('client.key') } }),
       });
       assert.equal(summary?.clientCertificateRequired, false);
@@ -121,25 +113,24 @@ describe('certificates: own CAs, the system store, client certificates (real TLS
     it('review 2.7: the client certificate is offered to the service only, never to the CDN or where its redirects lead', async () => {
       const folder = await mkdtemp(path.join(os.tmpdir(), 'promptreel-tls-'));
       try {
-        service.setScenario({ video: { pollsToDone: 0 }, cdn: { redirects: 2 } });
-        const client = clientWithTls(service, { extraCa: OWN_CA(), clientCertificate: { cert: text('client.pem'), key: text('client.key') } });
+        ctx.service.setScenario({ video: { pollsToDone: 0 }, cdn: { redirects: 2 } });
+        const client = clientWithTls(ctx.service, { extraCa: OWN_CA(), clientCertificate: { cert: text('client.pem'), key: text('client.key') } });
         const task = await client.getVideoTask((await client.createVideoTask({ model: 'promptreel-video', prompt: 'a signed address' })).id);
         assert.ok(task.videoUrl?.startsWith('https://127.0.0.1:'), task.videoUrl);
         const result = await client.downloadVideo(task, path.join(folder, 'clip.mp4'));
         assert.equal(result.source, 'url');
         assert.deepEqual(
-          service.requests.map((request) => request.clientCertificate),
-          service.requests.map(() => 'promptreel-test-client'),
+          ctx.service.requests.map((request) => request.clientCertificate),
+          ctx.service.requests.map(() => 'promptreel-test-client'),
           'the service got it on every connection',
         );
-        assert.equal(service.cdnRequests.length, 3, 'the address and two redirects, on both of the CDN ports');
+        assert.equal(ctx.service.cdnRequests.length, 3, 'the address and two redirects, on both of the CDN ports');
         assert.deepEqual(
-          service.cdnRequests.map((request) => request.clientCertificate),
+          ctx.service.cdnRequests.map((request) => request.clientCertificate),
           [undefined, undefined, undefined],
           'no connection to the CDN presented it',
         );
       } finally {
-        service.reset();
         await rm(folder, { recursive: true, force: true });
       }
     });
