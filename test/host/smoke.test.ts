@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { useConnectedService } from './support/connectedService';
+import { useLocalService } from './support/connectedService';
 
 const EXTENSION_ID = 'promptreel.promptreel';
 
@@ -24,7 +24,7 @@ describe('extension host smoke', () => {
 });
 
 describe('local service from the extension host', () => {
-  const ctx = useConnectedService();
+  const ctx = useLocalService();
 
   it('answers /v1/models with the demo key', async () => {
     const response = await fetch(`${ctx.service.baseUrl}/v1/models`, { headers: { Authorization: `Bearer ${ctx.service.demoKey}` } });

@@ -3,19 +3,17 @@ import * as vscode from 'vscode';
 import { AccountFeature } from '../../../src/account/accountFeature';
 import { Connection } from '../../../src/connection/connection';
 import { FakeClock } from '../../fakes/fakeClock';
-import { closeAllEditors, openEditor } from '../editorStream/editorStreamSupport';
+import { openEditor } from '../editorStream/editorStreamSupport';
 import { testApi } from '../support/extension';
-import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
+import { useConnectedService } from '../support/connectedService';
 import { recordMessages } from '../support/recordMessages';
 import { waitFor } from '../support/waitFor';
+import { closeAllEditors } from '../support/workspace';
 
 const SHOWN_WARNINGS_KEY = 'promptreel.account.shownWarnings';
 
 describe('account: the key quota in the status bar', () => {
-  const ctx = useConnectedService(
-    (service) => connectService(service),
-    () => disconnectService(),
-  );
+  const ctx = useConnectedService();
 
   beforeEach(async () => {
     const api = await testApi();

@@ -3,27 +3,16 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AskResult } from '../../../src/chatPanel/askAboutSelection';
 import { useConnectedService } from '../support/connectedService';
-import { assistantAt, connectChat, disconnectChat, lastChatBody, newConversation, readyViewHost, recordPosts, testApi, waitFor } from './chatTestSupport';
-
-/** Closes every editor without asking to save (untitled documents the tests made are reverted). */
-async function closeAllEditorsWithoutSaving(): Promise<void> {
-  for (let i = 0; i < 50 && vscode.window.tabGroups.all.some((group) => group.tabs.length > 0); i++) {
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  }
-}
+import { closeAllEditors, workspaceUri } from '../support/workspace';
+import { assistantAt, CHAT, lastChatBody, newConversation, readyViewHost, recordPosts, testApi, waitFor } from './chatTestSupport';
 
 async function openSample(): Promise<vscode.TextEditor> {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  assert.ok(folder, 'a workspace folder is open');
-  const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'src', 'sample.ts'));
+  const document = await vscode.workspace.openTextDocument(workspaceUri('src', 'sample.ts'));
   return vscode.window.showTextDocument(document);
 }
 
 describe('chat: Ask About Selection, code blocks, panels and export', () => {
-  const ctx = useConnectedService(connectChat, async () => {
-    await closeAllEditorsWithoutSaving();
-    await disconnectChat();
-  });
+  const ctx = useConnectedService(CHAT, { teardown: closeAllEditors });
   let diagnostics: vscode.DiagnosticCollection;
 
   before(() => {

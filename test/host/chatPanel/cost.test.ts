@@ -3,19 +3,7 @@ import type { ChatMessage } from '../../../src/api';
 import { costOf, formatUsd } from '../../../src/api/account/prices';
 import { ConversationStore } from '../../../src/chatPanel/core/conversationStore';
 import { estimateReplyTokens } from '../../../src/chatPanel/core/replyCost';
-import {
-  assistantAt,
-  connectChat,
-  disconnectChat,
-  endedReply,
-  lastChatBody,
-  newConversation,
-  readyViewHost,
-  recordPosts,
-  setSetting,
-  testApi,
-  waitFor,
-} from './chatTestSupport';
+import { assistantAt, CHAT, endedReply, lastChatBody, newConversation, readyViewHost, recordPosts, setSetting, testApi, waitFor } from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 // promptreel-chat costs $3.00 per 1M prompt tokens and $12.00 per 1M completion tokens on the local service
@@ -23,7 +11,7 @@ import { useConnectedService } from '../support/connectedService';
 const CHAT_PRICE = { kind: 'per-token', promptUsdPerMillion: 3, completionUsdPerMillion: 12 } as const;
 
 describe('chat: issue 13, the cost of each reply and of the chat', () => {
-  const ctx = useConnectedService(connectChat, disconnectChat);
+  const ctx = useConnectedService(CHAT);
 
   afterEach(async () => {
     (await testApi()).connection.prices.forget();

@@ -2,8 +2,7 @@ import * as assert from 'node:assert/strict';
 import {
   assistantAt,
   chatRequests,
-  connectChat,
-  disconnectChat,
+  CHAT,
   endedReply,
   endsTold,
   newConversation,
@@ -16,7 +15,7 @@ import {
 import { useConnectedService } from '../support/connectedService';
 
 describe('chat: stop, cut-off and refused requests', () => {
-  const ctx = useConnectedService(connectChat, disconnectChat);
+  const ctx = useConnectedService(CHAT);
 
   it('Stop mid-stream closes the socket and keeps the text received, marked as stopped', async () => {
     const api = await testApi();

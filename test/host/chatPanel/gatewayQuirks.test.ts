@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { chatRequests, connectChat, disconnectChat, newConversation, setSetting, testApi } from './chatTestSupport';
+import { chatRequests, CHAT, newConversation, setSetting, testApi } from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 describe('chat: gateways that refuse stream_options or streaming', () => {
-  const ctx = useConnectedService(connectChat, disconnectChat);
+  const ctx = useConnectedService(CHAT);
 
   afterEach(async () => {
     await setSetting('models.capabilities', undefined);

@@ -4,7 +4,7 @@ import { addUserMessage } from '../../../src/chatPanel/core/conversation';
 import type { ExportOutcome, ImportOutcome } from '../../../src/chatPanel/conversationActions';
 import type { Conversation } from '../../../src/chatPanel/core/model';
 import type { ConversationSearchResultView, HostToWebview } from '../../../src/chatPanel/webview/protocol';
-import { connectChat, disconnectChat, readyViewHost, recordPosts, testApi, waitFor } from './chatTestSupport';
+import { CHAT, readyViewHost, recordPosts, testApi, waitFor } from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 import { recordMessages } from '../support/recordMessages';
 import { stubWindow } from '../support/stubWindow';
@@ -31,7 +31,7 @@ function lastResults(messages: HostToWebview[], requestId: number): Conversation
 }
 
 describe('chat: history (issue 15.5)', () => {
-  useConnectedService(connectChat, disconnectChat);
+  useConnectedService(CHAT);
   const folder = () => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'history-test');
 
   after(async () => {

@@ -1,25 +1,21 @@
 import * as assert from 'node:assert/strict';
-import { chatRequests, connectChat, disconnectChat, newConversation, readyViewHost, recordPosts, setSetting, testApi, waitFor } from './chatTestSupport';
+import { chatRequests, CHAT, newConversation, readyViewHost, recordPosts, setSetting, testApi, waitFor } from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 import type { HostToWebview } from '../../../src/chatPanel/webview/protocol';
 
-const CHAT = '^/v1/chat/completions$';
+const CHAT_PATH = '^/v1/chat/completions$';
 type RateLimitPost = Extract<HostToWebview, { type: 'rateLimit' }>;
 const rateLimitPosts = (messages: HostToWebview[]) => messages.filter((message): message is RateLimitPost => message.type === 'rateLimit');
 
 describe('chat: rate limits (HTTP 429) are waited out with a countdown', () => {
-  const ctx = useConnectedService(connectChat, async () => {
-    await setSetting('chat.rateLimitRetries', undefined);
-    await setSetting('chat.rateLimitMaxWaitSeconds', undefined);
-    await disconnectChat();
-  });
+  const ctx = useConnectedService(CHAT);
 
   it("waits the service's Retry-After, tells the page the countdown, and answers after sending again", async () => {
     const api = await testApi();
     const host = await readyViewHost(api);
     const conversation = await newConversation();
     host.showConversation(conversation.id);
-    ctx.service.setScenario({ fault: { status: 429, retryAfter: '1', times: 1, path: CHAT } });
+    ctx.service.setScenario({ fault: { status: 429, retryAfter: '1', times: 1, path: CHAT_PATH } });
     const posts = recordPosts(host);
     try {
       const reply = await api.chat.controller.send(conversation.id, { text: 'hello' });
@@ -42,7 +38,7 @@ describe('chat: rate limits (HTTP 429) are waited out with a countdown', () => {
     const host = await readyViewHost(api);
     const conversation = await newConversation();
     host.showConversation(conversation.id);
-    ctx.service.setScenario({ fault: { status: 429, retryAfter: '30', times: 1, path: CHAT } });
+    ctx.service.setScenario({ fault: { status: 429, retryAfter: '30', times: 1, path: CHAT_PATH } });
     const replying = api.chat.controller.send(conversation.id, { text: 'hello' });
     await waitFor(() => api.chat.controller.rateLimitOf(conversation.id) !== undefined, { what: 'the wait after 429' });
     const left = api.chat.controller.rateLimitOf(conversation.id)?.wait?.delayMs ?? 0;
@@ -52,7 +48,7 @@ describe('chat: rate limits (HTTP 429) are waited out with a countdown', () => {
     assert.equal(reply?.status, 'done');
     assert.equal(chatRequests(ctx.service).length, 2);
 
-    ctx.service.setScenario({ fault: { status: 429, retryAfter: '30', times: 1, path: CHAT } });
+    ctx.service.setScenario({ fault: { status: 429, retryAfter: '30', times: 1, path: CHAT_PATH } });
     const second = api.chat.controller.send(conversation.id, { text: 'again' });
     await waitFor(() => api.chat.controller.rateLimitOf(conversation.id) !== undefined, { what: 'the second wait' });
     await host.handleMessage({ type: 'stop', conversationId: conversation.id });
@@ -70,7 +66,7 @@ describe('chat: rate limits (HTTP 429) are waited out with a countdown', () => {
     const api = await testApi();
     const host = await readyViewHost(api);
     const conversation = await newConversation();
-    ctx.service.setScenario({ fault: { status: 429, retryAfter: '30', times: 1, path: CHAT } });
+    ctx.service.setScenario({ fault: { status: 429, retryAfter: '30', times: 1, path: CHAT_PATH } });
     const replying = api.chat.controller.send(conversation.id, { text: 'hello' });
     await waitFor(() => api.chat.controller.rateLimitOf(conversation.id) !== undefined, { what: 'the wait after 429' });
     const posts = recordPosts(host);
@@ -91,14 +87,14 @@ describe('chat: rate limits (HTTP 429) are waited out with a countdown', () => {
     const api = await testApi();
     const conversation = await newConversation();
     await setSetting('chat.rateLimitRetries', 0);
-    ctx.service.setScenario({ fault: { status: 429, retryAfter: '1', times: 1, path: CHAT } });
+    ctx.service.setScenario({ fault: { status: 429, retryAfter: '1', times: 1, path: CHAT_PATH } });
     const refused = await api.chat.controller.send(conversation.id, { text: 'hello' });
     assert.equal(refused?.status, 'error');
     assert.equal(chatRequests(ctx.service).length, 1);
 
     await setSetting('chat.rateLimitRetries', 3);
     await setSetting('chat.rateLimitMaxWaitSeconds', 5);
-    ctx.service.setScenario({ fault: { status: 429, retryAfter: '10', times: 1, path: CHAT } });
+    ctx.service.setScenario({ fault: { status: 429, retryAfter: '10', times: 1, path: CHAT_PATH } });
     const tooLong = await api.chat.controller.regenerate(conversation.id);
     assert.equal(tooLong?.error?.status, 429);
     assert.equal(chatRequests(ctx.service).length, 2, 'a 10 s Retry-After is not waited with a 5 s limit');

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { chatRequests, connectChat, disconnectChat, lastChatBody, newConversation, readyViewHost, setSetting, testApi } from './chatTestSupport';
+import { chatRequests, CHAT, lastChatBody, newConversation, readyViewHost, setSetting, testApi } from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 describe('chat: a DeepSeek-style reasoning model with tool calls', () => {
-  const ctx = useConnectedService(connectChat, disconnectChat);
+  const ctx = useConnectedService(CHAT);
 
   afterEach(async () => {
     await setSetting('models.capabilities', undefined);

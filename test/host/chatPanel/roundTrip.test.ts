@@ -3,8 +3,7 @@ import { ConversationStore } from '../../../src/chatPanel/core/conversationStore
 import {
   assistantAt,
   chatRequests,
-  connectChat,
-  disconnectChat,
+  CHAT,
   endedReply,
   endsTold,
   lastChatBody,
@@ -18,7 +17,7 @@ import {
 import { useConnectedService } from '../support/connectedService';
 
 describe('chat: a conversation against the local service', () => {
-  const ctx = useConnectedService(connectChat, disconnectChat);
+  const ctx = useConnectedService(CHAT);
 
   it('streams a reply into the conversation through the controller, with usage, and the view is told', async () => {
     const api = await testApi();

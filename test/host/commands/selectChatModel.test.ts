@@ -1,15 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { chatModelsOf } from '../../../src/connection/core/chatModels';
-import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
+import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
 import { setSetting, testApi } from '../support/extension';
 
 describe('shell: Select Chat Model', () => {
-  const ctx = useConnectedService(
-    (service) => connectService(service, { 'chat.model': undefined }),
-    () => disconnectService(['chat.model']),
-  );
+  const ctx = useConnectedService({ settings: { 'chat.model': undefined } });
 
   /** Runs the command on a fresh model list, waits until the pick has the service's models, then drives the real quick pick. */
   async function pickWith(...keys: string[]): Promise<string | undefined> {

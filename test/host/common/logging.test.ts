@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { LogSink } from '../../../src/common/logger';
-import { disconnectService, useConnectedService } from '../support/connectedService';
+import { disconnectService, useLocalService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
 import { setSetting, stubInputBox, testApi } from '../support/extension';
 
@@ -16,10 +16,9 @@ function memorySink(lines: string[]): LogSink {
 
 describe('shell: the key never reaches the logs', () => {
   // The test points Promptreel at the service itself, with a key of its own.
-  const ctx = useConnectedService(
-    async (service) => service.addKey(GOOD_KEY),
-    () => disconnectService(),
-  );
+  after(() => disconnectService());
+  const ctx = useLocalService();
+  beforeEach(() => ctx.service.addKey(GOOD_KEY));
 
   it('redacts keys from every log line, at every level, in the sink and in the output channel file', async () => {
     const { logger, logUri } = await testApi();

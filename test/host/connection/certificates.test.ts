@@ -5,8 +5,6 @@ import { startLocalService, tlsFixture, TLS_FIXTURE_PASSPHRASE, type LocalServic
 import { disconnectService } from '../support/connectedService';
 import { setSetting, stubInputBox, testApi } from '../support/extension';
 
-const TLS_SETTINGS = ['tls.certificateAuthorities', 'tls.clientCertificate', 'tls.clientKey'];
-
 function testConnection(): Thenable<DoctorResult> {
   return vscode.commands.executeCommand<DoctorResult>('promptreel.testConnection');
 }
@@ -33,7 +31,7 @@ describe('shell: certificates (an HTTPS service with its own CA, and one asking 
     services.clientCertificate = await startLocalService({ tls: 'client-certificate' });
   });
   afterEach(async () => {
-    await disconnectService(TLS_SETTINGS);
+    await disconnectService();
     await vscode.workspace.getConfiguration('http').update('systemCertificates', undefined, vscode.ConfigurationTarget.Global);
     (await testApi()).secrets.delete('promptreel.tls.clientCertificatePassphrase');
   });

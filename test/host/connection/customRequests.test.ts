@@ -2,11 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { LogSink } from '../../../src/common/logger';
 import type { DoctorResult } from '../../../src/doctor/core/doctorResult';
-import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
+import { useConnectedService } from '../support/connectedService';
 import { setSetting, stubInputBox, testApi } from '../support/extension';
 
 const SECRET = 'gw-secret-never-shown-7f3a91';
-const SETTINGS = ['requestOptions', 'models.requestOptions', 'chat.model'];
 
 function memorySink(lines: string[]): LogSink {
   const push = (message: string) => void lines.push(message);
@@ -14,10 +13,7 @@ function memorySink(lines: string[]): LogSink {
 }
 
 describe('shell: custom headers, query parameters and body fields, and secret headers', () => {
-  const ctx = useConnectedService(
-    (service) => connectService(service, { 'chat.model': 'promptreel-chat' }),
-    () => disconnectService(SETTINGS),
-  );
+  const ctx = useConnectedService({ settings: { 'chat.model': 'promptreel-chat' } });
   afterEach(async () => {
     const api = await testApi();
     const baseUrl = api.keyStore.scope;

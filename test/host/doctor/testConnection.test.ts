@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DoctorResult } from '../../../src/doctor/core/doctorResult';
-import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
+import { useConnectedService } from '../support/connectedService';
 import { recordMessages } from '../support/recordMessages';
 import { setSetting, testApi } from '../support/extension';
 
@@ -15,13 +15,14 @@ function stepsOf(result: DoctorResult): string {
 
 describe('shell: Test Connection against the local service', () => {
   const ctx = useConnectedService(
-    (service) => connectService(service, { 'chat.model': undefined }),
-    async () => {
+    { settings: { 'chat.model': undefined } },
+    {
       // Keys are kept per base URL: the one a test stored for the prefixed address goes too.
-      await useService(`${ctx.service.baseUrl}/api`);
-      await disconnectService();
-      await useService(ctx.service.baseUrl);
-      await disconnectService(['chat.model']);
+      teardown: async () => {
+        await useService(`${ctx.service.baseUrl}/api`);
+        await (await testApi()).keyStore.clear();
+        await useService(ctx.service.baseUrl);
+      },
     },
   );
 

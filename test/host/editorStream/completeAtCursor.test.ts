@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { useConnectedService } from '../support/connectedService';
 import {
   applyUserEdit,
   chatRequests,
@@ -11,7 +12,7 @@ import {
   setSetting,
   testApi,
   undoOnce,
-  useConfiguredService,
+  EDITOR,
   waitFor,
 } from './editorStreamSupport';
 
@@ -19,7 +20,7 @@ const SUM = 'function sum(a: number, b: number) {\n  \n}\n';
 const IN_BODY = new vscode.Position(1, 2);
 
 describe('editor: Complete at Cursor (real VS Code, local service)', () => {
-  const ctx = useConfiguredService();
+  const ctx = useConnectedService(EDITOR);
 
   it('streams the reply in at the cursor, unwrapped from its code fence, as ONE undo step', async () => {
     ctx.service.setScenario({ chat: { reply: '```ts\nreturn a + b;\n```', chunkChars: 3, delayMs: 5 } });

@@ -1,13 +1,14 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { chatRequests, completeAtCursor, controlProgress, openEditor, setSetting, testApi, useConfiguredService, waitFor } from './editorStreamSupport';
+import { useConnectedService } from '../support/connectedService';
+import { chatRequests, completeAtCursor, controlProgress, openEditor, setSetting, testApi, EDITOR, waitFor } from './editorStreamSupport';
 
 const SUM = 'function sum(a: number, b: number) {\n  \n}\n';
 const IN_BODY = new vscode.Position(1, 2);
 const CHAT = '^/v1/chat/completions$';
 
 describe('editor: rate limits (HTTP 429) are waited out with a countdown', () => {
-  const ctx = useConfiguredService();
+  const ctx = useConnectedService(EDITOR);
   afterEach(async () => {
     await setSetting('chat.rateLimitRetries', undefined);
   });

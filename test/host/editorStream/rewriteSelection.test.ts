@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { useConnectedService } from '../support/connectedService';
 import { packageJson, stubInputBox } from '../support/extension';
 import {
   chatRequests,
@@ -11,7 +12,7 @@ import {
   setSetting,
   testApi,
   undoOnce,
-  useConfiguredService,
+  EDITOR,
   waitFor,
 } from './editorStreamSupport';
 
@@ -33,7 +34,7 @@ function diffTabOf(proposalUri: string | undefined): vscode.Tab | undefined {
 }
 
 describe('editor: Rewrite Selection (real VS Code, local service)', () => {
-  const ctx = useConfiguredService();
+  const ctx = useConnectedService(EDITOR);
 
   afterEach(async () => {
     await setSetting('editor.rewriteMode', undefined);

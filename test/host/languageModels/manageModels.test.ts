@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
-import { connectTo, disconnect, promptreelModels, testApi } from './languageModelSupport';
+import { promptreelModels, testApi } from './languageModelSupport';
 
 type ShowQuickPick = (items: readonly vscode.QuickPickItem[], options?: vscode.QuickPickOptions) => Thenable<vscode.QuickPickItem | undefined>;
 
@@ -25,7 +25,7 @@ interface ProviderContribution {
 }
 
 describe('language models: the management command of the promptreel vendor', () => {
-  const ctx = useConnectedService(connectTo, disconnect);
+  const ctx = useConnectedService();
 
   it('is the management command of the contributed vendor, and contributed with the Promptreel category', () => {
     const contributes = (

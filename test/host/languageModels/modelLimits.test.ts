@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
-import { connectTo, disconnect, lastChatBody, setSetting, testApi } from './languageModelSupport';
+import { lastChatBody, setSetting, testApi } from './languageModelSupport';
 
 const token = () => new vscode.CancellationTokenSource().token;
 
@@ -21,7 +21,7 @@ async function listed(): Promise<vscode.LanguageModelChatInformation[]> {
 }
 
 describe('language models: limits from the model list, models shown, calibrated counts', () => {
-  const ctx = useConnectedService(connectTo, disconnect);
+  const ctx = useConnectedService();
 
   afterEach(async () => {
     await setSetting('models.shown', undefined);

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
-import { connectTo, disconnect, promptreelModel, promptreelModels, recordMessages, testApi, type MessageStub } from './languageModelSupport';
+import { promptreelModel, promptreelModels, recordMessages, testApi, type MessageStub } from './languageModelSupport';
 
 async function failureOf(run: () => Promise<unknown>): Promise<Error> {
   try {
@@ -15,7 +15,7 @@ async function failureOf(run: () => Promise<unknown>): Promise<Error> {
 }
 
 describe('language models: without a usable key', () => {
-  const ctx = useConnectedService(connectTo, disconnect);
+  const ctx = useConnectedService();
   let messages: MessageStub;
 
   beforeEach(async () => {

@@ -2,17 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
-import {
-  collectResponse,
-  connectTo,
-  disconnect,
-  imagePart,
-  lastChatBody,
-  promptreelModel,
-  promptreelModels,
-  setSetting,
-  testApi,
-} from './languageModelSupport';
+import { collectResponse, imagePart, lastChatBody, promptreelModel, promptreelModels, setSetting, testApi } from './languageModelSupport';
 
 const CAPABILITIES = {
   'promptreel-chat': { contextWindow: 32_000, maxOutputTokens: 2_000, tools: true, vision: true },
@@ -26,7 +16,7 @@ const weatherTool: vscode.LanguageModelChatTool = {
 };
 
 describe('language models: Promptreel models in vscode.lm', () => {
-  const ctx = useConnectedService(connectTo, disconnect);
+  const ctx = useConnectedService();
 
   beforeEach(async () => {
     await setSetting('models.capabilities', CAPABILITIES);

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
-import { collectResponse, connectTo, disconnect, lastChatBody, promptreelModel, setSetting, testApi } from './languageModelSupport';
+import { collectResponse, lastChatBody, promptreelModel, setSetting, testApi } from './languageModelSupport';
 
 const weatherTool: vscode.LanguageModelChatTool = {
   name: 'get_weather',
@@ -11,7 +11,7 @@ const weatherTool: vscode.LanguageModelChatTool = {
 };
 
 describe("language models: reasoning models in VS Code's Chat", () => {
-  const ctx = useConnectedService(connectTo, disconnect);
+  const ctx = useConnectedService();
 
   beforeEach(async () => {
     await setSetting('models.capabilities', { 'promptreel-chat': { tools: true } });

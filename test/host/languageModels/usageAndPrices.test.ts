@@ -5,7 +5,7 @@ import { planReply } from '../../service/chatReply';
 import { chatRequestSchema } from '../../service/chatRequest';
 import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
-import { connectTo, disconnect, lastChatBody, promptreelModel, setSetting, testApi } from './languageModelSupport';
+import { lastChatBody, promptreelModel, setSetting, testApi } from './languageModelSupport';
 
 interface DataPartLike {
   mimeType: string;
@@ -30,7 +30,7 @@ async function dataPartsOfAnswer(): Promise<{ parts: DataPartLike[]; text: strin
 }
 
 describe("language models: usage and prices for VS Code's Chat", () => {
-  const ctx = useConnectedService(connectTo, disconnect);
+  const ctx = useConnectedService();
 
   it('reports the tokens the service counted as one token_usage data part, after the text', async () => {
     assert.equal(typeof (vscode as unknown as Record<string, unknown>).LanguageModelDataPart, 'function', 'this VS Code has LanguageModelDataPart');

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { LocalService } from '../../service';
-import { useConnectedService } from '../support/connectedService';
+import { chatRequests, useConnectedService } from '../support/connectedService';
+import { closeAllEditors } from '../support/workspace';
 import { waitFor } from '../support/waitFor';
-import { connectTo, disconnect, lastChatBody, promptreelModel, setSetting, testApi } from '../languageModels/languageModelSupport';
-import { chatRequest, closeEditors, RecordingStream, requestTurn, responseTurn, selectLines } from './participantSupport';
+import { lastChatBody, promptreelModel, setSetting, testApi } from '../languageModels/languageModelSupport';
+import { chatRequest, RecordingStream, requestTurn, responseTurn, selectLines } from './participantSupport';
 
 interface Contributed {
   id: string;
@@ -13,24 +13,12 @@ interface Contributed {
   commands: { name: string; description: string }[];
 }
 
-function chatRequests(service: LocalService) {
-  return service.requests.filter((request) => request.path === '/v1/chat/completions');
-}
-
 function noToken(): vscode.CancellationToken {
   return new vscode.CancellationTokenSource().token;
 }
 
 describe('participant: @promptreel answers', () => {
-  const ctx = useConnectedService(connectTo, async () => {
-    await closeEditors();
-    await disconnect();
-  });
-
-  beforeEach(async () => {
-    await setSetting('chat.model', 'promptreel-chat');
-    await closeEditors();
-  });
+  const ctx = useConnectedService({ settings: { 'chat.model': 'promptreel-chat' }, prepare: closeAllEditors, teardown: closeAllEditors });
 
   it('is contributed as @promptreel with /explain and /video, and registered', async () => {
     const { participant } = await testApi();

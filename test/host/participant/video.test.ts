@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { ParticipantResult } from '../../../src/workbench/chatParticipant';
 import { useConnectedService } from '../support/connectedService';
-import { clearTasks, connectVideo, disconnectVideo, setSetting, testApi, videoPosts } from '../video/videoTestSupport';
+import { clearTasks, VIDEO, setSetting, testApi, videoPosts } from '../video/videoTestSupport';
 import { waitFor } from '../support/waitFor';
 import { chatRequest, confirmedVideo, RecordingStream, requestTurn, responseTurn } from './participantSupport';
 
@@ -30,7 +30,7 @@ async function runVideo(
 }
 
 describe('participant: @promptreel /video', () => {
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
+  const ctx = useConnectedService(VIDEO);
 
   afterEach(async () => {
     await clearTasks(await testApi());

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { setSetting, testApi } from '../support/extension';
 import { waitFor } from '../support/waitFor';
-import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
+import { useConnectedService } from '../support/connectedService';
 
 describe('shell: status bar', () => {
   afterEach(async () => {
@@ -24,10 +24,7 @@ describe('shell: status bar', () => {
   });
 
   describe('with the service', () => {
-    useConnectedService(
-      (service) => connectService(service, { 'chat.model': undefined }),
-      () => disconnectService(),
-    );
+    useConnectedService({ settings: { 'chat.model': undefined } });
 
     it('shows the first listed chat model once the list is known, as the chat would use it', async () => {
       const api = await testApi();

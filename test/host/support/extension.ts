@@ -19,9 +19,20 @@ export function packageJson(): { contributes: Record<string, unknown> } & Record
   return extension.packageJSON as { contributes: Record<string, unknown> } & Record<string, unknown>;
 }
 
+/** The `promptreel.*` settings written through setSetting since they were last removed, with the last value written. */
+const written = new Map<string, unknown>();
+
 /** Writes a `promptreel.*` setting in the user settings (undefined removes it). */
 export async function setSetting(key: string, value: unknown): Promise<void> {
+  written.set(key, value);
   await vscode.workspace.getConfiguration('promptreel').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Removes every `promptreel.*` setting written through setSetting and still set: no suite leaves one to the next. */
+export async function removeWrittenSettings(): Promise<void> {
+  const keys = [...written].flatMap(([key, value]) => (value === undefined ? [] : [key]));
+  written.clear();
+  for (const key of keys) await vscode.workspace.getConfiguration('promptreel').update(key, undefined, vscode.ConfigurationTarget.Global);
 }
 
 type ShowInputBox = typeof vscode.window.showInputBox;

@@ -2,7 +2,7 @@ import { CommandIds } from '../../../src/common/contributions';
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { packageJson } from '../support/extension';
-import { connectVideo, generateReviewed, disconnectVideo, pollUntil, runtime, waitFor } from './videoTestSupport';
+import { connectVideo, generateReviewed, VIDEO, pollUntil, runtime, waitFor } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 interface MenuEntry {
@@ -12,7 +12,7 @@ interface MenuEntry {
 }
 
 describe('video: commands, menus and the list', () => {
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
+  const ctx = useConnectedService(VIDEO);
 
   it('contributes every video command, with item commands only in the view', async () => {
     const contributes = packageJson().contributes as {

@@ -5,7 +5,7 @@ import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import {
   connectVideo,
   generateReviewed,
-  disconnectVideo,
+  VIDEO,
   pollUntil,
   recordMessages,
   runtime,
@@ -25,7 +25,7 @@ function created(outcome: CreateOutcome | undefined): VideoTaskRecord {
 }
 
 describe('video: creating tasks', () => {
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
+  const ctx = useConnectedService(VIDEO);
 
   it('Generate Video from the palette sends every field the user set, and the task is listed at once', async () => {
     const api = await connectVideo(ctx.service);

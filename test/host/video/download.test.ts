@@ -11,12 +11,11 @@ import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import { sampleBytes, type LocalService } from '../../service';
 import { useConnectedService } from '../support/connectedService';
 import { assertStrictPage } from '../support/webviewPage';
-import { connectVideo, generateReviewed, disconnectVideo, playerLoaded, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+import { workspaceUri } from '../support/workspace';
+import { connectVideo, generateReviewed, playerLoaded, pollUntil, recordMessages, runtime, setSetting, VIDEO, waitFor } from './videoTestSupport';
 
 function workspaceRoot(): string {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the host tests run with a workspace folder');
-  return folder.uri.fsPath;
+  return workspaceUri().fsPath;
 }
 
 function videosFolder(): string {
@@ -48,10 +47,7 @@ async function shownPlayerPanel(): Promise<vscode.WebviewPanel> {
 }
 
 describe('video: download and playback', () => {
-  const ctx = useConnectedService(connectVideo, async () => {
-    await disconnectVideo();
-    fs.rmSync(videosFolder(), { recursive: true, force: true });
-  });
+  const ctx = useConnectedService(VIDEO, { teardown: async () => fs.rmSync(videosFolder(), { recursive: true, force: true }) });
   let messages: ReturnType<typeof recordMessages> | undefined;
 
   beforeEach(() => {
@@ -270,7 +266,7 @@ describe('video: download and playback', () => {
 });
 
 describe('video: download without a workspace folder', () => {
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
+  const ctx = useConnectedService(VIDEO);
 
   it('asks where to save (and saves nothing when the dialog is dismissed or the download is automatic)', async () => {
     const api = await connectVideo(ctx.service);

@@ -10,16 +10,18 @@ import {
   scriptOpenDialogs,
   setSetting,
   testApi,
-  useStudioService,
+  STUDIO,
+  VIDEO,
   videoPosts,
-  workspaceFile,
+  writeWorkspaceFile,
 } from './videoTestSupport';
+import { useConnectedService } from '../support/connectedService';
 
 const PROMPT = 'The paper boat starts to drift away';
 const png = samplePng(32, 18);
 
 describe('video: an image as the first frame (issue 16.5)', () => {
-  const ctx = useStudioService();
+  const ctx = useConnectedService(VIDEO, STUDIO);
 
   it('issue 16.5: Generate Video offers the image step only for a model declared to take one, and sends one multipart POST', async () => {
     // Not declared: no image step at all.
@@ -27,7 +29,7 @@ describe('video: an image as the first frame (issue 16.5)', () => {
     assert.ok(!plain.seen[1].labels?.some((label) => label.includes('First frame')), 'a model not declared for it never sees the option');
 
     await setSetting('models.capabilities', { 'promptreel-video': { firstFrame: true } });
-    const image = await workspaceFile('frames/boat.png', png);
+    const image = await writeWorkspaceFile('frames/boat.png', png);
     const dialogs = scriptOpenDialogs([image]);
     let outcome: CreateOutcome | undefined;
     let seen;
@@ -70,7 +72,7 @@ describe('video: an image as the first frame (issue 16.5)', () => {
     });
     const api = await testApi();
     api.connection.catalog.invalidate('the test changed the model list');
-    const image = await workspaceFile('frames/lighthouse.png', png);
+    const image = await writeWorkspaceFile('frames/lighthouse.png', png);
     const { result, seen } = await runScripted([{ input: 'The beam starts to sweep' }, { pick: 'Generate video' }], () =>
       vscode.commands.executeCommand<CreateOutcome>('promptreel.animateImage', image),
     );
@@ -86,7 +88,7 @@ describe('video: an image as the first frame (issue 16.5)', () => {
   });
 
   it('issue 16.5: Animate Image says how to declare a model when none takes an image, and sends nothing', async () => {
-    const image = await workspaceFile('frames/boat.png', png);
+    const image = await writeWorkspaceFile('frames/boat.png', png);
     const messages = recordMessages();
     try {
       assert.equal(await vscode.commands.executeCommand('promptreel.animateImage', image), undefined);

@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
-import { scriptQuickInputs, useStudioService, videoPosts, waitFor, workspaceFile } from './videoTestSupport';
+import { scriptQuickInputs, STUDIO, VIDEO, videoPosts, waitFor, writeWorkspaceFile } from './videoTestSupport';
+import { useConnectedService } from '../support/connectedService';
 
 /** Writes the folder's `.vscode/settings.json` (as a cloned repository ships it) and waits until VS Code applies it. */
 async function folderSettings(values: Record<string, unknown>): Promise<void> {
-  await workspaceFile('.vscode/settings.json', JSON.stringify(values, null, 2));
+  await writeWorkspaceFile('.vscode/settings.json', JSON.stringify(values, null, 2));
   await waitFor(() => vscode.workspace.getConfiguration('promptreel').inspect('video.seconds')?.workspaceValue !== undefined, {
     what: "the folder's settings to apply",
   });
@@ -37,7 +38,7 @@ async function reviewOf(command: string, steps: { pick: string }[], args?: unkno
 }
 
 describe("video: what a folder's settings may decide (review 2.4)", () => {
-  const ctx = useStudioService();
+  const ctx = useConnectedService(VIDEO, STUDIO);
 
   afterEach(async () => {
     await removeFolderSettings();
@@ -57,7 +58,7 @@ describe("video: what a folder's settings may decide (review 2.4)", () => {
   });
 
   it("review 2.4: a workspace recipe's model and duration are named as the folder's", async () => {
-    await workspaceFile(
+    await writeWorkspaceFile(
       '.promptreel/recipes.json',
       JSON.stringify({ recipes: [{ name: 'Folder teaser', prompt: 'A teaser of the product', seconds: '10', model: 'promptreel-video' }] }),
     );

@@ -4,7 +4,7 @@ import type { PromptreelTestApi } from '../../../src/extension';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
 import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import type { VideoScenario } from '../../service';
-import { connectVideo, generateReviewed, disconnectVideo, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+import { connectVideo, generateReviewed, VIDEO, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 const PROMPT = 'A lighthouse in a storm, seen from a small boat';
@@ -34,7 +34,7 @@ async function followToEnd(api: PromptreelTestApi, id: string): Promise<{ final:
 }
 
 describe('video: task lifecycle with the real poller', () => {
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
+  const ctx = useConnectedService(VIDEO);
 
   it('follows a task queued → running → completed by itself, with the tree, status bar and notification following', async () => {
     const api = await connectVideo(ctx.service);

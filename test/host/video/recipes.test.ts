@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
-import { runScripted, setSetting, useStudioService, videoPosts, workspaceFile, type scriptQuickInputs, type Step } from './videoTestSupport';
+import { runScripted, setSetting, STUDIO, VIDEO, videoPosts, writeWorkspaceFile, type scriptQuickInputs, type Step } from './videoTestSupport';
+import { useConnectedService } from '../support/connectedService';
 
 type Body = { prompt: string; seconds: string; model: string; metadata: { ratio: string } };
 
@@ -16,7 +17,7 @@ function generateItem(seen: ReturnType<typeof scriptQuickInputs>['seen'], nth = 
 }
 
 describe('video: recipes and the check before charging (issue 16.4)', () => {
-  const ctx = useStudioService();
+  const ctx = useConnectedService(VIDEO, STUDIO);
 
   afterEach(async () => {
     await vscode.workspace.fs.delete(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, '.promptreel'), { recursive: true }).then(
@@ -64,7 +65,7 @@ describe('video: recipes and the check before charging (issue 16.4)', () => {
   });
 
   it("issue 16.4: the workspace's .promptreel/recipes.json comes first, with its settings; entries that do not fit are named", async () => {
-    await workspaceFile(
+    await writeWorkspaceFile(
       '.promptreel/recipes.json',
       JSON.stringify({ recipes: [{ name: 'Teaser', prompt: '{{product}} launching', seconds: 10, ratio: '1:1' }, { name: 'Broken' }] }),
     );

@@ -4,14 +4,14 @@ import { normalizeBaseUrl } from '../../../src/api';
 import { CONFIRMED_ORIGINS_KEY } from '../../../src/connection/keys/core/serviceTrust';
 import { TASKS_KEY } from '../../../src/video/core/taskStore';
 import type { DownloadOutcome } from '../../../src/video/videoDownloader';
-import { connectVideo, generateReviewed, disconnectVideo, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
-import { useConnectedService, useSecondService } from '../support/connectedService';
+import { connectVideo, generateReviewed, VIDEO, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+import { useConnectedService, useLocalService } from '../support/connectedService';
 
 const PROMPT = 'A kite over a windy beach';
 
 describe('video: each task belongs to the service that made it', () => {
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
-  const second = useSecondService();
+  const ctx = useConnectedService(VIDEO);
+  const second = useLocalService();
 
   it('issue 11.1: after a base URL change, a pending task is neither asked about on the new service nor failed; it resumes when switched back', async () => {
     const api = await connectVideo(ctx.service);

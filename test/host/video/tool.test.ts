@@ -3,7 +3,8 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import { sampleBytes } from '../../service';
-import { setSetting, testApi, useStudioService, videoPosts } from './videoTestSupport';
+import { setSetting, testApi, STUDIO, VIDEO, videoPosts } from './videoTestSupport';
+import { useConnectedService } from '../support/connectedService';
 
 const TOOL = 'promptreel_generateVideo';
 const PROMPT = 'A kite rising over a windy beach';
@@ -24,7 +25,7 @@ async function pumping<T>(api: PromptreelTestApi, done: Thenable<T>): Promise<T>
 }
 
 describe('video: the video tool for agents (issue 16.1)', () => {
-  const ctx = useStudioService();
+  const ctx = useConnectedService(VIDEO, STUDIO);
 
   it('issue 16.1: is contributed with its schema, and VS Code is told never to approve it by itself', async () => {
     const tool = vscode.lm.tools.find((candidate) => candidate.name === TOOL);

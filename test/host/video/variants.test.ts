@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { VariantsOutcome } from '../../../src/video/variantsFlow';
-import { runScripted, scriptQuickInputs, setSetting, testApi, useStudioService, videoPosts, workspaceFile, type Step } from './videoTestSupport';
+import { runScripted, scriptQuickInputs, setSetting, testApi, STUDIO, VIDEO, videoPosts, writeWorkspaceFile, type Step } from './videoTestSupport';
+import { useConnectedService } from '../support/connectedService';
 
 const PROMPT = 'A heron taking off from a misty lake';
 
@@ -18,7 +19,7 @@ async function variants(steps: Step[], confirm: boolean, arg?: vscode.Uri) {
 }
 
 describe('video: Generate Variants (issue 16.3)', () => {
-  const ctx = useStudioService();
+  const ctx = useConnectedService(VIDEO, STUDIO);
 
   it('issue 16.3: one prompt, three seeds: the total price first, then exactly one POST per task, grouped in the tree', async () => {
     await setSetting('video.seed', 100);
@@ -89,7 +90,7 @@ describe('video: Generate Variants (issue 16.3)', () => {
 
   it('issue 16.3: prompts from a JSON Lines file (the Explorer menu), cut to the setting, with their own seeds and durations', async () => {
     await setSetting('video.maxVariants', 3);
-    const file = await workspaceFile(
+    const file = await writeWorkspaceFile(
       'prompts/batch.jsonl',
       ['"A fox at dawn"', 'not json', '{"prompt": "A heron at dusk", "seed": 7, "seconds": 10}', '{"prompt": "A storm over the sea"}', '"A fourth one"'].join(
         '\n',
@@ -116,7 +117,7 @@ describe('video: Generate Variants (issue 16.3)', () => {
   });
 
   it("review 2.3: from a file, the confirmation shows each line's own duration and seed, and exactly those are sent", async () => {
-    const file = await workspaceFile(
+    const file = await writeWorkspaceFile(
       'prompts/own-values.jsonl',
       ['{"prompt": "A fox at dawn", "seconds": 10, "seed": 7}', '"A heron at dusk"', '{"prompt": "A storm", "seed": 8}'].join('\n'),
     );

@@ -9,7 +9,7 @@ import type { OpenOutcome } from '../../../src/video/videoCommands';
 import { sampleBytes, type LocalService } from '../../service';
 import { MemoryFileSystem } from '../support/memoryFileSystem';
 import { stubWindow } from '../support/stubWindow';
-import { connectVideo, generateReviewed, disconnectVideo, playerLoaded, pollUntil, runtime, testApi } from '../video/videoTestSupport';
+import { connectVideo, generateReviewed, VIDEO, playerLoaded, pollUntil, runtime, testApi } from '../video/videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
 import type { PromptreelTestApi } from '../../../src/extension';
 
@@ -37,7 +37,7 @@ function temporaryDownloads(): string[] {
 describe('a workspace on another file system (issue 17.1)', () => {
   const memfs = new MemoryFileSystem(SCHEME);
   let registration: vscode.Disposable | undefined;
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
+  const ctx = useConnectedService(VIDEO);
   const workspaceFolder: vscode.WorkspaceFolder = { uri: memfs.uri('/project'), name: 'project', index: 0 };
 
   before(async () => {

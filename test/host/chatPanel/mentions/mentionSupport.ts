@@ -1,20 +1,7 @@
 import * as assert from 'node:assert/strict';
-import * as vscode from 'vscode';
 import type { ChatSession } from '../../../../src/chatPanel/webview/chatSession';
 import type { ContextBudgetView, DraftView, HostToWebview, MentionSuggestionView } from '../../../../src/chatPanel/webview/protocol';
 import { recordPosts, waitFor } from '../chatTestSupport';
-
-export function workspaceUri(...path: string[]): vscode.Uri {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  assert.ok(folder, 'a workspace folder is open');
-  return vscode.Uri.joinPath(folder, ...path);
-}
-
-export async function writeWorkspaceFile(path: string, text: string | Uint8Array): Promise<vscode.Uri> {
-  const uri = workspaceUri(...path.split('/'));
-  await vscode.workspace.fs.writeFile(uri, typeof text === 'string' ? new TextEncoder().encode(text) : text);
-  return uri;
-}
 
 let nextRequest = 1_000;
 

@@ -6,8 +6,9 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { mentionKey } from '../../../../src/chatPanel/mentions/core/mentionTarget';
 import { useConnectedService } from '../../support/connectedService';
-import { connectChat, disconnectChat, lastChatBody, newConversation, readyViewHost, setSetting, testApi, waitFor } from '../chatTestSupport';
-import { addAndWait, budgetAfter, clearDraft, pick, suggestions, workspaceUri, writeWorkspaceFile } from './mentionSupport';
+import { CHAT, lastChatBody, newConversation, readyViewHost, setSetting, testApi, waitFor } from '../chatTestSupport';
+import { closeAllEditors, workspaceUri, writeWorkspaceFile } from '../../support/workspace';
+import { addAndWait, budgetAfter, clearDraft, pick, suggestions } from './mentionSupport';
 
 const ALPHA = 'export function alphaMentionTarget(): number {\n  return 41 + 1;\n}\n';
 
@@ -21,10 +22,7 @@ function sentUserText(service: Parameters<typeof lastChatBody>[0]): string {
 
 describe('chat: mentions (files, folders, editors, problems, git, terminal, symbols), drops, pastes and the context meter', function () {
   this.timeout(60_000);
-  const ctx = useConnectedService(connectChat, async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await disconnectChat();
-  });
+  const ctx = useConnectedService(CHAT, { teardown: closeAllEditors });
 
   before(async () => {
     await writeWorkspaceFile('.gitignore', 'ignored-output/\n*.secret.ts\n');

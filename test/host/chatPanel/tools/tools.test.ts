@@ -9,33 +9,15 @@ import type { ToolDecision } from '../../../../src/chatPanel/webview/protocol';
 import type { PromptreelTestApi } from '../../../../src/extension';
 import { useConnectedService } from '../../support/connectedService';
 import { MemoryFileSystem } from '../../support/memoryFileSystem';
-import {
-  chatRequests,
-  connectChat,
-  disconnectChat,
-  lastChatBody,
-  newConversation,
-  readyViewHost,
-  recordPosts,
-  setSetting,
-  testApi,
-  waitFor,
-} from '../chatTestSupport';
+import { workspaceUri, writeWorkspaceFile } from '../../support/workspace';
+import { chatRequests, CHAT, lastChatBody, newConversation, readyViewHost, recordPosts, setSetting, testApi, waitFor } from '../chatTestSupport';
 
 type ScriptedCall = { name: string; arguments: Record<string, unknown>; id?: string };
 
-const workspaceFolder = (): vscode.Uri => {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  assert.ok(folder, 'a workspace folder is open');
-  return folder;
-};
-
 /** A folder `tools-test/` of the workspace with these files (relative path -> text). */
 async function fixtureFolder(files: Record<string, string>): Promise<vscode.Uri> {
-  const folder = vscode.Uri.joinPath(workspaceFolder(), 'tools-test');
-  for (const [path, text] of Object.entries(files))
-    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, ...path.split('/')), new TextEncoder().encode(text));
-  return folder;
+  for (const [path, text] of Object.entries(files)) await writeWorkspaceFile(`tools-test/${path}`, text);
+  return workspaceUri('tools-test');
 }
 
 const toolCalls = (conversation: Conversation): ToolCallRecord[] =>
@@ -72,11 +54,7 @@ function addWorkspaceFolder(folder: Omit<vscode.WorkspaceFolder, 'index'>): { fo
 }
 
 describe('chat: tools run with approval (real extension host, local service)', () => {
-  const ctx = useConnectedService(async (service) => {
-    const api = await connectChat(service);
-    await setSetting('models.capabilities', { 'promptreel-chat': { tools: true } });
-    return api;
-  }, disconnectChat);
+  const ctx = useConnectedService(CHAT, { settings: { 'models.capabilities': { 'promptreel-chat': { tools: true } } } });
   let api: PromptreelTestApi;
   let host: ChatSession;
 
@@ -217,7 +195,7 @@ describe('chat: tools run with approval (real extension host, local service)', (
   });
 
   it("issue 15.3: read problems of a file and of the workspace, as VS Code's Problems view holds them", async () => {
-    const sample = vscode.Uri.joinPath(workspaceFolder(), 'src', 'sample.ts');
+    const sample = workspaceUri('src', 'sample.ts');
     const diagnostics = vscode.languages.createDiagnosticCollection('tool-test');
     const problem = new vscode.Diagnostic(new vscode.Range(1, 9, 1, 12), "'add' is declared but never used.", vscode.DiagnosticSeverity.Warning);
     problem.source = 'lint';
@@ -239,7 +217,7 @@ describe('chat: tools run with approval (real extension host, local service)', (
   });
 
   it('issue 15.3: files outside the workspace or left out by .gitignore are not read', async () => {
-    const folder = workspaceFolder();
+    const folder = workspaceUri();
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, '.gitignore'), new TextEncoder().encode('secret.env\n'));
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'secret.env'), new TextEncoder().encode('TOKEN=abc\n'));
     // The index reads .gitignore files again when one changes (a file watcher's event, a moment later).
@@ -267,7 +245,7 @@ describe('chat: tools run with approval (real extension host, local service)', (
     const secretText = 'review21-AKIAFAKESECRET';
     const secret = outsideSecret(secretText);
     // In a folder the file watcher already watches (it can miss files created with their folder).
-    const src = path.join(workspaceFolder().fsPath, 'src');
+    const src = path.join(workspaceUri().fsPath, 'src');
     const created = ['review-readme.md', 'review-notes.txt', 'review-home'].map((name) => path.join(src, name));
     fs.writeFileSync(created[0]!, 'Plain notes.\n');
     // What a cloned repository can ship: `notes.txt -> ~/.aws/credentials`, and a link to a home folder.
@@ -313,7 +291,7 @@ describe('chat: tools run with approval (real extension host, local service)', (
 
   it('review 2.2: hidden under every spelling: a link inside the workspace, another case on a case-insensitive file system', async () => {
     // On this disk: a link inside the workspace to Git's own files.
-    const root = path.join(workspaceFolder().fsPath, 'review-spelling');
+    const root = path.join(workspaceUri().fsPath, 'review-spelling');
     fs.mkdirSync(path.join(root, '.git'), { recursive: true });
     fs.writeFileSync(path.join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://review22-disk-token@example.invalid/x.git\n');
     fs.symlinkSync(path.join('.git', 'config'), path.join(root, 'config.txt'));
@@ -360,7 +338,7 @@ describe('chat: tools run with approval (real extension host, local service)', (
 
   it("review 2.5: a model's regular expression that backtracks without end is stopped, and the extension host goes on", async () => {
     // In a folder the file watcher already watches (it can miss files created with their folder).
-    const file = vscode.Uri.joinPath(workspaceFolder(), 'src', 'review-regex.txt');
+    const file = workspaceUri('src', 'review-regex.txt');
     await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(`${'a'.repeat(30)}!\n`));
     try {
       await waitFor(async () => (await api.chat.mentions.files.search('srcreviewregex', 5)).some((found) => found.path === 'src/review-regex.txt'), {
@@ -380,7 +358,7 @@ describe('chat: tools run with approval (real extension host, local service)', (
   });
 
   it("issue 15.3: another extension's tool asks every time (no 'for this chat'), runs through vscode.lm after Allow", async () => {
-    const notes = vscode.Uri.joinPath(workspaceFolder(), 'notes.md');
+    const notes = workspaceUri('notes.md');
     await vscode.workspace.fs.delete(notes).then(undefined, () => undefined);
     const conversation = await ask(
       'take notes',

@@ -4,9 +4,9 @@ import { normalizeBaseUrl } from '../../../../src/api';
 import { API_KEY_ENV } from '../../../../src/connection/keys/apiKeyStore';
 import { CONFIRMED_ORIGINS_KEY } from '../../../../src/connection/keys/core/serviceTrust';
 import type { DoctorResult } from '../../../../src/doctor/core/doctorResult';
-import { useConnectedService, useSecondService } from '../../support/connectedService';
+import { useConnectedService, useLocalService } from '../../support/connectedService';
 import { waitFor } from '../../support/waitFor';
-import { connectVideo, disconnectVideo, recordMessages, runtime } from '../../video/videoTestSupport';
+import { connectVideo, VIDEO, recordMessages, runtime } from '../../video/videoTestSupport';
 import { packageJson } from '../../support/extension';
 
 async function setWorkspaceBaseUrl(value: string | undefined): Promise<void> {
@@ -14,8 +14,8 @@ async function setWorkspaceBaseUrl(value: string | undefined): Promise<void> {
 }
 
 describe('the API key goes only to a service the user chose', () => {
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
-  const second = useSecondService();
+  const ctx = useConnectedService(VIDEO);
+  const second = useLocalService();
 
   afterEach(async () => {
     delete process.env[API_KEY_ENV];

@@ -5,7 +5,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../../src/extension';
 import { assertStrictPage } from '../../support/webviewPage';
-import { confirmedRequests, pollUntil, testApi, useStudioService, waitFor } from '../videoTestSupport';
+import { confirmedRequests, pollUntil, testApi, STUDIO, VIDEO, waitFor } from '../videoTestSupport';
+import { useConnectedService } from '../../support/connectedService';
 
 /** A task made through the creator, followed to completion by the real poller, and downloaded (to `destination` if given). */
 async function downloadedTask(api: PromptreelTestApi, prompt: string, destination?: string): Promise<string> {
@@ -17,7 +18,7 @@ async function downloadedTask(api: PromptreelTestApi, prompt: string, destinatio
 }
 
 describe('video: the gallery (issue 16.2)', () => {
-  useStudioService();
+  useConnectedService(VIDEO, STUDIO);
 
   afterEach(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
