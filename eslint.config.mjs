@@ -21,6 +21,12 @@ const noNodeFs = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises'].map((name)
   message: 'Outside src/api, use vscode.workspace.fs (see src/workbench/fileExists.ts): remote and virtual workspaces have no local disk.',
 }));
 
+/** Tests use one assertion style, the strict one: `equal`/`deepEqual` of the loose module do not compare types. */
+const looseAssert = ['assert', 'node:assert', 'assert/strict'].map((name) => ({
+  name,
+  message: "Use `import * as assert from 'node:assert/strict'` (the one assertion style of the tests).",
+}));
+
 /**
  * Where a file of src/ stands: its top folder, whether it is page code (the browser: the page kit src/webviewPage/ and
  * each webview's `page/` folder) or a `core/` module.
@@ -171,6 +177,20 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unused-expressions': 'off',
+      // One assertion style: `import * as assert from 'node:assert/strict'` (equal and deepEqual compare strictly).
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: looseAssert }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='require'][arguments.0.value=/^(node:)?assert(\\u002Fstrict)?$/]",
+          message: "Import assert as `import * as assert from 'node:assert/strict'`, not with require().",
+        },
+        {
+          selector:
+            "ImportDeclaration[source.value='node:assert/strict'] > :matches(ImportSpecifier, ImportDefaultSpecifier, ImportNamespaceSpecifier[local.name!='assert'])",
+          message: "Import assert in its one form: `import * as assert from 'node:assert/strict'`.",
+        },
+      ],
     },
   },
   {

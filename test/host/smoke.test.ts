@@ -1,6 +1,6 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { useConnectedService } from './support/connectedService';
+import { useLocalService } from './support/connectedService';
 
 const EXTENSION_ID = 'promptreel.promptreel';
 
@@ -14,20 +14,20 @@ describe('extension host smoke', () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is not loaded`);
     await extension.activate();
-    assert.strictEqual(extension.isActive, true);
+    assert.equal(extension.isActive, true);
   });
 
   it('opened the sample workspace', () => {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    assert.strictEqual(folders.length, 1, 'one workspace folder');
+    assert.equal(folders.length, 1, 'one workspace folder');
   });
 });
 
 describe('local service from the extension host', () => {
-  const ctx = useConnectedService();
+  const ctx = useLocalService();
 
   it('answers /v1/models with the demo key', async () => {
     const response = await fetch(`${ctx.service.baseUrl}/v1/models`, { headers: { Authorization: `Bearer ${ctx.service.demoKey}` } });
-    assert.strictEqual(response.status, 200);
+    assert.equal(response.status, 200);
   });
 });

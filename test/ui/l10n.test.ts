@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
@@ -80,7 +80,7 @@ function message(key: string, ...args: (string | number | { en: string; zh: stri
 
 /** Asserts the Chinese text differs from the English one (else nothing would be proven) and returns both. */
 function translated<T extends { en: string; zh: string }>(text: T, what: string): T {
-  assert.notStrictEqual(text.zh, text.en, `${what} is not translated`);
+  assert.notEqual(text.zh, text.en, `${what} is not translated`);
   return text;
 }
 
@@ -128,7 +128,7 @@ describe(`the workbench in Simplified Chinese (${LOCALE}): side bar, a notificat
       .evaluateAll((elements) => elements.map((element) => element.textContent?.trim() ?? ''));
     assert.ok(titles.includes(chat.zh) && titles.includes(videoTasks.zh), `the side bar's view titles: ${titles.join(', ')}`);
     const english = titles.filter((title) => [chat.en, videoTasks.en].some((en) => title.toLowerCase() === en.toLowerCase()));
-    assert.deepStrictEqual(english, [], 'a view title is in English');
+    assert.deepEqual(english, [], 'a view title is in English');
 
     // A key comes from PROMPTREEL_API_KEY and there is no task yet: the second welcome of Video Tasks.
     const welcome = translated(nls('viewsWelcome.videoTasks.1'), 'the Video Tasks welcome');
@@ -142,7 +142,7 @@ describe(`the workbench in Simplified Chinese (${LOCALE}): side bar, a notificat
     // The welcome's buttons: the links alone on their line, in Chinese.
     const generate = translated(nls('command.generateVideo.title'), 'Generate Video');
     await content.getByRole('button', { name: generate.zh, exact: true }).waitFor({ state: 'visible' });
-    assert.strictEqual(await content.getByRole('button', { name: generate.en, exact: true }).count(), 0, 'an English button in the welcome');
+    assert.equal(await content.getByRole('button', { name: generate.en, exact: true }).count(), 0, 'an English button in the welcome');
     // The Chat view's page too, for the picture (its texts are checked below).
     await chatFrame(page).locator('#prompt').waitFor({ state: 'visible', timeout: LONG_WAIT });
     await context.workbench.screenshot(`l10n-${LOCALE}-side-bar`);
@@ -176,13 +176,13 @@ describe(`the workbench in Simplified Chinese (${LOCALE}): side bar, a notificat
       const expected = joinSentences(parts.map((part) => part.zh));
       const refused = await context.workbench.waitForNotification(parts[0]!.zh, { timeoutMs: LONG_WAIT });
       const refusedText = squash(await notificationMessage(refused));
-      assert.strictEqual(refusedText, squash(expected));
+      assert.equal(refusedText, squash(expected));
       for (const part of parts) assert.ok(!refusedText.includes(part.en), `the English "${part.en}" is shown`);
 
       for (const key of ['Set API Key', 'Show Logs']) {
         const label = translated(message(key), `the button ${key}`);
         await refused.getByRole('button', { name: label.zh, exact: true }).waitFor({ state: 'visible', timeout: 10_000 });
-        assert.strictEqual(await refused.getByRole('button', { name: label.en, exact: true }).count(), 0, `the English button ${key}`);
+        assert.equal(await refused.getByRole('button', { name: label.en, exact: true }).count(), 0, `the English button ${key}`);
       }
       // The progress of Test Connection closes once it is done; then the picture shows the result alone.
       const progress = translated(message('Promptreel: Test Connection'), 'the progress title');
@@ -213,20 +213,20 @@ describe(`the workbench in Simplified Chinese (${LOCALE}): side bar, a notificat
     const emptyState = frame.locator('.empty-state');
     await emptyState.waitFor({ state: 'visible', timeout: LONG_WAIT });
 
-    assert.strictEqual(await frame.locator('html').getAttribute('lang'), 'zh-CN');
+    assert.equal(await frame.locator('html').getAttribute('lang'), 'zh-CN');
     const placeholder = translated(message('Ask about your code… (@ to mention files, problems, git changes; Enter to send)'), 'the placeholder');
-    assert.strictEqual(await prompt.getAttribute('placeholder'), placeholder.zh);
-    assert.strictEqual(await prompt.getAttribute('aria-label'), translated(message('Message to the model'), 'the prompt label').zh);
+    assert.equal(await prompt.getAttribute('placeholder'), placeholder.zh);
+    assert.equal(await prompt.getAttribute('aria-label'), translated(message('Message to the model'), 'the prompt label').zh);
 
     const sendButton = translated(message('Send'), 'Send');
-    assert.strictEqual(await textOf(frame.locator('#send')), sendButton.zh);
-    assert.strictEqual(await frame.locator('#send').getAttribute('aria-label'), translated(message('Send the message (Enter)'), 'Send (Enter)').zh);
+    assert.equal(await textOf(frame.locator('#send')), sendButton.zh);
+    assert.equal(await frame.locator('#send').getAttribute('aria-label'), translated(message('Send the message (Enter)'), 'Send (Enter)').zh);
     const options = translated(message('Model & options'), 'Model & options');
-    assert.strictEqual(await textOf(frame.locator('#options > summary')), options.zh);
+    assert.equal(await textOf(frame.locator('#options > summary')), options.zh);
 
     const heading = translated(message('Chat with your model'), 'the empty state heading');
     const hint = translated(message('Enter sends, Shift+Enter starts a new line, Escape stops a reply.'), 'the empty state hint');
-    assert.strictEqual(await textOf(emptyState.locator('h2')), heading.zh);
+    assert.equal(await textOf(emptyState.locator('h2')), heading.zh);
     assert.ok((await emptyState.locator('p').allTextContents()).map(squash).includes(squash(hint.zh)), 'the Chinese keyboard hint');
 
     // What the page shows (innerText: not the translations' data block, not hidden parts) has no English left.
@@ -241,17 +241,17 @@ describe(`the workbench in Simplified Chinese (${LOCALE}): side bar, a notificat
     await waitForStatus(frame, 'done');
     const reply = lastReply(frame);
     assert.match(normalize(await reply.innerText()), new RegExp(escapeRegExp(`You said: ${text}`)));
-    assert.strictEqual(await reply.getAttribute('aria-label'), translated(message('Assistant reply'), 'Assistant reply').zh);
-    assert.strictEqual(await textOf(reply.locator('.message-role')), translated(message('Assistant'), 'Assistant').zh);
+    assert.equal(await reply.getAttribute('aria-label'), translated(message('Assistant reply'), 'Assistant reply').zh);
+    assert.equal(await textOf(reply.locator('.message-role')), translated(message('Assistant'), 'Assistant').zh);
     const tokens = translated(message('Tokens: {0} prompt · {1} completion · {2} total'), 'the token counts');
     const usage = squash(await reply.locator('.message-usage').innerText());
     assert.match(usage, templatePattern(fill(tokens.zh, []), ['[\\d,]+', '[\\d,]+', '[\\d,]+']));
     assert.doesNotMatch(usage, /prompt|completion|total/i, 'the token counts are in English');
     const regenerate = translated(message('Regenerate'), 'Regenerate');
     await reply.getByRole('button', { name: translated(message('Regenerate the last reply'), 'Regenerate the last reply').zh }).waitFor({ state: 'visible' });
-    assert.strictEqual(await textOf(reply.locator('.message-actions button')), regenerate.zh);
+    assert.equal(await textOf(reply.locator('.message-actions button')), regenerate.zh);
     const user = frame.locator('article.message.user').last();
-    assert.strictEqual(await textOf(user.locator('.message-role')), translated(message('You'), 'You').zh);
+    assert.equal(await textOf(user.locator('.message-role')), translated(message('You'), 'You').zh);
     await context.workbench.screenshot(`l10n-${LOCALE}-chat-reply`);
   });
 
@@ -259,7 +259,7 @@ describe(`the workbench in Simplified Chinese (${LOCALE}): side bar, a notificat
     const { page } = context.workbench;
     await context.workbench.runCommand(paletteTitle('command.openVideoGallery.title'));
     const gallery = await frameWith(page, 'main#gallery #state-filter');
-    assert.strictEqual(await gallery.locator('html').getAttribute('lang'), 'zh-CN');
+    assert.equal(await gallery.locator('html').getAttribute('lang'), 'zh-CN');
     const tabTitle = translated(message('Video Gallery'), 'the tab title');
     await page.locator('.tab', { hasText: tabTitle.zh }).first().waitFor({ state: 'visible', timeout: LONG_WAIT });
     const empty = translated(
@@ -268,7 +268,7 @@ describe(`the workbench in Simplified Chinese (${LOCALE}): side bar, a notificat
     );
     await gallery.locator('p.empty', { hasText: empty.zh }).waitFor({ state: 'visible', timeout: LONG_WAIT });
     const allStates = translated(message('All states'), 'the state filter');
-    assert.strictEqual(squash(await gallery.locator('#state-filter option[value="all"]').innerText()), allStates.zh);
+    assert.equal(squash(await gallery.locator('#state-filter option[value="all"]').innerText()), allStates.zh);
     const visible = squash(await gallery.locator('body').innerText());
     for (const text of [empty, allStates, translated(message('All models'), 'the model filter')]) {
       assert.ok(!visible.includes(text.en), `the gallery shows the English "${text.en}"`);

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator, Page } from 'playwright-core';
@@ -113,7 +113,7 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
     assert.match(chatText, /32K/, chatText);
     assert.match(chatText, /Vision/, chatText);
     assert.match(chatText, /Tools/, chatText);
-    assert.strictEqual(await page.getByText('promptreel-video').count(), 0, 'the video model is not offered for chat');
+    assert.equal(await page.getByText('promptreel-video').count(), 0, 'the video model is not offered for chat');
     await context.workbench.screenshot('native-1-language-models');
     await page.keyboard.press('Escape');
   });
@@ -127,7 +127,7 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
     await chatPanel(page).getByText('Tell me more', { exact: true }).waitFor({ state: 'visible', timeout: 20_000 });
     await context.workbench.screenshot('native-2-participant-answer');
     const body = chatBodies(service).pop();
-    assert.strictEqual(body?.model, 'promptreel-chat');
+    assert.equal(body?.model, 'promptreel-chat');
     assert.match(String(body?.messages.at(-1)?.content), /show me some #markdown/);
   });
 
@@ -155,7 +155,7 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
     await chatPanel(page).getByText('What could go wrong?', { exact: true }).click();
     await waitForText(lastResponse(page), /In particular: the edge cases: what could go wrong, and how to guard against it/, 60_000);
     await context.workbench.screenshot('native-3b-explain-followup');
-    assert.strictEqual(chatBodies(service).length, asked + 1);
+    assert.equal(chatBodies(service).length, asked + 1);
     assert.match(String(chatBodies(service).pop()?.messages.at(-1)?.content), /^Explain this code: .*\n\nIn particular: the edge cases/);
   });
 
@@ -186,7 +186,7 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
       .getByText(/It costs \$0\.40 · \$2\.80 left after/)
       .first()
       .waitFor({ state: 'visible', timeout: 60_000 });
-    assert.strictEqual(service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length, 0);
+    assert.equal(service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length, 0);
     const followup = page.locator('.interactive-followup-reply', { hasText: 'Generate for $0.40' }).last();
     await followup.waitFor({ state: 'visible', timeout: 10_000 });
     await context.workbench.screenshot('native-5a-video-price');
@@ -202,8 +202,8 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
     await response.getByRole('button', { name: 'Open Video' }).waitFor({ state: 'visible', timeout: 10_000 });
     await context.workbench.screenshot('native-5-video');
     const posts = service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
-    assert.strictEqual(posts.length, 1);
-    assert.deepStrictEqual((posts[0].body as { prompt: string; model: string }).prompt, prompt);
+    assert.equal(posts.length, 1);
+    assert.deepEqual((posts[0].body as { prompt: string; model: string }).prompt, prompt);
 
     await openViewContainer(page, 'Promptreel');
     await treeRow(page, /a paper boat drifting/, 'Video Tasks').waitFor({ state: 'visible', timeout: 20_000 });
@@ -294,7 +294,7 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
     for (let index = 0; index + 1 < bodies.length; index++) {
       const calls = bodies[index + 1].messages.flatMap((message) => message.tool_calls ?? []).map((call) => call.id);
       const answered = bodies[index + 1].messages.flatMap((message) => (message.role === 'tool' && message.tool_call_id ? [message.tool_call_id] : []));
-      assert.deepStrictEqual([...answered].sort(), [...calls].sort());
+      assert.deepEqual([...answered].sort(), [...calls].sort());
     }
   });
 
@@ -320,12 +320,12 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
       await waitForText(confirmation, /Price: \$0\.40 · \$\d+\.\d{2} left after/);
       const offered = chatBodies(service)[asked]?.tools?.map((tool) => tool.function.name) ?? [];
       assert.ok(offered.includes('promptreel_generateVideo'), `the agent offers the tool: ${offered.join(', ')}`);
-      assert.strictEqual(videoPosts(service).length, before, 'nothing is sent before the confirmation');
+      assert.equal(videoPosts(service).length, before, 'nothing is sent before the confirmation');
       // Not eligible for auto-approval (the contributed default): VS Code says so and offers "Allow Once" only.
       await waitForText(confirmation, /Auto approval for 'promptreel\.promptreel\/promptreelVideo' is restricted via chat\.tools\.eligibleForAutoApproval/);
       await context.workbench.screenshot('native-9-video-tool-confirmation');
       const buttons = confirmation.locator('.monaco-button, .monaco-text-button, [role="button"]');
-      assert.strictEqual(await buttons.filter({ hasText: /Always|Session|Workspace/ }).count(), 0, 'no automatic approval is offered');
+      assert.equal(await buttons.filter({ hasText: /Always|Session|Workspace/ }).count(), 0, 'no automatic approval is offered');
       await buttons
         .filter({ hasText: /^\s*(Allow Once|Allow|Continue)\s*$/ })
         .first()
@@ -338,8 +338,8 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
       );
       await context.workbench.screenshot('native-10-video-tool-done');
       const posts = videoPosts(service).slice(before);
-      assert.strictEqual(posts.length, 1, 'exactly one POST for the confirmed call');
-      assert.strictEqual((posts[0].body as { prompt: string }).prompt, prompt);
+      assert.equal(posts.length, 1, 'exactly one POST for the confirmed call');
+      assert.equal((posts[0].body as { prompt: string }).prompt, prompt);
       assert.ok(
         fs.readdirSync(path.join(workspace, 'videos')).some((name) => name.startsWith('a-kite-rising')),
         'downloaded into the workspace',
@@ -361,7 +361,7 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
     await context.workbench.screenshot('native-11-video-tool-dialog-outside-chat');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await context.workbench.waitForNotification(/Tool Caller: the call ended without a result/, { timeoutMs: 15_000 });
-    assert.strictEqual(videoPosts(service).length, before, 'no task without the confirmation');
+    assert.equal(videoPosts(service).length, before, 'no task without the confirmation');
   });
 });
 

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
@@ -105,15 +105,15 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
       assert.ok(review.includes(option), `the review lists ${option}:\n${review}`);
     // The price of the task (the service's /api/pricing) and what the key keeps, before anything is charged.
     assert.ok(review.includes('$0.40 · $2.80 left after'), `the review shows the price:\n${review}`);
-    assert.strictEqual(service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length, 0);
+    assert.equal(service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length, 0);
     await context.workbench.screenshot('video-review-price');
     await quickInputBox(page).press('Enter');
 
     const row = taskRow(page);
     await row.waitFor({ state: 'visible', timeout: 30_000 });
     const post = service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
-    assert.strictEqual(post.length, 1);
-    assert.deepStrictEqual(post[0].body, {
+    assert.equal(post.length, 1);
+    assert.deepEqual(post[0].body, {
       model: 'promptreel-video',
       prompt: PROMPT,
       seconds: '5',
@@ -127,7 +127,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
       icon: getComputedStyle(icon).color,
       text: getComputedStyle(icon.closest('.monaco-list-row') ?? icon).color,
     }));
-    assert.notStrictEqual(colours.icon, colours.text, JSON.stringify(colours));
+    assert.notEqual(colours.icon, colours.text, JSON.stringify(colours));
     await row.filter({ hasText: /promptreel-video · \d+% · \d+s/ }).waitFor({ state: 'visible', timeout: 30_000 });
     // The status bar counts the running task next to the chat model.
     await page
@@ -231,8 +231,8 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.waitForTimeout(1000);
-    assert.strictEqual(posts(), before, 'no new task');
-    assert.strictEqual(await viewPane(page, 'Video Tasks').locator('.monaco-list-row').count(), 1, 'still one task in the list');
+    assert.equal(posts(), before, 'no new task');
+    assert.equal(await viewPane(page, 'Video Tasks').locator('.monaco-list-row').count(), 1, 'still one task in the list');
   });
 
   it("review 2.3, 2.4: a task's command input that calls Generate Video opens the review with the service's price, and nothing is sent without it", async () => {
@@ -248,11 +248,11 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     assert.ok(!review.includes('$0.01'), `the folder's price is never shown:\n${review}`);
     await context.workbench.screenshot('video-review-from-task-input');
     await page.waitForTimeout(1000);
-    assert.strictEqual(videoPosts(service), before, 'nothing sent while the review is open');
+    assert.equal(videoPosts(service), before, 'nothing sent while the review is open');
     await quickInputBox(page).press('Escape');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
     await page.waitForTimeout(1500);
-    assert.strictEqual(videoPosts(service), before, 'nothing sent after the review was dismissed');
+    assert.equal(videoPosts(service), before, 'nothing sent after the review was dismissed');
   });
 
   it('issue 11.4: after a window reload, a task still rendering is followed and its completion announced with no Promptreel view open', async () => {
@@ -290,7 +290,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
         timeoutMs: 60_000,
       });
       assert.match(await notificationMessage(ready), /is ready\.$/);
-      assert.strictEqual(await viewPane(page, 'Video Tasks').isVisible(), false, 'the Promptreel view stayed closed');
+      assert.equal(await viewPane(page, 'Video Tasks').isVisible(), false, 'the Promptreel view stayed closed');
       await context.workbench.screenshot('video-completed-in-background');
     } finally {
       // The tests after this one need their tasks to finish.
@@ -313,7 +313,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.getByText('Generate 2 videos?').waitFor({ state: 'visible', timeout: 15_000 });
     await dialog.getByText(/Price: \$0\.80 · \$\d+\.\d{2} left after \(2 × \$0\.40\)\./).waitFor({ state: 'visible' });
-    assert.strictEqual(videoPosts(service), before, 'nothing sent before the confirmation');
+    assert.equal(videoPosts(service), before, 'nothing sent before the confirmation');
     await context.workbench.screenshot('video-variants-confirm');
     await dialog.getByRole('button', { name: 'Generate 2 Videos' }).click();
 
@@ -323,7 +323,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
       .locator('.monaco-list-row', { hasText: 'A red fox trotting through fresh snow' })
       .filter({ hasNotText: '2 variants' });
     await members.nth(1).waitFor({ state: 'visible', timeout: 15_000 });
-    assert.strictEqual(videoPosts(service), before + 2, 'exactly one POST per confirmed task');
+    assert.equal(videoPosts(service), before + 2, 'exactly one POST per confirmed task');
     await context.workbench.screenshot('video-variants-tree');
   });
 
@@ -365,7 +365,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await gallery.locator('#compare', { hasText: 'Compare the 2 selected' }).click();
     const compare = gallery.locator('section.compare');
     await compare.waitFor({ state: 'visible' });
-    assert.strictEqual(await compare.locator('video').count(), 2);
+    assert.equal(await compare.locator('video').count(), 2);
     await compare.getByRole('button', { name: 'Play Both' }).click();
     await playedPast(compare.locator('video'), 0.5);
     await compare.locator('video').evaluateAll((videos: HTMLVideoElement[]) => videos.forEach((video) => video.pause()));

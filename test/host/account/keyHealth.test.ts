@@ -1,21 +1,19 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { AccountFeature } from '../../../src/account/accountFeature';
 import { Connection } from '../../../src/connection/connection';
 import { FakeClock } from '../../fakes/fakeClock';
-import { closeAllEditors, openEditor } from '../editorStream/editorStreamSupport';
-import { testApi } from '../shell/shellTestSupport';
-import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
+import { openEditor } from '../editorStream/editorStreamSupport';
+import { testApi } from '../support/extension';
+import { useConnectedService } from '../support/connectedService';
 import { recordMessages } from '../support/recordMessages';
 import { waitFor } from '../support/waitFor';
+import { closeAllEditors } from '../support/workspace';
 
 const SHOWN_WARNINGS_KEY = 'promptreel.account.shownWarnings';
 
 describe('account: the key quota in the status bar', () => {
-  const ctx = useConnectedService(
-    (service) => connectService(service),
-    () => disconnectService(),
-  );
+  const ctx = useConnectedService();
 
   beforeEach(async () => {
     const api = await testApi();
@@ -54,7 +52,7 @@ describe('account: the key quota in the status bar', () => {
     const conversation = api.chat.store.create({ model: 'promptreel-chat' });
     await api.chat.controller.send(conversation.id, { text: 'hello' });
     subscription.dispose();
-    assert.strictEqual(charges, 1, 'the chat request counted as charged');
+    assert.equal(charges, 1, 'the chat request counted as charged');
     await waitFor(() => reads() > before && api.account.text?.includes('$2.00 left'), { what: 'the read after the charge', timeoutMs: 15_000 });
   });
 
@@ -66,9 +64,9 @@ describe('account: the key quota in the status bar', () => {
       await vscode.commands.executeCommand('promptreel.refreshKeyHealth');
       await vscode.commands.executeCommand('promptreel.refreshKeyHealth');
       const warnings = messages.shown.filter((shown) => /expires in 3 days/.test(shown.message));
-      assert.strictEqual(warnings.length, 1, messages.shown.map((shown) => shown.message).join(' | '));
-      assert.strictEqual(warnings[0].severity, 'warning');
-      assert.deepStrictEqual(warnings[0].items, ['Set API Key', 'Test Connection']);
+      assert.equal(warnings.length, 1, messages.shown.map((shown) => shown.message).join(' | '));
+      assert.equal(warnings[0].severity, 'warning');
+      assert.deepEqual(warnings[0].items, ['Set API Key', 'Test Connection']);
       assert.match(api.account.text ?? '', /\$3\.20 left · 3 days/);
     } finally {
       messages.restore();
@@ -81,7 +79,7 @@ describe('account: the key quota in the status bar', () => {
     try {
       await vscode.commands.executeCommand('promptreel.refreshKeyHealth');
       await vscode.commands.executeCommand('promptreel.refreshKeyHealth');
-      assert.deepStrictEqual(
+      assert.deepEqual(
         messages.shown.map((shown) => [shown.message, shown.items]),
         [["Less than 10% of your Promptreel API key's quota is left: $0.60 of $10.00.", ['Set API Key', 'Open Settings']]],
       );
@@ -101,22 +99,22 @@ describe('account: the key quota in the status bar', () => {
       await vscode.commands.executeCommand('promptreel.refreshKeyHealth');
       await waitFor(() => api.account.text === '$(warning) expired', { what: 'the expired key in the status bar' });
       assert.match(messages.shown[0]?.message ?? '', /^Your Promptreel API key expired on \d{4}-\d{2}-\d{2}\.$/);
-      assert.strictEqual(messages.shown[0].severity, 'error');
+      assert.equal(messages.shown[0].severity, 'error');
 
       await openEditor('const answer = ', new vscode.Position(0, 15));
       const before = messages.shown.length;
       await vscode.commands.executeCommand('promptreel.completeAtCursor');
       const asked = messages.shown.slice(before);
-      assert.deepStrictEqual(
+      assert.deepEqual(
         asked.map((shown) => shown.items),
         [['Send Anyway', 'Set API Key']],
       );
       assert.match(asked[0].message, /expired on/);
-      assert.strictEqual(chatRequests(), 0, 'nothing sent after the warning was dismissed');
+      assert.equal(chatRequests(), 0, 'nothing sent after the warning was dismissed');
 
       answer = 'Send Anyway';
       await vscode.commands.executeCommand('promptreel.completeAtCursor');
-      assert.strictEqual(chatRequests(), 1, 'sent when the user goes on (the service decides)');
+      assert.equal(chatRequests(), 1, 'sent when the user goes on (the service decides)');
     } finally {
       messages.restore();
       await closeAllEditors();
@@ -133,12 +131,12 @@ describe('account: the key quota in the status bar', () => {
     try {
       await new Promise((resolve) => setTimeout(resolve, 500));
       // Had anything been read, the monitor would know the quota (the service answers at once).
-      assert.strictEqual(connection.keyHealth.state.kind, 'unknown', 'nothing read while starting');
-      assert.strictEqual(connection.prices.known().size, 0, 'no prices read while starting');
-      assert.strictEqual(feature.text, undefined);
+      assert.equal(connection.keyHealth.state.kind, 'unknown', 'nothing read while starting');
+      assert.equal(connection.prices.known().size, 0, 'no prices read while starting');
+      assert.equal(feature.text, undefined);
       await clock.advance(3_000);
       await waitFor(() => feature.text, { what: 'the first read, after the pause' });
-      assert.strictEqual(connection.prices.known().size, 0, 'prices are read only when a price is wanted');
+      assert.equal(connection.prices.known().size, 0, 'prices are read only when a price is wanted');
     } finally {
       feature.dispose();
       connection.dispose();

@@ -1,29 +1,18 @@
 import { ViewIds } from '../../../src/common/contributions';
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AskResult } from '../../../src/chatPanel/askAboutSelection';
 import { useConnectedService } from '../support/connectedService';
-import { assistantAt, connectChat, disconnectChat, lastChatBody, newConversation, readyViewHost, recordPosts, testApi, waitFor } from './chatTestSupport';
-
-/** Closes every editor without asking to save (untitled documents the tests made are reverted). */
-async function closeAllEditorsWithoutSaving(): Promise<void> {
-  for (let i = 0; i < 50 && vscode.window.tabGroups.all.some((group) => group.tabs.length > 0); i++) {
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  }
-}
+import { closeAllEditors, workspaceUri } from '../support/workspace';
+import { assistantAt, CHAT, lastChatBody, newConversation, readyViewHost, recordPosts, testApi, waitFor } from './chatTestSupport';
 
 async function openSample(): Promise<vscode.TextEditor> {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  assert.ok(folder, 'a workspace folder is open');
-  const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'src', 'sample.ts'));
+  const document = await vscode.workspace.openTextDocument(workspaceUri('src', 'sample.ts'));
   return vscode.window.showTextDocument(document);
 }
 
 describe('chat: Ask About Selection, code blocks, panels and export', () => {
-  const ctx = useConnectedService(connectChat, async () => {
-    await closeAllEditorsWithoutSaving();
-    await disconnectChat();
-  });
+  const ctx = useConnectedService(CHAT, { teardown: closeAllEditors });
   let diagnostics: vscode.DiagnosticCollection;
 
   before(() => {
@@ -43,22 +32,22 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     ]);
     const result = await vscode.commands.executeCommand<AskResult>('promptreel.askAboutSelection');
     assert.ok(result, 'the command returns the view it used');
-    assert.strictEqual(api.chat.view.visible, true, 'the Chat view is showing');
+    assert.equal(api.chat.view.visible, true, 'the Chat view is showing');
     const context = result.host.composerDraft.context;
     assert.ok(context);
-    assert.strictEqual(context.fileName, 'sample.ts');
-    assert.strictEqual(context.relativePath, 'src/sample.ts');
-    assert.strictEqual(context.languageId, 'typescript');
-    assert.deepStrictEqual([context.startLine, context.endLine], [2, 4]);
-    assert.strictEqual(context.code, 'export function add(a: number, b: number): number {\n  return a + b;\n}');
-    assert.deepStrictEqual(
+    assert.equal(context.fileName, 'sample.ts');
+    assert.equal(context.relativePath, 'src/sample.ts');
+    assert.equal(context.languageId, 'typescript');
+    assert.deepEqual([context.startLine, context.endLine], [2, 4]);
+    assert.equal(context.code, 'export function add(a: number, b: number): number {\n  return a + b;\n}');
+    assert.deepEqual(
       context.diagnostics.map((d) => [d.severity, d.line, d.message]),
       [['error', 3, "Type 'string' is not assignable to type 'number'."]],
     );
 
     // The real webview receives it (after its ready handshake).
     const host = await readyViewHost(api);
-    assert.strictEqual(host, result.host);
+    assert.equal(host, result.host);
     const posts = recordPosts(host);
     await host.handleMessage({ type: 'ready' });
     posts.dispose();
@@ -76,7 +65,7 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     assert.ok(prompt.includes('export function add(a: number, b: number): number {'));
     assert.ok(prompt.includes("- line 3, error: Type 'string' is not assignable to type 'number'."));
     assert.ok(prompt.endsWith('Explain this error and how to fix it.'));
-    assert.strictEqual(host.composerDraft.context, undefined, 'the context went with the message');
+    assert.equal(host.composerDraft.context, undefined, 'the context went with the message');
   });
 
   it('offers the code actions: ask about a selection, and "Explain this error" on a diagnostic', async () => {
@@ -93,10 +82,10 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     );
     const ask = actions.find((action) => action.title === 'Ask Promptreel about the selection');
     assert.ok(ask?.command, 'Ask about the selection is offered');
-    assert.strictEqual(ask.command.command, 'promptreel.askAboutSelection');
+    assert.equal(ask.command.command, 'promptreel.askAboutSelection');
     const explain = actions.find((action) => action.title.startsWith('Explain this error with Promptreel'));
     assert.ok(explain?.command);
-    assert.strictEqual(explain.kind?.value, 'quickfix');
+    assert.equal(explain.kind?.value, 'quickfix');
 
     // Running the quick fix sends at once with the diagnostic.
     const api = await testApi();
@@ -118,20 +107,20 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     editor.selection = new vscode.Selection(1, 0, 1, 0);
     const host = await readyViewHost(api);
     await host.handleMessage({ type: 'codeAction', action: 'insert', code: 'inserted();\n', language: 'ts' });
-    assert.strictEqual(document.getText(), 'line one\ninserted();\nline two\n');
+    assert.equal(document.getText(), 'line one\ninserted();\nline two\n');
 
     const again = await vscode.window.showTextDocument(document);
     again.selection = new vscode.Selection(0, 0, 0, 8);
     await host.handleMessage({ type: 'codeAction', action: 'replace', code: 'replaced', language: 'ts' });
-    assert.strictEqual(document.getText(), 'replaced\ninserted();\nline two\n');
+    assert.equal(document.getText(), 'replaced\ninserted();\nline two\n');
 
     await host.handleMessage({ type: 'codeAction', action: 'newFile', code: 'print("hi")\n', language: 'py' });
     const opened = vscode.window.activeTextEditor?.document;
-    assert.strictEqual(opened?.getText(), 'print("hi")\n');
+    assert.equal(opened?.getText(), 'print("hi")\n');
     assert.ok(opened?.isUntitled);
 
     await host.handleMessage({ type: 'codeAction', action: 'copy', code: 'copied text', language: 'ts' });
-    assert.strictEqual(await vscode.env.clipboard.readText(), 'copied text');
+    assert.equal(await vscode.env.clipboard.readText(), 'copied text');
   });
 
   it('opens a conversation in an editor panel, and the serializer restores a panel from its state', async () => {
@@ -141,7 +130,7 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     const viewHost = await readyViewHost(api);
     viewHost.showConversation(conversation.id);
     const id = await vscode.commands.executeCommand<string>('promptreel.openChatInEditor');
-    assert.strictEqual(id, conversation.id);
+    assert.equal(id, conversation.id);
     const panelHost = api.chat.panels.hosts.find((host) => host.conversationId === conversation.id);
     assert.ok(panelHost, 'a panel shows the conversation');
     await waitFor(() => panelHost.ready, { timeoutMs: 30_000, what: 'the panel webview to say ready' });
@@ -151,7 +140,7 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     api.chat.panels.restore(panel, { conversationId: conversation.id, draft: 'x' });
     const restored = api.chat.panels.hosts.find((host) => host !== panelHost && host.conversationId === conversation.id);
     assert.ok(restored, 'the restored panel shows the same conversation');
-    assert.strictEqual(panel.title, 'Chat: panel chat');
+    assert.equal(panel.title, 'Chat: panel chat');
     await waitFor(() => restored.ready, { timeoutMs: 30_000, what: 'the restored panel to say ready' });
     panel.dispose();
     assert.ok(!api.chat.panels.hosts.includes(restored), 'a closed panel lets go of its host');
@@ -163,13 +152,13 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     await api.chat.controller.send(conversation.id, { text: 'export me' });
     const document = await api.chat.conversations.exportToMarkdown(conversation.id);
     assert.ok(document);
-    assert.strictEqual(document.languageId, 'markdown');
+    assert.equal(document.languageId, 'markdown');
     assert.ok(document.getText().startsWith('# export me\n'));
     assert.ok(document.getText().includes('## Assistant (promptreel-chat)\n\nYou said: export me'));
 
-    assert.strictEqual(api.chat.store.rename(conversation.id, 'Renamed chat'), true);
-    assert.strictEqual(api.chat.store.list().find((summary) => summary.id === conversation.id)?.title, 'Renamed chat');
-    assert.strictEqual(await api.chat.conversations.delete(conversation.id, { confirm: false }), true);
-    assert.strictEqual(api.chat.store.get(conversation.id), undefined);
+    assert.equal(api.chat.store.rename(conversation.id, 'Renamed chat'), true);
+    assert.equal(api.chat.store.list().find((summary) => summary.id === conversation.id)?.title, 'Renamed chat');
+    assert.equal(await api.chat.conversations.delete(conversation.id, { confirm: false }), true);
+    assert.equal(api.chat.store.get(conversation.id), undefined);
   });
 });

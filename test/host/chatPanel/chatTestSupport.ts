@@ -1,58 +1,29 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AssistantMessage, Conversation } from '../../../src/chatPanel/core/model';
 import type { ChatSession } from '../../../src/chatPanel/webview/chatSession';
 import type { AssistantMessageView, HostToWebview, ReplyEnd } from '../../../src/chatPanel/webview/protocol';
 import type { PromptreelTestApi } from '../../../src/extension';
-import type { LocalService, RecordedRequest } from '../../service';
-import { setSetting, testApi } from '../shell/shellTestSupport';
-import { connectService, disconnectService } from '../support/connectedService';
+import { setSetting, testApi } from '../support/extension';
+import { chatRequests, lastChatBody, type ServiceScenario, type SentBody } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
 
-export { setSetting, testApi, waitFor };
+export { chatRequests, lastChatBody, setSetting, testApi, waitFor, type SentBody };
 
-const CHAT_SETTINGS = ['baseUrl', 'chat.model', 'chat.temperature', 'chat.maxTokens', 'models.capabilities'];
-
-/** Points the extension at the local service with its demo key and the chat model; returns the test API. */
-export async function connectChat(service: LocalService): Promise<PromptreelTestApi> {
-  return connectService(service, { 'chat.model': 'promptreel-chat' });
-}
-
-export async function disconnectChat(): Promise<void> {
-  const api = await testApi();
-  api.chat.controller.stopAll();
-  // Hide the Chat view: a visible one reloads its model list when the key or address changes (other suites count requests).
-  await vscode.commands.executeCommand('workbench.view.explorer');
-  await disconnectService(CHAT_SETTINGS);
-}
+/** The chat's scenario: the chat model set; after the block, every reply stopped and the Chat view hidden. */
+export const CHAT: ServiceScenario = {
+  settings: { 'chat.model': 'promptreel-chat' },
+  teardown: async () => {
+    (await testApi()).chat.controller.stopAll();
+    // Hide the Chat view: a visible one reloads its model list when the key or address changes (other suites count requests).
+    await vscode.commands.executeCommand('workbench.view.explorer');
+  },
+};
 
 /** A fresh conversation in the store (options as given). */
 export async function newConversation(options: Conversation['options'] = {}): Promise<Conversation> {
   const api = await testApi();
   return api.chat.store.create(options);
-}
-
-/** The chat completion requests the service received, newest last. */
-export function chatRequests(service: LocalService): RecordedRequest[] {
-  return service.requests.filter((request) => request.path === '/v1/chat/completions');
-}
-
-export interface SentBody {
-  model: string;
-  messages: { role: string; content: unknown }[];
-  temperature?: number;
-  max_tokens?: number;
-  tools?: { function: { name: string } }[];
-  response_format?: { type: string };
-  stream?: boolean;
-  enable_thinking?: boolean;
-  reasoning_effort?: string;
-}
-
-export function lastChatBody(service: LocalService): SentBody {
-  const request = chatRequests(service).at(-1);
-  assert.ok(request, 'the service received a chat request');
-  return request.body as SentBody;
 }
 
 /** Records every message a webview host posts (what the webview was told). */

@@ -1,21 +1,9 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import type { ChatMessage } from '../../../src/api';
 import { costOf, formatUsd } from '../../../src/api/account/prices';
 import { ConversationStore } from '../../../src/chatPanel/core/conversationStore';
 import { estimateReplyTokens } from '../../../src/chatPanel/core/replyCost';
-import {
-  assistantAt,
-  connectChat,
-  disconnectChat,
-  endedReply,
-  lastChatBody,
-  newConversation,
-  readyViewHost,
-  recordPosts,
-  setSetting,
-  testApi,
-  waitFor,
-} from './chatTestSupport';
+import { assistantAt, CHAT, endedReply, lastChatBody, newConversation, readyViewHost, recordPosts, setSetting, testApi, waitFor } from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 // promptreel-chat costs $3.00 per 1M prompt tokens and $12.00 per 1M completion tokens on the local service
@@ -23,7 +11,7 @@ import { useConnectedService } from '../support/connectedService';
 const CHAT_PRICE = { kind: 'per-token', promptUsdPerMillion: 3, completionUsdPerMillion: 12 } as const;
 
 describe('chat: issue 13, the cost of each reply and of the chat', () => {
-  const ctx = useConnectedService(connectChat, disconnectChat);
+  const ctx = useConnectedService(CHAT);
 
   afterEach(async () => {
     (await testApi()).connection.prices.forget();
@@ -39,22 +27,22 @@ describe('chat: issue 13, the cost of each reply and of the chat', () => {
       const first = await api.chat.controller.send(conversation.id, { text: 'hello there' });
       const second = await api.chat.controller.send(conversation.id, { text: 'and again' });
       assert.ok(first?.usage && second?.usage && first.cost && second.cost, 'both replies have usage and a cost');
-      assert.deepStrictEqual(first.cost, { usd: costOf(CHAT_PRICE, first.usage), estimated: false });
-      assert.deepStrictEqual(second.cost, { usd: costOf(CHAT_PRICE, second.usage), estimated: false });
+      assert.deepEqual(first.cost, { usd: costOf(CHAT_PRICE, first.usage), estimated: false });
+      assert.deepEqual(second.cost, { usd: costOf(CHAT_PRICE, second.usage), estimated: false });
 
       const done = posts.messages.filter((message) => message.type === 'done').at(-1);
       assert.ok(done?.type === 'done', 'the view was told the reply ended');
       const replyCost = endedReply(done).cost;
       const chatCost = done.conversation.cost;
       assert.ok(replyCost && chatCost, 'the view got the cost of the reply and of the chat');
-      assert.strictEqual(replyCost.text, formatUsd(second.cost.usd));
+      assert.equal(replyCost.text, formatUsd(second.cost.usd));
       assert.match(replyCost.text, /^\$0\.\d+$/);
-      assert.strictEqual(chatCost.text, formatUsd(first.cost.usd + second.cost.usd));
-      assert.strictEqual(chatCost.estimated, false);
+      assert.equal(chatCost.text, formatUsd(first.cost.usd + second.cost.usd));
+      assert.equal(chatCost.estimated, false);
 
       await api.chat.store.flush();
       const restored = new ConversationStore(api.workspaceState).get(conversation.id);
-      assert.deepStrictEqual(assistantAt(restored, 1).cost, first.cost, 'the cost is stored with the reply');
+      assert.deepEqual(assistantAt(restored, 1).cost, first.cost, 'the cost is stored with the reply');
     } finally {
       posts.dispose();
     }
@@ -67,7 +55,7 @@ describe('chat: issue 13, the cost of each reply and of the chat', () => {
     const reply = await api.chat.controller.send(conversation.id, { text: 'hello there' });
     assert.ok(reply && reply.status === 'done' && !reply.usage && reply.cost, 'a reply without usage, with a cost');
     const sent = lastChatBody(ctx.service).messages as ChatMessage[];
-    assert.deepStrictEqual(reply.cost, { usd: costOf(CHAT_PRICE, estimateReplyTokens(sent, reply)), estimated: true });
+    assert.deepEqual(reply.cost, { usd: costOf(CHAT_PRICE, estimateReplyTokens(sent, reply)), estimated: true });
     assert.ok(reply.cost.usd > 0);
   });
 
@@ -78,7 +66,7 @@ describe('chat: issue 13, the cost of each reply and of the chat', () => {
     const conversation = await newConversation();
     const reply = await api.chat.controller.send(conversation.id, { text: 'hello there' });
     assert.ok(reply && reply.usage);
-    assert.strictEqual(reply.cost, undefined, 'an unknown cost is not $0.00');
+    assert.equal(reply.cost, undefined, 'an unknown cost is not $0.00');
   });
 
   it('issue 13.1: a model priced per request (promptreel.models.prices) costs its price per reply, counted or not', async () => {
@@ -89,7 +77,7 @@ describe('chat: issue 13, the cost of each reply and of the chat', () => {
       const conversation = await newConversation();
       const reply = await api.chat.controller.send(conversation.id, { text: 'hello there' });
       assert.ok(reply && !reply.usage);
-      assert.deepStrictEqual(reply.cost, { usd: 0.02, estimated: false });
+      assert.deepEqual(reply.cost, { usd: 0.02, estimated: false });
     } finally {
       await setSetting('models.prices', undefined);
     }
@@ -108,7 +96,7 @@ describe('chat: issue 13, the cost of each reply and of the chat', () => {
       });
       const last = posts.messages.filter((message) => message.type === 'models').at(-1);
       assert.ok(last?.type === 'models');
-      assert.deepStrictEqual(last.models.prices, {
+      assert.deepEqual(last.models.prices, {
         'promptreel-chat': '$3.00 in / $12.00 out per 1M tokens',
         'promptreel-reasoner': '$10.00 in / $40.00 out per 1M tokens',
       });

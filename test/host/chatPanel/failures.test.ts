@@ -1,9 +1,8 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import {
   assistantAt,
   chatRequests,
-  connectChat,
-  disconnectChat,
+  CHAT,
   endedReply,
   endsTold,
   newConversation,
@@ -16,7 +15,7 @@ import {
 import { useConnectedService } from '../support/connectedService';
 
 describe('chat: stop, cut-off and refused requests', () => {
-  const ctx = useConnectedService(connectChat, disconnectChat);
+  const ctx = useConnectedService(CHAT);
 
   it('Stop mid-stream closes the socket and keeps the text received, marked as stopped', async () => {
     const api = await testApi();
@@ -29,19 +28,19 @@ describe('chat: stop, cut-off and refused requests', () => {
       timeoutMs: 20_000,
       what: 'some text to arrive',
     });
-    assert.strictEqual(api.chat.controller.isBusy(conversation.id), true);
-    assert.strictEqual(ctx.service.activeRequests(), 1, 'the stream is open');
+    assert.equal(api.chat.controller.isBusy(conversation.id), true);
+    assert.equal(ctx.service.activeRequests(), 1, 'the stream is open');
     // The Stop button of the webview sends this intent.
     await host.handleMessage({ type: 'stop', conversationId: conversation.id });
     const reply = await replying;
     assert.ok(reply);
-    assert.strictEqual(reply.status, 'stopped');
+    assert.equal(reply.status, 'stopped');
     assert.ok(reply.text.length > 40, 'the text that arrived is kept');
     assert.ok(reply.text.length < 10_000, 'the reply did not run to its end');
-    assert.strictEqual(reply.error, undefined);
+    assert.equal(reply.error, undefined);
     await ctx.service.waitForSocketsClosed(5000);
-    assert.strictEqual(ctx.service.activeRequests(), 0, 'the service saw the request go');
-    assert.strictEqual(api.chat.controller.isBusy(conversation.id), false);
+    assert.equal(ctx.service.activeRequests(), 0, 'the service saw the request go');
+    assert.equal(api.chat.controller.isBusy(conversation.id), false);
   });
 
   it('a 401 ends the reply with the server message and a Set API Key action (shown in the conversation)', async () => {
@@ -54,22 +53,22 @@ describe('chat: stop, cut-off and refused requests', () => {
     try {
       const reply = await api.chat.controller.send(conversation.id, { text: 'hello' });
       assert.ok(reply);
-      assert.strictEqual(reply.status, 'error');
-      assert.strictEqual(reply.error?.status, 401);
+      assert.equal(reply.status, 'error');
+      assert.equal(reply.error?.status, 401);
       assert.match(reply.error?.message ?? '', /refused the API key \(HTTP 401\)\. The service said: ".+"/);
-      assert.strictEqual(reply.error?.actions[0], 'setApiKey');
+      assert.equal(reply.error?.actions[0], 'setApiKey');
       const error = posts.messages.find((message) => message.type === 'error');
       assert.ok(error && error.type === 'error' && endedReply(error).error?.actions.includes('setApiKey'), 'the webview got the error with its action');
       await new Promise((resolve) => setTimeout(resolve, 200));
-      assert.deepStrictEqual(endsTold(posts.messages, conversation.id, reply.id), ['error'], 'issue 24.3: the page learns the end once');
-      assert.strictEqual(conversation.messages[0].role, 'user', 'the question is kept, to retry once the key is fixed');
+      assert.deepEqual(endsTold(posts.messages, conversation.id, reply.id), ['error'], 'issue 24.3: the page learns the end once');
+      assert.equal(conversation.messages[0].role, 'user', 'the question is kept, to retry once the key is fixed');
     } finally {
       posts.dispose();
     }
     await api.keyStore.store(ctx.service.demoKey);
     const retried = await api.chat.controller.regenerate(conversation.id);
-    assert.strictEqual(retried?.status, 'done');
-    assert.strictEqual(retried?.text, 'You said: hello');
+    assert.equal(retried?.status, 'done');
+    assert.equal(retried?.text, 'You said: hello');
   });
 
   it('an unsupported-parameter 400 names the parameter', async () => {
@@ -88,8 +87,8 @@ describe('chat: stop, cut-off and refused requests', () => {
     });
     const conversation = await newConversation();
     const reply = await api.chat.controller.send(conversation.id, { text: 'hi' });
-    assert.strictEqual(reply?.status, 'error');
-    assert.strictEqual(reply?.error?.param, 'temperature');
+    assert.equal(reply?.status, 'error');
+    assert.equal(reply?.error?.param, 'temperature');
     assert.match(reply?.error?.message ?? '', /refused \(HTTP 400\) because of the parameter "temperature"/);
     assert.match(reply?.error?.message ?? '', /Unsupported parameter/);
     assert.ok(reply?.error?.actions.includes('openSettings'));
@@ -100,16 +99,16 @@ describe('chat: stop, cut-off and refused requests', () => {
     ctx.service.setScenario({ chat: { chunkChars: 4, cut: 'no-finish', cutAfterChunks: 3 } });
     const conversation = await newConversation();
     const reply = await api.chat.controller.send(conversation.id, { text: 'a question that will be cut' });
-    assert.strictEqual(reply?.status, 'cut-off');
-    assert.strictEqual(reply?.text, 'You said: a ', 'the three chunks that arrived are kept');
-    assert.deepStrictEqual(reply?.error?.actions, ['retry', 'showLogs']);
+    assert.equal(reply?.status, 'cut-off');
+    assert.equal(reply?.text, 'You said: a ', 'the three chunks that arrived are kept');
+    assert.deepEqual(reply?.error?.actions, ['retry', 'showLogs']);
     assert.match(reply?.error?.message ?? '', /cut off/);
 
     ctx.service.setScenario({ chat: { cut: null } });
     const host = await readyViewHost(api);
     await host.handleMessage({ type: 'retry', conversationId: conversation.id });
     await waitFor(() => conversation.messages.length === 2 && assistantAt(conversation, 1).status === 'done', { what: 'the retried reply' });
-    assert.strictEqual(assistantAt(conversation, 1).text, 'You said: a question that will be cut');
+    assert.equal(assistantAt(conversation, 1).text, 'You said: a question that will be cut');
   });
 
   it('a mid-stream error keeps the text and shows the service message', async () => {
@@ -119,8 +118,8 @@ describe('chat: stop, cut-off and refused requests', () => {
     });
     const conversation = await newConversation();
     const reply = await api.chat.controller.send(conversation.id, { text: 'hello' });
-    assert.strictEqual(reply?.status, 'error');
-    assert.strictEqual(reply?.text, 'You said');
+    assert.equal(reply?.status, 'error');
+    assert.equal(reply?.text, 'You said');
     assert.match(reply?.error?.message ?? '', /upstream overloaded/);
     assert.ok(reply?.error?.actions.includes('retry'));
   });
@@ -134,11 +133,11 @@ describe('chat: stop, cut-off and refused requests', () => {
       const before = chatRequests(ctx.service).length;
       const conversation = await newConversation();
       const reply = await api.chat.controller.send(conversation.id, { text: 'hi' });
-      assert.strictEqual(reply?.status, 'error');
+      assert.equal(reply?.status, 'error');
       // The panel asks the connection's readiness, as every surface does: the same answer as the page's setup banner.
-      assert.deepStrictEqual(reply?.error?.actions, ['setApiKey']);
+      assert.deepEqual(reply?.error?.actions, ['setApiKey']);
       assert.match(reply?.error?.message ?? '', /^The chat request needs an API key for http:\/\/127\.0\.0\.1:\d+/);
-      assert.strictEqual(chatRequests(ctx.service).length, before);
+      assert.equal(chatRequests(ctx.service).length, before);
       const host = await readyViewHost(api);
       const posts = recordPosts(host);
       await host.handleMessage({ type: 'ready' });
@@ -148,7 +147,7 @@ describe('chat: stop, cut-off and refused requests', () => {
         snapshot && snapshot.type === 'snapshot' && snapshot.snapshot.setup?.actions.includes('setApiKey'),
         'the webview shows what is missing, with Set API Key',
       );
-      assert.deepStrictEqual(snapshot.snapshot.setup?.actions, reply.error?.actions);
+      assert.deepEqual(snapshot.snapshot.setup?.actions, reply.error?.actions);
     } finally {
       if (saved !== undefined) process.env.PROMPTREEL_API_KEY = saved;
     }

@@ -1,9 +1,9 @@
-import * as assert from 'assert';
-import { chatRequests, connectChat, disconnectChat, newConversation, setSetting, testApi } from './chatTestSupport';
+import * as assert from 'node:assert/strict';
+import { chatRequests, CHAT, newConversation, setSetting, testApi } from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 describe('chat: gateways that refuse stream_options or streaming', () => {
-  const ctx = useConnectedService(connectChat, disconnectChat);
+  const ctx = useConnectedService(CHAT);
 
   afterEach(async () => {
     await setSetting('models.capabilities', undefined);
@@ -15,11 +15,11 @@ describe('chat: gateways that refuse stream_options or streaming', () => {
     ctx.service.setScenario({ chat: { refuseStreamOptions: true } });
     const conversation = await newConversation();
     const first = await api.chat.controller.send(conversation.id, { text: 'hello there' });
-    assert.strictEqual(first?.status, 'done', first?.error?.message);
-    assert.strictEqual(first.text, 'You said: hello there');
+    assert.equal(first?.status, 'done', first?.error?.message);
+    assert.equal(first.text, 'You said: hello there');
     const second = await api.chat.controller.send(conversation.id, { text: 'again' });
-    assert.strictEqual(second?.status, 'done');
-    assert.deepStrictEqual(
+    assert.equal(second?.status, 'done');
+    assert.deepEqual(
       chatRequests(ctx.service).map((request) => (request.body as { stream_options?: unknown }).stream_options !== undefined),
       [true, false, false],
     );
@@ -30,10 +30,10 @@ describe('chat: gateways that refuse stream_options or streaming', () => {
     await setSetting('models.capabilities', { 'promptreel-chat': { stream: false } });
     const conversation = await newConversation();
     const reply = await api.chat.controller.send(conversation.id, { text: 'hello there' });
-    assert.strictEqual(reply?.status, 'done', reply?.error?.message);
-    assert.strictEqual(reply.text, 'You said: hello there');
+    assert.equal(reply?.status, 'done', reply?.error?.message);
+    assert.equal(reply.text, 'You said: hello there');
     assert.ok(reply.usage, 'the whole answer carries its usage');
-    assert.deepStrictEqual(
+    assert.deepEqual(
       chatRequests(ctx.service).map((request) => (request.body as { stream?: boolean }).stream),
       [false],
     );
@@ -46,7 +46,7 @@ describe('chat: gateways that refuse stream_options or streaming', () => {
     const conversation = await newConversation();
     const started = Date.now();
     const reply = await api.chat.controller.send(conversation.id, { text: 'hello there' });
-    assert.strictEqual(reply?.status, 'cut-off', reply?.error?.message);
+    assert.equal(reply?.status, 'cut-off', reply?.error?.message);
     assert.ok(reply.text.length > 0, 'the text that arrived is kept');
     assert.match(reply.error?.message ?? '', /stopped sending/);
     assert.ok(Date.now() - started < 10_000, 'not waited on for the default two minutes');
@@ -57,7 +57,7 @@ describe('chat: gateways that refuse stream_options or streaming', () => {
     await setSetting('models.capabilities', { 'promptreel-chat': { connectTimeoutSeconds: 7 } });
     const conversation = await newConversation();
     const reply = await api.chat.controller.send(conversation.id, { text: 'hello there' });
-    assert.strictEqual(reply?.status, 'done', reply?.error?.message);
-    assert.strictEqual(reply.text, 'You said: hello there');
+    assert.equal(reply?.status, 'done', reply?.error?.message);
+    assert.equal(reply.text, 'You said: hello there');
   });
 });

@@ -1,10 +1,10 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { addUserMessage } from '../../../src/chatPanel/core/conversation';
 import type { ExportOutcome, ImportOutcome } from '../../../src/chatPanel/conversationActions';
 import type { Conversation } from '../../../src/chatPanel/core/model';
 import type { ConversationSearchResultView, HostToWebview } from '../../../src/chatPanel/webview/protocol';
-import { connectChat, disconnectChat, readyViewHost, recordPosts, testApi, waitFor } from './chatTestSupport';
+import { CHAT, readyViewHost, recordPosts, testApi, waitFor } from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 import { recordMessages } from '../support/recordMessages';
 import { stubWindow } from '../support/stubWindow';
@@ -31,7 +31,7 @@ function lastResults(messages: HostToWebview[], requestId: number): Conversation
 }
 
 describe('chat: history (issue 15.5)', () => {
-  useConnectedService(connectChat, disconnectChat);
+  useConnectedService(CHAT);
   const folder = () => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'history-test');
 
   after(async () => {
@@ -49,20 +49,20 @@ describe('chat: history (issue 15.5)', () => {
       await host.handleMessage({ type: 'searchConversations', requestId: 41, query: 'ZEPPELIN' });
       const results = lastResults(posts.messages, 41);
       assert.ok(results, 'the page got the results of its query');
-      assert.deepStrictEqual(
+      assert.deepEqual(
         results.map((result) => [result.id, result.matchIn]),
         [
           [inTitle.id, 'title'],
           [inText.id, 'text'],
         ],
       );
-      assert.deepStrictEqual(results[0].titleMatches, [[0, 8]]);
-      assert.strictEqual(results[1].snippet, 'The quokka eats leaves, grasses and the occasional zeppelin manual.');
+      assert.deepEqual(results[0].titleMatches, [[0, 8]]);
+      assert.equal(results[1].snippet, 'The quokka eats leaves, grasses and the occasional zeppelin manual.');
       const [start, end] = results[1].snippetMatches[0];
-      assert.strictEqual(results[1].snippet?.slice(start, end), 'zeppelin');
+      assert.equal(results[1].snippet?.slice(start, end), 'zeppelin');
 
       await host.handleMessage({ type: 'searchConversations', requestId: 42, query: 'quokka zeppelin' });
-      assert.deepStrictEqual(
+      assert.deepEqual(
         lastResults(posts.messages, 42)?.map((result) => result.id),
         [inText.id],
         'every word must be found',
@@ -89,12 +89,12 @@ describe('chat: history (issue 15.5)', () => {
       await host.handleMessage({ type: 'pinConversation', conversationId: older.id, pinned: true });
       const sent = posts.messages.filter((message) => message.type === 'conversations').at(-1);
       assert.ok(sent?.type === 'conversations', 'the page was sent the new list');
-      assert.deepStrictEqual([sent.conversations[0].id, sent.conversations[0].pinned], [older.id, true]);
-      assert.strictEqual(api.chat.store.get(older.id)?.pinned, true);
+      assert.deepEqual([sent.conversations[0].id, sent.conversations[0].pinned], [older.id, true]);
+      assert.equal(api.chat.store.get(older.id)?.pinned, true);
 
       await host.handleMessage({ type: 'pinConversation', conversationId: older.id, pinned: false });
-      assert.strictEqual(api.chat.store.get(older.id)?.pinned, undefined);
-      assert.notStrictEqual(api.chat.store.list()[0].id, older.id, 'unpinned, it goes back to its date');
+      assert.equal(api.chat.store.get(older.id)?.pinned, undefined);
+      assert.notEqual(api.chat.store.list()[0].id, older.id, 'unpinned, it goes back to its date');
     } finally {
       posts.dispose();
     }
@@ -113,7 +113,7 @@ describe('chat: history (issue 15.5)', () => {
     } finally {
       dismissed.restore();
     }
-    assert.deepStrictEqual(
+    assert.deepEqual(
       dismissed.shown.map((shown) => [shown.severity, shown.message, shown.items]),
       [['warning', 'Delete 3 chats?', ['Delete']]],
     );
@@ -128,7 +128,7 @@ describe('chat: history (issue 15.5)', () => {
     } finally {
       confirmed.restore();
     }
-    assert.strictEqual(confirmed.shown.length, 1, 'one confirmation for all of them');
+    assert.equal(confirmed.shown.length, 1, 'one confirmation for all of them');
     assert.ok(
       ids.every((id) => !api.chat.store.get(id)),
       'the three are gone',
@@ -161,11 +161,11 @@ describe('chat: history (issue 15.5)', () => {
     } finally {
       stubs.restore();
     }
-    assert.deepStrictEqual(offered, ['$(markdown) Markdown file', '$(json) JSON file', '$(go-to-file) Markdown in an editor']);
-    assert.strictEqual(exported?.kind, 'saved');
+    assert.deepEqual(offered, ['$(markdown) Markdown file', '$(json) JSON file', '$(go-to-file) Markdown in an editor']);
+    assert.equal(exported?.kind, 'saved');
     const file = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(target))) as { format: string; conversation: Conversation };
-    assert.strictEqual(file.format, 'promptreel.chat');
-    assert.strictEqual(file.conversation.id, original.id);
+    assert.equal(file.format, 'promptreel.chat');
+    assert.equal(file.conversation.id, original.id);
     assert.ok(messages.shown.some((shown) => shown.message === `Exported "What is in this picture?" to exported chat.json.`));
 
     const before = api.chat.store.list().length;
@@ -178,17 +178,17 @@ describe('chat: history (issue 15.5)', () => {
       messages.restore();
     }
     assert.ok(imported?.kind === 'imported', JSON.stringify(imported));
-    assert.notStrictEqual(imported.conversationId, original.id, 'a new chat, never the one it came from');
-    assert.strictEqual(api.chat.store.list().length, before + 1);
+    assert.notEqual(imported.conversationId, original.id, 'a new chat, never the one it came from');
+    assert.equal(api.chat.store.list().length, before + 1);
     const copy = api.chat.store.get(imported.conversationId);
     assert.ok(copy && api.chat.store.get(original.id), 'both chats are there');
-    assert.deepStrictEqual(
+    assert.deepEqual(
       copy.messages.map((message) => [message.role, message.text, message.role === 'user' ? message.images : undefined]),
       original.messages.map((message) => [message.role, message.text, message.role === 'user' ? message.images : undefined]),
       'the messages and the image came back',
     );
-    assert.deepStrictEqual(copy.options, original.options);
-    assert.strictEqual(api.chat.view.host?.conversationId, copy.id, 'the Chat view shows the imported chat');
+    assert.deepEqual(copy.options, original.options);
+    assert.equal(api.chat.view.host?.conversationId, copy.id, 'the Chat view shows the imported chat');
   });
 
   it('issue 15.5: refuses a foreign or broken file with a message that says why and offers another file; imports nothing', async () => {
@@ -212,19 +212,19 @@ describe('chat: history (issue 15.5)', () => {
     } finally {
       messages.restore();
     }
-    assert.deepStrictEqual(
+    assert.deepEqual(
       outcomes.map((outcome) => outcome?.kind),
       ['failed', 'failed'],
     );
     const errors = messages.shown.filter((shown) => shown.severity === 'error');
-    assert.strictEqual(errors.length, 2);
+    assert.equal(errors.length, 2);
     assert.match(
       errors[0].message,
       /^Could not import "package-like\.json": The file is not a Promptreel chat export: its "format" should be "promptreel\.chat"\./,
     );
     assert.match(errors[1].message, /^Could not import "broken\.json": The file is not valid JSON \(/);
-    for (const error of errors) assert.deepStrictEqual(error.items, ['Choose Another File', 'Show Logs']);
-    assert.strictEqual(api.chat.store.list().length, before, 'nothing was imported');
+    for (const error of errors) assert.deepEqual(error.items, ['Choose Another File', 'Show Logs']);
+    assert.equal(api.chat.store.list().length, before, 'nothing was imported');
   });
 
   it('issue 15.5: an import asked for by the page opens in that page, which shows it', async () => {
@@ -243,10 +243,10 @@ describe('chat: history (issue 15.5)', () => {
       await host.handleMessage({ type: 'importConversation' });
       const opened = posts.messages.find((message) => message.type === 'openConversation');
       assert.ok(opened?.type === 'openConversation', 'the page is told to show the imported chat');
-      assert.notStrictEqual(opened.conversationId, source.id);
+      assert.notEqual(opened.conversationId, source.id);
       // The real page answers by selecting it.
       await waitFor(() => host.conversationId === opened.conversationId, { what: 'the page to show the imported chat' });
-      assert.strictEqual(api.chat.store.get(opened.conversationId)?.title, 'A chat to bring back');
+      assert.equal(api.chat.store.get(opened.conversationId)?.title, 'A chat to bring back');
     } finally {
       posts.dispose();
       messages.restore();

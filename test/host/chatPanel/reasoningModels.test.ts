@@ -1,9 +1,9 @@
-import * as assert from 'assert';
-import { chatRequests, connectChat, disconnectChat, lastChatBody, newConversation, readyViewHost, setSetting, testApi } from './chatTestSupport';
+import * as assert from 'node:assert/strict';
+import { chatRequests, CHAT, lastChatBody, newConversation, readyViewHost, setSetting, testApi } from './chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 describe('chat: a DeepSeek-style reasoning model with tool calls', () => {
-  const ctx = useConnectedService(connectChat, disconnectChat);
+  const ctx = useConnectedService(CHAT);
 
   afterEach(async () => {
     await setSetting('models.capabilities', undefined);
@@ -16,21 +16,21 @@ describe('chat: a DeepSeek-style reasoning model with tool calls', () => {
     const conversation = await newConversation();
     conversation.allowedTools = ['promptreel_read_file'];
     const first = await api.chat.controller.send(conversation.id, { text: 'what does the README say?' });
-    assert.strictEqual(first?.status, 'done', first?.error?.message);
+    assert.equal(first?.status, 'done', first?.error?.message);
     const toolTurn = conversation.messages[1];
     assert.ok(toolTurn?.role === 'assistant' && toolTurn.toolCalls.length === 1 && toolTurn.toolCalls[0]?.state === 'done');
     assert.match(toolTurn.reasoning, /promptreel_read_file/);
     ctx.service.setScenario({ chat: { toolScript: null } });
     for (const text of ['and tomorrow?', 'thanks']) {
       const reply = await api.chat.controller.send(conversation.id, { text });
-      assert.strictEqual(reply?.status, 'done', reply?.error?.message);
+      assert.equal(reply?.status, 'done', reply?.error?.message);
     }
     const sent = chatRequests(ctx.service).map(
       (request) => (request.body as { messages: { role: string; tool_calls?: unknown[]; reasoning_content?: string }[] }).messages,
     );
-    assert.strictEqual(sent.length, 4, 'the tool round, its answer, then two turns');
+    assert.equal(sent.length, 4, 'the tool round, its answer, then two turns');
     const assistants = sent[3].filter((message) => message.role === 'assistant');
-    assert.deepStrictEqual(
+    assert.deepEqual(
       assistants.map((message) => [Boolean(message.tool_calls?.length), message.reasoning_content]),
       [
         [true, toolTurn.reasoning],
@@ -47,13 +47,13 @@ describe('chat: a DeepSeek-style reasoning model with tool calls', () => {
     const conversation = await newConversation({ model: 'promptreel-reasoner' });
     host.showConversation(conversation.id);
     const reasoning = await api.chat.controller.send(conversation.id, { text: 'hello' });
-    assert.strictEqual(lastChatBody(ctx.service).enable_thinking, true);
+    assert.equal(lastChatBody(ctx.service).enable_thinking, true);
     assert.ok(reasoning?.reasoning, 'the model thought');
     // The page's "Thinking: Off" (validated as any message from the page).
     await host.handleMessage({ type: 'setOptions', conversationId: conversation.id, options: { thinking: false } });
     const quick = await api.chat.controller.send(conversation.id, { text: 'again' });
-    assert.strictEqual(lastChatBody(ctx.service).enable_thinking, false);
-    assert.strictEqual(quick?.reasoning, '', 'no thinking when it is switched off');
-    assert.strictEqual(api.chat.store.get(conversation.id)?.options.thinking, false, 'kept with the chat');
+    assert.equal(lastChatBody(ctx.service).enable_thinking, false);
+    assert.equal(quick?.reasoning, '', 'no thinking when it is switched off');
+    assert.equal(api.chat.store.get(conversation.id)?.options.thinking, false, 'kept with the chat');
   });
 });

@@ -1,10 +1,9 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import { ConversationStore } from '../../../src/chatPanel/core/conversationStore';
 import {
   assistantAt,
   chatRequests,
-  connectChat,
-  disconnectChat,
+  CHAT,
   endedReply,
   endsTold,
   lastChatBody,
@@ -18,7 +17,7 @@ import {
 import { useConnectedService } from '../support/connectedService';
 
 describe('chat: a conversation against the local service', () => {
-  const ctx = useConnectedService(connectChat, disconnectChat);
+  const ctx = useConnectedService(CHAT);
 
   it('streams a reply into the conversation through the controller, with usage, and the view is told', async () => {
     const api = await testApi();
@@ -32,17 +31,17 @@ describe('chat: a conversation against the local service', () => {
     try {
       const reply = await api.chat.controller.send(conversation.id, { text: 'hello there' });
       assert.ok(reply);
-      assert.strictEqual(reply.status, 'done');
-      assert.strictEqual(reply.text, 'You said: hello there');
-      assert.strictEqual(reply.model, 'promptreel-chat');
+      assert.equal(reply.status, 'done');
+      assert.equal(reply.text, 'You said: hello there');
+      assert.equal(reply.model, 'promptreel-chat');
       assert.ok(reply.usage && reply.usage.totalTokens > 0, 'usage is recorded');
       assert.ok(deltas.length > 1, `the reply streamed in several deltas (${deltas.length})`);
-      assert.strictEqual(deltas.join(''), reply.text);
+      assert.equal(deltas.join(''), reply.text);
 
       const body = lastChatBody(ctx.service);
-      assert.strictEqual(body.model, 'promptreel-chat');
-      assert.strictEqual(body.stream, true);
-      assert.deepStrictEqual(body.messages, [{ role: 'user', content: 'hello there' }]);
+      assert.equal(body.model, 'promptreel-chat');
+      assert.equal(body.stream, true);
+      assert.deepEqual(body.messages, [{ role: 'user', content: 'hello there' }]);
 
       const types = posts.messages.map((message) => message.type);
       assert.ok(types.includes('delta'), 'the webview got deltas');
@@ -52,8 +51,8 @@ describe('chat: a conversation against the local service', () => {
         'the webview got done with the usage',
       );
       const textFromDeltas = posts.messages.flatMap((message) => (message.type === 'delta' ? [message.text] : [])).join('');
-      assert.strictEqual(textFromDeltas, reply.text);
-      assert.strictEqual(api.chat.store.get(conversation.id)?.title, 'hello there');
+      assert.equal(textFromDeltas, reply.text);
+      assert.equal(api.chat.store.get(conversation.id)?.title, 'hello there');
     } finally {
       streamed.dispose();
       posts.dispose();
@@ -69,17 +68,17 @@ describe('chat: a conversation against the local service', () => {
     ctx.service.setScenario({ chat: { chunkChars: 3, delayMs: 5 } });
     try {
       const reply = await api.chat.controller.send(conversation.id, { text: 'tell me once' });
-      assert.strictEqual(reply?.status, 'done');
+      assert.equal(reply?.status, 'done');
       // What the host holds back during a turn would have gone by now.
       await new Promise((resolve) => setTimeout(resolve, 200));
-      assert.deepStrictEqual(endsTold(posts.messages, conversation.id, reply.id), ['done'], posts.messages.map((message) => message.type).join());
+      assert.deepEqual(endsTold(posts.messages, conversation.id, reply.id), ['done'], posts.messages.map((message) => message.type).join());
       const types = posts.messages.map((message) => message.type);
-      assert.deepStrictEqual(types.slice(types.lastIndexOf('delta') + 1), ['done'], 'nothing but the end after the stream');
+      assert.deepEqual(types.slice(types.lastIndexOf('delta') + 1), ['done'], 'nothing but the end after the stream');
       const done = posts.messages.find((message) => message.type === 'done');
       assert.ok(done?.type === 'done');
-      assert.strictEqual(endedReply(done).text, reply.text);
-      assert.strictEqual(done.conversation.busy, false);
-      assert.strictEqual(done.conversations.find((summary) => summary.id === conversation.id)?.busy, false, 'the list says the chat answered');
+      assert.equal(endedReply(done).text, reply.text);
+      assert.equal(done.conversation.busy, false);
+      assert.equal(done.conversations.find((summary) => summary.id === conversation.id)?.busy, false, 'the list says the chat answered');
     } finally {
       posts.dispose();
     }
@@ -91,13 +90,13 @@ describe('chat: a conversation against the local service', () => {
     const conversation = await newConversation();
     const reply = await api.chat.controller.send(conversation.id, { text: 'which model?' });
     assert.ok(reply);
-    assert.strictEqual(reply.status, 'done', JSON.stringify(reply.error));
+    assert.equal(reply.status, 'done', JSON.stringify(reply.error));
     // What the service lists, from the one model list (the panel's picker loads it only when a page asks).
     const first = (await api.connection.catalog.chatModels())[0]?.id;
     assert.ok(first, 'the service lists chat models');
-    assert.strictEqual(reply.model, first);
-    assert.strictEqual(lastChatBody(ctx.service).model, first);
-    assert.strictEqual(api.chat.store.get(conversation.id)?.options.model, first, 'the chat keeps the model it used');
+    assert.equal(reply.model, first);
+    assert.equal(lastChatBody(ctx.service).model, first);
+    assert.equal(api.chat.store.get(conversation.id)?.options.model, first, 'the chat keeps the model it used');
   });
 
   it('hands a fast stream to the webview in a few coalesced deltas, not one message per chunk', async () => {
@@ -109,12 +108,12 @@ describe('chat: a conversation against the local service', () => {
     const posts = recordPosts(host);
     try {
       const reply = await api.chat.controller.send(conversation.id, { text: '#long' });
-      assert.strictEqual(reply?.status, 'done');
+      assert.equal(reply?.status, 'done');
       const chunks = Math.ceil((reply?.text.length ?? 0) / 2);
       const deltas = posts.messages.filter((message) => message.type === 'delta');
       assert.ok(chunks > 5000, `a long reply (${chunks} chunks)`);
       assert.ok(deltas.length > 0 && deltas.length < chunks / 10, `${deltas.length} deltas for ${chunks} chunks`);
-      assert.strictEqual(deltas.map((message) => (message.type === 'delta' ? message.text : '')).join(''), reply?.text);
+      assert.equal(deltas.map((message) => (message.type === 'delta' ? message.text : '')).join(''), reply?.text);
     } finally {
       posts.dispose();
     }
@@ -131,7 +130,7 @@ describe('chat: a conversation against the local service', () => {
     await waitFor(() => api.chat.store.get(conversation.id)?.messages.length === 4 && assistantAt(api.chat.store.get(conversation.id), 3).status === 'done', {
       what: 'the second reply',
     });
-    assert.deepStrictEqual(lastChatBody(ctx.service).messages, [
+    assert.deepEqual(lastChatBody(ctx.service).messages, [
       { role: 'user', content: 'first' },
       { role: 'assistant', content: 'You said: first' },
       { role: 'user', content: 'second' },
@@ -147,8 +146,8 @@ describe('chat: a conversation against the local service', () => {
     const host = await readyViewHost(api);
     await host.handleMessage({ type: 'editMessage', conversationId: conversation.id, messageId: firstId, text: 'edited question' });
     await waitFor(() => conversation.messages.length === 2 && assistantAt(conversation, 1).status === 'done', { what: 'the reply to the edited message' });
-    assert.deepStrictEqual(lastChatBody(ctx.service).messages, [{ role: 'user', content: 'edited question' }]);
-    assert.strictEqual(assistantAt(conversation, 1).text, 'You said: edited question');
+    assert.deepEqual(lastChatBody(ctx.service).messages, [{ role: 'user', content: 'edited question' }]);
+    assert.equal(assistantAt(conversation, 1).text, 'You said: edited question');
   });
 
   it('regenerates the last reply', async () => {
@@ -157,9 +156,9 @@ describe('chat: a conversation against the local service', () => {
     await api.chat.controller.send(conversation.id, { text: 'again' });
     const before = chatRequests(ctx.service).length;
     const reply = await api.chat.controller.regenerate(conversation.id);
-    assert.strictEqual(reply?.status, 'done');
-    assert.strictEqual(chatRequests(ctx.service).length, before + 1);
-    assert.strictEqual(conversation.messages.length, 2, 'the old reply was replaced');
+    assert.equal(reply?.status, 'done');
+    assert.equal(chatRequests(ctx.service).length, before + 1);
+    assert.equal(conversation.messages.length, 2, 'the old reply was replaced');
   });
 
   it('keeps the conversation the host shows when the page reloads (hidden, then shown) with the one it had saved', async () => {
@@ -170,7 +169,7 @@ describe('chat: a conversation against the local service', () => {
     host.showConversation(shown.id);
     // What a page that was hidden says when it loads again: the conversation it had saved before.
     await host.handleMessage({ type: 'ready', conversationId: older.id });
-    assert.strictEqual(host.conversationId, shown.id);
+    assert.equal(host.conversationId, shown.id);
   });
 
   it('persists the conversation in workspaceState: a new store (as after a reload) reads it back', async () => {
@@ -181,7 +180,7 @@ describe('chat: a conversation against the local service', () => {
     const reloaded = new ConversationStore(api.workspaceState);
     const restored = reloaded.get(conversation.id);
     assert.ok(restored, 'the conversation is in workspaceState');
-    assert.deepStrictEqual(
+    assert.deepEqual(
       restored.messages.map((message) => [
         message.role,
         message.role === 'user' ? message.text : message.text,
@@ -208,11 +207,11 @@ describe('chat: a conversation against the local service', () => {
     });
     const reply = await api.chat.controller.send(conversation.id, { text: 'numbers' });
     const body = lastChatBody(ctx.service);
-    assert.strictEqual(body.model, 'promptreel-reasoner');
-    assert.deepStrictEqual(body.messages[0], { role: 'developer', content: 'Answer in JSON.' });
-    assert.strictEqual(body.temperature, 0.3);
-    assert.deepStrictEqual(body.response_format, { type: 'json_object' });
-    assert.deepStrictEqual(JSON.parse(reply?.text ?? ''), { echo: 'numbers', model: 'promptreel-reasoner' });
+    assert.equal(body.model, 'promptreel-reasoner');
+    assert.deepEqual(body.messages[0], { role: 'developer', content: 'Answer in JSON.' });
+    assert.equal(body.temperature, 0.3);
+    assert.deepEqual(body.response_format, { type: 'json_object' });
+    assert.deepEqual(JSON.parse(reply?.text ?? ''), { echo: 'numbers', model: 'promptreel-reasoner' });
     assert.ok((reply?.reasoning ?? '').length > 0, 'the reasoner streamed reasoning apart from the answer');
     assert.ok(!reply?.text.includes('The user wrote'), 'reasoning is not in the answer');
   });
@@ -222,13 +221,13 @@ describe('chat: a conversation against the local service', () => {
     const conversation = await newConversation();
     const host = await readyViewHost(api);
     await host.handleMessage({ type: 'setOptions', conversationId: conversation.id, options: { temperature: 5 } });
-    assert.strictEqual(conversation.options.temperature, undefined, 'the invalid message was dropped');
+    assert.equal(conversation.options.temperature, undefined, 'the invalid message was dropped');
     await setSetting('models.capabilities', { 'promptreel-chat': { maxOutputTokens: 100 } });
     await host.handleMessage({ type: 'setOptions', conversationId: conversation.id, options: { maxTokens: 500 } });
     const reply = await api.chat.controller.send(conversation.id, { text: 'too long' });
-    assert.strictEqual(reply?.status, 'done');
-    assert.strictEqual(lastChatBody(ctx.service).max_tokens, 100);
-    assert.deepStrictEqual(reply?.notes, ['max_tokens was lowered from 500 to 100, the most promptreel-chat writes.']);
+    assert.equal(reply?.status, 'done');
+    assert.equal(lastChatBody(ctx.service).max_tokens, 100);
+    assert.deepEqual(reply?.notes, ['max_tokens was lowered from 500 to 100, the most promptreel-chat writes.']);
   });
 
   it('attaches a workspace image as an image_url data URL for a vision model', async () => {
@@ -249,11 +248,11 @@ describe('chat: a conversation against the local service', () => {
     host.addImage(image);
     await host.handleMessage({ type: 'send', conversationId: conversation.id, text: 'what is this?' });
     await waitFor(() => conversation.messages.length === 2 && assistantAt(conversation, 1).status === 'done', { what: 'the reply' });
-    assert.deepStrictEqual(lastChatBody(ctx.service).messages[0].content, [
+    assert.deepEqual(lastChatBody(ctx.service).messages[0].content, [
       { type: 'text', text: 'what is this?' },
       { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from(png).toString('base64')}` } },
     ]);
-    assert.strictEqual(host.composerDraft.images.length, 0, 'the draft is cleared once sent');
-    assert.strictEqual(assistantAt(conversation, 1).text, 'You said: what is this? [+1 image]');
+    assert.equal(host.composerDraft.images.length, 0, 'the draft is cleared once sent');
+    assert.equal(assistantAt(conversation, 1).text, 'You said: what is this? [+1 image]');
   });
 });

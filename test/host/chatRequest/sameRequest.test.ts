@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { useConnectedService, connectService, disconnectService } from '../support/connectedService';
+import { useConnectedService } from '../support/connectedService';
+import { closeAllEditors } from '../support/workspace';
 import { newConversation } from '../chatPanel/chatTestSupport';
-import { chatRequest, closeEditors, RecordingStream } from '../participant/participantSupport';
+import { chatRequest, RecordingStream } from '../participant/participantSupport';
 import { openEditor } from '../editorStream/editorStreamSupport';
 import { scriptQuickInputs } from '../video/videoTestSupport';
-import { setSetting, testApi } from '../shell/shellTestSupport';
+import { setSetting, testApi } from '../support/extension';
 import { waitFor } from '../support/waitFor';
 
 const SETTINGS = {
@@ -30,12 +31,7 @@ function shape(body: Record<string, unknown>): Record<string, unknown> {
 
 // Issue 24: one policy shapes every chat request, so the same model and settings give the same request everywhere.
 describe('chat requests: the same model and settings give the same request from every surface (issue 24)', () => {
-  const ctx = useConnectedService(
-    (service) => connectService(service, SETTINGS),
-    () => disconnectService(Object.keys(SETTINGS)),
-  );
-
-  afterEach(closeEditors);
+  const ctx = useConnectedService({ settings: SETTINGS, cleanup: closeAllEditors });
 
   it('the chat panel, Complete at Cursor, VS Code’s model provider, @promptreel and the explainer send the same parameters', async () => {
     const api = await testApi();

@@ -1,5 +1,6 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { useConnectedService } from '../support/connectedService';
 import {
   applyUserEdit,
   chatRequests,
@@ -11,7 +12,7 @@ import {
   setSetting,
   testApi,
   undoOnce,
-  useConfiguredService,
+  EDITOR,
   waitFor,
 } from './editorStreamSupport';
 
@@ -19,45 +20,45 @@ const SUM = 'function sum(a: number, b: number) {\n  \n}\n';
 const IN_BODY = new vscode.Position(1, 2);
 
 describe('editor: Complete at Cursor (real VS Code, local service)', () => {
-  const ctx = useConfiguredService();
+  const ctx = useConnectedService(EDITOR);
 
   it('streams the reply in at the cursor, unwrapped from its code fence, as ONE undo step', async () => {
     ctx.service.setScenario({ chat: { reply: '```ts\nreturn a + b;\n```', chunkChars: 3, delayMs: 5 } });
     const editor = await openEditor(SUM, IN_BODY);
     const result = await completeAtCursor();
 
-    assert.strictEqual(result.status, 'completed', JSON.stringify(result));
-    assert.strictEqual(result.text, 'return a + b;');
-    assert.strictEqual(editor.document.getText(), 'function sum(a: number, b: number) {\n  return a + b;\n}\n');
+    assert.equal(result.status, 'completed', JSON.stringify(result));
+    assert.equal(result.text, 'return a + b;');
+    assert.equal(editor.document.getText(), 'function sum(a: number, b: number) {\n  return a + b;\n}\n');
     assert.ok(result.edits >= 1 && result.edits <= result.chunks, `${result.edits} edits for ${result.chunks} chunks`);
 
     const [request] = chatRequests(ctx.service);
     assert.ok(request, 'a chat completion was requested');
     const body = request.body as { model: string; stream: boolean; messages: { role: string; content: string }[] };
-    assert.strictEqual(body.model, 'promptreel-chat');
-    assert.strictEqual(body.stream, true);
-    assert.strictEqual(body.messages[0].role, 'system');
+    assert.equal(body.model, 'promptreel-chat');
+    assert.equal(body.stream, true);
+    assert.equal(body.messages[0].role, 'system');
     assert.match(body.messages[0].content, /only the text to insert/);
     const user = lastUserText(request);
     assert.match(user, /^File: Untitled-\d+ \(language: typescript\)/);
     assert.ok(user.includes('function sum(a: number, b: number) {\n  <CURSOR>\n}\n'), user);
 
     await undoOnce(editor.document);
-    assert.strictEqual(editor.document.getText(), SUM, 'one undo restores the original exactly');
+    assert.equal(editor.document.getText(), SUM, 'one undo restores the original exactly');
   });
 
   it('closes its undo step: typing afterwards is undone separately', async () => {
     ctx.service.setScenario({ chat: { reply: 'return a * b;', chunkChars: 2 } });
     const editor = await openEditor(SUM, IN_BODY);
-    assert.strictEqual((await completeAtCursor()).status, 'completed');
+    assert.equal((await completeAtCursor()).status, 'completed');
     const completed = editor.document.getText();
     editor.selection = new vscode.Selection(new vscode.Position(2, 1), new vscode.Position(2, 1));
     await vscode.commands.executeCommand('type', { text: 'X' });
     assert.ok(editor.document.getText().includes('}X'));
     await undoOnce(editor.document);
-    assert.strictEqual(editor.document.getText(), completed, 'the first undo takes back only the typing');
+    assert.equal(editor.document.getText(), completed, 'the first undo takes back only the typing');
     await undoOnce(editor.document);
-    assert.strictEqual(editor.document.getText(), SUM, 'the second undo takes back the whole completion');
+    assert.equal(editor.document.getText(), SUM, 'the second undo takes back the whole completion');
   });
 
   it('Cancel on the progress notification stops the stream: the socket closes, the text so far stays, ONE undo restores the original', async () => {
@@ -67,13 +68,13 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
       const editor = await openEditor(SUM, IN_BODY);
       const running = completeAtCursor();
       await waitFor(() => editor.document.getText().length >= SUM.length + 6, { what: 'the first text', timeoutMs: 20_000 });
-      assert.deepStrictEqual(progress.titles, ['Promptreel: Completing at the cursor']);
+      assert.deepEqual(progress.titles, ['Promptreel: Completing at the cursor']);
       progress.cancel();
       const result = await running;
 
-      assert.strictEqual(result.status, 'cancelled', JSON.stringify(result));
+      assert.equal(result.status, 'cancelled', JSON.stringify(result));
       assert.ok(result.text.length >= 6 && result.text.length < 200, `${result.text.length} characters kept`);
-      assert.strictEqual(editor.document.getText(), `function sum(a: number, b: number) {\n  ${result.text}\n}\n`, 'the text that arrived stays, in place');
+      assert.equal(editor.document.getText(), `function sum(a: number, b: number) {\n  ${result.text}\n}\n`, 'the text that arrived stays, in place');
       await ctx.service.waitForSocketsClosed(5000);
       assert.ok(
         progress.reports.some((report) => /\d+ characters/.test(report)),
@@ -81,7 +82,7 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
       );
 
       await undoOnce(editor.document);
-      assert.strictEqual(editor.document.getText(), SUM, 'one undo restores the original exactly');
+      assert.equal(editor.document.getText(), SUM, 'one undo restores the original exactly');
     } finally {
       progress.restore();
     }
@@ -93,14 +94,14 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
     const editor = await openEditor(SUM, IN_BODY);
     const running = completeAtCursor();
     await waitFor(() => editor.document.getText().length > SUM.length, { what: 'the first text', timeoutMs: 20_000 });
-    assert.strictEqual(editorStream.commands.streaming, true);
-    assert.strictEqual(await vscode.commands.executeCommand('promptreel.cancelEditorStream'), true);
+    assert.equal(editorStream.commands.streaming, true);
+    assert.equal(await vscode.commands.executeCommand('promptreel.cancelEditorStream'), true);
     const result = await running;
-    assert.strictEqual(result.status, 'cancelled');
-    assert.strictEqual(editorStream.commands.streaming, false);
-    assert.strictEqual(await vscode.commands.executeCommand('promptreel.cancelEditorStream'), false, 'nothing left to stop');
+    assert.equal(result.status, 'cancelled');
+    assert.equal(editorStream.commands.streaming, false);
+    assert.equal(await vscode.commands.executeCommand('promptreel.cancelEditorStream'), false, 'nothing left to stop');
     await ctx.service.waitForSocketsClosed(5000);
-    assert.strictEqual(editor.document.getText(), `function sum(a: number, b: number) {\n  ${result.text}\n}\n`);
+    assert.equal(editor.document.getText(), `function sum(a: number, b: number) {\n  ${result.text}\n}\n`);
   });
 
   it('a cut-off stream keeps what arrived and says so, offering Retry', async () => {
@@ -109,13 +110,13 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
     try {
       const editor = await openEditor(SUM, IN_BODY);
       const result = await completeAtCursor();
-      assert.strictEqual(result.status, 'failed');
-      assert.strictEqual(result.error?.kind, 'cut-off');
-      assert.strictEqual(editor.document.getText(), 'function sum(a: number, b: number) {\n  abcdefgh\n}\n');
+      assert.equal(result.status, 'failed');
+      assert.equal(result.error?.kind, 'cut-off');
+      assert.equal(editor.document.getText(), 'function sum(a: number, b: number) {\n  abcdefgh\n}\n');
       const shown = await waitFor(() => messages.shown.find((message) => message.severity === 'error'), { what: 'the error message' });
       assert.match(shown.message, /cut off/);
       assert.match(shown.message, /The 8 characters that arrived were kept/);
-      assert.deepStrictEqual(shown.items, ['Retry', 'Show Logs']);
+      assert.deepEqual(shown.items, ['Retry', 'Show Logs']);
     } finally {
       messages.restore();
     }
@@ -134,8 +135,8 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
       const editor = await openEditor(SUM, IN_BODY);
       await completeAtCursor();
       await waitFor(() => editor.document.getText().includes('abcdefghijklmnop'), { what: 'the retried completion' });
-      assert.strictEqual(editor.document.getText(), 'function sum(a: number, b: number) {\n  abcdefghijklmnop\n}\n');
-      assert.strictEqual(chatRequests(ctx.service).length, 2);
+      assert.equal(editor.document.getText(), 'function sum(a: number, b: number) {\n  abcdefghijklmnop\n}\n');
+      assert.equal(chatRequests(ctx.service).length, 2);
     } finally {
       messages.restore();
     }
@@ -149,11 +150,11 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
       const editor = await openEditor(SUM, IN_BODY);
       const version = editor.document.version;
       const result = await completeAtCursor();
-      assert.strictEqual(result.status, 'failed');
-      assert.strictEqual(result.error?.status, 401);
-      assert.strictEqual(result.edits, 0);
-      assert.strictEqual(editor.document.getText(), SUM);
-      assert.strictEqual(editor.document.version, version, 'the document was not touched at all');
+      assert.equal(result.status, 'failed');
+      assert.equal(result.error?.status, 401);
+      assert.equal(result.edits, 0);
+      assert.equal(editor.document.getText(), SUM);
+      assert.equal(editor.document.version, version, 'the document was not touched at all');
       const shown = await waitFor(() => messages.shown.find((message) => message.severity === 'error'), { what: 'the error message' });
       assert.match(shown.message, /refused the API key \(HTTP 401\)/);
       assert.match(shown.message, /Nothing was inserted/);
@@ -170,12 +171,12 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
     try {
       await openEditor(SUM, IN_BODY);
       const result = await completeAtCursor();
-      assert.strictEqual(result.status, 'skipped');
-      assert.strictEqual(result.reason, 'no-key');
+      assert.equal(result.status, 'skipped');
+      assert.equal(result.reason, 'no-key');
       const shown = await waitFor(() => messages.shown.find((message) => message.severity === 'warning'), { what: 'the warning' });
       assert.match(shown.message, /Complete at Cursor needs an API key/);
-      assert.deepStrictEqual(shown.items, ['Set API Key']);
-      assert.strictEqual(chatRequests(ctx.service).length, 0);
+      assert.deepEqual(shown.items, ['Set API Key']);
+      assert.equal(chatRequests(ctx.service).length, 0);
     } finally {
       messages.restore();
     }
@@ -184,8 +185,8 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
   it('without a chat model set, writes with the first chat model the service lists', async () => {
     await setSetting('chat.model', undefined);
     await openEditor(SUM, IN_BODY);
-    assert.strictEqual((await completeAtCursor()).status, 'completed');
-    assert.strictEqual((chatRequests(ctx.service).at(-1)?.body as { model?: string }).model, 'promptreel-chat');
+    assert.equal((await completeAtCursor()).status, 'completed');
+    assert.equal((chatRequests(ctx.service).at(-1)?.body as { model?: string }).model, 'promptreel-chat');
   });
 
   it('without a chat model, when the service lists none: offers Select Chat Model', async () => {
@@ -196,8 +197,8 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
     try {
       await openEditor(SUM, IN_BODY);
       const result = await completeAtCursor();
-      assert.strictEqual(result.reason, 'no-model');
-      assert.deepStrictEqual(result.notice?.actions, ['Select Chat Model']);
+      assert.equal(result.reason, 'no-model');
+      assert.deepEqual(result.notice?.actions, ['Select Chat Model']);
       assert.ok(messages.shown.some((message) => message.items.includes('Select Chat Model')));
     } finally {
       messages.restore();
@@ -225,8 +226,8 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
     assert.ok(editorStream.commands.streaming && !editor.document.getText().includes('XYZ'), 'the edits happened while the stream was still running');
 
     const result = await running;
-    assert.strictEqual(result.status, 'completed', JSON.stringify(result));
-    assert.strictEqual(editor.document.getText(), 'NEW\nTOP line one\n> line twoABCDEFGHIJKLMNOPQRSTUVWXYZ\nline three END\n');
+    assert.equal(result.status, 'completed', JSON.stringify(result));
+    assert.equal(editor.document.getText(), 'NEW\nTOP line one\n> line twoABCDEFGHIJKLMNOPQRSTUVWXYZ\nline three END\n');
   });
 
   it('the user editing the text being written: it stops gracefully, keeping what was written', async () => {
@@ -240,14 +241,14 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
       editor.selection = new vscode.Selection(new vscode.Position(1, 4), new vscode.Position(1, 4));
       await vscode.commands.executeCommand('deleteLeft');
       const result = await running;
-      assert.strictEqual(result.status, 'interrupted');
-      assert.strictEqual(result.reason, 'edited');
+      assert.equal(result.status, 'interrupted');
+      assert.equal(result.reason, 'edited');
       await ctx.service.waitForSocketsClosed(5000);
       const line = editor.document.lineAt(1).text;
-      assert.strictEqual(line, `  ${result.text.slice(0, 1)}${result.text.slice(2)}`, "what was written stays, with the user's edit");
+      assert.equal(line, `  ${result.text.slice(0, 1)}${result.text.slice(2)}`, "what was written stays, with the user's edit");
       assert.ok(result.text.length < 104);
       const shown = await waitFor(() => messages.shown.find((message) => /text being written was edited/.test(message.message)), { what: 'the notice' });
-      assert.strictEqual(shown.severity, 'info');
+      assert.equal(shown.severity, 'info');
     } finally {
       messages.restore();
     }
@@ -259,10 +260,10 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
     const started = Date.now();
     const result = await completeAtCursor();
     const elapsed = Date.now() - started;
-    assert.strictEqual(result.status, 'completed', JSON.stringify({ ...result, text: result.text.length }));
+    assert.equal(result.status, 'completed', JSON.stringify({ ...result, text: result.text.length }));
     assert.ok(result.chunks > 10_000, `${result.chunks} chunks`);
-    assert.strictEqual(result.text.length, result.chunks, 'one character per chunk, none lost');
-    assert.strictEqual(editor.document.getText(), `// #long\n${result.text}`);
+    assert.equal(result.text.length, result.chunks, 'one character per chunk, none lost');
+    assert.equal(editor.document.getText(), `// #long\n${result.text}`);
     assert.ok(result.edits * 20 < result.chunks, `${result.edits} edits for ${result.chunks} chunks`);
     console.log(`      fast stream: ${result.chunks} chunks, ${result.text.length} characters, ${result.edits} edits in ${elapsed} ms`);
   });
@@ -271,9 +272,9 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
     ctx.service.setScenario({ chat: { reply: 'y'.repeat(600), chunkChars: 1, delayMs: 3 } });
     const editor = await openEditor('', new vscode.Position(0, 0), 'plaintext');
     const result = await completeAtCursor();
-    assert.strictEqual(result.status, 'completed');
-    assert.strictEqual(editor.document.getText(), 'y'.repeat(600));
-    assert.strictEqual(result.chunks, 600);
+    assert.equal(result.status, 'completed');
+    assert.equal(editor.document.getText(), 'y'.repeat(600));
+    assert.equal(result.chunks, 600);
     assert.ok(result.edits <= result.durationMs / 16 + 2, `${result.edits} edits in ${result.durationMs} ms`);
     assert.ok(result.edits * 3 < result.chunks, `${result.edits} edits for ${result.chunks} chunks`);
     console.log(`      steady stream: ${result.chunks} chunks, ${result.edits} edits in ${result.durationMs} ms`);
@@ -282,13 +283,13 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
   it('inserts no reasoning', async () => {
     ctx.service.setScenario({ chat: { reply: 'a + b', reasoning: 'reasoning_content' } });
     const think = await openEditor(SUM, IN_BODY);
-    assert.strictEqual((await completeAtCursor()).status, 'completed');
-    assert.strictEqual(think.document.getText(), 'function sum(a: number, b: number) {\n  a + b\n}\n');
+    assert.equal((await completeAtCursor()).status, 'completed');
+    assert.equal(think.document.getText(), 'function sum(a: number, b: number) {\n  a + b\n}\n');
 
     ctx.service.setScenario({ chat: { reply: 'a - b', reasoning: 'think' } });
     const tagged = await openEditor(SUM, IN_BODY);
-    assert.strictEqual((await completeAtCursor()).status, 'completed');
-    assert.strictEqual(tagged.document.getText(), 'function sum(a: number, b: number) {\n  a - b\n}\n');
+    assert.equal((await completeAtCursor()).status, 'completed');
+    assert.equal(tagged.document.getText(), 'function sum(a: number, b: number) {\n  a - b\n}\n');
   });
 
   it('sends the sampling settings, and the developer role where the model accepts it', async () => {
@@ -296,10 +297,10 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
     await setSetting('models.capabilities', { 'promptreel-chat': { developerRole: true } });
     ctx.service.setScenario({ chat: { reply: 'x' } });
     await openEditor(SUM, IN_BODY);
-    assert.strictEqual((await completeAtCursor()).status, 'completed');
+    assert.equal((await completeAtCursor()).status, 'completed');
     const body = chatRequests(ctx.service)[0]?.body as { temperature: number; messages: { role: string }[] };
-    assert.strictEqual(body.temperature, 0.3);
-    assert.strictEqual(body.messages[0].role, 'developer');
+    assert.equal(body.temperature, 0.3);
+    assert.equal(body.messages[0].role, 'developer');
     await setSetting('chat.temperature', undefined);
     await setSetting('models.capabilities', undefined);
   });

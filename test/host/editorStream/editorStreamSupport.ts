@@ -1,25 +1,16 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { EditorStreamResult } from '../../../src/editorStream/editorStreamCommands';
 import type { RecordedRequest } from '../../service';
-import type { LocalService } from '../../service';
-import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
-import { setSetting, testApi } from '../shell/shellTestSupport';
+import { chatRequests, type ServiceScenario } from '../support/connectedService';
+import { setSetting, testApi } from '../support/extension';
 import { waitFor } from '../support/waitFor';
+import { closeAllEditors } from '../support/workspace';
 
-export { setSetting, testApi, waitFor };
+export { chatRequests, closeAllEditors, setSetting, testApi, waitFor };
 
-/** The local service for a `describe` block, with Promptreel pointed at it with a key and a chat model. */
-export function useConfiguredService(): { readonly service: LocalService } {
-  const context = useConnectedService(
-    (service) => connectService(service, { 'chat.model': 'promptreel-chat' }),
-    () => disconnectService(['chat.model', 'chat.temperature', 'models.capabilities', 'editor.rewriteMode']),
-  );
-  afterEach(async () => {
-    await closeAllEditors();
-  });
-  return context;
-}
+/** The editor's scenario: a chat model set; the editors a test opened are closed after it. */
+export const EDITOR: ServiceScenario = { settings: { 'chat.model': 'promptreel-chat' }, cleanup: closeAllEditors };
 
 /** An untitled document with the text, shown in the active editor, the cursor (or selection) placed. */
 export async function openEditor(content: string, selection: vscode.Selection | vscode.Position, language = 'typescript'): Promise<vscode.TextEditor> {
@@ -27,14 +18,6 @@ export async function openEditor(content: string, selection: vscode.Selection | 
   const editor = await vscode.window.showTextDocument(document, { preview: false });
   editor.selection = selection instanceof vscode.Position ? new vscode.Selection(selection, selection) : selection;
   return editor;
-}
-
-/** Reverts and closes every editor: untitled documents would otherwise ask whether to save them. */
-export async function closeAllEditors(): Promise<void> {
-  for (let i = 0; i < 20 && vscode.window.tabGroups.all.some((group) => group.tabs.length > 0); i++) {
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    if (!vscode.window.tabGroups.activeTabGroup.activeTab) await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  }
 }
 
 export function completeAtCursor(): Thenable<EditorStreamResult> {
@@ -53,10 +36,6 @@ export async function undoOnce(document: vscode.TextDocument): Promise<void> {
   await vscode.commands.executeCommand('undo');
 }
 
-export function chatRequests(service: LocalService): RecordedRequest[] {
-  return service.requests.filter((request) => request.path === '/v1/chat/completions');
-}
-
 type WithProgress = typeof vscode.window.withProgress;
 
 /**
@@ -73,8 +52,8 @@ export function controlProgress(): { readonly titles: string[]; readonly reports
     options: vscode.ProgressOptions,
     task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>,
   ): Thenable<R> => {
-    assert.strictEqual(options.cancellable, true, 'the progress notification can be cancelled');
-    assert.strictEqual(options.location, vscode.ProgressLocation.Notification);
+    assert.equal(options.cancellable, true, 'the progress notification can be cancelled');
+    assert.equal(options.location, vscode.ProgressLocation.Notification);
     titles.push(options.title ?? '');
     source = new vscode.CancellationTokenSource();
     return task({ report: (value) => void reports.push(value.message ?? '') }, source.token);

@@ -1,13 +1,14 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { chatRequests, completeAtCursor, controlProgress, openEditor, setSetting, testApi, useConfiguredService, waitFor } from './editorStreamSupport';
+import { useConnectedService } from '../support/connectedService';
+import { chatRequests, completeAtCursor, controlProgress, openEditor, setSetting, testApi, EDITOR, waitFor } from './editorStreamSupport';
 
 const SUM = 'function sum(a: number, b: number) {\n  \n}\n';
 const IN_BODY = new vscode.Position(1, 2);
 const CHAT = '^/v1/chat/completions$';
 
 describe('editor: rate limits (HTTP 429) are waited out with a countdown', () => {
-  const ctx = useConfiguredService();
+  const ctx = useConnectedService(EDITOR);
   afterEach(async () => {
     await setSetting('chat.rateLimitRetries', undefined);
   });
@@ -18,13 +19,13 @@ describe('editor: rate limits (HTTP 429) are waited out with a countdown', () =>
     try {
       const editor = await openEditor(SUM, IN_BODY);
       const result = await completeAtCursor();
-      assert.strictEqual(result.status, 'completed', JSON.stringify(result));
-      assert.strictEqual(editor.document.getText(), 'function sum(a: number, b: number) {\n  return a + b;\n}\n');
+      assert.equal(result.status, 'completed', JSON.stringify(result));
+      assert.equal(editor.document.getText(), 'function sum(a: number, b: number) {\n  return a + b;\n}\n');
       assert.ok(
         progress.reports.some((report) => /^Rate limited \(HTTP 429\): retrying in 1 s \(as the service asked; attempt 1 of 3\)/.test(report)),
         progress.reports.join('\n'),
       );
-      assert.strictEqual(chatRequests(ctx.service).length, 2);
+      assert.equal(chatRequests(ctx.service).length, 2);
     } finally {
       progress.restore();
     }
@@ -39,11 +40,11 @@ describe('editor: rate limits (HTTP 429) are waited out with a countdown', () =>
       await openEditor(SUM, IN_BODY);
       const running = completeAtCursor();
       await waitFor(() => commands.rateLimited, { what: 'the wait after 429' });
-      assert.strictEqual(await vscode.commands.executeCommand('promptreel.retryEditorStreamNow'), true);
+      assert.equal(await vscode.commands.executeCommand('promptreel.retryEditorStreamNow'), true);
       const result = await running;
-      assert.strictEqual(result.status, 'completed');
-      assert.strictEqual(commands.rateLimited, false);
-      assert.strictEqual(chatRequests(ctx.service).length, 2);
+      assert.equal(result.status, 'completed');
+      assert.equal(commands.rateLimited, false);
+      assert.equal(chatRequests(ctx.service).length, 2);
 
       ctx.service.setScenario({ fault: { status: 429, retryAfter: '30', times: 1, path: CHAT } });
       const editor = await openEditor(SUM, IN_BODY);
@@ -51,11 +52,11 @@ describe('editor: rate limits (HTTP 429) are waited out with a countdown', () =>
       await waitFor(() => commands.rateLimited, { what: 'the second wait' });
       progress.cancel();
       const cancelled = await second;
-      assert.strictEqual(cancelled.status, 'cancelled');
-      assert.strictEqual(editor.document.getText(), SUM, 'nothing was written');
-      assert.strictEqual(commands.rateLimited, false, 'Retry Now is gone');
-      assert.strictEqual(await vscode.commands.executeCommand('promptreel.retryEditorStreamNow'), false);
-      assert.strictEqual(chatRequests(ctx.service).length, 3);
+      assert.equal(cancelled.status, 'cancelled');
+      assert.equal(editor.document.getText(), SUM, 'nothing was written');
+      assert.equal(commands.rateLimited, false, 'Retry Now is gone');
+      assert.equal(await vscode.commands.executeCommand('promptreel.retryEditorStreamNow'), false);
+      assert.equal(chatRequests(ctx.service).length, 3);
     } finally {
       progress.restore();
     }
@@ -66,9 +67,9 @@ describe('editor: rate limits (HTTP 429) are waited out with a countdown', () =>
     ctx.service.setScenario({ fault: { status: 429, retryAfter: '1', times: 1, path: CHAT } });
     await openEditor(SUM, IN_BODY);
     const result = await completeAtCursor();
-    assert.strictEqual(result.status, 'failed');
+    assert.equal(result.status, 'failed');
     assert.match(result.notice?.message ?? '', /rate limiting requests \(HTTP 429\)/);
     assert.ok(result.notice?.actions.includes('Retry'), JSON.stringify(result.notice));
-    assert.strictEqual(chatRequests(ctx.service).length, 1);
+    assert.equal(chatRequests(ctx.service).length, 1);
   });
 });

@@ -1,6 +1,7 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { packageJson, stubInputBox } from '../shell/shellTestSupport';
+import { useConnectedService } from '../support/connectedService';
+import { packageJson, stubInputBox } from '../support/extension';
 import {
   chatRequests,
   controlProgress,
@@ -11,7 +12,7 @@ import {
   setSetting,
   testApi,
   undoOnce,
-  useConfiguredService,
+  EDITOR,
   waitFor,
 } from './editorStreamSupport';
 
@@ -33,7 +34,7 @@ function diffTabOf(proposalUri: string | undefined): vscode.Tab | undefined {
 }
 
 describe('editor: Rewrite Selection (real VS Code, local service)', () => {
-  const ctx = useConfiguredService();
+  const ctx = useConnectedService(EDITOR);
 
   afterEach(async () => {
     await setSetting('editor.rewriteMode', undefined);
@@ -45,13 +46,13 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
     const input = stubInputBox(['Use const']);
     try {
       const result = await rewriteSelection();
-      assert.strictEqual(result.status, 'completed', JSON.stringify(result));
-      assert.strictEqual(result.mode, 'inline');
+      assert.equal(result.status, 'completed', JSON.stringify(result));
+      assert.equal(result.mode, 'inline');
     } finally {
       input.restore();
     }
-    assert.strictEqual(editor.document.getText(), REWRITTEN);
-    assert.strictEqual(input.calls[0]?.title, 'Promptreel: Rewrite Selection');
+    assert.equal(editor.document.getText(), REWRITTEN);
+    assert.equal(input.calls[0]?.title, 'Promptreel: Rewrite Selection');
 
     const user = lastUserText(chatRequests(ctx.service)[0]);
     assert.ok(user.includes('Instruction: Use const'), user);
@@ -62,7 +63,7 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
     assert.match(system.content, /only the text that replaces the selection/);
 
     await undoOnce(editor.document);
-    assert.strictEqual(editor.document.getText(), CODE, 'one undo restores the original exactly');
+    assert.equal(editor.document.getText(), CODE, 'one undo restores the original exactly');
   });
 
   it('remembers the last instruction as the default of the input box', async () => {
@@ -70,7 +71,7 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
     await openEditor(CODE, LINE_TWO);
     const first = stubInputBox(['Make it three']);
     try {
-      assert.strictEqual((await rewriteSelection()).status, 'completed');
+      assert.equal((await rewriteSelection()).status, 'completed');
     } finally {
       first.restore();
     }
@@ -78,14 +79,14 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
     const second = stubInputBox([undefined]);
     try {
       const result = await rewriteSelection();
-      assert.strictEqual(result.status, 'skipped');
-      assert.strictEqual(result.reason, 'no-instruction');
+      assert.equal(result.status, 'skipped');
+      assert.equal(result.reason, 'no-instruction');
     } finally {
       second.restore();
     }
-    assert.strictEqual(second.calls[0]?.value, 'Make it three');
-    assert.deepStrictEqual(second.calls[0]?.valueSelection, [0, 'Make it three'.length]);
-    assert.strictEqual(chatRequests(ctx.service).length, 1, 'a dismissed input box sends nothing');
+    assert.equal(second.calls[0]?.value, 'Make it three');
+    assert.deepEqual(second.calls[0]?.valueSelection, [0, 'Make it three'.length]);
+    assert.equal(chatRequests(ctx.service).length, 1, 'a dismissed input box sends nothing');
   });
 
   it('asks for a selection when there is none', async () => {
@@ -93,8 +94,8 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
     try {
       await openEditor(CODE, new vscode.Position(1, 0));
       const result = await rewriteSelection({ instruction: 'x' });
-      assert.strictEqual(result.reason, 'no-selection');
-      assert.strictEqual(chatRequests(ctx.service).length, 0);
+      assert.equal(result.reason, 'no-selection');
+      assert.equal(chatRequests(ctx.service).length, 0);
     } finally {
       messages.restore();
     }
@@ -108,34 +109,34 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
     let proposalUri: string | undefined;
     try {
       const result = await rewriteSelection({ instruction: 'Use const' });
-      assert.strictEqual(result.status, 'completed', JSON.stringify(result));
-      assert.strictEqual(result.mode, 'diff');
+      assert.equal(result.status, 'completed', JSON.stringify(result));
+      assert.equal(result.mode, 'diff');
       assert.ok(result.rewriteId && result.proposalUri);
       proposalUri = result.proposalUri;
-      assert.strictEqual(editor.document.getText(), CODE, 'the document is untouched until Accept');
+      assert.equal(editor.document.getText(), CODE, 'the document is untouched until Accept');
 
       const tab = diffTabOf(proposalUri);
       assert.ok(tab, 'the diff is open');
       const input = tab.input as vscode.TabInputTextDiff;
-      assert.strictEqual(input.original.toString(), editor.document.uri.toString(), 'the document on the left');
+      assert.equal(input.original.toString(), editor.document.uri.toString(), 'the document on the left');
       const proposal = await vscode.workspace.openTextDocument(vscode.Uri.parse(proposalUri));
       // VS Code asks the content provider again after each change, asynchronously.
       await waitFor(() => proposal.getText() === REWRITTEN, { what: `the proposal on the right (now ${JSON.stringify(proposal.getText())})` });
-      assert.strictEqual(proposal.languageId, 'typescript');
+      assert.equal(proposal.languageId, 'typescript');
 
       const offered = await waitFor(() => messages.shown.find((message) => message.items.includes('Accept')), { what: 'the Accept / Reject notification' });
-      assert.deepStrictEqual(offered.items, ['Accept', 'Reject']);
+      assert.deepEqual(offered.items, ['Accept', 'Reject']);
       const { editorStream } = await testApi();
-      assert.strictEqual(editorStream.proposals.pending.length, 1);
+      assert.equal(editorStream.proposals.pending.length, 1);
 
       const decision = await vscode.commands.executeCommand<RewriteDecision>('promptreel.acceptRewrite', result.rewriteId);
-      assert.strictEqual(decision.decision, 'accepted');
-      assert.strictEqual(editor.document.getText(), REWRITTEN);
+      assert.equal(decision.decision, 'accepted');
+      assert.equal(editor.document.getText(), REWRITTEN);
       await waitFor(() => !diffTabOf(proposalUri), { what: 'the diff to close' });
-      assert.strictEqual(editorStream.proposals.pending.length, 0);
+      assert.equal(editorStream.proposals.pending.length, 0);
 
       await undoOnce(editor.document);
-      assert.strictEqual(editor.document.getText(), CODE, 'one undo restores the original exactly');
+      assert.equal(editor.document.getText(), CODE, 'one undo restores the original exactly');
     } finally {
       messages.restore();
     }
@@ -149,15 +150,15 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
       const editor = await openEditor(CODE, LINE_TWO);
       const version = editor.document.version;
       const result = await rewriteSelection({ instruction: 'Change the value' });
-      assert.strictEqual(result.status, 'completed');
+      assert.equal(result.status, 'completed');
       assert.ok(diffTabOf(result.proposalUri));
       const decision = await vscode.commands.executeCommand<RewriteDecision>('promptreel.rejectRewrite', result.rewriteId);
-      assert.strictEqual(decision.decision, 'rejected');
+      assert.equal(decision.decision, 'rejected');
       await waitFor(() => !diffTabOf(result.proposalUri), { what: 'the diff to close' });
-      assert.strictEqual(editor.document.getText(), CODE);
-      assert.strictEqual(editor.document.version, version, 'never touched');
+      assert.equal(editor.document.getText(), CODE);
+      assert.equal(editor.document.version, version, 'never touched');
       const again = await vscode.commands.executeCommand<RewriteDecision>('promptreel.acceptRewrite', result.rewriteId);
-      assert.strictEqual(again.decision, 'none', 'a rejected proposal cannot be accepted later');
+      assert.equal(again.decision, 'none', 'a rejected proposal cannot be accepted later');
     } finally {
       messages.restore();
     }
@@ -173,8 +174,8 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
       const proposal = await vscode.window.showTextDocument(vscode.Uri.parse(rewrite.proposalUri ?? ''), { preview: false });
       proposal.selection = new vscode.Selection(new vscode.Position(1, 0), new vscode.Position(1, 5));
       const result = await vscode.commands.executeCommand<{ status: string; reason?: string }>('promptreel.completeAtCursor');
-      assert.deepStrictEqual([result.status, result.reason], ['skipped', 'read-only']);
-      assert.strictEqual(chatRequests(ctx.service).length, 1, 'nothing sent for the read-only editor');
+      assert.deepEqual([result.status, result.reason], ['skipped', 'read-only']);
+      assert.equal(chatRequests(ctx.service).length, 1, 'nothing sent for the read-only editor');
       await vscode.commands.executeCommand('promptreel.rejectRewrite', rewrite.rewriteId);
     } finally {
       messages.restore();
@@ -195,8 +196,8 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
       const proposal = await vscode.workspace.openTextDocument(vscode.Uri.parse(result.proposalUri ?? ''));
       await waitFor(() => proposal.getText().startsWith('// header\n'), { what: 'the proposal to follow the document' });
       const decision = await vscode.commands.executeCommand<RewriteDecision>('promptreel.acceptRewrite', result.rewriteId);
-      assert.strictEqual(decision.decision, 'accepted');
-      assert.strictEqual(editor.document.getText(), '// header\nconst a = 1;\nconst b = 2;\nconsole.log(a + b); // sum\n');
+      assert.equal(decision.decision, 'accepted');
+      assert.equal(editor.document.getText(), '// header\nconst a = 1;\nconst b = 2;\nconsole.log(a + b); // sum\n');
     } finally {
       messages.restore();
     }
@@ -213,8 +214,8 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
       edit.replace(editor.document.uri, new vscode.Range(new vscode.Position(1, 4), new vscode.Position(1, 5)), 'c');
       assert.ok(await vscode.workspace.applyEdit(edit));
       const decision = await vscode.commands.executeCommand<RewriteDecision>('promptreel.acceptRewrite', result.rewriteId);
-      assert.deepStrictEqual([decision.decision, decision.reason], ['none', 'selection-edited']);
-      assert.strictEqual(editor.document.getText(), 'const a = 1;\nlet c = 2;\nconsole.log(a + b);\n');
+      assert.deepEqual([decision.decision, decision.reason], ['none', 'selection-edited']);
+      assert.equal(editor.document.getText(), 'const a = 1;\nlet c = 2;\nconsole.log(a + b);\n');
       await waitFor(() => messages.shown.some((message) => /cannot be applied/.test(message.message)), { what: 'the warning' });
     } finally {
       messages.restore();
@@ -230,11 +231,11 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
       await waitFor(() => editor.document.lineAt(1).text.startsWith('const'), { what: 'the first text', timeoutMs: 20_000 });
       progress.cancel();
       const result = await running;
-      assert.strictEqual(result.status, 'cancelled');
-      assert.strictEqual(editor.document.getText(), `const a = 1;\n${result.text}console.log(a + b);\n`, 'the selection was replaced by what arrived');
+      assert.equal(result.status, 'cancelled');
+      assert.equal(editor.document.getText(), `const a = 1;\n${result.text}console.log(a + b);\n`, 'the selection was replaced by what arrived');
       await ctx.service.waitForSocketsClosed(5000);
       await undoOnce(editor.document);
-      assert.strictEqual(editor.document.getText(), CODE);
+      assert.equal(editor.document.getText(), CODE);
     } finally {
       progress.restore();
     }
@@ -252,8 +253,8 @@ describe('editor: Rewrite Selection (real VS Code, local service)', () => {
     try {
       const editor = await openEditor(CODE, LINE_TWO);
       const result = await rewriteSelection({ instruction: 'Use const' });
-      assert.strictEqual(result.status, 'failed');
-      assert.strictEqual(result.text, 'cons');
+      assert.equal(result.status, 'failed');
+      assert.equal(result.text, 'cons');
       await waitFor(() => chatRequests(ctx.service).length === 2 && editor.document.getText() === REWRITTEN, {
         what: 'the retried rewrite',
         timeoutMs: 15_000,

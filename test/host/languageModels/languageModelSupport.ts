@@ -1,19 +1,8 @@
 import * as vscode from 'vscode';
-import type { PromptreelTestApi } from '../../../src/extension';
-import type { LocalService } from '../../service';
-import { setSetting, testApi } from '../shell/shellTestSupport';
-import { connectService, disconnectService } from '../support/connectedService';
+import { setSetting, testApi } from '../support/extension';
+import { lastChatBody } from '../support/connectedService';
 
-export { setSetting, testApi };
-
-/** Points the extension at the local service with its demo key; returns the test API. */
-export async function connectTo(service: LocalService): Promise<PromptreelTestApi> {
-  return connectService(service);
-}
-
-export async function disconnect(): Promise<void> {
-  await disconnectService(['models.capabilities', 'chat.model', 'chat.temperature', 'chat.maxTokens', 'video.model']);
-}
+export { lastChatBody, setSetting, testApi };
 
 /** Promptreel's models as VS Code hands them to any extension. */
 export function promptreelModels(): Thenable<vscode.LanguageModelChat[]> {
@@ -52,15 +41,6 @@ export function imagePart(bytes: Uint8Array, mimeType: string): unknown {
   if (typeof candidate !== 'function' || !('image' in candidate) || typeof candidate.image !== 'function') return undefined;
   const image = candidate.image as (data: Uint8Array, mime: string) => unknown;
   return image.call(candidate, bytes, mimeType);
-}
-
-/** The JSON body of the last chat completion request the service received. */
-export function lastChatBody(
-  service: LocalService,
-): { messages: { role: string; content: unknown; tool_calls?: unknown; tool_call_id?: string }[] } & Record<string, unknown> {
-  const request = [...service.requests].reverse().find((candidate) => candidate.path === '/v1/chat/completions');
-  if (!request) throw new Error('the service received no chat request');
-  return request.body as { messages: { role: string; content: unknown }[] } & Record<string, unknown>;
 }
 
 export { recordMessages, type MessageRecorder as MessageStub } from '../support/recordMessages';

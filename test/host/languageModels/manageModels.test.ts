@@ -1,8 +1,8 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
-import { connectTo, disconnect, promptreelModels, testApi } from './languageModelSupport';
+import { promptreelModels, testApi } from './languageModelSupport';
 
 type ShowQuickPick = (items: readonly vscode.QuickPickItem[], options?: vscode.QuickPickOptions) => Thenable<vscode.QuickPickItem | undefined>;
 
@@ -25,7 +25,7 @@ interface ProviderContribution {
 }
 
 describe('language models: the management command of the promptreel vendor', () => {
-  const ctx = useConnectedService(connectTo, disconnect);
+  const ctx = useConnectedService();
 
   it('is the management command of the contributed vendor, and contributed with the Promptreel category', () => {
     const contributes = (
@@ -33,10 +33,10 @@ describe('language models: the management command of the promptreel vendor', () 
         contributes: { languageModelChatProviders: ProviderContribution[]; commands: { command: string; category: string }[] };
       }
     ).contributes;
-    assert.deepStrictEqual(contributes.languageModelChatProviders, [
+    assert.deepEqual(contributes.languageModelChatProviders, [
       { vendor: 'promptreel', displayName: 'Promptreel', managementCommand: 'promptreel.manageLanguageModels' },
     ]);
-    assert.strictEqual(contributes.commands.find((command) => command.command === 'promptreel.manageLanguageModels')?.category, 'Promptreel');
+    assert.equal(contributes.commands.find((command) => command.command === 'promptreel.manageLanguageModels')?.category, 'Promptreel');
   });
 
   it('offers the key, the address, the capabilities, the chat model and a refresh; Refresh lists the models again', async () => {
@@ -44,14 +44,14 @@ describe('language models: the management command of the promptreel vendor', () 
     const listed = ctx.service.requests.filter((request) => request.path === '/v1/models').length;
     // The service now lists another model; the cached list does not know it yet.
     ctx.service.setScenario({ models: [{ id: 'promptreel-new', supported_endpoint_types: ['openai'] }] });
-    assert.strictEqual((await promptreelModels()).length, 2);
+    assert.equal((await promptreelModels()).length, 2);
     const pick = pickNext('Refresh Model List');
     try {
-      assert.strictEqual(await vscode.commands.executeCommand('promptreel.manageLanguageModels'), 'refresh');
+      assert.equal(await vscode.commands.executeCommand('promptreel.manageLanguageModels'), 'refresh');
     } finally {
       pick.restore();
     }
-    assert.deepStrictEqual(pick.offered, [
+    assert.deepEqual(pick.offered, [
       '$(key) Set API Key',
       '$(globe) Service Address',
       '$(symbol-property) Model Capabilities',
@@ -70,7 +70,7 @@ describe('language models: the management command of the promptreel vendor', () 
     const { languageModels } = await testApi();
     const pick = pickNext('Model Capabilities');
     try {
-      assert.strictEqual(await languageModels.manage.run(), 'capabilities');
+      assert.equal(await languageModels.manage.run(), 'capabilities');
     } finally {
       pick.restore();
     }

@@ -1,10 +1,10 @@
 import { estimateMessageTokens } from '../../../src/chatRequest/tokenEstimate';
 import { toPlainMessage } from '../../../src/languageModels/vscodeParts';
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
-import { connectTo, disconnect, lastChatBody, setSetting, testApi } from './languageModelSupport';
+import { lastChatBody, setSetting, testApi } from './languageModelSupport';
 
 const token = () => new vscode.CancellationTokenSource().token;
 
@@ -21,7 +21,7 @@ async function listed(): Promise<vscode.LanguageModelChatInformation[]> {
 }
 
 describe('language models: limits from the model list, models shown, calibrated counts', () => {
-  const ctx = useConnectedService(connectTo, disconnect);
+  const ctx = useConnectedService();
 
   afterEach(async () => {
     await setSetting('models.shown', undefined);
@@ -36,15 +36,15 @@ describe('language models: limits from the model list, models shown, calibrated 
       ],
     });
     const chat = (await listed()).find((model) => model.id === 'promptreel-chat');
-    assert.deepStrictEqual([chat?.maxInputTokens, chat?.maxOutputTokens, chat?.capabilities], [56_000, 8_000, { imageInput: true, toolCalling: true }]);
+    assert.deepEqual([chat?.maxInputTokens, chat?.maxOutputTokens, chat?.capabilities], [56_000, 8_000, { imageInput: true, toolCalling: true }]);
     await setSetting('models.capabilities', { 'promptreel-chat': { contextWindow: 16_000, maxTools: 2 } });
     const overridden = (await listed()).find((model) => model.id === 'promptreel-chat');
-    assert.deepStrictEqual([overridden?.maxInputTokens, overridden?.capabilities.toolCalling], [8_000, 2]);
+    assert.deepEqual([overridden?.maxInputTokens, overridden?.capabilities.toolCalling], [8_000, 2]);
   });
 
   it('shows only the models of promptreel.models.shown in VS Code', async () => {
     await setSetting('models.shown', ['promptreel-reasoner']);
-    assert.deepStrictEqual(
+    assert.deepEqual(
       (await listed()).map((model) => model.id),
       ['promptreel-reasoner'],
     );
@@ -70,13 +70,13 @@ describe('language models: limits from the model list, models shown, calibrated 
       { report: () => undefined },
       token(),
     );
-    assert.deepStrictEqual(
+    assert.deepEqual(
       ((lastChatBody(ctx.service).tools ?? []) as { function: { name: string } }[]).map((sent) => sent.function.name),
       ['first'],
     );
     const factor = languageModels.provider.calibration.factor('promptreel-chat');
-    assert.notStrictEqual(factor, 1, 'the service counted differently from the estimate');
-    assert.strictEqual(await languageModels.provider.provideTokenCount(information, message), Math.ceil(estimate * factor));
+    assert.notEqual(factor, 1, 'the service counted differently from the estimate');
+    assert.equal(await languageModels.provider.provideTokenCount(information, message), Math.ceil(estimate * factor));
   });
 
   it('cleans the tool schemas VS Code hands over, more so for a model declared with strictToolSchemas', async () => {
@@ -102,6 +102,6 @@ describe('language models: limits from the model list, models shown, calibrated 
       token(),
     );
     const [tool] = (lastChatBody(ctx.service).tools ?? []) as { function: { parameters: unknown } }[];
-    assert.deepStrictEqual(tool.function.parameters, { type: 'object', properties: { when: { type: 'string' } } });
+    assert.deepEqual(tool.function.parameters, { type: 'object', properties: { when: { type: 'string' } } });
   });
 });

@@ -1,8 +1,8 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
-import { connectTo, disconnect, promptreelModel, promptreelModels, recordMessages, testApi, type MessageStub } from './languageModelSupport';
+import { promptreelModel, promptreelModels, recordMessages, testApi, type MessageStub } from './languageModelSupport';
 
 async function failureOf(run: () => Promise<unknown>): Promise<Error> {
   try {
@@ -15,7 +15,7 @@ async function failureOf(run: () => Promise<unknown>): Promise<Error> {
 }
 
 describe('language models: without a usable key', () => {
-  const ctx = useConnectedService(connectTo, disconnect);
+  const ctx = useConnectedService();
   let messages: MessageStub;
 
   beforeEach(async () => {
@@ -29,7 +29,7 @@ describe('language models: without a usable key', () => {
     await waitFor(async () => (await promptreelModels()).length === 2, { what: 'the models with a key', timeoutMs: 20_000 });
     await keyStore.clear();
     await waitFor(async () => (await promptreelModels()).length === 0, { what: 'no models without a key', timeoutMs: 20_000 });
-    assert.deepStrictEqual(
+    assert.deepEqual(
       messages.shown.filter((shown) => /API key/.test(shown.message)),
       [],
       'asked silently: no prompt',
@@ -46,8 +46,8 @@ describe('language models: without a usable key', () => {
       const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('hi')], {}, new vscode.CancellationTokenSource().token);
       for await (const part of response.stream) void part;
     });
-    assert.strictEqual((failure as vscode.LanguageModelError).code, 'NoPermissions');
-    assert.strictEqual(failure.message, `Promptreel (promptreel-chat): Answering with promptreel-chat needs an API key for ${ctx.service.baseUrl}.`);
+    assert.equal((failure as vscode.LanguageModelError).code, 'NoPermissions');
+    assert.equal(failure.message, `Promptreel (promptreel-chat): Answering with promptreel-chat needs an API key for ${ctx.service.baseUrl}.`);
     assert.ok(!ctx.service.requests.some((request) => request.path === '/v1/chat/completions'), 'nothing was sent without a key');
     const offered = await waitFor(() => messages.shown.find((shown) => shown.items.includes('Set API Key')), { what: 'a notification offering Set API Key' });
     assert.match(offered.message, /needs an API key for http:\/\/127\.0\.0\.1:\d+/);
@@ -60,7 +60,7 @@ describe('language models: without a usable key', () => {
       const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('hi')], {}, new vscode.CancellationTokenSource().token);
       for await (const part of response.stream) void part;
     });
-    assert.strictEqual((failure as vscode.LanguageModelError).code, 'NoPermissions');
+    assert.equal((failure as vscode.LanguageModelError).code, 'NoPermissions');
     assert.match(failure.message, /Invalid token/);
     assert.match(failure.message, /set a new key/);
     await waitFor(
@@ -75,7 +75,7 @@ describe('language models: without a usable key', () => {
     const { keyStore, languageModels } = await testApi();
     await keyStore.clear();
     const models = await languageModels.provider.provideLanguageModelChatInformation({ silent: false }, new vscode.CancellationTokenSource().token);
-    assert.deepStrictEqual(models, []);
+    assert.deepEqual(models, []);
     const offered = await waitFor(() => messages.shown.find((shown) => shown.items.includes('Set API Key')), { what: 'the Set API Key offer' });
     assert.match(offered.message, /needs an API key for http:\/\/127\.0\.0\.1:\d+/);
     assert.ok(!ctx.service.requests.some((request) => request.path === '/v1/models'), 'no model list was asked for without a key');

@@ -1,18 +1,8 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
-import {
-  collectResponse,
-  connectTo,
-  disconnect,
-  imagePart,
-  lastChatBody,
-  promptreelModel,
-  promptreelModels,
-  setSetting,
-  testApi,
-} from './languageModelSupport';
+import { collectResponse, imagePart, lastChatBody, promptreelModel, promptreelModels, setSetting, testApi } from './languageModelSupport';
 
 const CAPABILITIES = {
   'promptreel-chat': { contextWindow: 32_000, maxOutputTokens: 2_000, tools: true, vision: true },
@@ -26,7 +16,7 @@ const weatherTool: vscode.LanguageModelChatTool = {
 };
 
 describe('language models: Promptreel models in vscode.lm', () => {
-  const ctx = useConnectedService(connectTo, disconnect);
+  const ctx = useConnectedService();
 
   beforeEach(async () => {
     await setSetting('models.capabilities', CAPABILITIES);
@@ -40,20 +30,20 @@ describe('language models: Promptreel models in vscode.lm', () => {
       },
       { what: 'two promptreel models in vscode.lm', timeoutMs: 20_000 },
     );
-    assert.deepStrictEqual(models.map((model) => model.id).sort(), ['promptreel-chat', 'promptreel-reasoner']);
+    assert.deepEqual(models.map((model) => model.id).sort(), ['promptreel-chat', 'promptreel-reasoner']);
     const chat = models.find((model) => model.id === 'promptreel-chat');
-    assert.strictEqual(chat?.vendor, 'promptreel');
-    assert.strictEqual(chat?.name, 'promptreel-chat');
-    assert.strictEqual(chat?.maxInputTokens, 30_000, 'the context window less the reserved output');
-    assert.strictEqual(models.find((model) => model.id === 'promptreel-reasoner')?.maxInputTokens, 7_000);
+    assert.equal(chat?.vendor, 'promptreel');
+    assert.equal(chat?.name, 'promptreel-chat');
+    assert.equal(chat?.maxInputTokens, 30_000, 'the context window less the reserved output');
+    assert.equal(models.find((model) => model.id === 'promptreel-reasoner')?.maxInputTokens, 7_000);
 
     // What VS Code itself was told, capabilities included (LanguageModelChat does not expose them in 1.104).
     const { languageModels } = await testApi();
     const information = await languageModels.provider.provideLanguageModelChatInformation({ silent: true }, new vscode.CancellationTokenSource().token);
     const chatInformation = information.find((model) => model.id === 'promptreel-chat');
-    assert.deepStrictEqual(chatInformation?.capabilities, { imageInput: true, toolCalling: true });
-    assert.strictEqual(chatInformation?.maxOutputTokens, 2_000);
-    assert.deepStrictEqual(information.find((model) => model.id === 'promptreel-reasoner')?.capabilities, { imageInput: false, toolCalling: false });
+    assert.deepEqual(chatInformation?.capabilities, { imageInput: true, toolCalling: true });
+    assert.equal(chatInformation?.maxOutputTokens, 2_000);
+    assert.deepEqual(information.find((model) => model.id === 'promptreel-reasoner')?.capabilities, { imageInput: false, toolCalling: false });
   });
 
   it('follows a new video model setting and new capabilities', async () => {
@@ -67,7 +57,7 @@ describe('language models: Promptreel models in vscode.lm', () => {
       },
       { what: 'the model list to follow the settings', timeoutMs: 20_000 },
     );
-    assert.deepStrictEqual(
+    assert.deepEqual(
       models.map((model) => model.id),
       ['promptreel-chat'],
     );
@@ -82,30 +72,30 @@ describe('language models: Promptreel models in vscode.lm', () => {
       new vscode.CancellationTokenSource().token,
     );
     const collected = await collectResponse(response);
-    assert.strictEqual(collected.text, 'You said: Hello from the host test');
+    assert.equal(collected.text, 'You said: Hello from the host test');
     assert.ok(collected.texts.length >= 5, `the text came in pieces (${collected.texts.length})`);
     const body = lastChatBody(ctx.service);
-    assert.strictEqual(body.model, 'promptreel-chat');
-    assert.strictEqual(body.stream, true);
-    assert.deepStrictEqual(body.messages, [{ role: 'user', content: 'Hello from the host test' }]);
-    assert.strictEqual(body.max_tokens, 2_000, 'the declared max output bounds the reply');
+    assert.equal(body.model, 'promptreel-chat');
+    assert.equal(body.stream, true);
+    assert.deepEqual(body.messages, [{ role: 'user', content: 'Hello from the host test' }]);
+    assert.equal(body.max_tokens, 2_000, 'the declared max output bounds the reply');
   });
 
   it('does a tool call round trip', async () => {
     const model = await waitFor(() => promptreelModel('promptreel-chat').catch(() => undefined), { what: 'the chat model', timeoutMs: 20_000 });
     const ask = vscode.LanguageModelChatMessage.User('What is the weather in Paris? Use get_weather.');
     const first = await collectResponse(await model.sendRequest([ask], { tools: [weatherTool] }, new vscode.CancellationTokenSource().token));
-    assert.strictEqual(first.text, '');
-    assert.strictEqual(first.toolCalls.length, 1);
+    assert.equal(first.text, '');
+    assert.equal(first.toolCalls.length, 1);
     const call = first.toolCalls[0];
-    assert.strictEqual(call.name, 'get_weather');
-    assert.deepStrictEqual(call.input, { city: 'example' });
+    assert.equal(call.name, 'get_weather');
+    assert.deepEqual(call.input, { city: 'example' });
     assert.ok(call.callId, 'the call has an id');
     const offered = lastChatBody(ctx.service);
-    assert.deepStrictEqual(offered.tools, [
+    assert.deepEqual(offered.tools, [
       { type: 'function', function: { name: 'get_weather', description: 'The weather in a city', parameters: weatherTool.inputSchema } },
     ]);
-    assert.strictEqual(offered.tool_choice, 'auto');
+    assert.equal(offered.tool_choice, 'auto');
 
     const messages = [
       ask,
@@ -113,16 +103,16 @@ describe('language models: Promptreel models in vscode.lm', () => {
       vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart('Sunny, 21 °C')])]),
     ];
     const second = await collectResponse(await model.sendRequest(messages, { tools: [weatherTool] }, new vscode.CancellationTokenSource().token));
-    assert.strictEqual(second.text, 'Tool result received: Sunny, 21 °C');
+    assert.equal(second.text, 'Tool result received: Sunny, 21 °C');
     const sent = lastChatBody(ctx.service).messages;
-    assert.deepStrictEqual(
+    assert.deepEqual(
       sent.map((message) => message.role),
       ['user', 'assistant', 'tool'],
     );
-    assert.deepStrictEqual(sent[1].tool_calls, [{ id: call.callId, type: 'function', function: { name: 'get_weather', arguments: '{"city":"example"}' } }]);
-    assert.strictEqual(sent[1].content, null);
-    assert.strictEqual(sent[2].tool_call_id, call.callId);
-    assert.strictEqual(sent[2].content, 'Sunny, 21 °C');
+    assert.deepEqual(sent[1].tool_calls, [{ id: call.callId, type: 'function', function: { name: 'get_weather', arguments: '{"city":"example"}' } }]);
+    assert.equal(sent[1].content, null);
+    assert.equal(sent[2].tool_call_id, call.callId);
+    assert.equal(sent[2].content, 'Sunny, 21 °C');
   });
 
   it('forces the one tool in Required mode', async () => {
@@ -133,11 +123,11 @@ describe('language models: Promptreel models in vscode.lm', () => {
       new vscode.CancellationTokenSource().token,
     );
     const collected = await collectResponse(response);
-    assert.deepStrictEqual(
+    assert.deepEqual(
       collected.toolCalls.map((call) => call.name),
       ['get_weather'],
     );
-    assert.deepStrictEqual(lastChatBody(ctx.service).tool_choice, { type: 'function', function: { name: 'get_weather' } });
+    assert.deepEqual(lastChatBody(ctx.service).tool_choice, { type: 'function', function: { name: 'get_weather' } });
   });
 
   it('sends images as image_url parts to a model that takes them', async function () {
@@ -150,10 +140,10 @@ describe('language models: Promptreel models in vscode.lm', () => {
     const collected = await collectResponse(
       await model.sendRequest([vscode.LanguageModelChatMessage.User(content)], {}, new vscode.CancellationTokenSource().token),
     );
-    assert.strictEqual(collected.text, 'You said: Describe this [+1 image]');
+    assert.equal(collected.text, 'You said: Describe this [+1 image]');
     const sent = lastChatBody(ctx.service).messages[0].content;
     assert.ok(Array.isArray(sent));
-    assert.deepStrictEqual(sent[0], { type: 'text', text: 'Describe this' });
+    assert.deepEqual(sent[0], { type: 'text', text: 'Describe this' });
     assert.match(JSON.stringify(sent[1]), /^\{"type":"image_url","image_url":\{"url":"data:image\/png;base64,[A-Za-z0-9+/=]+"\}\}$/);
   });
 
@@ -172,7 +162,7 @@ describe('language models: Promptreel models in vscode.lm', () => {
     await waitFor(() => source.token.isCancellationRequested, { what: 'the first chunks', timeoutMs: 20_000 });
     await reading.catch(() => undefined);
     await ctx.service.waitForSocketsClosed(10_000);
-    assert.strictEqual(ctx.service.activeRequests(), 0);
+    assert.equal(ctx.service.activeRequests(), 0);
     assert.ok(received.length < 400, `the reply stopped early (${received.length} chars)`);
   });
 
@@ -195,7 +185,7 @@ describe('language models: Promptreel models in vscode.lm', () => {
   it('estimates tokens at about four characters each, calibrated by what the service counted so far', async () => {
     const model = await waitFor(() => promptreelModel('promptreel-chat').catch(() => undefined), { what: 'the chat model', timeoutMs: 20_000 });
     const factor = (await testApi()).languageModels.provider.calibration.factor('promptreel-chat');
-    assert.strictEqual(await model.countTokens('a'.repeat(40)), Math.ceil(10 * factor));
-    assert.strictEqual(await model.countTokens(vscode.LanguageModelChatMessage.User('a'.repeat(40))), Math.ceil(14 * factor));
+    assert.equal(await model.countTokens('a'.repeat(40)), Math.ceil(10 * factor));
+    assert.equal(await model.countTokens(vscode.LanguageModelChatMessage.User('a'.repeat(40))), Math.ceil(14 * factor));
   });
 });

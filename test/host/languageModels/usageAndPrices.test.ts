@@ -1,11 +1,11 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { defaultScenario } from '../../service';
 import { planReply } from '../../service/chatReply';
 import { chatRequestSchema } from '../../service/chatRequest';
 import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
-import { connectTo, disconnect, lastChatBody, promptreelModel, setSetting, testApi } from './languageModelSupport';
+import { lastChatBody, promptreelModel, setSetting, testApi } from './languageModelSupport';
 
 interface DataPartLike {
   mimeType: string;
@@ -30,27 +30,27 @@ async function dataPartsOfAnswer(): Promise<{ parts: DataPartLike[]; text: strin
 }
 
 describe("language models: usage and prices for VS Code's Chat", () => {
-  const ctx = useConnectedService(connectTo, disconnect);
+  const ctx = useConnectedService();
 
   it('reports the tokens the service counted as one token_usage data part, after the text', async () => {
-    assert.strictEqual(typeof (vscode as unknown as Record<string, unknown>).LanguageModelDataPart, 'function', 'this VS Code has LanguageModelDataPart');
+    assert.equal(typeof (vscode as unknown as Record<string, unknown>).LanguageModelDataPart, 'function', 'this VS Code has LanguageModelDataPart');
     const { parts, text } = await dataPartsOfAnswer();
-    assert.strictEqual(text, 'You said: How many tokens is this?');
-    assert.deepStrictEqual(
+    assert.equal(text, 'You said: How many tokens is this?');
+    assert.deepEqual(
       parts.map((part) => part.mimeType),
       ['token_usage'],
     );
     // What the service put in its usage chunk for exactly this request.
     const served = planReply(chatRequestSchema.parse(lastChatBody(ctx.service)), defaultScenario().chat).usage;
     assert.ok(served.prompt_tokens > 0 && served.completion_tokens > 0);
-    assert.deepStrictEqual(JSON.parse(new TextDecoder().decode(parts[0].data)), served);
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(parts[0].data)), served);
   });
 
   it('reports no data part when the service sends no usage', async () => {
     ctx.service.setScenario({ chat: { usage: 'none' } });
     const { parts, text } = await dataPartsOfAnswer();
-    assert.strictEqual(text, 'You said: How many tokens is this?');
-    assert.deepStrictEqual(parts, []);
+    assert.equal(text, 'You said: How many tokens is this?');
+    assert.deepEqual(parts, []);
   });
 
   it("puts each model's price from the service in the details of VS Code's model picker, once the prices arrive", async () => {
@@ -73,12 +73,12 @@ describe("language models: usage and prices for VS Code's Chat", () => {
       );
       assert.ok(changes > before, 'the arrival of the prices tells VS Code to ask again');
       const chat = information.find((model) => model.id === 'promptreel-chat');
-      assert.strictEqual(chat?.detail, 'Promptreel · $3.00 in / $12.00 out per 1M tokens');
+      assert.equal(chat?.detail, 'Promptreel · $3.00 in / $12.00 out per 1M tokens');
       assert.match(chat?.tooltip ?? '', /\nPrice: \$3\.00 in \/ \$12\.00 out per 1M tokens, from the service's price list\.$/);
-      assert.strictEqual(information.find((model) => model.id === 'promptreel-reasoner')?.detail, 'Promptreel · $10.00 in / $40.00 out per 1M tokens');
+      assert.equal(information.find((model) => model.id === 'promptreel-reasoner')?.detail, 'Promptreel · $10.00 in / $40.00 out per 1M tokens');
       const reads = ctx.service.requests.filter((request) => request.path === '/api/pricing').length;
       await provider.provideLanguageModelChatInformation({ silent: true }, token);
-      assert.strictEqual(ctx.service.requests.filter((request) => request.path === '/api/pricing').length, reads, 'the price list is read once');
+      assert.equal(ctx.service.requests.filter((request) => request.path === '/api/pricing').length, reads, 'the price list is read once');
     } finally {
       listener.dispose();
       connection.prices.forget();

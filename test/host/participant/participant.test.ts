@@ -1,10 +1,10 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { LocalService } from '../../service';
-import { useConnectedService } from '../support/connectedService';
+import { chatRequests, useConnectedService } from '../support/connectedService';
+import { closeAllEditors } from '../support/workspace';
 import { waitFor } from '../support/waitFor';
-import { connectTo, disconnect, lastChatBody, promptreelModel, setSetting, testApi } from '../languageModels/languageModelSupport';
-import { chatRequest, closeEditors, RecordingStream, requestTurn, responseTurn, selectLines } from './participantSupport';
+import { lastChatBody, promptreelModel, setSetting, testApi } from '../languageModels/languageModelSupport';
+import { chatRequest, RecordingStream, requestTurn, responseTurn, selectLines } from './participantSupport';
 
 interface Contributed {
   id: string;
@@ -13,38 +13,26 @@ interface Contributed {
   commands: { name: string; description: string }[];
 }
 
-function chatRequests(service: LocalService) {
-  return service.requests.filter((request) => request.path === '/v1/chat/completions');
-}
-
 function noToken(): vscode.CancellationToken {
   return new vscode.CancellationTokenSource().token;
 }
 
 describe('participant: @promptreel answers', () => {
-  const ctx = useConnectedService(connectTo, async () => {
-    await closeEditors();
-    await disconnect();
-  });
-
-  beforeEach(async () => {
-    await setSetting('chat.model', 'promptreel-chat');
-    await closeEditors();
-  });
+  const ctx = useConnectedService({ settings: { 'chat.model': 'promptreel-chat' }, prepare: closeAllEditors, teardown: closeAllEditors });
 
   it('is contributed as @promptreel with /explain and /video, and registered', async () => {
     const { participant } = await testApi();
     const contributed = (vscode.extensions.getExtension('promptreel.promptreel')?.packageJSON as { contributes: { chatParticipants: Contributed[] } })
       .contributes.chatParticipants;
-    assert.deepStrictEqual(
+    assert.deepEqual(
       contributed.map((entry) => [entry.id, entry.name, entry.isSticky]),
       [['promptreel.participant', 'promptreel', true]],
     );
-    assert.deepStrictEqual(
+    assert.deepEqual(
       contributed[0].commands.map((command) => command.name),
       ['explain', 'video'],
     );
-    assert.strictEqual(participant.participant.id, 'promptreel.participant');
+    assert.equal(participant.participant.id, 'promptreel.participant');
     assert.ok(participant.participant.iconPath instanceof vscode.Uri && participant.participant.iconPath.path.endsWith('/media/promptreel.svg'));
   });
 
@@ -55,8 +43,8 @@ describe('participant: @promptreel answers', () => {
     const stream = new RecordingStream();
     const result = await participant.handle(chatRequest({ prompt: 'What does this do?' }), { history: [] }, stream, noToken());
 
-    assert.deepStrictEqual(result.metadata, { kind: 'answer', model: 'promptreel-chat' });
-    assert.strictEqual(result.errorDetails, undefined);
+    assert.deepEqual(result.metadata, { kind: 'answer', model: 'promptreel-chat' });
+    assert.equal(result.errorDetails, undefined);
     assert.match(
       stream.text,
       /^You said: What does this do\?\s+Context:\s+src\/sample\.ts:2-4:\s+```typescript\nexport function add\(a: number, b: number\): number \{\n {2}return a \+ b;\n\}\n```$/,
@@ -64,13 +52,13 @@ describe('participant: @promptreel answers', () => {
     assert.ok(stream.markdownCount > 5, `streamed in pieces (${stream.markdownCount})`);
     const reference = stream.parts.find((part) => part.kind === 'reference');
     assert.ok(reference && reference.value instanceof vscode.Location, 'the selection is shown as a reference');
-    assert.strictEqual(reference.value.uri.toString(), editor.document.uri.toString());
-    assert.strictEqual(reference.value.range.start.line, 1);
+    assert.equal(reference.value.uri.toString(), editor.document.uri.toString());
+    assert.equal(reference.value.range.start.line, 1);
 
     const body = lastChatBody(ctx.service);
-    assert.strictEqual(body.model, 'promptreel-chat');
-    assert.strictEqual(body.stream, true);
-    assert.deepStrictEqual(
+    assert.equal(body.model, 'promptreel-chat');
+    assert.equal(body.stream, true);
+    assert.deepEqual(
       body.messages.map((message) => message.role),
       ['system', 'user'],
     );
@@ -85,14 +73,14 @@ describe('participant: @promptreel answers', () => {
     });
     const stream = new RecordingStream();
     const result = await participant.handle(chatRequest({ prompt: 'Hi', model: reasoner }), { history: [] }, stream, noToken());
-    assert.strictEqual(lastChatBody(ctx.service).model, 'promptreel-reasoner');
-    assert.strictEqual(result.metadata.model, 'promptreel-reasoner');
-    assert.strictEqual(stream.text, 'You said: Hi');
+    assert.equal(lastChatBody(ctx.service).model, 'promptreel-reasoner');
+    assert.equal(result.metadata.model, 'promptreel-reasoner');
+    assert.equal(stream.text, 'You said: Hi');
     assert.ok(stream.progressMessages.includes('promptreel-reasoner is thinking…'), 'reasoning shows as progress, not as answer text');
 
     const other = { vendor: 'another-vendor', id: 'their-model' } as unknown as vscode.LanguageModelChat;
     await participant.handle(chatRequest({ prompt: 'Hi', model: other }), { history: [] }, new RecordingStream(), noToken());
-    assert.strictEqual(lastChatBody(ctx.service).model, 'promptreel-chat', "another vendor's model: the configured one");
+    assert.equal(lastChatBody(ctx.service).model, 'promptreel-chat', "another vendor's model: the configured one");
   });
 
   it('includes attached references and the earlier turns', async () => {
@@ -109,7 +97,7 @@ describe('participant: @promptreel answers', () => {
     const stream = new RecordingStream();
     await participant.handle(chatRequest({ prompt: 'Compare these', references }), { history }, stream, noToken());
     const messages = lastChatBody(ctx.service).messages;
-    assert.deepStrictEqual(
+    assert.deepEqual(
       messages.map((message) => [message.role, message.role === 'user' || message.role === 'assistant' ? String(message.content).split('\n')[0] : '']),
       [
         ['system', ''],
@@ -131,18 +119,18 @@ describe('participant: @promptreel answers', () => {
     await selectLines('src/sample.ts', 6, 9);
     const stream = new RecordingStream();
     const result = await participant.handle(chatRequest({ prompt: '', command: 'explain' }), { history: [] }, stream, noToken());
-    assert.deepStrictEqual(result.metadata, { kind: 'explain', model: 'promptreel-chat' });
+    assert.deepEqual(result.metadata, { kind: 'explain', model: 'promptreel-chat' });
     assert.match(stream.text, /^You said: Explain this code: what it does, how it works step by step/);
     assert.match(stream.text, /export function greet\(name: string\): string/);
     const followups = participant.provideFollowups(result);
-    assert.deepStrictEqual(
+    assert.deepEqual(
       followups.map((followup) => followup.label),
       ['Explain it more simply', 'What could go wrong?'],
     );
     assert.ok(followups.every((followup) => followup.prompt && followup.command === 'explain'));
 
     const answered = await participant.handle(chatRequest({ prompt: 'And?' }), { history: [] }, new RecordingStream(), noToken());
-    assert.deepStrictEqual(
+    assert.deepEqual(
       participant.provideFollowups(answered).map((followup) => followup.label),
       ['Tell me more', 'Summarize'],
     );
@@ -152,19 +140,19 @@ describe('participant: @promptreel answers', () => {
     const { participant } = await testApi();
     const stream = new RecordingStream();
     const result = await participant.handle(chatRequest({ prompt: '', command: 'explain' }), { history: [] }, stream, noToken());
-    assert.strictEqual(result.metadata.kind, 'setup');
+    assert.equal(result.metadata.kind, 'setup');
     assert.match(stream.text, /Select the code to explain/);
-    assert.strictEqual(chatRequests(ctx.service).length, 0);
-    assert.deepStrictEqual(participant.provideFollowups(result), []);
+    assert.equal(chatRequests(ctx.service).length, 0);
+    assert.deepEqual(participant.provideFollowups(result), []);
   });
 
   it('offers Set API Key without a key; without a model it uses the first listed, and Select Chat Model when none is', async () => {
     const { participant, keyStore } = await testApi();
     await keyStore.clear();
     const noKey = new RecordingStream();
-    assert.strictEqual((await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, noKey, noToken())).metadata.kind, 'setup');
+    assert.equal((await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, noKey, noToken())).metadata.kind, 'setup');
     assert.match(noKey.text, /^Promptreel needs an API key for http:\/\/127\.0\.0\.1:\d+\.$/);
-    assert.deepStrictEqual(
+    assert.deepEqual(
       noKey.buttons.map((button) => button.command),
       ['promptreel.setApiKey'],
     );
@@ -174,8 +162,8 @@ describe('participant: @promptreel answers', () => {
     // No model chosen: the first chat model the service lists, as everywhere else.
     const firstListed = new RecordingStream();
     const answered = await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, firstListed, noToken());
-    assert.strictEqual(answered.metadata.model, 'promptreel-chat');
-    assert.strictEqual(lastChatBody(ctx.service).model, 'promptreel-chat');
+    assert.equal(answered.metadata.model, 'promptreel-chat');
+    assert.equal(lastChatBody(ctx.service).model, 'promptreel-chat');
 
     // None listed either: Select Chat Model.
     ctx.service.setScenario({ models: [{ id: 'promptreel-video', owned_by: 'promptreel', supported_endpoint_types: ['openai-video'] }] });
@@ -183,11 +171,11 @@ describe('participant: @promptreel answers', () => {
     const before = chatRequests(ctx.service).length;
     const noModel = new RecordingStream();
     await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, noModel, noToken());
-    assert.deepStrictEqual(
+    assert.deepEqual(
       noModel.buttons.map((button) => button.command),
       ['promptreel.selectChatModel'],
     );
-    assert.strictEqual(chatRequests(ctx.service).length, before);
+    assert.equal(chatRequests(ctx.service).length, before);
     ctx.service.reset();
     (await testApi()).languageModels.catalog.invalidate('the test is over');
   });
@@ -197,10 +185,10 @@ describe('participant: @promptreel answers', () => {
     ctx.service.setScenario({ fault: { status: 403, code: 'model_not_allowed', message: 'This key may not use promptreel-chat', path: 'chat' } });
     const stream = new RecordingStream();
     const result = await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, stream, noToken());
-    assert.strictEqual(result.metadata.kind, 'error');
+    assert.equal(result.metadata.kind, 'error');
     assert.match(result.errorDetails?.message ?? '', /was not allowed \(HTTP 403\)\. The service said: "This key may not use promptreel-chat/);
     assert.match(result.errorDetails?.message ?? '', /This key may not use this model/);
-    assert.deepStrictEqual(
+    assert.deepEqual(
       stream.buttons.map((button) => button.command),
       ['promptreel.selectChatModel', 'promptreel.setApiKey', 'promptreel.showLogs'],
     );
@@ -209,7 +197,7 @@ describe('participant: @promptreel answers', () => {
     const refused = new RecordingStream();
     const refusedResult = await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, refused, noToken());
     assert.match(refusedResult.errorDetails?.message ?? '', /Invalid token/);
-    assert.deepStrictEqual(
+    assert.deepEqual(
       refused.buttons.map((button) => button.command),
       ['promptreel.setApiKey', 'promptreel.showLogs'],
     );
@@ -224,8 +212,8 @@ describe('participant: @promptreel answers', () => {
     await waitFor(() => stream.markdownCount >= 2, { what: 'the first pieces of the answer', timeoutMs: 20_000 });
     source.cancel();
     const result = await handled;
-    assert.strictEqual(result.metadata.kind, 'cancelled');
-    assert.strictEqual(result.errorDetails, undefined);
+    assert.equal(result.metadata.kind, 'cancelled');
+    assert.equal(result.errorDetails, undefined);
     await ctx.service.waitForSocketsClosed(10_000);
     assert.ok(stream.text.length < 400);
   });

@@ -1,5 +1,6 @@
 import type { PromptreelTestApi } from '../../../src/extension';
 import * as vscode from 'vscode';
+import { workspaceUri } from '../support/workspace';
 
 export type RecordedPart =
   | { kind: 'markdown'; value: string }
@@ -107,14 +108,8 @@ export async function confirmedVideo(api: PromptreelTestApi, prompt: string): Pr
 
 /** Opens the sample file and selects the given lines (1-based, inclusive). */
 export async function selectLines(relativePath: string, first: number, last: number): Promise<vscode.TextEditor> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error('no workspace folder is open');
-  const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, relativePath));
+  const document = await vscode.workspace.openTextDocument(workspaceUri(...relativePath.split('/')));
   const editor = await vscode.window.showTextDocument(document);
   editor.selection = new vscode.Selection(first - 1, 0, last - 1, document.lineAt(last - 1).text.length);
   return editor;
-}
-
-export async function closeEditors(): Promise<void> {
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }

@@ -1,10 +1,10 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { ParticipantResult } from '../../../src/workbench/chatParticipant';
 import { useConnectedService } from '../support/connectedService';
-import { clearTasks, connectVideo, disconnectVideo, setSetting, testApi, videoPosts } from '../video/videoTestSupport';
+import { clearTasks, VIDEO, setSetting, testApi, videoPosts } from '../video/videoTestSupport';
 import { waitFor } from '../support/waitFor';
 import { chatRequest, confirmedVideo, RecordingStream, requestTurn, responseTurn } from './participantSupport';
 
@@ -30,7 +30,7 @@ async function runVideo(
 }
 
 describe('participant: @promptreel /video', () => {
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
+  const ctx = useConnectedService(VIDEO);
 
   afterEach(async () => {
     await clearTasks(await testApi());
@@ -44,7 +44,7 @@ describe('participant: @promptreel /video', () => {
     const result = await runVideo(api, stream);
 
     const [post] = videoPosts(ctx.service);
-    assert.deepStrictEqual(post.body, {
+    assert.deepEqual(post.body, {
       model: 'promptreel-video',
       prompt: PROMPT,
       seconds: '5',
@@ -53,19 +53,19 @@ describe('participant: @promptreel /video', () => {
     });
     const id = result.metadata.taskId;
     assert.ok(id, 'the result names the task');
-    assert.deepStrictEqual(result.metadata, { kind: 'video', prompt: PROMPT, taskId: id, videoState: 'completed' });
-    assert.strictEqual(result.errorDetails, undefined);
+    assert.deepEqual(result.metadata, { kind: 'video', prompt: PROMPT, taskId: id, videoState: 'completed' });
+    assert.equal(result.errorDetails, undefined);
 
     assert.match(stream.text, new RegExp(`Video task \`${id}\` created with \`promptreel-video\``));
     assert.match(stream.text, /The video is ready\.$/);
     const progress = stream.progressMessages;
-    assert.strictEqual(progress[0], 'Creating the video task…');
+    assert.equal(progress[0], 'Creating the video task…');
     assert.ok(
       progress.some((line) => line.startsWith(`Video ${id}: in_progress`)),
       progress.join(' | '),
     );
-    assert.strictEqual(progress.at(-1), `Video ${id}: completed — 100%`);
-    assert.deepStrictEqual(
+    assert.equal(progress.at(-1), `Video ${id}: completed — 100%`);
+    assert.deepEqual(
       stream.buttons.map((button) => [button.command, button.arguments]),
       [
         ['promptreel.video.download', [id]],
@@ -75,7 +75,7 @@ describe('participant: @promptreel /video', () => {
 
     // The same task is in the Video Tasks list (the store behind the tree) and its item shows it.
     const record = api.video.store.get(id);
-    assert.strictEqual(record?.state, 'completed');
+    assert.equal(record?.state, 'completed');
     assert.ok(api.video.tree.getChildren().includes(id));
     assert.match(String((await api.video.tree.getTreeItem(id)).label), /a paper boat drifting/);
 
@@ -86,7 +86,7 @@ describe('participant: @promptreel /video', () => {
     assert.ok(fs.existsSync(saved) && fs.statSync(saved).size > 0, saved);
     await vscode.commands.executeCommand(open.command, ...(open.arguments ?? []));
 
-    assert.deepStrictEqual(api.participant.provideFollowups(result), [{ prompt: PROMPT, label: 'Make another video from the same prompt', command: 'video' }]);
+    assert.deepEqual(api.participant.provideFollowups(result), [{ prompt: PROMPT, label: 'Make another video from the same prompt', command: 'video' }]);
   });
 
   it('reports a failed task with the reason the service gave', async () => {
@@ -94,9 +94,9 @@ describe('participant: @promptreel /video', () => {
     ctx.service.setScenario({ video: { pollsToDone: 1, outcome: 'failed', failureStyle: 'fail-reason' } });
     const stream = new RecordingStream();
     const result = await runVideo(api, stream);
-    assert.strictEqual(result.metadata.videoState, 'failed');
+    assert.equal(result.metadata.videoState, 'failed');
     assert.match(result.errorDetails?.message ?? '', new RegExp(`The video task ${result.metadata.taskId} failed \\(failed\\): .+`));
-    assert.deepStrictEqual(stream.buttons, []);
+    assert.deepEqual(stream.buttons, []);
   });
 
   it('stops following when the chat request is cancelled; the task runs on in the list', async () => {
@@ -108,7 +108,7 @@ describe('participant: @promptreel /video', () => {
     await waitFor(() => /created with/.test(stream.text), { what: 'the task to be created', timeoutMs: 20_000 });
     source.cancel();
     const result = await handled;
-    assert.strictEqual(result.metadata.videoState, 'running');
+    assert.equal(result.metadata.videoState, 'running');
     assert.match(stream.text, /Stopped following the task here/);
     const id = result.metadata.taskId;
     assert.ok(id && api.video.store.get(id), 'the task is still listed');
@@ -124,14 +124,14 @@ describe('participant: @promptreel /video', () => {
     await waitFor(() => videoPosts(ctx.service).length === 1, { what: 'the POST to reach the service' });
     source.cancel();
     const result = await handled;
-    assert.strictEqual(result.metadata.kind, 'cancelled');
+    assert.equal(result.metadata.kind, 'cancelled');
     assert.match(stream.text, /already been sent, so it was not cancelled/);
     const serverTasks = (await (await fetch(`${ctx.service.baseUrl}/__control/tasks`)).json()) as { tasks: { id: string }[] };
-    assert.strictEqual(serverTasks.tasks.length, 1, 'the service made the task');
+    assert.equal(serverTasks.tasks.length, 1, 'the service made the task');
     const id = serverTasks.tasks[0].id;
     const listed = await waitFor(() => api.video.store.get(id), { what: 'the task in Video Tasks', timeoutMs: 10_000 });
-    assert.strictEqual(listed.prompt, PROMPT);
-    assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
+    assert.equal(listed.prompt, PROMPT);
+    assert.equal(videoPosts(ctx.service).length, 1, 'exactly one POST');
   });
 
   it('issue 11.3: an answer lost after the request was sent is listed as "answer lost", with Track Video Task by ID', async () => {
@@ -144,21 +144,21 @@ describe('participant: @promptreel /video', () => {
       stream,
       new vscode.CancellationTokenSource().token,
     );
-    assert.strictEqual(result.metadata.kind, 'error');
-    assert.deepStrictEqual(
+    assert.equal(result.metadata.kind, 'error');
+    assert.deepEqual(
       stream.buttons.map((button) => button.command),
       ['promptreel.trackVideoTask', 'promptreel.showLogs'],
     );
     const lost = api.video.store.tasks.filter((task) => task.state === 'unconfirmed');
-    assert.strictEqual(lost.length, 1);
-    assert.strictEqual(lost[0].prompt, PROMPT);
-    assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
+    assert.equal(lost.length, 1);
+    assert.equal(lost[0].prompt, PROMPT);
+    assert.equal(videoPosts(ctx.service).length, 1, 'exactly one POST');
   });
 
   it('explains what is missing without creating anything: the prompt, the video model', async () => {
     const api = await testApi();
     const noPrompt = new RecordingStream();
-    assert.strictEqual(
+    assert.equal(
       (await api.participant.handle(chatRequest({ prompt: '  ', command: 'video' }), { history: [] }, noPrompt, new vscode.CancellationTokenSource().token))
         .metadata.kind,
       'setup',
@@ -174,14 +174,14 @@ describe('participant: @promptreel /video', () => {
       new vscode.CancellationTokenSource().token,
     );
     assert.match(result.errorDetails?.message ?? '', /No video model is set/);
-    assert.deepStrictEqual(
+    assert.deepEqual(
       noModel.buttons.map((button) => [button.command, button.arguments]),
       [
         ['promptreel.openSettings', ['promptreel.video.model']],
         ['promptreel.showLogs', undefined],
       ],
     );
-    assert.strictEqual(videoPosts(ctx.service).length, 0);
+    assert.equal(videoPosts(ctx.service).length, 0);
   });
 
   it('shows what the service refused when creating, with the way out', async () => {
@@ -196,12 +196,12 @@ describe('participant: @promptreel /video', () => {
     );
     assert.match(result.errorDetails?.message ?? '', /quota used up/);
     assert.match(result.errorDetails?.message ?? '', /top up or raise the key's quota/);
-    assert.deepStrictEqual(
+    assert.deepEqual(
       stream.buttons.map((button) => button.command),
       ['promptreel.openSettings', 'promptreel.setApiKey', 'promptreel.showLogs'],
     );
-    assert.deepStrictEqual(stream.buttons[0].arguments, ['promptreel.video.model'], 'the video model setting, not the chat model');
-    assert.strictEqual(api.video.store.tasks.length, 0);
+    assert.deepEqual(stream.buttons[0].arguments, ['promptreel.video.model'], 'the video model setting, not the chat model');
+    assert.equal(api.video.store.tasks.length, 0);
   });
 
   it('shows the price and what is left before anything is charged; the follow-up confirms and creates exactly one task', async () => {
@@ -211,26 +211,26 @@ describe('participant: @promptreel /video', () => {
     const first = new RecordingStream();
     const asked = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, first, token);
     const { quoteId, ...shown } = asked.metadata;
-    assert.deepStrictEqual(shown, { kind: 'video-confirm', prompt: PROMPT, price: '$0.40' });
+    assert.deepEqual(shown, { kind: 'video-confirm', prompt: PROMPT, price: '$0.40' });
     assert.ok(quoteId, 'the answer names the quote its follow-up confirms');
     assert.match(first.text, /Generate this video with `promptreel-video` \(5 s · \d+p · adaptive\)\? It costs \*\*\$0\.40 · \$2\.80 left after\*\*/);
     assert.match(first.text, /Nothing is sent \(or charged\) until you confirm/);
-    assert.strictEqual(videoPosts(ctx.service).length, 0, 'nothing is sent before the confirmation');
+    assert.equal(videoPosts(ctx.service).length, 0, 'nothing is sent before the confirmation');
     const [followup] = api.participant.provideFollowups(asked);
-    assert.deepStrictEqual(followup, { prompt: PROMPT, label: 'Generate for $0.40', command: 'video' });
+    assert.deepEqual(followup, { prompt: PROMPT, label: 'Generate for $0.40', command: 'video' });
 
     const history = { history: [requestTurn(PROMPT, 'video'), responseTurn('Generate this video?', 'video', asked)] };
     const confirmed = await runVideo(api, new RecordingStream(), token, followup.prompt, history);
-    assert.strictEqual(confirmed.metadata.kind, 'video');
-    assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
+    assert.equal(confirmed.metadata.kind, 'video');
+    assert.equal(videoPosts(ctx.service).length, 1, 'exactly one POST');
 
     // VS Code's Retry sends the same request with the same history again: the confirmation was used, so it asks again.
     const replayed = new RecordingStream();
     const again = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), history, replayed, token);
-    assert.strictEqual(again.metadata.kind, 'video-confirm', 'review 2.3: a replayed confirmation asks again');
-    assert.notStrictEqual(again.metadata.quoteId, quoteId);
+    assert.equal(again.metadata.kind, 'video-confirm', 'review 2.3: a replayed confirmation asks again');
+    assert.notEqual(again.metadata.quoteId, quoteId);
     assert.match(replayed.text, /It costs \*\*\$0\.40/);
-    assert.strictEqual(videoPosts(ctx.service).length, 1, 'review 2.3: still exactly one POST');
+    assert.equal(videoPosts(ctx.service).length, 1, 'review 2.3: still exactly one POST');
   });
 
   it('review 2.3: names a key that cannot pay before sending; without a price it still asks, saying the price is not known', async () => {
@@ -240,9 +240,9 @@ describe('participant: @promptreel /video', () => {
     const warned = new RecordingStream();
     const token = new vscode.CancellationTokenSource().token;
     const asked = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, warned, token);
-    assert.strictEqual(asked.metadata.kind, 'video-confirm');
+    assert.equal(asked.metadata.kind, 'video-confirm');
     assert.match(warned.text.replace(/\\/g, ''), /Your key has \$0\.20 left, less than the \$0\.40 this costs: the service may refuse it\./);
-    assert.strictEqual(videoPosts(ctx.service).length, 0);
+    assert.equal(videoPosts(ctx.service).length, 0);
 
     ctx.service.setScenario({ account: { usedQuota: 3_400_000, pricing: 'absent' }, video: { pollsToDone: 1 } });
     await api.connection.keyHealth.refresh();
@@ -250,15 +250,15 @@ describe('participant: @promptreel /video', () => {
     try {
       const unpriced = new RecordingStream();
       const asks = await api.participant.handle(chatRequest({ prompt: PROMPT, command: 'video' }), { history: [] }, unpriced, token);
-      assert.strictEqual(asks.metadata.kind, 'video-confirm');
+      assert.equal(asks.metadata.kind, 'video-confirm');
       assert.match(unpriced.text, /\*\*Its price is not known\*\*/);
-      assert.strictEqual(videoPosts(ctx.service).length, 0, 'nothing is sent without a confirmation, price or not');
+      assert.equal(videoPosts(ctx.service).length, 0, 'nothing is sent without a confirmation, price or not');
       const [followup] = api.participant.provideFollowups(asks);
-      assert.strictEqual(followup.label, 'Generate it (price not known)');
+      assert.equal(followup.label, 'Generate it (price not known)');
       const history = { history: [requestTurn(PROMPT, 'video'), responseTurn('Generate this video?', 'video', asks)] };
       const made = await runVideo(api, new RecordingStream(), token, PROMPT, history);
-      assert.strictEqual(made.metadata.kind, 'video');
-      assert.strictEqual(videoPosts(ctx.service).length, 1);
+      assert.equal(made.metadata.kind, 'video');
+      assert.equal(videoPosts(ctx.service).length, 1);
     } finally {
       api.connection.prices.forget(); // the next tests' service publishes prices again
     }

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 
 /**
@@ -19,7 +19,7 @@ export function assertStrictPage(webview: vscode.Webview, bundle: string, allow:
   const nonce = /^'nonce-([^']+)'$/.exec(csp['script-src'] ?? '')?.[1];
   assert.ok(nonce, `scripts run by nonce: ${content}`);
   const source = webview.cspSource;
-  assert.deepStrictEqual(csp, {
+  assert.deepEqual(csp, {
     'default-src': "'none'",
     'style-src': source,
     'img-src': source,
@@ -28,7 +28,7 @@ export function assertStrictPage(webview: vscode.Webview, bundle: string, allow:
     'script-src': `'nonce-${nonce}'`,
   });
   const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]).filter((tag) => !tag.includes('type="application/json"'));
-  assert.strictEqual(scripts.length, 1, `one script: ${scripts.join(' ')}`);
+  assert.equal(scripts.length, 1, `one script: ${scripts.join(' ')}`);
   assert.match(scripts[0] ?? '', new RegExp(`^<script nonce="${nonce.replace(/[+/=]/g, (char) => `\\${char}`)}" src="[^"]+/dist/webview/${bundle}">$`));
   assert.ok(!html.includes('<style'), 'no inline style');
   return html;

@@ -1,8 +1,8 @@
 import { CommandIds } from '../../../src/common/contributions';
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { packageJson } from '../shell/shellTestSupport';
-import { connectVideo, generateReviewed, disconnectVideo, pollUntil, runtime, waitFor } from './videoTestSupport';
+import { packageJson } from '../support/extension';
+import { connectVideo, generateReviewed, VIDEO, pollUntil, runtime, waitFor } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 interface MenuEntry {
@@ -12,7 +12,7 @@ interface MenuEntry {
 }
 
 describe('video: commands, menus and the list', () => {
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
+  const ctx = useConnectedService(VIDEO);
 
   it('contributes every video command, with item commands only in the view', async () => {
     const contributes = packageJson().contributes as {
@@ -38,7 +38,7 @@ describe('video: commands, menus and the list', () => {
       }
     }
     const titles = contributes.menus['view/title'].filter((entry) => entry.when === 'view == promptreel.videoTasks' && entry.group?.startsWith('navigation'));
-    assert.deepStrictEqual(titles.map((entry) => entry.command).slice(0, 3), [
+    assert.deepEqual(titles.map((entry) => entry.command).slice(0, 3), [
       CommandIds.video.generate,
       CommandIds.video.refreshAll,
       CommandIds.video.clearFinished,
@@ -56,14 +56,14 @@ describe('video: commands, menus and the list', () => {
           return match && new RegExp(match[1]).test(contextValue);
         })
         .map((entry) => `${entry.command}${entry.group?.startsWith('inline') ? ' (inline)' : ''}`);
-    assert.deepStrictEqual(shownFor('videoTask:running:request'), [
+    assert.deepEqual(shownFor('videoTask:running:request'), [
       'promptreel.video.regenerate',
       'promptreel.video.refresh',
       'promptreel.video.copyTaskId',
       'promptreel.video.copyPrompt',
       'promptreel.video.remove',
     ]);
-    assert.deepStrictEqual(shownFor('videoTask:completed:request').slice(0, 3), [
+    assert.deepEqual(shownFor('videoTask:completed:request').slice(0, 3), [
       'promptreel.video.download (inline)',
       'promptreel.video.download',
       'promptreel.video.open',
@@ -89,16 +89,16 @@ describe('video: commands, menus and the list', () => {
     ctx.service.task(done)!.forced = 'completed';
     await pollUntil(api, done, (task) => task.state === 'completed', 'completed');
 
-    assert.strictEqual(await vscode.commands.executeCommand('promptreel.video.copyTaskId', running), true);
-    assert.strictEqual(await vscode.env.clipboard.readText(), running);
-    assert.strictEqual(await vscode.commands.executeCommand('promptreel.video.copyPrompt', { id: done }), true);
-    assert.strictEqual(await vscode.env.clipboard.readText(), 'Finished one');
+    assert.equal(await vscode.commands.executeCommand('promptreel.video.copyTaskId', running), true);
+    assert.equal(await vscode.env.clipboard.readText(), running);
+    assert.equal(await vscode.commands.executeCommand('promptreel.video.copyPrompt', { id: done }), true);
+    assert.equal(await vscode.env.clipboard.readText(), 'Finished one');
 
     const { store, tree } = runtime(api);
-    assert.strictEqual(await vscode.commands.executeCommand('promptreel.video.remove', gone), 1);
-    assert.deepStrictEqual(tree.getChildren(), [done, running]);
-    assert.strictEqual(await vscode.commands.executeCommand('promptreel.clearFinishedVideoTasks'), 1);
-    assert.deepStrictEqual(tree.getChildren(), [running]);
+    assert.equal(await vscode.commands.executeCommand('promptreel.video.remove', gone), 1);
+    assert.deepEqual(tree.getChildren(), [done, running]);
+    assert.equal(await vscode.commands.executeCommand('promptreel.clearFinishedVideoTasks'), 1);
+    assert.deepEqual(tree.getChildren(), [running]);
 
     const polls = ctx.service.task(running)?.polls ?? 0;
     await vscode.commands.executeCommand('promptreel.refreshVideoTasks');
@@ -120,7 +120,7 @@ describe('video: commands, menus and the list', () => {
     await vscode.workspace.getConfiguration('promptreel').update('video.historySize', 2, vscode.ConfigurationTarget.Global);
     try {
       await waitFor(() => store.tasks.length === 2, { what: 'the list to shrink' });
-      assert.deepStrictEqual(
+      assert.deepEqual(
         store.tasks.map((task) => task.id),
         [ids[2], ids[1]],
       );

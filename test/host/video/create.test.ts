@@ -1,11 +1,11 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
 import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import {
   connectVideo,
   generateReviewed,
-  disconnectVideo,
+  VIDEO,
   pollUntil,
   recordMessages,
   runtime,
@@ -15,7 +15,7 @@ import {
   waitFor,
 } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
-import { testApi } from '../shell/shellTestSupport';
+import { testApi } from '../support/extension';
 
 const PROMPT = 'A paper boat drifting down a rainy street at dusk';
 
@@ -25,7 +25,7 @@ function created(outcome: CreateOutcome | undefined): VideoTaskRecord {
 }
 
 describe('video: creating tasks', () => {
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
+  const ctx = useConnectedService(VIDEO);
 
   it('Generate Video from the palette sends every field the user set, and the task is listed at once', async () => {
     const api = await connectVideo(ctx.service);
@@ -51,31 +51,31 @@ describe('video: creating tasks', () => {
       script.restore();
     }
     const task = created(outcome);
-    assert.strictEqual(script.remaining, 0, 'every scripted step was used');
+    assert.equal(script.remaining, 0, 'every scripted step was used');
     const review = script.seen.find((step) => step.kind === 'pick');
     assert.match(review?.title ?? '', /Generate Video \(2\/2\)/);
     // The review starts from the configured defaults.
     assert.ok(review?.labels?.includes('$(play) Generate video'));
 
     const posts = videoPosts(ctx.service);
-    assert.strictEqual(posts.length, 1);
-    assert.strictEqual(posts[0].key, ctx.service.demoKey);
-    assert.deepStrictEqual(posts[0].body, {
+    assert.equal(posts.length, 1);
+    assert.equal(posts[0].key, ctx.service.demoKey);
+    assert.deepEqual(posts[0].body, {
       model: 'promptreel-video',
       prompt: PROMPT,
       seconds: '8',
       moderator: false,
       metadata: { resolution: '1080p', ratio: '16:9', generate_audio: false, watermark: true, seed: 42 },
     });
-    assert.strictEqual(ctx.service.task(task.id)?.seconds, '8', 'seconds arrived as a string');
+    assert.equal(ctx.service.task(task.id)?.seconds, '8', 'seconds arrived as a string');
 
     const { tree, store } = runtime(api);
-    assert.deepStrictEqual(tree.getChildren(), [task.id], 'listed at once');
+    assert.deepEqual(tree.getChildren(), [task.id], 'listed at once');
     const item = await tree.getTreeItem(task.id);
-    assert.strictEqual(item.label, 'A paper boat drifting down a rainy street at dusk'.slice(0, 47) + '…');
+    assert.equal(item.label, 'A paper boat drifting down a rainy street at dusk'.slice(0, 47) + '…');
     assert.match(String(item.contextValue), /^videoTask:queued:request$/);
     assert.match(String(item.description), /^promptreel-video · \d+s$/);
-    assert.strictEqual(store.get(task.id)?.request?.metadata?.seed, 42);
+    assert.equal(store.get(task.id)?.request?.metadata?.seed, 42);
   });
 
   it('sends the configured defaults when nothing is changed, and no seed unless one is set', async () => {
@@ -87,7 +87,7 @@ describe('video: creating tasks', () => {
     } finally {
       script.restore();
     }
-    assert.deepStrictEqual(videoPosts(ctx.service)[0].body, {
+    assert.deepEqual(videoPosts(ctx.service)[0].body, {
       model: 'promptreel-video',
       prompt: PROMPT,
       seconds: '6',
@@ -105,18 +105,18 @@ describe('video: creating tasks', () => {
       script.restore();
     }
     const modelPick = script.seen.filter((step) => step.kind === 'pick')[1];
-    assert.deepStrictEqual(modelPick.labels, ['promptreel-video', '$(edit) Enter a model id…'], 'chat models are not offered');
-    assert.strictEqual((videoPosts(ctx.service)[0].body as { model: string }).model, 'promptreel-video');
+    assert.deepEqual(modelPick.labels, ['promptreel-video', '$(edit) Enter a model id…'], 'chat models are not offered');
+    assert.equal((videoPosts(ctx.service)[0].body as { model: string }).model, 'promptreel-video');
   });
 
   it('sends nothing when the quick input is dismissed', async () => {
     const script = scriptQuickInputs([{ input: PROMPT }, { cancel: true }]);
     try {
-      assert.strictEqual(await vscode.commands.executeCommand('promptreel.generateVideo'), undefined);
+      assert.equal(await vscode.commands.executeCommand('promptreel.generateVideo'), undefined);
     } finally {
       script.restore();
     }
-    assert.strictEqual(videoPosts(ctx.service).length, 0);
+    assert.equal(videoPosts(ctx.service).length, 0);
   });
 
   it('Generate Explainer Video: the chat model writes the prompt from the selection, the user edits it, the task remembers its source', async () => {
@@ -146,23 +146,23 @@ describe('video: creating tasks', () => {
     const chat = ctx.service.requests.find((request) => request.path === '/v1/chat/completions');
     assert.ok(chat, 'the chat model was asked');
     const body = chat.body as { model: string; messages: { role: string; content: string }[]; stream?: boolean };
-    assert.strictEqual(body.model, 'promptreel-chat');
+    assert.equal(body.model, 'promptreel-chat');
     assert.ok(body.messages.at(-1)?.content.includes('export function add(a: number, b: number): number {\n  return a + b;\n}'), 'the selected code is sent');
     assert.ok(body.messages.at(-1)?.content.includes('src/sample.ts (typescript)'), 'with its file name and language');
     assert.ok(!body.messages.at(-1)?.content.includes('Adds two numbers'), 'only the selection');
     // The local service answers "You said: <the user message>": the prompt offered for editing is that reply.
     assert.match(offered ?? '', /^You said: /);
     const post = videoPosts(ctx.service);
-    assert.strictEqual(post.length, 1, 'one video request, after the edit');
-    assert.strictEqual((post[0].body as { prompt: string }).prompt, `${offered} Edited by hand.`);
-    assert.deepStrictEqual(task.source, { uri: document.uri.toString(), startLine: 1, startCharacter: 0, endLine: 3, endCharacter: 1 });
+    assert.equal(post.length, 1, 'one video request, after the edit');
+    assert.equal((post[0].body as { prompt: string }).prompt, `${offered} Edited by hand.`);
+    assert.deepEqual(task.source, { uri: document.uri.toString(), startLine: 1, startCharacter: 0, endLine: 3, endCharacter: 1 });
     assert.match(String((await runtime(api).tree.getTreeItem(task.id)).contextValue), /:source/);
 
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    assert.strictEqual(await vscode.commands.executeCommand('promptreel.video.goToSource', task.id), true);
+    assert.equal(await vscode.commands.executeCommand('promptreel.video.goToSource', task.id), true);
     const active = vscode.window.activeTextEditor;
-    assert.strictEqual(active?.document.uri.toString(), document.uri.toString());
-    assert.deepStrictEqual([active?.selection.start.line, active?.selection.end.line], [1, 3]);
+    assert.equal(active?.document.uri.toString(), document.uri.toString());
+    assert.deepEqual([active?.selection.start.line, active?.selection.end.line], [1, 3]);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -170,7 +170,7 @@ describe('video: creating tasks', () => {
     const messages = recordMessages();
     try {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      assert.strictEqual(await vscode.commands.executeCommand('promptreel.generateExplainerVideo'), undefined);
+      assert.equal(await vscode.commands.executeCommand('promptreel.generateExplainerVideo'), undefined);
       const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'src', 'sample.ts'));
       const editor = await vscode.window.showTextDocument(document);
       editor.selection = new vscode.Selection(0, 0, 0, 4);
@@ -178,15 +178,15 @@ describe('video: creating tasks', () => {
       await setSetting('chat.model', undefined);
       ctx.service.setScenario({ models: [{ id: 'promptreel-video', owned_by: 'promptreel', supported_endpoint_types: ['openai-video'] }] });
       (await testApi()).languageModels.catalog.invalidate('the test changed the model list');
-      assert.strictEqual(await vscode.commands.executeCommand('promptreel.generateExplainerVideo'), undefined);
+      assert.equal(await vscode.commands.executeCommand('promptreel.generateExplainerVideo'), undefined);
     } finally {
       messages.restore();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       (await testApi()).languageModels.catalog.invalidate('the test is over');
     }
     assert.match(messages.shown[0].message, /Select the code/);
-    assert.deepStrictEqual(messages.shown[1].items, ['Select Chat Model']);
-    assert.strictEqual(ctx.service.requests.filter((request) => request.method === 'POST').length, 0);
+    assert.deepEqual(messages.shown[1].items, ['Select Chat Model']);
+    assert.equal(ctx.service.requests.filter((request) => request.method === 'POST').length, 0);
   });
 
   it('a refused create shows the service message with actions, and lists nothing', async () => {
@@ -202,20 +202,20 @@ describe('video: creating tasks', () => {
       messages.restore();
     }
     assert.ok(outcome?.kind === 'failed');
-    assert.strictEqual(outcome.mayExist, false);
+    assert.equal(outcome.mayExist, false);
     assert.match(outcome.shown.message, /HTTP 403/);
     assert.match(outcome.shown.message, /用户额度不足 \(quota too low\)/);
     assert.match(outcome.shown.message, /balance or the key's quota is too low/);
-    assert.deepStrictEqual(outcome.shown.actions, ['Set Video Model', 'Set API Key', 'Show Logs']);
-    assert.strictEqual(messages.shown[0].kind, 'showErrorMessage');
-    assert.strictEqual(runtime(api).store.tasks.length, 0);
+    assert.deepEqual(outcome.shown.actions, ['Set Video Model', 'Set API Key', 'Show Logs']);
+    assert.equal(messages.shown[0].kind, 'showErrorMessage');
+    assert.equal(runtime(api).store.tasks.length, 0);
 
     ctx.service.setScenario({
       fault: { status: 401, body: 'openai', code: 'invalid_api_key', message: 'Invalid token', method: 'POST', path: '^/v1/videos$' },
     });
     const refused = await generateReviewed({ prompt: PROMPT });
     assert.ok(refused?.kind === 'failed');
-    assert.deepStrictEqual(refused.shown.actions, ['Set API Key', 'Show Logs']);
+    assert.deepEqual(refused.shown.actions, ['Set API Key', 'Show Logs']);
   });
 
   it('a create whose answer was lost is not sent again: the user is told the task may exist, and can track it', async () => {
@@ -231,19 +231,19 @@ describe('video: creating tasks', () => {
       messages.restore();
     }
     assert.ok(outcome?.kind === 'failed', JSON.stringify(outcome));
-    assert.strictEqual(outcome.mayExist, true);
-    assert.strictEqual(outcome.shown.severity, 'warning');
+    assert.equal(outcome.mayExist, true);
+    assert.equal(outcome.shown.severity, 'warning');
     assert.match(outcome.shown.message, /may exist/);
-    assert.deepStrictEqual(outcome.shown.actions, ['Track Video Task by ID', 'Show Logs']);
-    assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
-    assert.strictEqual(ctx.service.requests.filter((request) => request.method === 'POST').length, 1, 'nothing else was posted either');
+    assert.deepEqual(outcome.shown.actions, ['Track Video Task by ID', 'Show Logs']);
+    assert.equal(videoPosts(ctx.service).length, 1, 'exactly one POST');
+    assert.equal(ctx.service.requests.filter((request) => request.method === 'POST').length, 1, 'nothing else was posted either');
     const lost = runtime(api).store.tasks.find((task) => task.state === 'unconfirmed');
     assert.ok(lost, 'an "answer lost" entry is listed');
 
     // The task did get made: Track Video Task by ID brings it into the list and follows it.
     ctx.service.setScenario({ video: { dropCreateConnection: false } });
     const serverTasks = (await (await fetch(`${ctx.service.baseUrl}/__control/tasks`)).json()) as { tasks: { id: string }[] };
-    assert.strictEqual(serverTasks.tasks.length, 1);
+    assert.equal(serverTasks.tasks.length, 1);
     const id = serverTasks.tasks[0].id;
     const script = scriptQuickInputs([{ input: ` ${id} ` }]);
     let tracked: VideoTaskRecord | undefined;
@@ -253,13 +253,13 @@ describe('video: creating tasks', () => {
     } finally {
       script.restore();
     }
-    assert.strictEqual(tracked?.id, id);
-    assert.strictEqual(runtime(api).store.get(lost.id), undefined, 'the "answer lost" entry made way for the real task');
-    assert.strictEqual(tracked?.prompt, undefined, 'a tracked task has no known prompt');
-    assert.strictEqual((await runtime(api).tree.getTreeItem(id)).label, `Task ${id}`);
+    assert.equal(tracked?.id, id);
+    assert.equal(runtime(api).store.get(lost.id), undefined, 'the "answer lost" entry made way for the real task');
+    assert.equal(tracked?.prompt, undefined, 'a tracked task has no known prompt');
+    assert.equal((await runtime(api).tree.getTreeItem(id)).label, `Task ${id}`);
     const done = await pollUntil(api, id, (task) => task.state === 'completed', 'the tracked task to complete');
     assert.ok(done.videoUrl);
-    assert.strictEqual(videoPosts(ctx.service).length, 1, 'still one POST');
+    assert.equal(videoPosts(ctx.service).length, 1, 'still one POST');
   });
 
   for (const status of [502, 504, 524] as const) {
@@ -274,16 +274,16 @@ describe('video: creating tasks', () => {
         messages.restore();
       }
       assert.ok(outcome?.kind === 'failed', JSON.stringify(outcome));
-      assert.strictEqual(outcome.mayExist, true);
+      assert.equal(outcome.mayExist, true);
       assert.match(outcome.shown.message, new RegExp(`answered HTTP ${status} after the request was sent`));
       assert.ok(!outcome.shown.actions.some((action) => /retry/i.test(action)), `no Retry: ${outcome.shown.actions.join(', ')}`);
       assert.ok(outcome.shown.actions.includes('Track Video Task by ID'));
       const lost = runtime(api).store.tasks.filter((task) => task.state === 'unconfirmed');
-      assert.strictEqual(lost.length, 1);
-      assert.strictEqual(lost[0].prompt, PROMPT);
+      assert.equal(lost.length, 1);
+      assert.equal(lost[0].prompt, PROMPT);
       assert.match((await runtime(api).tree.getTreeItem(lost[0].id)).contextValue ?? '', /^videoTask:unconfirmed/);
-      assert.strictEqual(videoPosts(ctx.service).length, 1, 'exactly one POST');
-      assert.strictEqual(runtime(api).poller.requestsInFlight, 0, 'the entry is not polled');
+      assert.equal(videoPosts(ctx.service).length, 1, 'exactly one POST');
+      assert.equal(runtime(api).poller.requestsInFlight, 0, 'the entry is not polled');
     });
   }
 
@@ -296,13 +296,13 @@ describe('video: creating tasks', () => {
     } finally {
       script.restore();
     }
-    assert.strictEqual(outcome, undefined, 'dismissed: nothing created');
-    assert.strictEqual(videoPosts(ctx.service).length, 0, 'nothing was sent');
+    assert.equal(outcome, undefined, 'dismissed: nothing created');
+    assert.equal(videoPosts(ctx.service).length, 0, 'nothing was sent');
     const review = script.seen[0];
     assert.match(review?.title ?? '', /Generate Video \(2\/2\)/);
     const generate = review?.items?.[0];
-    assert.strictEqual(generate?.label, '$(play) Generate video');
-    assert.strictEqual(generate?.description, 'promptreel-video · 10 s · 720p · $0.40 · $2.80 left after', 'the arguments prefill it, with the price');
+    assert.equal(generate?.label, '$(play) Generate video');
+    assert.equal(generate?.description, 'promptreel-video · 10 s · 720p · $0.40 · $2.80 left after', 'the arguments prefill it, with the price');
   });
 
   it('review 2.10: the review shows at once while the price is read, and says the price is not known when the service does not finish', async () => {
@@ -321,10 +321,10 @@ describe('video: creating tasks', () => {
       api.connection.keyHealth.forget();
     }
     const review = script.seen[0];
-    assert.deepStrictEqual(review?.first, { labels: review?.first?.labels, busy: true }, 'shown while still reading');
-    assert.strictEqual(review?.first?.labels[0], '$(loading~spin) Reading the price…', 'shown before the price arrived');
+    assert.deepEqual(review?.first, { labels: review?.first?.labels, busy: true }, 'shown while still reading');
+    assert.equal(review?.first?.labels[0], '$(loading~spin) Reading the price…', 'shown before the price arrived');
     assert.match(review?.items?.[0]?.description ?? '', /^promptreel-video · \d+ s · 720p · price not known$/);
-    assert.strictEqual(videoPosts(ctx.service).length, 0);
+    assert.equal(videoPosts(ctx.service).length, 0);
   });
 
   it('review 2.3: Retry after a failed create asks again, with the price, before a second request', async () => {
@@ -333,19 +333,19 @@ describe('video: creating tasks', () => {
     const failed = await generateReviewed({ prompt: PROMPT });
     assert.ok(failed?.kind === 'failed', JSON.stringify(failed));
     assert.ok(failed.shown.actions.includes('Retry'));
-    assert.strictEqual(videoPosts(ctx.service).length, 1);
+    assert.equal(videoPosts(ctx.service).length, 1);
     const api = await testApi();
     const messages = recordMessages();
     try {
       const retried = await api.video.creator.retry({ model: 'promptreel-video', prompt: PROMPT, seconds: '5' });
-      assert.strictEqual(retried, undefined, 'dismissed: nothing sent');
+      assert.equal(retried, undefined, 'dismissed: nothing sent');
     } finally {
       messages.restore();
     }
     const asked = messages.shown.find((shown) => shown.message === 'Send the video request again?');
     assert.ok(asked, JSON.stringify(messages.shown));
     assert.match(asked.detail ?? '', /Price: \$0\.40 · \$2\.80 left after\./);
-    assert.strictEqual(videoPosts(ctx.service).length, 1, 'no second request without a second confirmation');
+    assert.equal(videoPosts(ctx.service).length, 1, 'no second request without a second confirmation');
   });
 
   it('asks for a key instead of failing when there is none', async () => {
@@ -354,12 +354,12 @@ describe('video: creating tasks', () => {
     const messages = recordMessages();
     try {
       const outcome = await generateReviewed({ prompt: PROMPT });
-      assert.deepStrictEqual(outcome, { kind: 'not-ready' });
+      assert.deepEqual(outcome, { kind: 'not-ready' });
     } finally {
       messages.restore();
     }
     await waitFor(() => messages.shown.length > 0, { what: 'the warning' });
-    assert.deepStrictEqual(messages.shown[0].items, ['Set API Key']);
-    assert.strictEqual(videoPosts(ctx.service).length, 0);
+    assert.deepEqual(messages.shown[0].items, ['Set API Key']);
+    assert.equal(videoPosts(ctx.service).length, 0);
   });
 });

@@ -1,5 +1,5 @@
 import { ViewIds } from '../../../src/common/contributions';
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -11,12 +11,11 @@ import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import { sampleBytes, type LocalService } from '../../service';
 import { useConnectedService } from '../support/connectedService';
 import { assertStrictPage } from '../support/webviewPage';
-import { connectVideo, generateReviewed, disconnectVideo, playerLoaded, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+import { workspaceUri } from '../support/workspace';
+import { connectVideo, generateReviewed, playerLoaded, pollUntil, recordMessages, runtime, setSetting, VIDEO, waitFor } from './videoTestSupport';
 
 function workspaceRoot(): string {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the host tests run with a workspace folder');
-  return folder.uri.fsPath;
+  return workspaceUri().fsPath;
 }
 
 function videosFolder(): string {
@@ -48,10 +47,7 @@ async function shownPlayerPanel(): Promise<vscode.WebviewPanel> {
 }
 
 describe('video: download and playback', () => {
-  const ctx = useConnectedService(connectVideo, async () => {
-    await disconnectVideo();
-    fs.rmSync(videosFolder(), { recursive: true, force: true });
-  });
+  const ctx = useConnectedService(VIDEO, { teardown: async () => fs.rmSync(videosFolder(), { recursive: true, force: true }) });
   let messages: ReturnType<typeof recordMessages> | undefined;
 
   beforeEach(() => {
@@ -70,34 +66,34 @@ describe('video: download and playback', () => {
     const task = await completedTask(api, ctx.service);
     const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
     assert.ok(outcome?.kind === 'saved', JSON.stringify(outcome));
-    assert.strictEqual(outcome.source, 'url');
-    assert.strictEqual(path.dirname(outcome.path), videosFolder());
-    assert.strictEqual(path.basename(outcome.path), `a-red-kite-over-green-hills-${task.id}.mp4`);
+    assert.equal(outcome.source, 'url');
+    assert.equal(path.dirname(outcome.path), videosFolder());
+    assert.equal(path.basename(outcome.path), `a-red-kite-over-green-hills-${task.id}.mp4`);
     assert.ok(fs.readFileSync(outcome.path).equals(sampleBytes()), 'the bytes are the sample video');
-    assert.strictEqual(outcome.bytes, sampleBytes().length);
-    assert.deepStrictEqual(filesBelow(videosFolder()), [path.basename(outcome.path)], 'no temporary file left');
+    assert.equal(outcome.bytes, sampleBytes().length);
+    assert.deepEqual(filesBelow(videosFolder()), [path.basename(outcome.path)], 'no temporary file left');
 
     const cdn = ctx.service.cdnRequests.filter((request) => request.path.startsWith('/files/'));
-    assert.strictEqual(cdn.length, 1);
-    assert.strictEqual(cdn[0].headers['authorization'], undefined, 'the key never goes to the video address');
+    assert.equal(cdn.length, 1);
+    assert.equal(cdn[0].headers['authorization'], undefined, 'the key never goes to the video address');
     assert.ok(!JSON.stringify(ctx.service.cdnRequests).includes(ctx.service.demoKey));
     assert.ok(!ctx.service.requests.some((request) => request.path.endsWith('/content')), 'no fallback needed');
 
     const { tree, store } = runtime(api);
-    assert.strictEqual(store.get(task.id)?.downloadedPath, outcome.path);
+    assert.equal(store.get(task.id)?.downloadedPath, outcome.path);
     const item = await tree.getTreeItem(task.id);
-    assert.strictEqual(String(item.contextValue), 'videoTask:completed:downloaded:request');
-    assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'pass-filled');
+    assert.equal(String(item.contextValue), 'videoTask:completed:downloaded:request');
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'pass-filled');
     const saved = messages?.shown.find((shown) => shown.message.startsWith('Saved videos/'));
-    assert.deepStrictEqual(saved?.items, ['Open Video', 'Reveal in Explorer']);
+    assert.deepEqual(saved?.items, ['Open Video', 'Reveal in Explorer']);
 
     const again = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
     assert.ok(again?.kind === 'saved');
-    assert.strictEqual(path.basename(again.path), `a-red-kite-over-green-hills-${task.id}-2.mp4`, 'a unique name on collision');
+    assert.equal(path.basename(again.path), `a-red-kite-over-green-hills-${task.id}-2.mp4`, 'a unique name on collision');
 
     fs.rmSync(again.path);
     fs.rmSync(outcome.path);
-    assert.strictEqual(String((await tree.getTreeItem(task.id)).contextValue), 'videoTask:completed:request', 'a deleted file is no longer "downloaded"');
+    assert.equal(String((await tree.getTreeItem(task.id)).contextValue), 'videoTask:completed:request', 'a deleted file is no longer "downloaded"');
   });
 
   it('follows CDN redirects without sending the key', async () => {
@@ -107,7 +103,7 @@ describe('video: download and playback', () => {
     const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
     assert.ok(outcome?.kind === 'saved', JSON.stringify(outcome));
     assert.ok(fs.readFileSync(outcome.path).equals(sampleBytes()));
-    assert.strictEqual(ctx.service.cdnRequests.length, 4);
+    assert.equal(ctx.service.cdnRequests.length, 4);
     assert.ok(ctx.service.cdnRequests.every((request) => request.headers['authorization'] === undefined));
   });
 
@@ -123,9 +119,9 @@ describe('video: download and playback', () => {
     });
     controller.abort();
     const outcome = await download;
-    assert.deepStrictEqual(outcome, { kind: 'cancelled' });
-    assert.deepStrictEqual(filesBelow(videosFolder()), []);
-    assert.strictEqual(runtime(api).store.get(task.id)?.downloadedPath, undefined);
+    assert.deepEqual(outcome, { kind: 'cancelled' });
+    assert.deepEqual(filesBelow(videosFolder()), []);
+    assert.equal(runtime(api).store.get(task.id)?.downloadedPath, undefined);
   });
 
   for (const expired of [403, 404] as const) {
@@ -135,11 +131,11 @@ describe('video: download and playback', () => {
       const task = await completedTask(api, ctx.service);
       const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
       assert.ok(outcome?.kind === 'saved', JSON.stringify(outcome));
-      assert.strictEqual(outcome.source, 'content');
+      assert.equal(outcome.source, 'content');
       assert.ok(fs.readFileSync(outcome.path).equals(sampleBytes()));
       const content = ctx.service.requests.filter((request) => request.path === `/v1/videos/${task.id}/content`);
-      assert.strictEqual(content.length, 1);
-      assert.strictEqual(content[0].key, ctx.service.demoKey, '/content gets the key');
+      assert.equal(content.length, 1);
+      assert.equal(content[0].key, ctx.service.demoKey, '/content gets the key');
       assert.ok(ctx.service.cdnRequests.every((request) => request.headers['authorization'] === undefined));
     });
   }
@@ -149,17 +145,17 @@ describe('video: download and playback', () => {
     const hostileId = '../../../escape/../../evil';
     ctx.service.createTask({ id: hostileId, forced: 'completed', prompt: 'ignored' });
     const tracked = await vscode.commands.executeCommand<VideoTaskRecord>('promptreel.trackVideoTask', hostileId);
-    assert.strictEqual(tracked?.id, hostileId);
+    assert.equal(tracked?.id, hostileId);
     await pollUntil(api, hostileId, (task) => task.state === 'completed', 'the hostile task to complete');
     const before = filesBelow(path.dirname(workspaceRoot()));
     const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', hostileId);
     assert.ok(outcome?.kind === 'saved', JSON.stringify(outcome));
-    assert.strictEqual(path.dirname(outcome.path), videosFolder());
+    assert.equal(path.dirname(outcome.path), videosFolder());
     assert.match(path.basename(outcome.path), /^video-escape-evil-[0-9a-f]{8}\.mp4$/, 'the sanitized id, with a hash of the raw one');
     assert.ok(fs.readFileSync(outcome.path).equals(sampleBytes()));
     const after = filesBelow(path.dirname(workspaceRoot()));
     const added = after.filter((file) => !before.includes(file));
-    assert.deepStrictEqual(added, [path.relative(path.dirname(workspaceRoot()), outcome.path)], 'the only new file is inside videos/');
+    assert.deepEqual(added, [path.relative(path.dirname(workspaceRoot()), outcome.path)], 'the only new file is inside videos/');
   });
 
   it('issue 11.10: the start-up cleanup removes what a window that stopped mid-download left in the folder', async () => {
@@ -173,7 +169,7 @@ describe('video: download and playback', () => {
     fs.writeFileSync(path.join(videosFolder(), 'a-finished-video.mp4'), 'kept');
     await runtime(api).downloader.removeStaleDownloads();
     assert.ok(!fs.existsSync(stale), 'the stale .part file is removed');
-    assert.deepStrictEqual(filesBelow(videosFolder()), ['a-finished-video.mp4']);
+    assert.deepEqual(filesBelow(videosFolder()), ['a-finished-video.mp4']);
   });
 
   it('refuses a download folder setting that points outside the workspace', async () => {
@@ -184,7 +180,7 @@ describe('video: download and playback', () => {
       const outcome = await vscode.commands.executeCommand<DownloadOutcome>('promptreel.video.download', task.id);
       assert.ok(outcome?.kind === 'failed');
       assert.match(outcome.shown.message, /outside the workspace/);
-      assert.deepStrictEqual(outcome.shown.actions, ['Open Settings']);
+      assert.deepEqual(outcome.shown.actions, ['Open Settings']);
       assert.ok(!fs.existsSync(path.join(path.dirname(workspaceRoot()), 'outside')));
     } finally {
       await setSetting('video.downloadFolder', undefined);
@@ -200,7 +196,7 @@ describe('video: download and playback', () => {
       ctx.service.task(outcome.task.id)!.forced = 'completed';
       const saved = await waitFor(() => runtime(api).store.get(outcome.task.id)?.downloadedPath, { what: 'the automatic download', timeoutMs: 20_000 });
       assert.ok(fs.readFileSync(saved).equals(sampleBytes()));
-      assert.strictEqual(path.basename(saved), `auto-saved-clip-${outcome.task.id}.mp4`);
+      assert.equal(path.basename(saved), `auto-saved-clip-${outcome.task.id}.mp4`);
     } finally {
       await setSetting('video.autoDownload', undefined);
     }
@@ -218,10 +214,10 @@ describe('video: download and playback', () => {
     const html = assertStrictPage(player.open(opened.file).webview, 'player.js', { media: true });
     assert.ok(!html.includes(opened.file.path) && !html.includes(opened.file.toString()), 'the file is not in the page');
     const metadata = await waitFor(() => player.lastReport(opened.file), { what: 'the player to load the video', timeoutMs: 20_000 });
-    assert.notStrictEqual(metadata.state, 'error', `the webview could not play it: ${metadata.error}`);
+    assert.notEqual(metadata.state, 'error', `the webview could not play it: ${metadata.error}`);
     const loaded = await playerLoaded(player, opened.file, 'the metadata');
     assert.ok(Math.abs(loaded.duration - 3) < 0.2, `duration ${loaded.duration}`);
-    assert.deepStrictEqual([loaded.width, loaded.height], [320, 180]);
+    assert.deepEqual([loaded.width, loaded.height], [320, 180]);
 
     assert.ok(await player.play(opened.file));
     const playing = await waitFor(
@@ -233,7 +229,7 @@ describe('video: download and playback', () => {
     );
     assert.ok(playing.state === 'timeupdate' || playing.state === 'playing' || playing.state === 'ended', playing.state);
 
-    assert.strictEqual(await vscode.commands.executeCommand('promptreel.video.reveal', task.id), true);
+    assert.equal(await vscode.commands.executeCommand('promptreel.video.reveal', task.id), true);
   });
 
   it('brings a player back after a window reload from the state its page saved, and closes it if the file is gone', async () => {
@@ -249,9 +245,9 @@ describe('video: download and playback', () => {
     const revived = await shownPlayerPanel();
     await player.restore(revived, { file: downloaded.file.toString() });
     assert.ok(player.isOpen(downloaded.file));
-    assert.strictEqual(revived.title, path.basename(downloaded.file.fsPath));
+    assert.equal(revived.title, path.basename(downloaded.file.fsPath));
     const loaded = await playerLoaded(player, downloaded.file, 'the restored player to load the video');
-    assert.deepStrictEqual([loaded.width, loaded.height], [320, 180]);
+    assert.deepEqual([loaded.width, loaded.height], [320, 180]);
     revived.dispose();
 
     for (const state of [
@@ -270,7 +266,7 @@ describe('video: download and playback', () => {
 });
 
 describe('video: download without a workspace folder', () => {
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
+  const ctx = useConnectedService(VIDEO);
 
   it('asks where to save (and saves nothing when the dialog is dismissed or the download is automatic)', async () => {
     const api = await connectVideo(ctx.service);
@@ -294,17 +290,17 @@ describe('video: download without a workspace folder', () => {
     try {
       const saved = await downloader.download(outcome.task.id);
       assert.ok(saved.kind === 'saved', JSON.stringify(saved));
-      assert.strictEqual(saved.path, path.join(target, 'chosen.mp4'));
+      assert.equal(saved.path, path.join(target, 'chosen.mp4'));
       assert.ok(fs.readFileSync(saved.path).equals(sampleBytes()));
-      assert.strictEqual(asked.length, 1);
-      assert.strictEqual(path.basename(asked[0].defaultUri?.fsPath ?? ''), `no-workspace-here-${outcome.task.id}.mp4`);
-      assert.deepStrictEqual(asked[0].filters, { 'MP4 video': ['mp4'] });
+      assert.equal(asked.length, 1);
+      assert.equal(path.basename(asked[0].defaultUri?.fsPath ?? ''), `no-workspace-here-${outcome.task.id}.mp4`);
+      assert.deepEqual(asked[0].filters, { 'MP4 video': ['mp4'] });
 
       answer = undefined;
-      assert.deepStrictEqual(await downloader.download(outcome.task.id), { kind: 'cancelled' });
-      assert.deepStrictEqual(await downloader.download(outcome.task.id, { automatic: true }), { kind: 'cancelled' });
-      assert.strictEqual(asked.length, 2, 'no dialog for an automatic download');
-      assert.deepStrictEqual(fs.readdirSync(target), ['chosen.mp4']);
+      assert.deepEqual(await downloader.download(outcome.task.id), { kind: 'cancelled' });
+      assert.deepEqual(await downloader.download(outcome.task.id, { automatic: true }), { kind: 'cancelled' });
+      assert.equal(asked.length, 2, 'no dialog for an automatic download');
+      assert.deepEqual(fs.readdirSync(target), ['chosen.mp4']);
     } finally {
       window.showSaveDialog = original;
       messages.restore();

@@ -1,11 +1,12 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
-import { scriptQuickInputs, useStudioService, videoPosts, waitFor, workspaceFile } from './videoTestSupport';
+import { scriptQuickInputs, STUDIO, VIDEO, videoPosts, waitFor, writeWorkspaceFile } from './videoTestSupport';
+import { useConnectedService } from '../support/connectedService';
 
 /** Writes the folder's `.vscode/settings.json` (as a cloned repository ships it) and waits until VS Code applies it. */
 async function folderSettings(values: Record<string, unknown>): Promise<void> {
-  await workspaceFile('.vscode/settings.json', JSON.stringify(values, null, 2));
+  await writeWorkspaceFile('.vscode/settings.json', JSON.stringify(values, null, 2));
   await waitFor(() => vscode.workspace.getConfiguration('promptreel').inspect('video.seconds')?.workspaceValue !== undefined, {
     what: "the folder's settings to apply",
   });
@@ -25,7 +26,7 @@ async function reviewOf(command: string, steps: { pick: string }[], args?: unkno
   const script = scriptQuickInputs([...steps, { cancel: true }]);
   try {
     const outcome = await vscode.commands.executeCommand<CreateOutcome | undefined>(command, ...(args ? [args] : []));
-    assert.strictEqual(outcome, undefined);
+    assert.equal(outcome, undefined);
   } finally {
     script.restore();
   }
@@ -37,7 +38,7 @@ async function reviewOf(command: string, steps: { pick: string }[], args?: unkno
 }
 
 describe("video: what a folder's settings may decide (review 2.4)", () => {
-  const ctx = useStudioService();
+  const ctx = useConnectedService(VIDEO, STUDIO);
 
   afterEach(async () => {
     await removeFolderSettings();
@@ -51,13 +52,13 @@ describe("video: what a folder's settings may decide (review 2.4)", () => {
       'promptreel.video.seconds': '10',
     });
     const generate = await reviewOf('promptreel.generateVideo', [], { prompt: 'A kite over a field' });
-    assert.strictEqual(generate.description, 'promptreel-video · 10 s · 720p · $0.40 · $2.80 left after', "the service's price, not the folder's $0.01");
+    assert.equal(generate.description, 'promptreel-video · 10 s · 720p · $0.40 · $2.80 left after', "the service's price, not the folder's $0.01");
     assert.match(generate.detail ?? '', /From this folder's settings \(not yours\): the duration\./);
-    assert.strictEqual(videoPosts(ctx.service).length, 0);
+    assert.equal(videoPosts(ctx.service).length, 0);
   });
 
   it("review 2.4: a workspace recipe's model and duration are named as the folder's", async () => {
-    await workspaceFile(
+    await writeWorkspaceFile(
       '.promptreel/recipes.json',
       JSON.stringify({ recipes: [{ name: 'Folder teaser', prompt: 'A teaser of the product', seconds: '10', model: 'promptreel-video' }] }),
     );
@@ -89,6 +90,6 @@ describe("video: what a folder's settings may decide (review 2.4)", () => {
     ])
       assert.ok(restricted.includes(`promptreel.${key}`), `promptreel.${key} is restricted`);
     const prices = manifest.contributes.configuration.map((section) => section.properties['promptreel.models.prices']).find(Boolean);
-    assert.strictEqual(prices?.scope, 'application', 'only the user settings can hold prices');
+    assert.equal(prices?.scope, 'application', 'only the user settings can hold prices');
   });
 });

@@ -1,10 +1,10 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
 import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import type { VideoScenario } from '../../service';
-import { connectVideo, generateReviewed, disconnectVideo, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+import { connectVideo, generateReviewed, VIDEO, pollUntil, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 const PROMPT = 'A lighthouse in a storm, seen from a small boat';
@@ -34,7 +34,7 @@ async function followToEnd(api: PromptreelTestApi, id: string): Promise<{ final:
 }
 
 describe('video: task lifecycle with the real poller', () => {
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
+  const ctx = useConnectedService(VIDEO);
 
   it('follows a task queued → running → completed by itself, with the tree, status bar and notification following', async () => {
     const api = await connectVideo(ctx.service);
@@ -47,14 +47,14 @@ describe('video: task lifecycle with the real poller', () => {
       // No pollNow here: the poller's own timer (2 s) drives it.
       await waitFor(() => store.get(task.id)?.state === 'running', { what: 'running', timeoutMs: 15_000 });
       const running = await tree.getTreeItem(task.id);
-      assert.strictEqual((running.iconPath as vscode.ThemeIcon).id, 'loading~spin');
+      assert.equal((running.iconPath as vscode.ThemeIcon).id, 'loading~spin');
       assert.match(String(running.description), /^promptreel-video · \d+% · \d+s$/);
       const done = await waitFor(() => (store.get(task.id)?.state === 'completed' ? store.get(task.id) : undefined), { what: 'completed', timeoutMs: 20_000 });
-      assert.strictEqual(done.progress, 100);
-      assert.strictEqual(done.videoUrl, ctx.service.task(task.id)?.url);
+      assert.equal(done.progress, 100);
+      assert.equal(done.videoUrl, ctx.service.task(task.id)?.url);
       const item = await tree.getTreeItem(task.id);
-      assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'check');
-      assert.strictEqual(String(item.contextValue), 'videoTask:completed:request');
+      assert.equal((item.iconPath as vscode.ThemeIcon).id, 'check');
+      assert.equal(String(item.contextValue), 'videoTask:completed:request');
       const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
       // Values are text: Markdown's characters in them are escaped (`task\_…`).
       for (const expected of [task.id.replace(/_/g, '\\_'), '**Status:** completed', 'promptreel-video', 'Resolution', '720p', 'Took'])
@@ -63,11 +63,11 @@ describe('video: task lifecycle with the real poller', () => {
       await waitFor(() => !api.statusBar.text.includes('loading~spin'), { what: 'the status bar to drop the count' });
       await waitFor(() => messages.shown.some((shown) => shown.message.includes('is ready')), { what: 'the notification' });
       const ready = messages.shown.find((shown) => shown.message.includes('is ready'));
-      assert.deepStrictEqual(ready?.items, ['Download', 'Open']);
-      assert.strictEqual(runtime(api).poller.isScheduled, false, 'no timer once nothing is pending');
+      assert.deepEqual(ready?.items, ['Download', 'Open']);
+      assert.equal(runtime(api).poller.isScheduled, false, 'no timer once nothing is pending');
       const polls = ctx.service.task(task.id)?.polls ?? 0;
       await new Promise((resolve) => setTimeout(resolve, 2500));
-      assert.strictEqual(ctx.service.task(task.id)?.polls, polls, 'no poll after the end');
+      assert.equal(ctx.service.task(task.id)?.polls, polls, 'no poll after the end');
     } finally {
       messages.restore();
     }
@@ -90,13 +90,13 @@ describe('video: task lifecycle with the real poller', () => {
       ctx.service.setScenario({ video: { pollsToRunning: 1, pollsToDone: 4, ...variant.video } });
       const task = await create(`Variant: ${variant.name}`);
       const { final, seen } = await followToEnd(api, task.id);
-      assert.strictEqual(final.state, 'completed', seen.join(' → '));
+      assert.equal(final.state, 'completed', seen.join(' → '));
       assert.ok(
         seen.some((entry) => entry.startsWith('running/')),
         `went through running: ${seen.join(' → ')}`,
       );
       const upper = variant.video.statusCase === 'upper';
-      assert.strictEqual(final.rawStatus, upper ? 'SUCCESS' : 'completed');
+      assert.equal(final.rawStatus, upper ? 'SUCCESS' : 'completed');
       if (variant.video.customRunningStatus) {
         assert.ok(seen.includes('running/RENDERING_FRAMES/-'), seen.join(' → '));
         const store = runtime(api).store;
@@ -107,8 +107,8 @@ describe('video: task lifecycle with the real poller', () => {
           seen.some((entry) => /^running\/\w+\/(10|50|90)$/.test(entry)),
           `progress reported: ${seen.join(' → ')}`,
         );
-      if (variant.video.urlField === 'none') assert.strictEqual(final.videoUrl, undefined);
-      else assert.strictEqual(final.videoUrl, ctx.service.task(task.id)?.url);
+      if (variant.video.urlField === 'none') assert.equal(final.videoUrl, undefined);
+      else assert.equal(final.videoUrl, ctx.service.task(task.id)?.url);
     });
   }
 
@@ -119,7 +119,7 @@ describe('video: task lifecycle with the real poller', () => {
     await pollUntil(api, task.id, (current) => current.rawStatus === 'RENDERING_FRAMES', 'the custom status');
     const item = await runtime(api).tree.getTreeItem(task.id);
     assert.match(String(item.description), /RENDERING_FRAMES$/);
-    assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'loading~spin');
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'loading~spin');
   });
 
   it("review 2.11: the hover shows the service's status as text: a blank line and a Markdown image in it make no image or link", async () => {
@@ -135,7 +135,7 @@ describe('video: task lifecycle with the real poller', () => {
     const statusLine = value.split('\n').find((line) => line.startsWith('**Status:**'));
     assert.ok(statusLine?.includes('RENDERING') && statusLine.includes('/img'), `the whole status, as text, on its own line:\n${value}`);
     assert.ok(!value.includes(`\`${task.id}\``) && value.includes(task.id.replace(/_/g, '\\_')), `the task id is text too:\n${value}`);
-    assert.strictEqual(ctx.service.cdnRequests.length, 0, 'nothing was fetched');
+    assert.equal(ctx.service.cdnRequests.length, 0, 'nothing was fetched');
   });
 
   for (const failureStyle of ['error-object', 'fail-reason', 'none'] as const) {
@@ -146,18 +146,18 @@ describe('video: task lifecycle with the real poller', () => {
       try {
         const task = await create();
         const { final } = await followToEnd(api, task.id);
-        assert.strictEqual(final.state, 'failed');
+        assert.equal(final.state, 'failed');
         const reason = 'Video generation failed: the upstream provider rejected the prompt';
-        assert.strictEqual(final.error, failureStyle === 'none' ? undefined : reason);
+        assert.equal(final.error, failureStyle === 'none' ? undefined : reason);
         const item = await runtime(api).tree.getTreeItem(task.id);
-        assert.strictEqual((item.iconPath as vscode.ThemeIcon).id, 'error');
+        assert.equal((item.iconPath as vscode.ThemeIcon).id, 'error');
         assert.match(String(item.contextValue), /^videoTask:failed/);
         const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
         assert.ok(tooltip.includes(failureStyle === 'none' ? 'the service gave no reason' : 'upstream provider rejected'), tooltip);
         const shown = await waitFor(() => messages.shown.find((message) => message.message.includes('failed')), { what: 'the failure notification' });
-        assert.strictEqual(shown.kind, 'showErrorMessage');
+        assert.equal(shown.kind, 'showErrorMessage');
         assert.ok(shown.message.includes(failureStyle === 'none' ? 'the service gave no reason' : reason), shown.message);
-        assert.deepStrictEqual(shown.items, ['Regenerate', 'Show Logs']);
+        assert.deepEqual(shown.items, ['Regenerate', 'Show Logs']);
       } finally {
         messages.restore();
       }
@@ -174,11 +174,11 @@ describe('video: task lifecycle with the real poller', () => {
     const { store, tree, poller } = runtime(api);
     await waitFor(() => store.get(old.id)?.state === 'stale', { what: 'stale', timeoutMs: 15_000 });
     assert.match(String((await tree.getTreeItem(old.id)).description), /stale$/);
-    assert.strictEqual(((await tree.getTreeItem(old.id)).iconPath as vscode.ThemeIcon).id, 'warning');
+    assert.equal(((await tree.getTreeItem(old.id)).iconPath as vscode.ThemeIcon).id, 'warning');
     await waitFor(() => !poller.isScheduled, { what: 'the timer to stop' });
     const polls = ctx.service.task(old.id)?.polls;
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    assert.strictEqual(ctx.service.task(old.id)?.polls, polls, 'not polled any more');
+    assert.equal(ctx.service.task(old.id)?.polls, polls, 'not polled any more');
     // Refresh by hand still asks, and a task that did finish leaves the stale state.
     ctx.service.task(old.id)!.forced = 'completed';
     await vscode.commands.executeCommand('promptreel.video.refresh', old.id);
@@ -191,14 +191,14 @@ describe('video: task lifecycle with the real poller', () => {
     const messages = recordMessages();
     try {
       const outcome = await vscode.commands.executeCommand<CreateOutcome | undefined>('promptreel.video.regenerate', task.id);
-      assert.strictEqual(outcome, undefined);
+      assert.equal(outcome, undefined);
     } finally {
       messages.restore();
     }
     const question = messages.shown.find((shown) => shown.message === 'Generate this video again?');
     assert.ok(question, 'a confirmation was shown');
-    assert.deepStrictEqual(question.items, ['Generate Again']);
-    assert.strictEqual(ctx.service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length, 1, 'no second task');
+    assert.deepEqual(question.items, ['Generate Again']);
+    assert.equal(ctx.service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length, 1, 'no second task');
   });
 
   it('creates exactly one task per confirmed Regenerate, with the same request', async () => {
@@ -212,10 +212,10 @@ describe('video: task lifecycle with the real poller', () => {
       messages.restore();
     }
     assert.ok(outcome?.kind === 'created');
-    assert.notStrictEqual(outcome.task.id, task.id);
+    assert.notEqual(outcome.task.id, task.id);
     const posts = ctx.service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
-    assert.strictEqual(posts.length, 2);
-    assert.deepStrictEqual(posts[1].body, posts[0].body);
-    assert.deepStrictEqual(runtime(api).tree.getChildren(), [outcome.task.id, task.id], 'newest first');
+    assert.equal(posts.length, 2);
+    assert.deepEqual(posts[1].body, posts[0].body);
+    assert.deepEqual(runtime(api).tree.getChildren(), [outcome.task.id, task.id], 'newest first');
   });
 });

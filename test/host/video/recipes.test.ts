@@ -1,7 +1,8 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CreateOutcome } from '../../../src/video/videoCreator';
-import { runScripted, setSetting, useStudioService, videoPosts, workspaceFile, type scriptQuickInputs, type Step } from './videoTestSupport';
+import { runScripted, setSetting, STUDIO, VIDEO, videoPosts, writeWorkspaceFile, type scriptQuickInputs, type Step } from './videoTestSupport';
+import { useConnectedService } from '../support/connectedService';
 
 type Body = { prompt: string; seconds: string; model: string; metadata: { ratio: string } };
 
@@ -16,7 +17,7 @@ function generateItem(seen: ReturnType<typeof scriptQuickInputs>['seen'], nth = 
 }
 
 describe('video: recipes and the check before charging (issue 16.4)', () => {
-  const ctx = useStudioService();
+  const ctx = useConnectedService(VIDEO, STUDIO);
 
   afterEach(async () => {
     await vscode.workspace.fs.delete(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, '.promptreel'), { recursive: true }).then(
@@ -33,9 +34,9 @@ describe('video: recipes and the check before charging (issue 16.4)', () => {
       { input: (value) => value ?? '' },
       { cancel: true },
     ]);
-    assert.strictEqual(empty.outcome, undefined);
+    assert.equal(empty.outcome, undefined);
     const placeholders = empty.seen.filter((step) => step.kind === 'input');
-    assert.deepStrictEqual(
+    assert.deepEqual(
       placeholders.map((step) => step.title),
       [
         'Promptreel: Generate Video from Recipe: Cinematic scene: placeholder 1 of 3',
@@ -43,11 +44,11 @@ describe('video: recipes and the check before charging (issue 16.4)', () => {
         'Promptreel: Generate Video from Recipe: Cinematic scene: placeholder 3 of 3',
       ],
     );
-    assert.strictEqual(placeholders[2].value, 'golden hour', 'the suggestion is offered');
+    assert.equal(placeholders[2].value, 'golden hour', 'the suggestion is offered');
     const warned = generateItem(empty.seen);
-    assert.strictEqual(warned?.label, '$(warning) Generate video anyway');
+    assert.equal(warned?.label, '$(warning) Generate video anyway');
     assert.match(String(warned?.detail), /The placeholder \{\{place\}\} is empty\./);
-    assert.strictEqual(videoPosts(ctx.service).length, 0);
+    assert.equal(videoPosts(ctx.service).length, 0);
 
     const filled = await run('promptreel.generateVideoFromRecipe', [
       { pick: 'Cinematic scene' },
@@ -56,18 +57,15 @@ describe('video: recipes and the check before charging (issue 16.4)', () => {
       { input: 'dawn' },
       { pick: 'Generate video' },
     ]);
-    assert.strictEqual(generateItem(filled.seen)?.label, '$(play) Generate video');
-    assert.strictEqual(filled.outcome?.kind, 'created');
+    assert.equal(generateItem(filled.seen)?.label, '$(play) Generate video');
+    assert.equal(filled.outcome?.kind, 'created');
     const posts = videoPosts(ctx.service);
-    assert.strictEqual(posts.length, 1);
-    assert.strictEqual(
-      (posts[0].body as Body).prompt,
-      'A red fox in a birch forest at dawn, cinematic wide shot, slow dolly-in, anamorphic lens flare, film grain',
-    );
+    assert.equal(posts.length, 1);
+    assert.equal((posts[0].body as Body).prompt, 'A red fox in a birch forest at dawn, cinematic wide shot, slow dolly-in, anamorphic lens flare, film grain');
   });
 
   it("issue 16.4: the workspace's .promptreel/recipes.json comes first, with its settings; entries that do not fit are named", async () => {
-    await workspaceFile(
+    await writeWorkspaceFile(
       '.promptreel/recipes.json',
       JSON.stringify({ recipes: [{ name: 'Teaser', prompt: '{{product}} launching', seconds: 10, ratio: '1:1' }, { name: 'Broken' }] }),
     );
@@ -77,12 +75,12 @@ describe('video: recipes and the check before charging (issue 16.4)', () => {
       { input: 'A rocket' },
       { pick: 'Generate video' },
     ]);
-    assert.strictEqual(outcome?.kind, 'created');
+    assert.equal(outcome?.kind, 'created');
     const labels = seen[0].labels ?? [];
-    assert.deepStrictEqual(labels.slice(0, 4), ['Workspace (.promptreel/recipes.json)', 'Teaser', 'Settings (promptreel.video.recipes)', 'From settings']);
+    assert.deepEqual(labels.slice(0, 4), ['Workspace (.promptreel/recipes.json)', 'Teaser', 'Settings (promptreel.video.recipes)', 'From settings']);
     assert.ok(labels.includes('Product shot'), 'the built-in recipes follow');
     const body = videoPosts(ctx.service)[0].body as Body;
-    assert.deepStrictEqual([body.prompt, body.seconds, body.metadata.ratio], ['A rocket launching', '10', '1:1']);
+    assert.deepEqual([body.prompt, body.seconds, body.metadata.ratio], ['A rocket launching', '10', '1:1']);
     assert.ok(
       messages.some((message) => /Some recipes of \.promptreel\/recipes\.json were left out: entry 2: prompt/.test(message.message)),
       JSON.stringify(messages),
@@ -99,12 +97,12 @@ describe('video: recipes and the check before charging (issue 16.4)', () => {
       { pick: 'Generate video' },
     ]);
     const before = generateItem(seen, 0);
-    assert.strictEqual(before?.label, '$(warning) Generate video anyway');
-    assert.strictEqual(before?.detail, 'The prompt has 41 characters; promptreel-video accepts at most 20. promptreel-video offers 5 or 10 seconds, not 7.');
-    assert.deepStrictEqual(seen[2].labels, ['5 s', '10 s', '$(edit) Other…']);
-    assert.strictEqual(generateItem(seen, 1)?.detail, 'The prompt has 41 characters; promptreel-video accepts at most 20.');
-    assert.strictEqual(outcome?.kind, 'created', 'the user may still send');
-    assert.strictEqual(videoPosts(ctx.service).length, 1);
-    assert.strictEqual((videoPosts(ctx.service)[0].body as Body).seconds, '10');
+    assert.equal(before?.label, '$(warning) Generate video anyway');
+    assert.equal(before?.detail, 'The prompt has 41 characters; promptreel-video accepts at most 20. promptreel-video offers 5 or 10 seconds, not 7.');
+    assert.deepEqual(seen[2].labels, ['5 s', '10 s', '$(edit) Other…']);
+    assert.equal(generateItem(seen, 1)?.detail, 'The prompt has 41 characters; promptreel-video accepts at most 20.');
+    assert.equal(outcome?.kind, 'created', 'the user may still send');
+    assert.equal(videoPosts(ctx.service).length, 1);
+    assert.equal((videoPosts(ctx.service)[0].body as Body).seconds, '10');
   });
 });

@@ -1,17 +1,17 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { normalizeBaseUrl } from '../../../src/api';
 import { CONFIRMED_ORIGINS_KEY } from '../../../src/connection/keys/core/serviceTrust';
 import { TASKS_KEY } from '../../../src/video/core/taskStore';
 import type { DownloadOutcome } from '../../../src/video/videoDownloader';
-import { connectVideo, generateReviewed, disconnectVideo, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
-import { useConnectedService, useSecondService } from '../support/connectedService';
+import { connectVideo, generateReviewed, VIDEO, recordMessages, runtime, setSetting, waitFor } from './videoTestSupport';
+import { useConnectedService, useLocalService } from '../support/connectedService';
 
 const PROMPT = 'A kite over a windy beach';
 
 describe('video: each task belongs to the service that made it', () => {
-  const ctx = useConnectedService(connectVideo, disconnectVideo);
-  const second = useSecondService();
+  const ctx = useConnectedService(VIDEO);
+  const second = useLocalService();
 
   it('issue 11.1: after a base URL change, a pending task is neither asked about on the new service nor failed; it resumes when switched back', async () => {
     const api = await connectVideo(ctx.service);
@@ -19,18 +19,18 @@ describe('video: each task belongs to the service that made it', () => {
     const outcome = await generateReviewed({ prompt: PROMPT });
     assert.ok(outcome?.kind === 'created', JSON.stringify(outcome));
     const id = outcome.task.id;
-    assert.strictEqual(runtime(api).store.get(id)?.service, ctx.service.baseUrl);
+    assert.equal(runtime(api).store.get(id)?.service, ctx.service.baseUrl);
 
     // Another service (as a workspace setting or a change of the user setting would do), with a key of its own.
     await setSetting('baseUrl', second.service.baseUrl);
     await api.keyStore.store(second.service.demoKey);
     await runtime(api).poller.pollNow();
     await new Promise((resolve) => setTimeout(resolve, 2_500)); // more than one poll interval
-    assert.strictEqual(second.service.requests.filter((request) => request.path.startsWith('/v1/videos')).length, 0, 'never asked on the other service');
+    assert.equal(second.service.requests.filter((request) => request.path.startsWith('/v1/videos')).length, 0, 'never asked on the other service');
     const kept = runtime(api).store.get(id);
     assert.ok(kept && (kept.state === 'queued' || kept.state === 'running'), `still pending: ${kept?.state}`);
     const item = await runtime(api).tree.getTreeItem(id);
-    assert.strictEqual(item.description, `on ${ctx.service.baseUrl}: not followed here`);
+    assert.equal(item.description, `on ${ctx.service.baseUrl}: not followed here`);
     assert.match(String(item.contextValue), /^videoTaskElsewhere:/);
 
     // Completed meanwhile on its own service, it is still downloaded only from there.
@@ -45,8 +45,8 @@ describe('video: each task belongs to the service that made it', () => {
     }
     assert.ok(download?.kind === 'failed', JSON.stringify(download));
     assert.match(download.shown.message, /downloaded only from its own service/);
-    assert.deepStrictEqual(download.shown.actions, ['Open Settings']);
-    assert.strictEqual(ctx.service.cdnRequests.length + second.service.cdnRequests.length, 0, 'nothing fetched');
+    assert.deepEqual(download.shown.actions, ['Open Settings']);
+    assert.equal(ctx.service.cdnRequests.length + second.service.cdnRequests.length, 0, 'nothing fetched');
     await runtime(api).store.update(id, (task) => ({ ...task, state: 'running', rawStatus: 'in_progress' }));
 
     // Back on its own service: followed to its end.
@@ -66,7 +66,7 @@ describe('video: each task belongs to the service that made it', () => {
     await api.globalState.update(TASKS_KEY, legacy);
     runtime(api).store.reload();
     await waitFor(() => runtime(api).store.tasks.every((task) => task.service === ctx.service.baseUrl), { what: 'the old records to get their service' });
-    assert.deepStrictEqual(
+    assert.deepEqual(
       runtime(api)
         .store.tasks.map((task) => task.id)
         .sort(),
@@ -91,13 +91,13 @@ describe('video: each task belongs to the service that made it', () => {
       runtime(api).store.reload();
       await runtime(api).poller.pollNow();
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      assert.deepStrictEqual(
+      assert.deepEqual(
         runtime(api).store.tasks.map((task) => [task.id, task.service]),
         [['task_legacy_running', undefined]],
         'not adopted by a service the user did not choose',
       );
       const asked = () => second.service.requests.filter((request) => request.path.startsWith('/v1/videos')).map((request) => request.path);
-      assert.deepStrictEqual(asked(), [], 'its id was not sent to the host the folder names');
+      assert.deepEqual(asked(), [], 'its id was not sent to the host the folder names');
 
       // The user confirms the service (Use This Service): the records are its from now on, and followed there.
       await api.keyStore.confirmService();

@@ -1,9 +1,10 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import { sampleBytes } from '../../service';
-import { setSetting, testApi, useStudioService, videoPosts } from './videoTestSupport';
+import { setSetting, testApi, STUDIO, VIDEO, videoPosts } from './videoTestSupport';
+import { useConnectedService } from '../support/connectedService';
 
 const TOOL = 'promptreel_generateVideo';
 const PROMPT = 'A kite rising over a windy beach';
@@ -24,15 +25,15 @@ async function pumping<T>(api: PromptreelTestApi, done: Thenable<T>): Promise<T>
 }
 
 describe('video: the video tool for agents (issue 16.1)', () => {
-  const ctx = useStudioService();
+  const ctx = useConnectedService(VIDEO, STUDIO);
 
   it('issue 16.1: is contributed with its schema, and VS Code is told never to approve it by itself', async () => {
     const tool = vscode.lm.tools.find((candidate) => candidate.name === TOOL);
     assert.ok(tool, 'listed in vscode.lm.tools');
-    assert.deepStrictEqual((tool.inputSchema as { required?: string[] }).required, ['prompt']);
+    assert.deepEqual((tool.inputSchema as { required?: string[] }).required, ['prompt']);
     // Contributed default: VS Code always shows the confirmation (no "Always Allow", no global auto-approve).
     const eligible = vscode.workspace.getConfiguration('chat.tools').inspect<Record<string, boolean>>('eligibleForAutoApproval');
-    assert.strictEqual(eligible?.defaultValue?.['promptreel.promptreel/promptreelVideo'], false, JSON.stringify(eligible));
+    assert.equal(eligible?.defaultValue?.['promptreel.promptreel/promptreelVideo'], false, JSON.stringify(eligible));
   });
 
   it('issue 16.1: the confirmation shows the price, prompt, model and settings, and preparing it sends nothing', async () => {
@@ -40,13 +41,13 @@ describe('video: the video tool for agents (issue 16.1)', () => {
     const prepared = await api.video.tool.prepareInvocation({ input: { prompt: PROMPT, seconds: 10, ratio: '16:9' } });
     const confirmation = prepared.confirmationMessages;
     assert.ok(confirmation, 'a confirmation is asked for');
-    assert.strictEqual(confirmation.title, 'Generate a video for $0.40?');
+    assert.equal(confirmation.title, 'Generate a video for $0.40?');
     const message = typeof confirmation.message === 'string' ? confirmation.message : confirmation.message.value;
     assert.match(message, /\*\*Prompt:\*\* A kite rising over a windy beach/);
     assert.match(message, /\*\*Model:\*\* `promptreel-video`/);
     assert.match(message, /\*\*Settings:\*\* 10 s · 720p · 16:9 · audio on/);
     assert.match(message, /\*\*Price:\*\* \$0\.40 · \$2\.80 left after/);
-    assert.strictEqual(videoPosts(ctx.service).length, 0);
+    assert.equal(videoPosts(ctx.service).length, 0);
   });
 
   it('issue 16.1: invoked without a chat (as a tool loop does), it makes exactly one task, follows it and downloads it', async () => {
@@ -55,8 +56,8 @@ describe('video: the video tool for agents (issue 16.1)', () => {
     const text = resultText(result);
     assert.match(text, /^The video is ready \(task task_\w+\) and saved to videos\/a-kite-rising-over-a-windy-beach-task_\w+\.mp4 \(file:\/\/.+\.mp4\)\.$/);
     const posts = videoPosts(ctx.service);
-    assert.strictEqual(posts.length, 1, 'exactly one POST');
-    assert.strictEqual((posts[0].body as { prompt: string }).prompt, PROMPT);
+    assert.equal(posts.length, 1, 'exactly one POST');
+    assert.equal((posts[0].body as { prompt: string }).prompt, PROMPT);
     const file = vscode.Uri.parse(/\((file:\/\/[^)]+)\)/.exec(text)?.[1] ?? '').fsPath;
     assert.ok(fs.readFileSync(file).equals(sampleBytes()), 'the file is the video');
   });
@@ -73,8 +74,8 @@ describe('video: the video tool for agents (issue 16.1)', () => {
       ]),
     );
     assert.match(resultText(first), /^The video is ready/);
-    assert.strictEqual(resultText(second), `This call was already made (the same input, moments ago), so no second task was created. ${resultText(first)}`);
-    assert.strictEqual(videoPosts(ctx.service).length, 1);
+    assert.equal(resultText(second), `This call was already made (the same input, moments ago), so no second task was created. ${resultText(first)}`);
+    assert.equal(videoPosts(ctx.service).length, 1);
   });
 
   it('issue 16.1: cancelled after the request went out, the task is still made (once) and listed; only the following stops', async () => {
@@ -88,8 +89,8 @@ describe('video: the video tool for agents (issue 16.1)', () => {
     cancel.cancel();
     const text = resultText(await running);
     assert.match(text, /^Stopped following video task task_\w+: it keeps running on the service\./);
-    assert.strictEqual(videoPosts(ctx.service).length, 1, 'the request was neither aborted nor sent again');
-    assert.strictEqual(api.video.store.tasks.length, 1, 'the charged task is listed');
+    assert.equal(videoPosts(ctx.service).length, 1, 'the request was neither aborted nor sent again');
+    assert.equal(api.video.store.tasks.length, 1, 'the charged task is listed');
   });
 
   it('issue 16.1: cancelled before anything was sent, nothing is created', async () => {
@@ -99,8 +100,8 @@ describe('video: the video tool for agents (issue 16.1)', () => {
     const input = { prompt: 'A kite cancelled at once' };
     await api.video.tool.prepareInvocation({ input });
     const text = resultText(await api.video.tool.invoke({ input, toolInvocationToken: undefined }, cancel.token));
-    assert.strictEqual(text, 'Cancelled before anything was sent: no video task was created.');
-    assert.strictEqual(videoPosts(ctx.service).length, 0);
+    assert.equal(text, 'Cancelled before anything was sent: no video task was created.');
+    assert.equal(videoPosts(ctx.service).length, 0);
   });
 
   it('issue 16.1: a lost answer is reported, never sent again, and a retry of the call gets the same answer', async () => {
@@ -110,9 +111,9 @@ describe('video: the video tool for agents (issue 16.1)', () => {
     const first = resultText(await vscode.lm.invokeTool(TOOL, { input, toolInvocationToken: undefined }));
     assert.match(first, /answer to the video request was lost .* it was not sent again/);
     const retry = resultText(await vscode.lm.invokeTool(TOOL, { input, toolInvocationToken: undefined }));
-    assert.strictEqual(retry, `This call was already made (the same input, moments ago), so no second task was created. ${first}`);
-    assert.strictEqual(videoPosts(ctx.service).length, 1);
-    assert.strictEqual(api.video.store.tasks[0]?.state, 'unconfirmed');
+    assert.equal(retry, `This call was already made (the same input, moments ago), so no second task was created. ${first}`);
+    assert.equal(videoPosts(ctx.service).length, 1);
+    assert.equal(api.video.store.tasks[0]?.state, 'unconfirmed');
   });
 
   it('review 2.3: a call sends only what its confirmation showed, once, and nothing without one', async () => {
@@ -122,7 +123,7 @@ describe('video: the video tool for agents (issue 16.1)', () => {
       Promise.resolve(api.video.tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token)),
       /has not confirmed this video and its price: nothing was sent/,
     );
-    assert.strictEqual(videoPosts(ctx.service).length, 0, 'nothing without a confirmation');
+    assert.equal(videoPosts(ctx.service).length, 0, 'nothing without a confirmation');
 
     const prepared = await api.video.tool.prepareInvocation({ input });
     const message = prepared.confirmationMessages?.message;
@@ -131,12 +132,12 @@ describe('video: the video tool for agents (issue 16.1)', () => {
     await setSetting('video.seconds', '10');
     await pumping(api, api.video.tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
     const posts = videoPosts(ctx.service);
-    assert.strictEqual(posts.length, 1);
-    assert.strictEqual((posts[0].body as { seconds: string }).seconds, '5');
+    assert.equal(posts.length, 1);
+    assert.equal((posts[0].body as { seconds: string }).seconds, '5');
   });
 
   it('issue 16.1: input that does not fit is refused before anything is sent, with the reason', async () => {
     await assert.rejects(Promise.resolve(vscode.lm.invokeTool(TOOL, { input: { prompt: 'p', seconds: 0 }, toolInvocationToken: undefined })), /seconds/);
-    assert.strictEqual(videoPosts(ctx.service).length, 0);
+    assert.equal(videoPosts(ctx.service).length, 0);
   });
 });

@@ -1,4 +1,4 @@
-import * as assert from 'assert';
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { VideoRuntime } from '../../../src/video/videoRuntime';
@@ -7,43 +7,34 @@ import type { PlaybackReport } from '../../../src/video/player/protocol';
 import type { StoredCreateRequest, VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import type { CreateOutcome, VideoApproval } from '../../../src/video/videoCreator';
 import type { LocalService } from '../../service';
-import { setSetting, testApi } from '../shell/shellTestSupport';
-import { connectService, disconnectService, useConnectedService } from '../support/connectedService';
+import { setSetting, testApi } from '../support/extension';
+import { connectService, type ServiceScenario } from '../support/connectedService';
 import { recordMessages, type RecordedMessage } from '../support/recordMessages';
 import { waitFor } from '../support/waitFor';
+import { writeWorkspaceFile } from '../support/workspace';
 
-export { setSetting, testApi, waitFor };
+export { setSetting, testApi, waitFor, writeWorkspaceFile };
 
-const VIDEO_SETTINGS = [
-  'video.model',
-  'video.seconds',
-  'video.resolution',
-  'video.ratio',
-  'video.generateAudio',
-  'video.watermark',
-  'video.moderator',
-  'video.seed',
-  'video.autoDownload',
-  'video.downloadFolder',
-  'video.pollIntervalSeconds',
-  'video.staleAfterHours',
-  'chat.model',
-];
+/** The video scenario: the video model, a short poll interval, and an empty task list before each test and after the block. */
+export const VIDEO: ServiceScenario = {
+  settings: { 'video.model': 'promptreel-video', 'video.pollIntervalSeconds': 2 },
+  prepare: (api) => clearTasks(api),
+  teardown: async () => clearTasks(await testApi()),
+};
 
-/** What the studio tests change (issue 16): reset after each test. */
+/** What the studio tests change (issue 16): removed after each test. */
 const STUDIO_SETTINGS = ['models.capabilities', 'video.maxVariants', 'video.recipes', 'video.seed', 'video.seconds'];
 
-/** Points the extension at the local service with its demo key and the video model, with an empty task list. */
-export async function connectVideo(service: LocalService): Promise<PromptreelTestApi> {
-  const api = await connectService(service, { 'video.model': 'promptreel-video', 'video.pollIntervalSeconds': 2 });
-  await clearTasks(api);
-  return api;
-}
+/** The studio's scenario (issue 16), on top of VIDEO: the settings its tests change are removed after each test. */
+export const STUDIO: ServiceScenario = {
+  cleanup: async () => {
+    for (const key of STUDIO_SETTINGS) await setSetting(key, undefined);
+  },
+};
 
-export async function disconnectVideo(): Promise<void> {
-  const api = await testApi();
-  await clearTasks(api);
-  await disconnectService(VIDEO_SETTINGS);
+/** Points the extension at the local service as VIDEO has it (again, in a test that changed it) and returns the test API. */
+export function connectVideo(service: LocalService): Promise<PromptreelTestApi> {
+  return connectService(service, VIDEO);
 }
 
 export async function clearTasks(api: PromptreelTestApi): Promise<void> {
@@ -239,27 +230,6 @@ export function scriptOpenDialogs(answers: (vscode.Uri | undefined)[]): { readon
   return { titles, restore: () => (window.showOpenDialog = original) };
 }
 
-/** Writes a file into the test workspace (through VS Code's file system) and returns its URI. */
-export async function workspaceFile(relative: string, content: Uint8Array | string): Promise<vscode.Uri> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the host tests run with a workspace folder');
-  const uri = vscode.Uri.joinPath(folder.uri, ...relative.split('/'));
-  await vscode.workspace.fs.writeFile(uri, typeof content === 'string' ? new TextEncoder().encode(content) : content);
-  return uri;
-}
-
-/** The local service for a studio suite (issue 16): connected before each test, the studio settings reset after it. */
-export function useStudioService(): { readonly service: LocalService } {
-  const context = useConnectedService(connectVideo, async () => {
-    for (const key of STUDIO_SETTINGS) await setSetting(key, undefined);
-    await disconnectVideo();
-  });
-  afterEach(async () => {
-    for (const key of STUDIO_SETTINGS) await setSetting(key, undefined);
-  });
-  return context;
-}
-
 /**
  * Runs a command with scripted quick inputs, recording the messages it shows and answering each with `answer` (a
  * modal's button), and checks every scripted step was used.
@@ -273,7 +243,7 @@ export async function runScripted<T>(
   const messages = recordMessages(answer);
   try {
     const result = await command();
-    assert.strictEqual(script.remaining, 0, 'every scripted step was used');
+    assert.equal(script.remaining, 0, 'every scripted step was used');
     return { result, seen: script.seen, messages: messages.shown };
   } finally {
     script.restore();

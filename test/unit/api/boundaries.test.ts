@@ -4,7 +4,7 @@ import type { ChatStreamEvent } from '../../../src/api/chat/events';
 import { ApiError } from '../../../src/api/errors';
 import { SecretRedactor } from '../../../src/common/redactor';
 import { ConnectionDoctor } from '../../../src/doctor/core/connectionDoctor';
-import { clientFor, collect, MemoryLogger, useLocalService } from './support';
+import { clientFor, collect, MemoryLogger, useLocalService } from '../support/localService';
 
 // Where outside text and bytes enter the extension: bounded reads, redacted server text, base URLs, odd 200s.
 

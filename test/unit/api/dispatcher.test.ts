@@ -4,7 +4,7 @@ import { startLocalProxy, type LocalProxy } from '../../service/proxy';
 import { ApiError } from '../../../src/api/errors';
 import { DEFAULT_RETRY } from '../../../src/api/retry';
 import { Transport } from '../../../src/api/transport';
-import { clientFor, MemoryLogger, testDispatcher, useLocalService } from './support';
+import { clientFor, MemoryLogger, testDispatcher, useLocalService } from '../support/localService';
 
 describe('dispatcher and proxies', () => {
   const ctx = useLocalService();

@@ -4,7 +4,7 @@ import { PromptreelClient } from '../../../src/api/client';
 import { isVideoModel } from '../../../src/api/models';
 import { DEFAULT_RETRY } from '../../../src/api/retry';
 import { Transport } from '../../../src/api/transport';
-import { MemoryLogger, clientFor, testDispatcher, useLocalService, v1Requests, waitUntil } from './support';
+import { MemoryLogger, clientFor, testDispatcher, useLocalService, v1Requests, waitUntil } from '../support/localService';
 
 describe('HTTP layer against the local service', () => {
   const ctx = useLocalService();

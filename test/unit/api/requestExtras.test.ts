@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiError } from '../../../src/api/errors';
 import { headerProblem, usableHeaders, withExtraBody, withQuery, type RequestExtras } from '../../../src/api/requestExtras';
-import { clientFor, collect, useLocalService } from './support';
+import { clientFor, collect, useLocalService } from '../support/localService';
 
 const hello = { model: 'promptreel-chat', messages: [{ role: 'user' as const, content: 'hello' }] };
 

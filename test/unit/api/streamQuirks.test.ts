@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ChatStreamEvent } from '../../../src/api';
 import { ApiError } from '../../../src/api/errors';
-import { clientFor, collect, useLocalService } from './support';
+import { clientFor, collect, useLocalService } from '../support/localService';
 
 const hello = (model = 'promptreel-chat') => ({ model, messages: [{ role: 'user' as const, content: 'hello' }] });
 const textOf = (events: ChatStreamEvent[]) => events.map((event) => (event.type === 'text' ? event.text : '')).join('');

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { isApiError, type ChatStreamEvent } from '../../../src/api';
-import { clientFor, testDispatcher, useLocalService, waitUntil } from './support';
+import { clientFor, testDispatcher, useLocalService, waitUntil } from '../support/localService';
 
 const hello = { model: 'promptreel-chat', messages: [{ role: 'user' as const, content: 'hello there' }] };
 

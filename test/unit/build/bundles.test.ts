@@ -7,7 +7,7 @@ import { listFiles, PackageManager } from '@vscode/vsce';
 import { apiUrl } from '../../../src/api/baseUrl';
 import type * as Slim from '../../../src/api/undici/slim';
 import { startLocalProxy, type LocalProxy } from '../../service/proxy';
-import { useLocalService } from '../api/support';
+import { useLocalService } from '../support/localService';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 

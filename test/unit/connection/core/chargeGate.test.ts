@@ -1,0 +1,92 @@
+import * as assert from 'node:assert/strict';
+import type { KeyHealthState } from '../../../../src/connection/account/core/keyHealthMonitor';
+import type { PriceQuote } from '../../../../src/connection/account/core/priceBook';
+import { ChargeGate, describeQuote, describeQuotePrice, QUOTE_DEADLINE_MS, type ChargedVideoRequest } from '../../../../src/connection/core/chargeGate';
+import { FakeClock } from '../../../fakes/fakeClock';
+
+const REQUEST: ChargedVideoRequest = { model: 'video-model', prompt: 'A kite', seconds: '5', metadata: { seed: 1 } };
+
+function gate(
+  options: {
+    prices?: Record<string, PriceQuote>;
+    priceOf?: (model: string) => Promise<PriceQuote | undefined>;
+    health?: KeyHealthState;
+    fromFolder?: string[];
+    clock?: FakeClock;
+  } = {},
+): ChargeGate<ChargedVideoRequest> {
+  return new ChargeGate<ChargedVideoRequest>({
+    priceOf: options.priceOf ?? (async (model) => options.prices?.[model]),
+    keyHealth: async () => options.health ?? { kind: 'not-offered' },
+    fromFolder: () => options.fromFolder ?? [],
+    clock: options.clock ?? new FakeClock(),
+  });
+}
+
+describe('connection: the charge gate (review 2.3)', () => {
+  it('review 2.3: an accepted quote is approved once, and each of its requests is handed out once', async () => {
+    const charges = gate({ prices: { 'video-model': { kind: 'per-call', usd: 0.4, source: 'service' } } });
+    const quote = await charges.quote([REQUEST, { ...REQUEST, metadata: { seed: 2 } }]);
+    assert.equal(quote.charge.priceUsd, 0.8);
+    const approval = charges.approve(quote);
+    assert.ok(approval);
+    assert.equal(charges.approve(quote), undefined, 'a confirmation is never accepted twice');
+    assert.equal(charges.approve(quote.id), undefined, 'nor by its id');
+    assert.equal(charges.take(approval)?.metadata?.seed, 1);
+    assert.equal(charges.take(approval)?.metadata?.seed, 2);
+    assert.equal(charges.take(approval), undefined);
+    assert.equal(charges.remaining(approval), 0);
+  });
+
+  it('review 2.3: approves only quotes it made, and sends what was quoted even if the caller changes its copy', async () => {
+    const charges = gate();
+    const request = { ...REQUEST, metadata: { seed: 1 } };
+    const quote = await charges.quote([request]);
+    request.metadata.seed = 99;
+    assert.equal(charges.approve({ ...quote }), undefined, 'a look-alike of a quote is not one');
+    const approval = charges.approve(quote);
+    assert.ok(approval);
+    assert.equal(charges.take(approval)?.metadata?.seed, 1);
+    assert.equal(charges.take({ quote }), undefined, 'an approval it did not give hands out nothing');
+    assert.throws(() => {
+      (quote.requests[0] as { prompt: string }).prompt = 'changed';
+    }, TypeError);
+  });
+
+  it('review 2.3: says the price is not known when one model has none, and never waits past its deadline', async () => {
+    const clock = new FakeClock();
+    const unpriced = gate({ prices: {} });
+    const quote = await unpriced.quote([REQUEST]);
+    assert.equal(quote.charge.priceUsd, undefined);
+    assert.equal(describeQuotePrice(quote), 'price not known');
+    assert.match(describeQuote(quote), /not known/);
+
+    const stuck = gate({ clock, priceOf: () => new Promise(() => undefined) });
+    let late: Awaited<ReturnType<typeof stuck.quote>> | undefined;
+    const arrived = () => late;
+    void stuck.quote([REQUEST]).then((value) => (late = value));
+    await clock.advance(QUOTE_DEADLINE_MS - 1);
+    assert.equal(arrived(), undefined);
+    await clock.advance(1);
+    assert.ok(arrived(), 'the quote arrives at the deadline');
+    assert.equal(arrived()?.charge.priceUsd, undefined);
+  });
+
+  it("review 2.4: names what the folder's settings chose in the confirmation", async () => {
+    const quote = await gate({ fromFolder: ['the model'] }).quote([REQUEST], ["the duration 10 s (this folder's recipe)"]);
+    assert.deepEqual(quote.fromFolder, ['the model', "the duration 10 s (this folder's recipe)"]);
+    assert.match(describeQuote(quote), /From this folder's settings \(not yours\): the model, the duration 10 s/);
+  });
+
+  it('review 2.3: a confirmation shown by VS Code (a tool call) is held by what was asked and used once, oldest first', async () => {
+    const charges = gate();
+    const first = await charges.quote([REQUEST]);
+    const second = await charges.quote([{ ...REQUEST, seconds: '10' }]);
+    charges.hold('input', first);
+    charges.hold('input', second);
+    assert.equal(charges.approveHeld('input')?.quote, first);
+    assert.equal(charges.approveHeld('input')?.quote, second);
+    assert.equal(charges.approveHeld('input'), undefined);
+    assert.equal(charges.approveHeld('other'), undefined);
+  });
+});

@@ -1,0 +1,77 @@
+import * as assert from 'node:assert/strict';
+import { escapeHtml, newNonce, webviewHtml, type WebviewHtmlOptions } from '../../../../../src/workbench/webview/core/webviewHtml';
+
+const SOURCE = 'https://file+.vscode-resource.vscode-cdn.net';
+
+function csp(html: string): Map<string, string> {
+  const content = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1];
+  assert.ok(content, 'the page declares a CSP');
+  return new Map(
+    content
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...values]) => [name ?? '', values.join(' ')]),
+  );
+}
+
+function page(options: Partial<WebviewHtmlOptions> = {}): string {
+  return webviewHtml({
+    title: 'Chat',
+    cspSource: SOURCE,
+    nonce: 'n0nce',
+    styleHref: `${SOURCE}/media/chat.css`,
+    scriptSrc: `${SOURCE}/dist/webview/chat.js`,
+    body: '<main></main>',
+    ...options,
+  });
+}
+
+describe('webview pages (one CSP for every webview, src/workbench/webview)', () => {
+  it('allows nothing by default, our files only, and scripts by nonce only', () => {
+    const nonce = newNonce();
+    const html = page({ nonce, allow: { fonts: true } });
+    const policy = csp(html);
+    assert.equal(policy.get('default-src'), "'none'");
+    assert.equal(policy.get('script-src'), `'nonce-${nonce}'`);
+    assert.equal(policy.get('style-src'), SOURCE);
+    assert.equal(policy.get('img-src'), SOURCE);
+    assert.equal(policy.get('font-src'), SOURCE);
+    assert.equal(policy.has('media-src'), false);
+    assert.ok(!html.includes('unsafe-'), 'no unsafe-inline or unsafe-eval');
+    assert.ok(html.includes(`<script nonce="${nonce}" src="${SOURCE}/dist/webview/chat.js"></script>`), html);
+    assert.ok(html.includes(`<link rel="stylesheet" href="${SOURCE}/media/chat.css">`), html);
+  });
+
+  it('allows media only when asked, and no inline script or style at all', () => {
+    const html = page({ allow: { media: true } });
+    const policy = csp(html);
+    assert.equal(policy.get('media-src'), SOURCE);
+    assert.equal(policy.has('font-src'), false);
+    assert.ok(!/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")/.test(html), 'no inline script');
+    assert.ok(!html.includes('<style'), 'no inline style');
+    assert.ok(!/https?:\/\/(?!file\+\.vscode-resource)/.test(html), 'no remote content');
+  });
+
+  it('makes a new nonce each time, long enough not to be guessed', () => {
+    const nonces = new Set(Array.from({ length: 50 }, () => newNonce()));
+    assert.equal(nonces.size, 50);
+    for (const nonce of nonces) assert.ok(nonce.length >= 24, nonce);
+  });
+
+  it('escapes the title and the addresses', () => {
+    const html = page({ title: '<img src=x onerror=alert(1)>', styleHref: 'a"b', scriptSrc: 'c"d', body: '' });
+    assert.ok(!html.includes('<img'), html);
+    assert.ok(html.includes(`<title>${escapeHtml('<img src=x onerror=alert(1)>')}</title>`));
+    assert.ok(!html.includes('a"b') && !html.includes('c"d'));
+  });
+
+  it("gives a page the user's language and its translations, never as markup or a script", () => {
+    const hostile = '</script><img src=x onerror=alert(1)>';
+    const html = page({ l10n: { language: 'zh-CN', strings: { 'Video Gallery': '视频库', Compare: hostile } } });
+    assert.match(html, /<html lang="zh-CN"/);
+    assert.ok(html.includes('视频库'), 'the translations reach the page');
+    assert.ok(!html.includes(hostile) && !html.includes('<img'), 'a translation cannot end its block or add markup');
+    assert.equal(html.match(/<script/g)?.length, 2, 'the translations (a JSON data block, never run) and the page’s own script');
+    assert.ok(html.includes('<script type="application/json" id="promptreel-l10n">'));
+  });
+});
