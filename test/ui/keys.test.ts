@@ -1,13 +1,21 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'fs';
 import { notificationMessage } from './support/notifications';
 import { quickInputBox, quickInputMessage } from './support/palette';
-import { openViewContainer, viewPane } from './support/views';
+import { activityBarItem, openViewContainer, viewPane } from './support/views';
 import { useWorkbench } from './support/workbench';
 
 // The whole first-use path as a user takes it: the welcome view, Set API Key in the command palette's password
 // box, Test Connection, and a failure with its actions. The key must never show up anywhere on the page.
 describe('keys and Test Connection (command palette, end to end)', () => {
   const context = useWorkbench({ name: 'keys' });
+
+  it('loads the workbench with the packaged extension installed: its activity bar item', async () => {
+    const { page } = context.workbench;
+    await activityBarItem(page, 'Promptreel').waitFor({ state: 'visible', timeout: 30_000 });
+    const file = await context.workbench.screenshot('workbench');
+    assert.ok(fs.statSync(file).size > 0, `${file} is empty`);
+  });
 
   it('invites to set a key in the empty Promptreel views', async () => {
     const { page } = context.workbench;
