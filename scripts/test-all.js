@@ -16,6 +16,7 @@ const node = process.execPath;
 const bin = (relative) => path.join(ROOT, 'node_modules', relative);
 const reporter = path.join(__dirname, 'vscode', 'stats-reporter.js');
 const statsFile = (stage) => path.join(LOGS, `${stage}.stats.json`);
+const timingsFile = (stage) => path.join(LOGS, `${stage}.timings.json`);
 
 /** name, command, what it needs, timeout, and whether it produces test counts. */
 function plan(selected) {
@@ -42,7 +43,7 @@ function plan(selected) {
   if (wants('host')) {
     stages.push({
       name: 'host',
-      command: [node, path.join(__dirname, 'run-host-tests.js'), '--stats-file', statsFile('host')],
+      command: [node, path.join(__dirname, 'run-host-tests.js'), '--stats-file', statsFile('host'), '--timings-file', timingsFile('host')],
       timeoutMs: 25 * MINUTE,
       counts: true,
       after: ['build', 'compile', 'install'],
@@ -105,7 +106,7 @@ async function runStage(stage) {
   const sampler = startMemorySampler({ rootPid: process.pid, tag });
   const proc = spawnGroup(stage.command[0], stage.command.slice(1), {
     cwd: ROOT,
-    env: { ...process.env, [tag.name]: tag.value, PROMPTREEL_STATS_FILE: statsFile(stage.name) },
+    env: { ...process.env, [tag.name]: tag.value, PROMPTREEL_STATS_FILE: statsFile(stage.name), PROMPTREEL_TIMINGS_FILE: timingsFile(stage.name) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   current = { proc, stage };
