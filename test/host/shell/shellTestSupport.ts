@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import { isDeepStrictEqual } from 'util';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 
@@ -19,9 +20,15 @@ export function packageJson(): { contributes: Record<string, unknown> } & Record
   return extension.packageJSON as { contributes: Record<string, unknown> } & Record<string, unknown>;
 }
 
-/** Writes a `promptreel.*` setting in the user settings (undefined removes it). */
+/**
+ * Writes a `promptreel.*` setting in the user settings (undefined removes it). A value the user settings already hold
+ * is not written again: VS Code would rewrite settings.json through the workbench (a few hundred ms each) and report
+ * no change.
+ */
 export async function setSetting(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('promptreel').update(key, value, vscode.ConfigurationTarget.Global);
+  const configuration = vscode.workspace.getConfiguration('promptreel');
+  if (isDeepStrictEqual(configuration.inspect(key)?.globalValue, value)) return;
+  await configuration.update(key, value, vscode.ConfigurationTarget.Global);
 }
 
 type ShowInputBox = typeof vscode.window.showInputBox;
