@@ -2,7 +2,9 @@
 // Runs test/host (mocha) inside the real VS Code extension host: code-server with the smoke-test driver, a fresh
 // profile and workspace, and Chromium opening the workbench with a `payload` naming the extension under development
 // (this repo) and the tests entry (out/test/host/index). Exit code 0 only when every test passed.
-// Usage: node scripts/run-host-tests.js [--stats-file FILE] [--timeout-ms N]   (build + compile-tests first)
+// Usage: node scripts/run-host-tests.js [--stats-file FILE] [--timings-file FILE] [--timeout-ms N]   (build + compile-tests first)
+// The limit for the whole suite (default 20 minutes, at least three times its idle duration) only catches a host that
+// stopped answering: each test has its own limit (test/host/index.ts), which fails it by name.
 const fs = require('fs');
 const path = require('path');
 const util = require('util');
@@ -36,6 +38,7 @@ const OFFLINE_NOISE = /getaddrinfo ENOTFOUND (open-vsx\.org|\S*marketplace|\S*vi
 
 async function main() {
   const statsOut = option('--stats-file');
+  const timingsOut = option('--timings-file');
   const timeoutMs = Number(option('--timeout-ms', process.env.PROMPTREEL_HOST_TIMEOUT_MS || 20 * 60_000));
   requireStack();
   for (const file of [EXTENSION_MAIN, `${HOST_TESTS_ENTRY}.js`]) {
@@ -70,7 +73,7 @@ async function main() {
       workspace,
       smokeDriver: true, // VS Code ignores `payload` without it
       locale: process.env.PROMPTREEL_HOST_LOCALE,
-      env: { PROMPTREEL_HOST_STATS_FILE: hostStatsFile },
+      env: { PROMPTREEL_HOST_STATS_FILE: hostStatsFile, PROMPTREEL_HOST_TIMINGS_FILE: timingsOut || path.join(LOGS, 'host.timings.json') },
       logFile: path.join(LOGS, 'host-code-server.log'),
     });
     console.log(`[host] code-server ${server.url} (pgid ${server.pgid}) up in ${(server.startedInMs / 1000).toFixed(2)}s`);
@@ -94,7 +97,15 @@ async function main() {
     await page.goto(payloadUrl(server, workspace));
     const timer = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs));
     const exitCode = await Promise.race([finished, timer]);
-    const stats = readJson(hostStatsFile) || loggedStats;
+    // Written by the host's reporter when each test starts and ends: after a timeout, what passed so far and the test
+    // that was running.
+    const streamed = readJson(hostStatsFile);
+    if (exitCode === 'timeout') {
+      const so = streamed ? `${streamed.passes} passed, ${streamed.failures} failed so far` : 'no test had started';
+      const where = streamed && streamed.running ? ` while running "${streamed.running}"` : '';
+      console.error(`[host] the limit for the whole suite (${timeoutMs / 1000}s) ran out${where}; ${so}`);
+    }
+    const stats = (streamed && streamed.finished ? streamed : undefined) || loggedStats || streamed;
     result = { exitCode, stats };
   } finally {
     await stopAll();
@@ -105,11 +116,13 @@ async function main() {
   if (!stats) {
     console.error(`[host] no test totals reported (exit code ${result.exitCode})`);
     stats = { passes: 0, failures: 1, pending: 0 };
+  } else if (result.exitCode === 'timeout') {
+    stats = { passes: stats.passes, failures: stats.failures + 1, pending: stats.pending }; // the test that never ended
   } else if (result.exitCode !== 0 && stats.failures === 0) {
-    stats = { ...stats, failures: 1 }; // the host failed after the tests, or timed out
+    stats = { ...stats, failures: 1 }; // the host failed after the tests
   }
   console.log(`[host] exit code ${result.exitCode}; ${stats.passes} passed, ${stats.failures} failed, ${stats.pending} pending in ${seconds.toFixed(1)}s`);
-  if (statsOut) fs.writeFileSync(statsOut, `${JSON.stringify(stats)}\n`);
+  if (statsOut) fs.writeFileSync(statsOut, `${JSON.stringify({ passes: stats.passes, failures: stats.failures, pending: stats.pending })}\n`);
   return result.exitCode === 0 && stats.failures === 0 ? 0 : 1;
 }
 

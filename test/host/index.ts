@@ -5,6 +5,8 @@ import Mocha from 'mocha';
 
 /** The runner finds the totals by this prefix in the forwarded console output. */
 const STATS_MARKER = 'PROMPTREEL_HOST_STATS';
+/** The longest a single host test may take before it fails with its name (a hang is caught here, not by the runner). */
+const TEST_TIMEOUT_MS = 30_000;
 
 interface HostStats {
   passes: number;
@@ -23,10 +25,17 @@ function findTestFiles(dir: string): string[] {
     .sort();
 }
 
+function repoRoot(): string {
+  for (let dir = __dirname; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'scripts', 'vscode', 'stats-reporter.js'))) return dir;
+  }
+  throw new Error(`no scripts/vscode above ${__dirname}`);
+}
+
 function report(stats: HostStats): void {
   console.log(`${STATS_MARKER} ${JSON.stringify(stats)}`);
   const file = process.env.PROMPTREEL_HOST_STATS_FILE;
-  if (file) fs.writeFileSync(file, `${JSON.stringify(stats)}\n`);
+  if (file) fs.writeFileSync(file, `${JSON.stringify({ ...stats, finished: true })}\n`);
 }
 
 function runMocha(mocha: Mocha): Promise<HostStats> {
@@ -40,7 +49,12 @@ function runMocha(mocha: Mocha): Promise<HostStats> {
 
 export async function run(): Promise<void> {
   const grep = process.env.PROMPTREEL_HOST_GREP;
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, forbidOnly: true, reporter: 'spec', ...(grep ? { grep } : {}) });
+  const root = repoRoot();
+  // The spec output, plus the totals after each test (the runner reads them when its limit for the whole suite runs
+  // out) and each test's duration.
+  const reporter = require(path.join(root, 'scripts', 'vscode', 'stats-reporter.js')) as typeof Mocha.reporters.Base;
+  const reporterOptions = { statsFile: process.env.PROMPTREEL_HOST_STATS_FILE, timingsFile: process.env.PROMPTREEL_HOST_TIMINGS_FILE, root };
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: TEST_TIMEOUT_MS, forbidOnly: true, reporter, reporterOptions, ...(grep ? { grep } : {}) });
   // PROMPTREEL_HOST_FILTER=chat,video runs only the files whose path below test/host contains one of those words.
   const filters = (process.env.PROMPTREEL_HOST_FILTER ?? '').split(',').filter(Boolean);
   for (const file of findTestFiles(__dirname)) {

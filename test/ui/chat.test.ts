@@ -81,7 +81,8 @@ describe('chat panel (real VS Code, end to end)', () => {
     await waitForStatus(frame, 'done');
     const reply = lastReply(frame);
     await reply.locator('p', { hasText: 'Here are some things a renderer must not run' }).waitFor();
-    // Give an image error handler the chance it would have, then click what is left of the link.
+    // Give an image error handler the chance it would have, then click what is left of the link (the wait is the point:
+    // nothing may run during it).
     await reply
       .locator('a', { hasText: 'click' })
       .click()
@@ -128,7 +129,7 @@ describe('chat panel (real VS Code, end to end)', () => {
     await reply.locator('p', { hasText: 'Install the package with:' }).waitFor();
     // What a user would click: the reply's "Copy" and "Replace", and its plain-looking link.
     for (const label of ['Copy', 'Replace', 'the documentation']) await reply.locator('a', { hasText: label }).first().click();
-    await page.waitForTimeout(1_000);
+    await page.waitForTimeout(1_000); // the point: the clicks change nothing during it
     assert.equal(normalize(await editorLines.innerText()).trim(), 'const kept = true;', 'the selection was not replaced');
     const findings = await reply.evaluate((article) => ({
       forgedActions: Array.from(article.querySelectorAll('[data-code-action]')).filter((element) => element.tagName !== 'BUTTON').length,
@@ -158,7 +159,8 @@ describe('chat panel (real VS Code, end to end)', () => {
       await send(frame, 'Where is the guide?');
       await waitForStatus(frame, 'done');
       await lastReply(frame).locator('a', { hasText: 'the guide' }).click();
-      // VS Code asks before it opens a site that is not trusted; every further open would ask again.
+      // VS Code asks before it opens a site that is not trusted; every further open would ask again (the 8 s watched are
+      // the point: one prompt in them, not more).
       const prompts = page.locator('.monaco-dialog-box', { hasText: 'docs.example.com' });
       let asked = 0;
       const deadline = Date.now() + 8_000;
@@ -357,10 +359,21 @@ describe('chat panel (real VS Code, end to end)', () => {
 
   it('restores the conversation after a window reload, in the side bar and in an editor panel', async () => {
     const { page } = context.workbench;
+    const showingTheChat = async (): Promise<number> => {
+      let showing = 0;
+      const frames = await page.locator('iframe.webview.ready').filter({ visible: true }).count();
+      for (let nth = 0; nth < frames; nth++) {
+        const user = chatFrame(page, nth).locator('article.message.user', { hasText: 'Show me some #markdown' });
+        if ((await user.count().catch(() => 0)) > 0) showing++;
+      }
+      return showing;
+    };
+    const showingBefore = await showingTheChat();
     await runCommand(page, 'Promptreel: Open Chat in Editor');
     const tab = page.locator('.tab', { hasText: 'Chat:' }).first();
     await tab.waitFor({ state: 'visible', timeout: LONG_WAIT });
-    await page.waitForTimeout(1000); // lets the panel webview save its state before the reload
+    // The panel's page saves the chat it shows as it shows it (its state for the reload).
+    await waitUntil(async () => (await showingTheChat()) > showingBefore, 'the panel to show the chat');
 
     await runCommand(page, 'Developer: Reload Window');
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });

@@ -112,7 +112,7 @@ describe('streaming into the editor (Chromium, real workbench)', () => {
     const kept = await waitForSettledText(page);
     const line = kept.split('\n')[1] ?? '';
     assert.match(line, /^ {2}return a \+ b;/, kept);
-    await page.waitForTimeout(1000);
+    await page.waitForTimeout(1000); // the point: nothing written during it
     assert.equal(await editorText(page), kept, 'nothing is written after Cancel');
     assert.ok(line.length < 2 + 'return a + b; // '.length * 30, 'stopped before the end of the reply');
 
@@ -132,7 +132,7 @@ describe('streaming into the editor (Chromium, real workbench)', () => {
     await page.keyboard.press('Escape');
     await service.waitForSocketsClosed(10_000);
     const kept = await waitForSettledText(page);
-    await page.waitForTimeout(1000);
+    await page.waitForTimeout(1000); // the point: nothing written during it
     assert.equal(await editorText(page), kept, 'nothing is written after Escape');
     assert.ok((kept.match(/x/g) ?? []).length < 400);
     await page.keyboard.press('Control+Z');
@@ -160,7 +160,10 @@ describe('streaming into the editor (Chromium, real workbench)', () => {
     // A click below the text of the proposal: no tab tooltip over the diff in the screenshot.
     const box = await modified.boundingBox();
     if (box) await page.mouse.click(box.x + box.width / 2, box.y + 300);
-    await page.waitForTimeout(300);
+    await page
+      .locator('.workbench-hover-container')
+      .waitFor({ state: 'hidden', timeout: 5_000 })
+      .catch(() => undefined); // only the screenshot's looks depend on it
     await context.workbench.screenshot('editor-stream-2-rewrite-diff');
     await accept.click();
 

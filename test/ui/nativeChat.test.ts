@@ -54,11 +54,12 @@ async function ask(workbench: Workbench, text: string): Promise<void> {
   await workbench.runCommand('Chat: Open Chat');
   const input = chatPanel(page).locator('.interactive-input-part .monaco-editor').first();
   await input.waitFor({ state: 'visible', timeout: 20_000 });
-  await page.waitForTimeout(300);
+  await chatPanel(page).locator('.interactive-input-part .monaco-editor.focused').first().waitFor({ state: 'attached', timeout: 20_000 });
   await page.keyboard.press('Control+A');
   // The trailing space closes the completion list of `@…` and `/…`, so Enter sends instead of completing.
   await page.keyboard.type(`${text} `, { delay: 10 });
-  await page.waitForTimeout(300);
+  await waitForText(input, new RegExp(text.replace(/\s+/g, ' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  await page.locator('.suggest-widget.visible').waitFor({ state: 'hidden', timeout: 20_000 });
   await page.keyboard.press('Enter');
 }
 

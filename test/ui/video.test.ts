@@ -205,7 +205,8 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
 
   it('brings the player back after a window reload', async () => {
     const { page } = context.workbench;
-    await page.waitForTimeout(1000); // lets the player page save its state before the reload
+    // The page saves its file when it loads it (before it reads its size): the state the reload brings back.
+    await (await playerFrame(page)).locator('#status', { hasText: '320×180, 3.0 s' }).waitFor({ state: 'visible', timeout: 30_000 });
     await runCommand(page, 'Developer: Reload Window');
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60_000 });
@@ -230,7 +231,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await context.workbench.screenshot('video-regenerate-confirm');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await page.waitForTimeout(1000);
+    await page.waitForTimeout(1000); // the point: nothing sent during it
     assert.equal(posts(), before, 'no new task');
     assert.equal(await viewPane(page, 'Video Tasks').locator('.monaco-list-row').count(), 1, 'still one task in the list');
   });
@@ -247,11 +248,11 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     assert.ok(review.includes('$0.40 ·'), `the service's price, not the folder's:\n${review}`);
     assert.ok(!review.includes('$0.01'), `the folder's price is never shown:\n${review}`);
     await context.workbench.screenshot('video-review-from-task-input');
-    await page.waitForTimeout(1000);
+    await page.waitForTimeout(1000); // the point: nothing sent during it
     assert.equal(videoPosts(service), before, 'nothing sent while the review is open');
     await quickInputBox(page).press('Escape');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
-    await page.waitForTimeout(1500);
+    await page.waitForTimeout(1500); // the point: nothing sent during it
     assert.equal(videoPosts(service), before, 'nothing sent after the review was dismissed');
   });
 
@@ -279,7 +280,8 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
       const reloadedAt = Date.now();
       const polls = () =>
         service.requests.filter((request) => request.method === 'GET' && request.path === `/v1/videos/${id}` && request.at > reloadedAt).length;
-      const deadline = Date.now() + 30_000;
+      // Up to the poll lease's 45 s and a follower's 10 s look: the window that was reloaded may not have given its lease up.
+      const deadline = Date.now() + 60_000;
       while (polls() === 0 && Date.now() < deadline) await page.waitForTimeout(250);
       assert.ok(polls() > 0, 'the task is polled again after the reload, with no Promptreel view open');
 
@@ -371,7 +373,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await compare.locator('video').evaluateAll((videos: HTMLVideoElement[]) => videos.forEach((video) => video.pause()));
     await context.workbench.screenshot('video-gallery-compare');
 
-    await page.waitForTimeout(500); // lets the page save its state before the reload
+    // The page saves its state before it renders (main.ts save()): the comparison shown is saved.
     await runCommand(page, 'Developer: Reload Window');
     await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60_000 });
     await page.locator('.tab', { hasText: 'Video Gallery' }).first().waitFor({ state: 'visible', timeout: 60_000 });

@@ -129,7 +129,7 @@ describe('account: the key quota in the status bar', () => {
     const connection = new Connection(api.keyStore, api.clients, api.languageModels.catalog, api.connection.chatModel, api.settings, log, clock);
     const feature = new AccountFeature(connection, api.settings, api.globalState, log);
     try {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the point: nothing is read during it
       // Had anything been read, the monitor would know the quota (the service answers at once).
       assert.equal(connection.keyHealth.state.kind, 'unknown', 'nothing read while starting');
       assert.equal(connection.prices.known().size, 0, 'no prices read while starting');

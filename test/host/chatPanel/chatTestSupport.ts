@@ -58,11 +58,32 @@ export function endsTold(messages: readonly HostToWebview[], conversationId: str
   });
 }
 
-/** The Chat view's host once its real webview has said `ready`. */
+/**
+ * The Chat view's host once its real webview has said `ready` and been answered. A page loads (again, when the view
+ * was hidden: its host's `ready` is still true from the last load), says `ready`, and the host answers with a
+ * snapshot: the test starts after it, or the answer would come in its middle.
+ */
 export async function readyViewHost(api: PromptreelTestApi): Promise<ChatSession> {
-  const host = await api.chat.view.reveal();
-  await waitFor(() => host.ready, { timeoutMs: 30_000, what: 'the chat webview to say ready' });
-  return host;
+  const { view } = api.chat;
+  if (view.visible && view.host?.ready) return view.reveal();
+  const answered = new Set<ChatSession>();
+  const listening = new Map<ChatSession, vscode.Disposable>();
+  const listen = (host: ChatSession) => {
+    if (!listening.has(host))
+      listening.set(
+        host,
+        host.onDidPost((message) => message.type === 'snapshot' && answered.add(host)),
+      );
+  };
+  if (view.host) listen(view.host);
+  try {
+    const host = await view.reveal();
+    listen(host);
+    await waitFor(() => host.ready && answered.has(host), { timeoutMs: 30_000, what: 'the chat webview to say ready, and its snapshot' });
+    return host;
+  } finally {
+    for (const disposable of listening.values()) disposable.dispose();
+  }
 }
 
 export function assistantAt(conversation: Conversation | undefined, index: number): AssistantMessage {

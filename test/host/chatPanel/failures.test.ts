@@ -59,7 +59,7 @@ describe('chat: stop, cut-off and refused requests', () => {
       assert.equal(reply.error?.actions[0], 'setApiKey');
       const error = posts.messages.find((message) => message.type === 'error');
       assert.ok(error && error.type === 'error' && endedReply(error).error?.actions.includes('setApiKey'), 'the webview got the error with its action');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the point: no second end during it
       assert.deepEqual(endsTold(posts.messages, conversation.id, reply.id), ['error'], 'issue 24.3: the page learns the end once');
       assert.equal(conversation.messages[0].role, 'user', 'the question is kept, to retry once the key is fixed');
     } finally {

@@ -69,7 +69,7 @@ describe('chat: a conversation against the local service', () => {
     try {
       const reply = await api.chat.controller.send(conversation.id, { text: 'tell me once' });
       assert.equal(reply?.status, 'done');
-      // What the host holds back during a turn would have gone by now.
+      // What the host holds back during a turn would have gone by now (the point: no second end during the wait).
       await new Promise((resolve) => setTimeout(resolve, 200));
       assert.deepEqual(endsTold(posts.messages, conversation.id, reply.id), ['done'], posts.messages.map((message) => message.type).join());
       const types = posts.messages.map((message) => message.type);

@@ -14,7 +14,10 @@ describe('shell: Select Chat Model', () => {
     (await testApi()).languageModels.catalog.invalidate('a new pick in the test');
     const picked = vscode.commands.executeCommand<string | undefined>('promptreel.selectChatModel');
     await waitFor(() => ctx.service.requests.some((request) => request.path === '/v1/models'), { what: 'the model list request' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The pick gets the list in the tick the catalog settles (its items reach the workbench on the next timer turn).
+    const { catalog } = (await testApi()).languageModels;
+    await waitFor(() => catalog.knownChatModels()?.length, { what: 'the model list' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
     for (const key of keys) await vscode.commands.executeCommand(key);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     return picked;

@@ -23,7 +23,9 @@ export interface ServiceScenario {
 export async function connectService(service: LocalService, ...scenarios: ServiceScenario[]): Promise<PromptreelTestApi> {
   const api = await testApi();
   await setSetting('baseUrl', service.baseUrl);
-  await api.keyStore.store(service.demoKey);
+  // Like the settings, a key already stored is not stored again: storing fires a key change, and the model list
+  // reloaded for it would arrive in the middle of the test.
+  if ((await api.keyStore.getKey()) !== service.demoKey) await api.keyStore.store(service.demoKey);
   for (const scenario of scenarios) for (const [key, value] of Object.entries(scenario.settings ?? {})) await setSetting(key, value);
   for (const scenario of scenarios) await scenario.prepare?.(api, service);
   return api;

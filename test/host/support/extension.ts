@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'util';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 
@@ -22,10 +23,16 @@ export function packageJson(): { contributes: Record<string, unknown> } & Record
 /** The `promptreel.*` settings written through setSetting since they were last removed, with the last value written. */
 const written = new Map<string, unknown>();
 
-/** Writes a `promptreel.*` setting in the user settings (undefined removes it). */
+/**
+ * Writes a `promptreel.*` setting in the user settings (undefined removes it). A value the user settings already hold
+ * is not written again: VS Code would rewrite settings.json through the workbench (a few hundred ms each) and report
+ * no change.
+ */
 export async function setSetting(key: string, value: unknown): Promise<void> {
   written.set(key, value);
-  await vscode.workspace.getConfiguration('promptreel').update(key, value, vscode.ConfigurationTarget.Global);
+  const configuration = vscode.workspace.getConfiguration('promptreel');
+  if (isDeepStrictEqual(configuration.inspect(key)?.globalValue, value)) return;
+  await configuration.update(key, value, vscode.ConfigurationTarget.Global);
 }
 
 /** Removes every `promptreel.*` setting written through setSetting and still set: no suite leaves one to the next. */

@@ -225,7 +225,7 @@ describe('video: creating tasks', () => {
     let outcome: CreateOutcome | undefined;
     try {
       outcome = await generateReviewed({ prompt: PROMPT });
-      // Time for any automatic retry to show up (there must be none).
+      // Time for any automatic retry to show up (the point: there must be none).
       await new Promise((resolve) => setTimeout(resolve, 1500));
     } finally {
       messages.restore();

@@ -66,7 +66,7 @@ describe('video: task lifecycle with the real poller', () => {
       assert.deepEqual(ready?.items, ['Download', 'Open']);
       assert.equal(runtime(api).poller.isScheduled, false, 'no timer once nothing is pending');
       const polls = ctx.service.task(task.id)?.polls ?? 0;
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await new Promise((resolve) => setTimeout(resolve, 2500)); // the point: no poll during more than one interval (2 s)
       assert.equal(ctx.service.task(task.id)?.polls, polls, 'no poll after the end');
     } finally {
       messages.restore();
@@ -177,7 +177,7 @@ describe('video: task lifecycle with the real poller', () => {
     assert.equal(((await tree.getTreeItem(old.id)).iconPath as vscode.ThemeIcon).id, 'warning');
     await waitFor(() => !poller.isScheduled, { what: 'the timer to stop' });
     const polls = ctx.service.task(old.id)?.polls;
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await new Promise((resolve) => setTimeout(resolve, 3000)); // the point: no poll during more than one interval (2 s)
     assert.equal(ctx.service.task(old.id)?.polls, polls, 'not polled any more');
     // Refresh by hand still asks, and a task that did finish leaves the stale state.
     ctx.service.task(old.id)!.forced = 'completed';

@@ -25,7 +25,7 @@ describe('video: each task belongs to the service that made it', () => {
     await setSetting('baseUrl', second.service.baseUrl);
     await api.keyStore.store(second.service.demoKey);
     await runtime(api).poller.pollNow();
-    await new Promise((resolve) => setTimeout(resolve, 2_500)); // more than one poll interval
+    await new Promise((resolve) => setTimeout(resolve, 2_500)); // the point: nothing asked during more than one poll interval
     assert.equal(second.service.requests.filter((request) => request.path.startsWith('/v1/videos')).length, 0, 'never asked on the other service');
     const kept = runtime(api).store.get(id);
     assert.ok(kept && (kept.state === 'queued' || kept.state === 'running'), `still pending: ${kept?.state}`);
@@ -90,7 +90,7 @@ describe('video: each task belongs to the service that made it', () => {
       ]);
       runtime(api).store.reload();
       await runtime(api).poller.pollNow();
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // the point: not adopted during it
       assert.deepEqual(
         runtime(api).store.tasks.map((task) => [task.id, task.service]),
         [['task_legacy_running', undefined]],

@@ -85,7 +85,9 @@ describe('video: the video tool for agents (issue 16.1)', () => {
     const input = { prompt: 'A kite cancelled while it is sent' };
     await api.video.tool.prepareInvocation({ input });
     const running = api.video.tool.invoke({ input, toolInvocationToken: undefined }, cancel.token);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Cancelled once the POST has reached the service (which holds its answer for 400 ms).
+    for (const deadline = Date.now() + 10_000; videoPosts(ctx.service).length === 0 && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     cancel.cancel();
     const text = resultText(await running);
     assert.match(text, /^Stopped following video task task_\w+: it keeps running on the service\./);

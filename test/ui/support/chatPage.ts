@@ -39,10 +39,14 @@ export async function openChat(page: Page): Promise<FrameLocator> {
   return frame;
 }
 
-export async function waitUntil(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = LONG_WAIT): Promise<void> {
+/** Polls `probe`; after `timeoutMs` fails saying what was awaited and, with `shown`, what there was instead. */
+export async function waitUntil(probe: () => Promise<boolean> | boolean, what: string, timeoutMs = LONG_WAIT, shown?: () => Promise<unknown>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const came = shown ? `; instead: ${JSON.stringify(await shown().catch((error: unknown) => String(error)))}` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${came}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -59,14 +63,20 @@ export async function lastReplyId(frame: FrameLocator): Promise<string | null> {
 
 /** Waits for a reply newer than `previousId` to appear. */
 export async function waitForNewReply(frame: FrameLocator, previousId: string | null): Promise<void> {
-  await waitUntil(async () => {
-    const id = await lastReplyId(frame);
-    return id !== null && id !== previousId;
-  }, 'a new reply');
+  await waitUntil(
+    async () => {
+      const id = await lastReplyId(frame);
+      return id !== null && id !== previousId;
+    },
+    `a reply newer than ${previousId ?? 'none'}`,
+    LONG_WAIT,
+    () => lastReplyId(frame),
+  );
 }
 
 export async function waitForStatus(frame: FrameLocator, status: string, timeout = LONG_WAIT): Promise<void> {
-  await waitUntil(async () => (await lastReply(frame).getAttribute('data-status')) === status, `the last reply to be ${status}`, timeout);
+  const shown = () => lastReply(frame).getAttribute('data-status');
+  await waitUntil(async () => (await shown()) === status, `the last reply to be ${status}`, timeout, shown);
 }
 
 /** Types a message, sends it with Enter, and waits until its reply has appeared. */

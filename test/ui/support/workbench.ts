@@ -32,7 +32,11 @@ export interface Workbench {
   /** Absolute path of the opened workspace folder. */
   readonly workspace: string;
   readonly url: string;
+  /** code-server's output (the workbench's own logs are copied out by `collectLogs`). */
+  readonly logFile: string;
   screenshot(name: string): Promise<string>;
+  /** Copies VS Code's logs (the extension host's, Promptreel's output) to .artifacts/logs/ and returns the folder. */
+  collectLogs(): string;
   runCommand(title: string): Promise<void>;
   fillInput(text: string, options?: { submit?: boolean }): Promise<void>;
   pickItem(label: string): Promise<void>;
@@ -125,7 +129,14 @@ export async function launchWorkbench(options: WorkbenchOptions = {}): Promise<W
       service: readyService,
       workspace,
       url: codeServer.url,
+      logFile,
       screenshot: (shot) => screenshotTo(page, shot),
+      collectLogs: () => {
+        const copy = path.join(paths.LOGS, `ui-${name}-vscode-logs`);
+        fs.rmSync(copy, { recursive: true, force: true });
+        fs.cpSync(path.join(profile.userDataDir, 'logs'), copy, { recursive: true });
+        return copy;
+      },
       runCommand: (title) => runCommand(page, title),
       fillInput: (text, fillOptions) => fillInput(page, text, fillOptions),
       pickItem: (label) => pickItem(page, label),
@@ -141,7 +152,8 @@ export async function launchWorkbench(options: WorkbenchOptions = {}): Promise<W
 
 /**
  * Mocha helper: one workbench for the enclosing `describe`, a screenshot of every failed test
- * (.artifacts/screenshots/failed-<test>.png), and always stopped at the end.
+ * (.artifacts/screenshots/failed-<test>.png) and a copy of VS Code's logs, both named in the failure's message, and
+ * always stopped at the end.
  */
 export function useWorkbench(options: WorkbenchOptions = {}): { readonly workbench: Workbench } {
   const holder: { workbench?: Workbench } = {};
@@ -152,7 +164,18 @@ export function useWorkbench(options: WorkbenchOptions = {}): { readonly workben
   afterEach(async function () {
     const test = this.currentTest;
     if (holder.workbench && test?.state === 'failed') {
-      await holder.workbench.screenshot(`failed-${test.fullTitle()}`).catch(() => undefined);
+      const { workbench } = holder;
+      const relative = (file: string) => path.relative(paths.ROOT, file);
+      const shot = await workbench.screenshot(`failed-${test.fullTitle()}`).catch((error: unknown) => `none (${String(error)})`);
+      let logs: string;
+      try {
+        logs = relative(workbench.collectLogs());
+      } catch (error) {
+        logs = `not copied (${String(error)})`;
+      }
+      // Printed with the failure at the end of the run.
+      const err = (test as Mocha.Test & { err?: Error }).err;
+      if (err) err.message += `\n  screenshot: ${fs.existsSync(shot) ? relative(shot) : shot}\n  logs: ${relative(workbench.logFile)}, ${logs}/`;
     }
   });
   after(async function () {

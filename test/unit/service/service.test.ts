@@ -506,7 +506,9 @@ describe('local service', () => {
       const running = (await getJson(`/v1/videos/${id}`)).body;
       assert.notEqual(running['status'], 'completed');
       assert.equal(typeof running['completed_at'], 'number');
-      await new Promise((resolve) => setTimeout(resolve, 220));
+      const deadline = Date.now() + 5_000;
+      while ((await getJson(`/v1/videos/${id}`)).body['status'] !== 'completed' && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       assert.equal((await getJson(`/v1/videos/${id}`)).body['status'], 'completed');
     });
 

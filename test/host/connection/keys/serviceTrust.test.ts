@@ -49,7 +49,7 @@ describe('the API key goes only to a service the user chose', () => {
     // Background work: the model list and the poller run, and send no key.
     await api.languageModels.catalog.chatModels().catch(() => undefined);
     await runtime(api).poller.pollNow();
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // the point: no key during it
     assert.deepEqual(
       second.service.requests.filter((request) => request.key !== undefined).map((request) => request.path),
       [],

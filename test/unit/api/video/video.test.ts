@@ -183,7 +183,7 @@ describe('video tasks against the local service', () => {
     await assert.rejects(clientFor(ctx.service).createVideoTask(request), (error: unknown) => {
       return error instanceof ApiError && error.mayHaveReachedServer === true && error.retryable === false && /may have been created/.test(error.hint);
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the point: no retry during it
     assert.equal(v1Requests(ctx.service, 'POST', '/v1/videos').length, 1, 'exactly one POST');
   });
 

@@ -98,7 +98,8 @@ describe('chat conversation store', () => {
     for (let i = 0; i < 50; i++) store.persistSoon();
     store.changed(conversation.id);
     assert.equal(storage.writes, before);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    for (const deadline = Date.now() + 5_000; storage.writes === before && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 40)); // the point: no second write after the first (two save delays)
     assert.equal(storage.writes, before + 1);
     store.dispose();
   });

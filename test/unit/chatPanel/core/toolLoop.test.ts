@@ -357,7 +357,7 @@ describe('the chat tool loop (local service playing a tool-calling model)', () =
     } finally {
       release();
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the point: the released tool's answer changes nothing
     assert.equal(callsOf(h.conversation)[0]?.state, 'stopped', "the tool's late answer does not change the stopped call");
     assert.equal(chatRequests(ctx.service).length, 1, 'nothing was sent after Stop');
   });
