@@ -23,7 +23,7 @@ export interface ServiceScenario {
 export async function connectService(service: LocalService, ...scenarios: ServiceScenario[]): Promise<PromptreelTestApi> {
   const api = await testApi();
   await setSetting('baseUrl', service.baseUrl);
-  await api.keyStore.store(service.demoKey);
+  await api.connection.keyStore.store(service.demoKey);
   for (const scenario of scenarios) for (const [key, value] of Object.entries(scenario.settings ?? {})) await setSetting(key, value);
   for (const scenario of scenarios) await scenario.prepare?.(api, service);
   return api;
@@ -36,7 +36,7 @@ export async function connectService(service: LocalService, ...scenarios: Servic
 export async function disconnectService(...scenarios: ServiceScenario[]): Promise<void> {
   for (const scenario of [...scenarios].reverse()) await scenario.teardown?.();
   const api = await testApi();
-  await api.keyStore.clear();
+  await api.connection.keyStore.clear();
   await setSetting('baseUrl', undefined);
   await removeWrittenSettings();
 }
