@@ -3,7 +3,6 @@ import './workbench/l10n';
 import * as vscode from 'vscode';
 import { AccountFeature, registerAccountCommands } from './account/accountFeature';
 import { ApiKeyCommands } from './auth/apiKeyCommands';
-import { ApiKeyContext } from './auth/apiKeyContext';
 import { ApiKeyStore } from './connection/keys/apiKeyStore';
 import { SecretHeaderCommands } from './auth/secretHeaderCommands';
 import { ClientCertificateCommands } from './auth/clientCertificateCommands';
@@ -37,40 +36,34 @@ import { ParticipantVideoTasksAdapter } from './video/chatVideoTasks';
 import { VideoRuntime } from './video/videoRuntime';
 import { t } from './api/l10n';
 
-/** Handles returned by `activate()` only when VS Code runs the extension's tests (never to other extensions in normal use). */
+/**
+ * Handles returned by `activate()` only when VS Code runs the extension's tests (never to other extensions in normal
+ * use): the public object of each feature and of the connection they share. What these own (the key store, the
+ * clients…) is reached through them; commands and settings through VS Code.
+ */
 export interface PromptreelTestApi {
-  readonly logger: Logger;
-  readonly settings: Settings;
-  readonly keyStore: ApiKeyStore;
-  /** Header values that are secrets, per service (SecretStorage). */
-  readonly secretHeaders: SecretHeaderStore;
-  /** Which services the user chose (a service only a workspace names gets no key until confirmed). */
-  readonly trust: ServiceTrust;
-  readonly keyContext: ApiKeyContext;
-  readonly clients: ClientProvider;
-  /** The service as the features see it: key, client, model catalog, chat model in use. */
+  /** The service as the features see it: key store, clients, model catalog, chat model, key health, prices, the charge gate. */
   readonly connection: Connection;
-  readonly doctor: ConnectionDoctor;
-  readonly statusBar: ChatModelStatusBar;
-  /** The key's quota and expiry in the status bar. */
-  readonly account: AccountFeature;
-  /** Video tasks: the runtime (store, poller, view, commands, downloads, player). */
-  readonly video: VideoRuntime;
-  /** The global storage the video tasks persist in (tests play "another window" with it). */
-  readonly globalState: vscode.Memento;
-  readonly logUri: vscode.Uri;
-  /** The raw storage, so tests can play "another window" changing the key behind the store's back. */
-  readonly secrets: vscode.SecretStorage;
   /** The chat panel: conversations, the controller that streams replies, the view, editor panels, Ask About Selection. */
   readonly chat: ChatFeature;
-  /** The workspace storage the chat persists conversations in (tests reload a store from it). */
-  readonly workspaceState: vscode.Memento;
+  /** Video tasks: the runtime (store, poller, view, commands, downloads, player). */
+  readonly video: VideoRuntime;
   /** Complete at Cursor / Rewrite Selection, and the rewrites waiting in a diff. */
   readonly editorStream: { readonly commands: EditorStreamCommands; readonly proposals: RewriteProposals };
   /** The `vscode.lm` provider of the `promptreel` vendor, its model list and its management command. */
   readonly languageModels: { readonly provider: PromptreelChatProvider; readonly catalog: ModelCatalog; readonly manage: ManageModelsCommand };
   /** The `@promptreel` chat participant (its handler and follow-ups are called directly by tests). */
   readonly participant: PromptreelParticipant;
+  /** The key's quota and expiry in the status bar. */
+  readonly account: AccountFeature;
+  /** The chat model and the running video tasks in the status bar. */
+  readonly statusBar: ChatModelStatusBar;
+  /** Set API Key, Clear API Key and the `promptreel.hasApiKey` context key. */
+  readonly auth: ApiKeyCommands;
+  /** VS Code's storage of this window, so tests can play "another window" changing it, or reload a store from it. */
+  readonly storage: { readonly global: vscode.Memento; readonly workspace: vscode.Memento; readonly secrets: vscode.SecretStorage };
+  /** The log: the logger every line goes through (a test adds a sink to read the lines) and the output channel's file. */
+  readonly log: { readonly logger: Logger; readonly file: vscode.Uri };
 }
 
 /** What must finish before the extension is disposed (set by `activate`). */
@@ -89,7 +82,6 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   const settings = store.add(new Settings(logger.forComponent('config')));
   const trust = store.add(new ServiceTrust(context.globalState, () => settings.baseUrlLevels(), logger.forComponent('auth')));
   const keyStore = store.add(new ApiKeyStore(context.secrets, settings, redactor, logger.forComponent('auth'), trust));
-  const keyContext = store.add(new ApiKeyContext(keyStore, logger.forComponent('auth')));
   const secretHeaders = store.add(new SecretHeaderStore(context.secrets, redactor, logger.forComponent('auth')));
   const clients = store.add(
     new ClientProvider(
@@ -117,7 +109,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   });
 
   store.add(new GeneralCommands(context.extension.id, output));
-  store.add(new ApiKeyCommands(keyStore, settings, logger.forComponent('auth')));
+  const auth = store.add(new ApiKeyCommands(keyStore, settings, logger.forComponent('auth')));
   store.add(new SecretHeaderCommands(secretHeaders, settings));
   store.add(new ClientCertificateCommands(context.secrets, redactor));
   store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor'), () => confirmService(keyStore, t('Test Connection'))));
@@ -153,26 +145,17 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
-    logger,
-    settings,
-    keyStore,
-    secretHeaders,
-    trust,
-    keyContext,
-    clients,
     connection,
-    doctor,
-    statusBar,
-    account,
-    logUri: context.logUri,
-    secrets: context.secrets,
-    video,
-    globalState: context.globalState,
     chat,
-    workspaceState: context.workspaceState,
+    video,
     editorStream,
     languageModels,
     participant,
+    account,
+    statusBar,
+    auth,
+    storage: { global: context.globalState, workspace: context.workspaceState, secrets: context.secrets },
+    log: { logger, file: vscode.Uri.joinPath(context.logUri, 'Promptreel.log') },
   };
 }
 

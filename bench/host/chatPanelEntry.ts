@@ -58,12 +58,13 @@ export async function run(): Promise<void> {
   if (!baseUrl || !key || !signal) throw new Error('PROMPTREEL_BENCH_BASE_URL, _KEY and _SIGNAL_FILE must be set');
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
   if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
-  const api = (await extension.activate()) as { keyStore?: { store?: (key: string) => Promise<void> } } | undefined;
-  if (typeof api?.keyStore?.store !== 'function') throw new Error('the test API has no keyStore.store');
+  const api = (await extension.activate()) as { connection?: { keyStore?: { store?: (key: string) => Promise<void> } } } | undefined;
+  const keyStore = api?.connection?.keyStore;
+  if (typeof keyStore?.store !== 'function') throw new Error('the test API has no connection.keyStore.store');
   const chat = chatApi(api);
   const settings = vscode.workspace.getConfiguration('promptreel');
   await settings.update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
-  await api.keyStore.store(key);
+  await keyStore.store(key);
   await settings.update('chat.model', 'promptreel-chat', vscode.ConfigurationTarget.Global);
 
   const conversation = chat.store.create();

@@ -55,14 +55,16 @@ interface StreamingClient {
 }
 
 interface TestApi {
-  keyStore?: { store?: (key: string) => Promise<void> };
-  clients?: { get?: () => StreamingClient | undefined };
+  connection?: {
+    keyStore?: { store?: (key: string) => Promise<void> };
+    clients?: { get?: () => StreamingClient | undefined };
+  };
 }
 
 /** The same completion through Promptreel's client (src/api: request, SSE, validation, events), events thrown away. */
 async function clientRead(api: TestApi): Promise<number> {
-  const client = api.clients?.get?.();
-  if (typeof client?.streamChatCompletion !== 'function') throw new Error('the test API has no clients.get().streamChatCompletion');
+  const client = api.connection?.clients?.get?.();
+  if (typeof client?.streamChatCompletion !== 'function') throw new Error('the test API has no connection.clients.get().streamChatCompletion');
   const started = performance.now();
   for await (const event of client.streamChatCompletion(BODY)) void event;
   return performance.now() - started;
@@ -105,10 +107,11 @@ async function configure(bench: Target): Promise<TestApi> {
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
   if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
   const api = (await extension.activate()) as TestApi | undefined;
-  if (typeof api?.keyStore?.store !== 'function') throw new Error('the test API has no keyStore.store');
+  const keyStore = api?.connection?.keyStore;
+  if (!api || typeof keyStore?.store !== 'function') throw new Error('the test API has no connection.keyStore.store');
   const settings = vscode.workspace.getConfiguration('promptreel');
   await settings.update('baseUrl', bench.baseUrl, vscode.ConfigurationTarget.Global);
-  await api.keyStore.store(bench.key);
+  await keyStore.store(bench.key);
   await settings.update('chat.model', 'promptreel-chat', vscode.ConfigurationTarget.Global);
   return api;
 }

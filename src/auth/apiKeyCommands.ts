@@ -8,6 +8,7 @@ import { showMessage } from '../workbench/showMessage';
 import type { Settings } from '../config/settings';
 import { API_KEY_ENV, type ApiKeyStore } from '../connection/keys/apiKeyStore';
 import { confirmService } from '../workbench/confirmService';
+import { ApiKeyContext } from './apiKeyContext';
 import { t } from '../api/l10n';
 
 /** What Set API Key returns (never the key itself). */
@@ -22,14 +23,18 @@ export interface ClearApiKeyResult {
   environmentKeyRemains: boolean;
 }
 
-/** `Promptreel: Set API Key` and `Promptreel: Clear API Key`. */
+/** `Promptreel: Set API Key` and `Promptreel: Clear API Key`, and the context key that says whether there is a key. */
 export class ApiKeyCommands extends Disposable {
+  /** `promptreel.hasApiKey`, kept in step with the key store (VS Code cannot read a context key back: tests read it here). */
+  readonly hasApiKey: ApiKeyContext;
+
   constructor(
     private readonly store: ApiKeyStore,
     private readonly settings: Settings,
     private readonly log: ComponentLogger,
   ) {
     super();
+    this.hasApiKey = this._register(new ApiKeyContext(store, log));
     this._register(
       registerCommands({
         [CommandIds.setApiKey]: () => this.setApiKey(),

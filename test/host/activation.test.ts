@@ -2,7 +2,7 @@ import { allCommandIds } from '../../src/common/contributions';
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { SETTING_DEFAULTS, SETTING_KEYS } from '../../src/config/schema';
-import { EXTENSION_ID, packageJson, testApi } from './support/extension';
+import { EXTENSION_ID, packageJson, testApi, useSettings } from './support/extension';
 
 interface ContributedCommand {
   command: string;
@@ -17,10 +17,26 @@ interface ConfigurationSection {
 }
 
 describe('shell: activation and contributions', () => {
+  const own = useSettings();
+
   it('activates and hands the test API over in test mode', async () => {
     const api = await testApi();
     assert.equal(vscode.extensions.getExtension(EXTENSION_ID)?.isActive, true);
-    assert.ok(api.settings && api.keyStore && api.doctor && api.statusBar && api.logger);
+    // The public object of each feature and of the connection they share; nothing behind them.
+    assert.deepEqual(Object.keys(api).sort(), [
+      'account',
+      'auth',
+      'chat',
+      'connection',
+      'editorStream',
+      'languageModels',
+      'log',
+      'participant',
+      'statusBar',
+      'storage',
+      'video',
+    ]);
+    for (const [name, handle] of Object.entries(api)) assert.ok(handle, `${name} is handed over`);
   });
 
   it('issue 11.4: activates once the window has started (no "*"), and for the panels it restores', () => {
@@ -70,8 +86,8 @@ describe('shell: activation and contributions', () => {
     }
   });
 
-  it('reads defaults through the typed accessor', async () => {
-    const { settings } = await testApi();
+  it('reads defaults through the typed accessor', () => {
+    const { settings } = own;
     assert.equal(settings.video.seconds, '5');
     assert.equal(settings.video.downloadFolder, 'videos');
     assert.equal(settings.video.staleAfterHours, 24);

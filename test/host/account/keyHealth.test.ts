@@ -4,7 +4,7 @@ import { AccountFeature } from '../../../src/account/accountFeature';
 import { Connection } from '../../../src/connection/connection';
 import { FakeClock } from '../../fakes/fakeClock';
 import { openEditor } from '../editorStream/editorStreamSupport';
-import { testApi } from '../support/extension';
+import { setSetting, testApi, useSettings } from '../support/extension';
 import { useConnectedService } from '../support/connectedService';
 import { recordMessages } from '../support/recordMessages';
 import { waitFor } from '../support/waitFor';
@@ -14,11 +14,12 @@ const SHOWN_WARNINGS_KEY = 'promptreel.account.shownWarnings';
 
 describe('account: the key quota in the status bar', () => {
   const ctx = useConnectedService();
+  const own = useSettings();
 
   beforeEach(async () => {
     const api = await testApi();
     api.connection.keyHealth.forget();
-    await api.globalState.update(SHOWN_WARNINGS_KEY, undefined);
+    await api.storage.global.update(SHOWN_WARNINGS_KEY, undefined);
   });
 
   it('shows what is left and when the key expires, with the detail in the tooltip', async () => {
@@ -48,7 +49,7 @@ describe('account: the key quota in the status bar', () => {
     const before = reads();
     ctx.service.setScenario({ account: { usedQuota: 4_000_000 } });
     let charges = 0;
-    const subscription = api.clients.onDidCharge(() => charges++);
+    const subscription = api.connection.clients.onDidCharge(() => charges++);
     const conversation = api.chat.store.create({ model: 'promptreel-chat' });
     await api.chat.controller.send(conversation.id, { text: 'hello' });
     subscription.dispose();
@@ -90,7 +91,7 @@ describe('account: the key quota in the status bar', () => {
 
   it('names an expired key before a charged request is sent, and sends nothing unless told to', async () => {
     const api = await testApi();
-    await api.settings.update('chat.model', 'promptreel-chat');
+    await setSetting('chat.model', 'promptreel-chat');
     ctx.service.setScenario({ account: { expiresInDays: -2 } });
     const chatRequests = () => ctx.service.requests.filter((request) => request.path === '/v1/chat/completions').length;
     let answer: string | undefined;
@@ -118,16 +119,18 @@ describe('account: the key quota in the status bar', () => {
     } finally {
       messages.restore();
       await closeAllEditors();
-      await api.settings.update('chat.model', undefined);
+      await setSetting('chat.model', undefined);
     }
   });
 
   it('asks the service nothing while the feature starts (activation); the first read comes after a pause', async () => {
     const api = await testApi();
     const clock = new FakeClock(Date.now());
-    const log = api.logger.forComponent('account-test');
-    const connection = new Connection(api.keyStore, api.clients, api.languageModels.catalog, api.connection.chatModel, api.settings, log, clock);
-    const feature = new AccountFeature(connection, api.settings, api.globalState, log);
+    const log = api.log.logger.forComponent('account-test');
+    const { settings } = own;
+    const { keyStore, clients, catalog, chatModel } = api.connection;
+    const connection = new Connection(keyStore, clients, catalog, chatModel, settings, log, clock);
+    const feature = new AccountFeature(connection, settings, api.storage.global, log);
     try {
       await new Promise((resolve) => setTimeout(resolve, 500)); // the point: nothing is read during it
       // Had anything been read, the monitor would know the quota (the service answers at once).

@@ -1,14 +1,23 @@
 import * as assert from 'node:assert/strict';
 import { API_KEY_ENV, ApiKeyStore } from '../../../src/connection/keys/apiKeyStore';
 import { SecretRedactor } from '../../../src/common/redactor';
+import { ServiceTrust } from '../../../src/connection/keys/core/serviceTrust';
+import type { ApiKeyContext } from '../../../src/auth/apiKeyContext';
 import type { ClearApiKeyResult, SetApiKeyResult } from '../../../src/auth/apiKeyCommands';
 import * as vscode from 'vscode';
 import { waitFor } from '../support/waitFor';
-import { setSetting, stubInputBox, testApi, validationMessage } from '../support/extension';
+import { setSetting, stubInputBox, testApi, useSettings, validationMessage } from '../support/extension';
 
 const BASE = 'http://127.0.0.1:9';
 
+/** The key store (the connection's), `promptreel.hasApiKey` (Set API Key's) and the raw secret storage. */
+async function keyHandles(): Promise<{ keyStore: ApiKeyStore; hasApiKey: ApiKeyContext; secrets: vscode.SecretStorage }> {
+  const api = await testApi();
+  return { keyStore: api.connection.keyStore, hasApiKey: api.auth.hasApiKey, secrets: api.storage.secrets };
+}
+
 describe('shell: API key', () => {
+  const own = useSettings();
   let savedEnv: string | undefined;
 
   before(() => {
@@ -22,30 +31,30 @@ describe('shell: API key', () => {
   });
 
   afterEach(async () => {
-    const { keyStore, keyContext } = await testApi();
+    const { keyStore, hasApiKey } = await keyHandles();
     delete process.env[API_KEY_ENV];
     for (const base of [BASE, 'http://127.0.0.1:10']) {
       await setSetting('baseUrl', base);
       await keyStore.clear();
     }
     await setSetting('baseUrl', undefined);
-    await keyContext.refresh();
+    await hasApiKey.refresh();
   });
 
   it('stores, scopes and clears the key in the real SecretStorage', async () => {
-    const { keyStore, keyContext } = await testApi();
+    const { keyStore, hasApiKey } = await keyHandles();
     await setSetting('baseUrl', `${BASE}/`);
     assert.equal(await keyStore.get(), undefined);
     await keyStore.store('  sk-store-roundtrip-0001  ');
     assert.deepEqual(await keyStore.get(), { key: 'sk-store-roundtrip-0001', source: 'secret-storage' });
-    assert.equal(await keyContext.refresh(), true);
+    assert.equal(await hasApiKey.refresh(), true);
 
     // The same service typed differently shares the key; another service does not see it.
     await setSetting('baseUrl', `${BASE}/v1`);
     assert.equal(await keyStore.getKey(), 'sk-store-roundtrip-0001');
     await setSetting('baseUrl', 'http://127.0.0.1:10');
     assert.equal(await keyStore.get(), undefined);
-    assert.equal(await keyContext.refresh(), false);
+    assert.equal(await hasApiKey.refresh(), false);
 
     await setSetting('baseUrl', BASE);
     assert.equal(await keyStore.clear(), true);
@@ -54,25 +63,30 @@ describe('shell: API key', () => {
   });
 
   it('follows a key changed behind its back (another window)', async () => {
-    const { keyStore, keyContext, secrets } = await testApi();
+    const { keyStore, hasApiKey, secrets } = await keyHandles();
     await setSetting('baseUrl', BASE);
-    await keyContext.refresh();
-    assert.equal(keyContext.value, false);
+    await hasApiKey.refresh();
+    assert.equal(hasApiKey.value, false);
     let changes = 0;
     const listener = keyStore.onDidChange(() => changes++);
     try {
       await secrets.store(`promptreel.apiKey:${BASE}`, 'sk-other-window-0002');
-      await waitFor(() => changes > 0 && keyContext.value, { what: 'the store and hasApiKey to see the new key' });
+      await waitFor(() => changes > 0 && hasApiKey.value, { what: 'the store and hasApiKey to see the new key' });
       assert.equal(await keyStore.getKey(), 'sk-other-window-0002');
       await secrets.delete(`promptreel.apiKey:${BASE}`);
-      await waitFor(() => !keyContext.value, { what: 'hasApiKey to drop' });
+      await waitFor(() => !hasApiKey.value, { what: 'hasApiKey to drop' });
     } finally {
       listener.dispose();
     }
   });
 
   it('reads SecretStorage once for repeated requests, and again once the key changed', async () => {
-    const { secrets, settings, logger, trust } = await testApi();
+    const api = await testApi();
+    const { secrets } = api.storage;
+    const { settings } = own;
+    const log = api.log.logger.forComponent('test');
+    // A store of the test's own over the same storage and settings, with its own record of the services chosen.
+    const trust = new ServiceTrust(api.storage.global, () => settings.baseUrlLevels(), log);
     await setSetting('baseUrl', BASE);
     let reads = 0;
     const counting: vscode.SecretStorage = {
@@ -84,7 +98,7 @@ describe('shell: API key', () => {
       delete: (key) => secrets.delete(key),
       onDidChange: secrets.onDidChange,
     };
-    const store = new ApiKeyStore(counting, settings, new SecretRedactor(), logger.forComponent('test'), trust);
+    const store = new ApiKeyStore(counting, settings, new SecretRedactor(), log, trust);
     let changes = 0;
     const listener = store.onDidChange(() => changes++);
     try {
@@ -106,11 +120,12 @@ describe('shell: API key', () => {
     } finally {
       listener.dispose();
       store.dispose();
+      trust.dispose();
     }
   });
 
   it('Set API Key asks with a password box, validates, trims and stores', async () => {
-    const { keyStore, keyContext } = await testApi();
+    const { keyStore, hasApiKey } = await keyHandles();
     await setSetting('baseUrl', BASE);
     const stub = stubInputBox(['  sk-set-command-0003  ']);
     let result: SetApiKeyResult | undefined;
@@ -129,11 +144,11 @@ describe('shell: API key', () => {
     assert.equal(await validationMessage(box, ' sk-fine '), undefined);
     assert.ok(!JSON.stringify(result).includes('sk-set-command-0003'), 'the command never returns the key');
     assert.deepEqual(await keyStore.get(), { key: 'sk-set-command-0003', source: 'secret-storage' });
-    await waitFor(() => keyContext.value, { what: 'hasApiKey' });
+    await waitFor(() => hasApiKey.value, { what: 'hasApiKey' });
   });
 
   it('Set API Key asks for the base URL first when there is none', async () => {
-    const { keyStore, settings } = await testApi();
+    const { keyStore } = await keyHandles();
     await setSetting('baseUrl', undefined);
     const stub = stubInputBox([`${BASE}/v1/`, 'sk-first-run-0004']);
     let result: SetApiKeyResult | undefined;
@@ -148,12 +163,12 @@ describe('shell: API key', () => {
     assert.equal(stub.calls[0].password, undefined, 'the base URL is not a secret');
     assert.equal(stub.calls[1].password, true);
     assert.deepEqual(result, { baseUrl: BASE });
-    assert.equal(settings.baseUrl, `${BASE}/v1/`);
+    assert.equal(own.settings.baseUrl, `${BASE}/v1/`);
     assert.equal(await keyStore.getKey(), 'sk-first-run-0004');
   });
 
   it('Set API Key stores nothing when cancelled', async () => {
-    const { keyStore } = await testApi();
+    const { keyStore } = await keyHandles();
     await setSetting('baseUrl', BASE);
     const stub = stubInputBox([undefined]);
     try {
@@ -165,23 +180,23 @@ describe('shell: API key', () => {
   });
 
   it('Clear API Key removes the stored key', async () => {
-    const { keyStore, keyContext } = await testApi();
+    const { keyStore, hasApiKey } = await keyHandles();
     await setSetting('baseUrl', BASE);
     await keyStore.store('sk-clear-command-0005');
     const cleared = await vscode.commands.executeCommand<ClearApiKeyResult>('promptreel.clearApiKey');
     assert.deepEqual(cleared, { baseUrl: BASE, cleared: true, environmentKeyRemains: false });
     assert.equal(await keyStore.get(), undefined);
-    await waitFor(() => !keyContext.value, { what: 'hasApiKey to drop' });
+    await waitFor(() => !hasApiKey.value, { what: 'hasApiKey to drop' });
     const again = await vscode.commands.executeCommand<ClearApiKeyResult>('promptreel.clearApiKey');
     assert.equal(again.cleared, false);
   });
 
   it(`falls back to ${API_KEY_ENV} when no key is stored`, async () => {
-    const { keyStore, keyContext } = await testApi();
+    const { keyStore, hasApiKey } = await keyHandles();
     await setSetting('baseUrl', BASE);
     process.env[API_KEY_ENV] = ' sk-from-environment-0006 ';
     assert.deepEqual(await keyStore.get(), { key: 'sk-from-environment-0006', source: 'environment' });
-    assert.equal(await keyContext.refresh(), true);
+    assert.equal(await hasApiKey.refresh(), true);
 
     await keyStore.store('sk-stored-wins-0007');
     assert.deepEqual(await keyStore.get(), { key: 'sk-stored-wins-0007', source: 'secret-storage' });

@@ -41,7 +41,7 @@ describe('chat: issue 13, the cost of each reply and of the chat', () => {
       assert.equal(chatCost.estimated, false);
 
       await api.chat.store.flush();
-      const restored = new ConversationStore(api.workspaceState).get(conversation.id);
+      const restored = new ConversationStore(api.storage.workspace).get(conversation.id);
       assert.deepEqual(assistantAt(restored, 1).cost, first.cost, 'the cost is stored with the reply');
     } finally {
       posts.dispose();

@@ -45,7 +45,7 @@ describe('chat: stop, cut-off and refused requests', () => {
 
   it('a 401 ends the reply with the server message and a Set API Key action (shown in the conversation)', async () => {
     const api = await testApi();
-    await api.keyStore.store('sk-refused-by-service-0042');
+    await api.connection.keyStore.store('sk-refused-by-service-0042');
     const host = await readyViewHost(api);
     const conversation = await newConversation();
     host.showConversation(conversation.id);
@@ -65,7 +65,7 @@ describe('chat: stop, cut-off and refused requests', () => {
     } finally {
       posts.dispose();
     }
-    await api.keyStore.store(ctx.service.demoKey);
+    await api.connection.keyStore.store(ctx.service.demoKey);
     const retried = await api.chat.controller.regenerate(conversation.id);
     assert.equal(retried?.status, 'done');
     assert.equal(retried?.text, 'You said: hello');
@@ -126,7 +126,7 @@ describe('chat: stop, cut-off and refused requests', () => {
 
   it('without a key: the reply offers Set API Key and nothing is sent', async () => {
     const api = await testApi();
-    await api.keyStore.clear();
+    await api.connection.keyStore.clear();
     const saved = process.env.PROMPTREEL_API_KEY;
     delete process.env.PROMPTREEL_API_KEY;
     try {

@@ -177,7 +177,7 @@ describe('chat: a conversation against the local service', () => {
     const conversation = await newConversation();
     await api.chat.controller.send(conversation.id, { text: 'remember me' });
     await api.chat.store.flush();
-    const reloaded = new ConversationStore(api.workspaceState);
+    const reloaded = new ConversationStore(api.storage.workspace);
     const restored = reloaded.get(conversation.id);
     assert.ok(restored, 'the conversation is in workspaceState');
     assert.deepEqual(

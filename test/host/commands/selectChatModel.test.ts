@@ -23,6 +23,10 @@ describe('shell: Select Chat Model', () => {
     return picked;
   }
 
+  function chatModelSetting(): string | undefined {
+    return vscode.workspace.getConfiguration('promptreel').get<string>('chat.model');
+  }
+
   it('is what the status bar item runs', async () => {
     const { statusBar } = await testApi();
     assert.equal(statusBar.command, 'promptreel.selectChatModel');
@@ -42,22 +46,21 @@ describe('shell: Select Chat Model', () => {
   });
 
   it('writes the picked model to promptreel.chat.model (global)', async () => {
-    const { settings, statusBar } = await testApi();
+    const { statusBar } = await testApi();
     assert.equal(await pickWith(), 'promptreel-chat');
-    assert.equal(settings.chat.model, 'promptreel-chat');
+    assert.equal(chatModelSetting(), 'promptreel-chat');
     assert.equal(vscode.workspace.getConfiguration('promptreel').inspect('chat.model')?.globalValue, 'promptreel-chat');
     await waitFor(() => statusBar.text === '$(comment-discussion) promptreel-chat', { what: 'the status bar' });
 
     ctx.service.reset();
     assert.equal(await pickWith('workbench.action.quickOpenSelectNext'), 'promptreel-reasoner');
-    assert.equal(settings.chat.model, 'promptreel-reasoner');
+    assert.equal(chatModelSetting(), 'promptreel-reasoner');
   });
 
   it('falls back to the configured model when the list cannot be loaded', async () => {
-    const { settings } = await testApi();
     await setSetting('chat.model', 'my-own-model');
     ctx.service.setScenario({ fault: { status: 503, body: 'html' } });
     assert.equal(await pickWith(), 'my-own-model');
-    assert.equal(settings.chat.model, 'my-own-model');
+    assert.equal(chatModelSetting(), 'my-own-model');
   });
 });

@@ -21,7 +21,7 @@ describe('shell: the key never reaches the logs', () => {
   beforeEach(() => ctx.service.addKey(GOOD_KEY));
 
   it('redacts keys from every log line, at every level, in the sink and in the output channel file', async () => {
-    const { logger, logUri } = await testApi();
+    const { logger, file } = (await testApi()).log;
     const lines: string[] = [];
     const sink = logger.addSink(memorySink(lines));
     try {
@@ -52,7 +52,6 @@ describe('shell: the key never reaches the logs', () => {
       assert.ok(all.includes(`${marker} good=*** bad=***`), 'the marker line is there, redacted');
       assert.ok(all.includes('Bearer ***'));
 
-      const file = vscode.Uri.joinPath(logUri, 'Promptreel.log');
       const text = await waitFor(
         async () => {
           const content = Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8');

@@ -12,7 +12,7 @@ function testConnection(): Thenable<DoctorResult> {
 async function pointAt(service: LocalService): Promise<void> {
   const api = await testApi();
   await setSetting('baseUrl', service.baseUrl);
-  await api.keyStore.store(service.demoKey);
+  await api.connection.keyStore.store(service.demoKey);
 }
 
 async function setPassphrase(passphrase: string): Promise<void> {
@@ -33,7 +33,7 @@ describe('shell: certificates (an HTTPS service with its own CA, and one asking 
   afterEach(async () => {
     await disconnectService();
     await vscode.workspace.getConfiguration('http').update('systemCertificates', undefined, vscode.ConfigurationTarget.Global);
-    (await testApi()).secrets.delete('promptreel.tls.clientCertificatePassphrase');
+    (await testApi()).storage.secrets.delete('promptreel.tls.clientCertificatePassphrase');
   });
   after(async () => {
     await Promise.all(Object.values(services).map((service) => service.stop()));
@@ -94,8 +94,8 @@ describe('shell: certificates (an HTTPS service with its own CA, and one asking 
   it('honours http.systemCertificates: the system store is added only while it is on', async () => {
     const api = await testApi();
     await vscode.workspace.getConfiguration('http').update('systemCertificates', false, vscode.ConfigurationTarget.Global);
-    assert.equal((await api.clients.tlsConfig()).systemCa, undefined);
+    assert.equal((await api.connection.clients.tlsConfig()).systemCa, undefined);
     await vscode.workspace.getConfiguration('http').update('systemCertificates', true, vscode.ConfigurationTarget.Global);
-    assert.ok(Array.isArray((await api.clients.tlsConfig()).systemCa));
+    assert.ok(Array.isArray((await api.connection.clients.tlsConfig()).systemCa));
   });
 });

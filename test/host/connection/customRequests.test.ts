@@ -4,8 +4,10 @@ import type { LogSink } from '../../../src/common/logger';
 import type { DoctorResult } from '../../../src/doctor/core/doctorResult';
 import { useConnectedService } from '../support/connectedService';
 import { setSetting, stubInputBox, testApi } from '../support/extension';
+import { recordMessages } from '../support/recordMessages';
 
 const SECRET = 'gw-secret-never-shown-7f3a91';
+const HEADER = 'X-Gateway-Token';
 
 function memorySink(lines: string[]): LogSink {
   const push = (message: string) => void lines.push(message);
@@ -14,10 +16,27 @@ function memorySink(lines: string[]): LogSink {
 
 describe('shell: custom headers, query parameters and body fields, and secret headers', () => {
   const ctx = useConnectedService({ settings: { 'chat.model': 'promptreel-chat' } });
+  /** Another address of the same service: a service of its own, as far as secret headers go. */
+  const elsewhere = () => `${ctx.service.baseUrl}/elsewhere`;
+
+  /** Runs a command with promptreel.baseUrl set to `baseUrl`, as the user switches services, then switches back. */
+  async function onService<T>(baseUrl: string, command: string, ...args: unknown[]): Promise<T | undefined> {
+    await setSetting('baseUrl', baseUrl);
+    try {
+      return await vscode.commands.executeCommand<T | undefined>(command, ...args);
+    } finally {
+      await setSetting('baseUrl', ctx.service.baseUrl);
+    }
+  }
+
   afterEach(async () => {
-    const api = await testApi();
-    const baseUrl = api.keyStore.scope;
-    if (baseUrl) for (const name of Object.keys(await api.secretHeaders.get(baseUrl))) await api.secretHeaders.remove(baseUrl, name);
+    // What a failed test may have left: the secret header of either address, removed as the user removes it.
+    const messages = recordMessages();
+    try {
+      for (const baseUrl of [ctx.service.baseUrl, elsewhere()]) await onService(baseUrl, 'promptreel.removeSecretHeader', HEADER);
+    } finally {
+      messages.restore();
+    }
     for (const key of ['requestOptions', 'models.requestOptions']) await setSetting(key, undefined);
   });
 
@@ -51,14 +70,14 @@ describe('shell: custom headers, query parameters and body fields, and secret he
   it('Set Secret Header keeps the value in secret storage, sends it to the service, hides it in the logs; Remove stops it', async () => {
     const api = await testApi();
     const lines: string[] = [];
-    const sink = api.logger.addSink(memorySink(lines));
+    const sink = api.log.logger.addSink(memorySink(lines));
     ctx.service.setScenario({ requiredHeaders: { 'x-gateway-token': SECRET } });
     try {
       const refused = await vscode.commands.executeCommand<DoctorResult>('promptreel.testConnection');
       assert.equal(refused?.ok, false);
       assert.equal(refused?.status, 403);
 
-      const stub = stubInputBox(['Authorization', 'X-Gateway-Token', SECRET]);
+      const stub = stubInputBox(['Authorization', HEADER, SECRET]);
       let stored: string | undefined;
       try {
         // The first name is refused by the box (Promptreel's own header): the user cancels, then starts again.
@@ -68,7 +87,7 @@ describe('shell: custom headers, query parameters and body fields, and secret he
       } finally {
         stub.restore();
       }
-      assert.equal(stored, 'X-Gateway-Token');
+      assert.equal(stored, HEADER);
       assert.equal(stub.calls[2]?.password, true, 'the value is typed in a password box');
       const inSettings = JSON.stringify(vscode.workspace.getConfiguration('promptreel'));
       assert.ok(!inSettings.includes(SECRET), 'the value is not in the settings');
@@ -76,12 +95,12 @@ describe('shell: custom headers, query parameters and body fields, and secret he
       const connected = await vscode.commands.executeCommand<DoctorResult>('promptreel.testConnection');
       assert.equal(connected?.ok, true, connected?.message);
       assert.match(connected?.message ?? '', /Custom headers sent: X-Gateway-Token \(secret\)\./);
-      api.logger.forComponent('test').info(`echo of ${SECRET}`);
+      api.log.logger.forComponent('test').info(`echo of ${SECRET}`);
       const all = lines.join('\n');
       assert.ok(!all.includes(SECRET), 'the value never reaches the logs');
       assert.ok(all.includes('echo of ***'));
 
-      assert.equal(await vscode.commands.executeCommand('promptreel.removeSecretHeader', 'X-Gateway-Token'), true);
+      assert.equal(await vscode.commands.executeCommand('promptreel.removeSecretHeader', HEADER), true);
       const afterRemove = await vscode.commands.executeCommand<DoctorResult>('promptreel.testConnection');
       assert.equal(afterRemove?.status, 403, 'the header is no longer sent');
     } finally {
@@ -91,16 +110,15 @@ describe('shell: custom headers, query parameters and body fields, and secret he
 
   it('keeps secret headers per service: another address does not get them', async () => {
     const api = await testApi();
-    const baseUrl = api.keyStore.scope;
-    assert.ok(baseUrl);
-    await api.secretHeaders.set(`${baseUrl}/elsewhere`, 'X-Gateway-Token', SECRET);
+    const stub = stubInputBox([HEADER, SECRET]);
     try {
-      const client = api.clients.get();
-      assert.ok(client);
-      await client.listModels();
-      assert.equal(ctx.service.requests.at(-1)?.headers['x-gateway-token'], undefined);
+      assert.equal(await onService<string>(elsewhere(), 'promptreel.setSecretHeader'), HEADER);
     } finally {
-      await api.secretHeaders.remove(`${baseUrl}/elsewhere`, 'X-Gateway-Token');
+      stub.restore();
     }
+    const client = api.connection.clients.get();
+    assert.ok(client);
+    await client.listModels();
+    assert.equal(ctx.service.requests.at(-1)?.headers['x-gateway-token'], undefined);
   });
 });

@@ -20,7 +20,7 @@ describe('shell: Test Connection against the local service', () => {
       // Keys are kept per base URL: the one a test stored for the prefixed address goes too.
       teardown: async () => {
         await useService(`${ctx.service.baseUrl}/api`);
-        await (await testApi()).keyStore.clear();
+        await (await testApi()).connection.keyStore.clear();
         await useService(ctx.service.baseUrl);
       },
     },
@@ -42,7 +42,7 @@ describe('shell: Test Connection against the local service', () => {
 
   /** Points the extension at `baseUrl` and stores `key` for it (keys are scoped per base URL). */
   async function useService(baseUrl: string, key: string = ctx.service.demoKey): Promise<void> {
-    const { keyStore } = await testApi();
+    const { keyStore } = (await testApi()).connection;
     await setSetting('baseUrl', baseUrl);
     await keyStore.store(key);
   }
@@ -167,7 +167,7 @@ describe('shell: Test Connection against the local service', () => {
   });
 
   it('says when no API key is there', async () => {
-    const { keyStore } = await testApi();
+    const { keyStore } = (await testApi()).connection;
     await keyStore.clear();
     const saved = process.env.PROMPTREEL_API_KEY;
     delete process.env.PROMPTREEL_API_KEY;
@@ -197,7 +197,7 @@ describe('shell: Test Connection against the local service', () => {
     assert.equal(result.ok, false);
     assert.match(result.message, /^Listing the models at http:\/\/127\.0\.0\.1:1: Could not reach 127\.0\.0\.1:1/);
     assert.ok(result.actions.includes('openSettings') && result.actions.includes('retry'));
-    const { keyStore } = await testApi();
+    const { keyStore } = (await testApi()).connection;
     await keyStore.clear();
   });
 });

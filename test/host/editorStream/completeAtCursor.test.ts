@@ -143,7 +143,7 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
   });
 
   it('401: nothing is inserted, and Set API Key is offered', async () => {
-    const { keyStore } = await testApi();
+    const { keyStore } = (await testApi()).connection;
     await keyStore.store('sk-refused-by-the-service-0042');
     const messages = recordMessages();
     try {
@@ -165,7 +165,7 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
   });
 
   it('without a key: offers Set API Key and sends nothing', async () => {
-    const { keyStore } = await testApi();
+    const { keyStore } = (await testApi()).connection;
     await keyStore.clear();
     const messages = recordMessages();
     try {

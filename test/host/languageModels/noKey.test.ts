@@ -25,7 +25,7 @@ describe('language models: without a usable key', () => {
   afterEach(() => messages.restore());
 
   it('offers no models when asked silently without a key, and the models come back with the key', async () => {
-    const { keyStore } = await testApi();
+    const { keyStore } = (await testApi()).connection;
     await waitFor(async () => (await promptreelModels()).length === 2, { what: 'the models with a key', timeoutMs: 20_000 });
     await keyStore.clear();
     await waitFor(async () => (await promptreelModels()).length === 0, { what: 'no models without a key', timeoutMs: 20_000 });
@@ -39,7 +39,7 @@ describe('language models: without a usable key', () => {
   });
 
   it('fails a request with a clear error when the key went away', async () => {
-    const { keyStore } = await testApi();
+    const { keyStore } = (await testApi()).connection;
     const model = await waitFor(() => promptreelModel('promptreel-chat').catch(() => undefined), { what: 'the chat model', timeoutMs: 20_000 });
     await keyStore.clear();
     const failure = await failureOf(async () => {
@@ -72,7 +72,8 @@ describe('language models: without a usable key', () => {
   });
 
   it('asks for a key, with Set API Key, when asked for models non-silently without a key', async () => {
-    const { keyStore, languageModels } = await testApi();
+    const { connection, languageModels } = await testApi();
+    const { keyStore } = connection;
     await keyStore.clear();
     const models = await languageModels.provider.provideLanguageModelChatInformation({ silent: false }, new vscode.CancellationTokenSource().token);
     assert.deepEqual(models, []);

@@ -147,7 +147,8 @@ describe('participant: @promptreel answers', () => {
   });
 
   it('offers Set API Key without a key; without a model it uses the first listed, and Select Chat Model when none is', async () => {
-    const { participant, keyStore } = await testApi();
+    const { participant, connection } = await testApi();
+    const { keyStore } = connection;
     await keyStore.clear();
     const noKey = new RecordingStream();
     assert.equal((await participant.handle(chatRequest({ prompt: 'Hi' }), { history: [] }, noKey, noToken())).metadata.kind, 'setup');

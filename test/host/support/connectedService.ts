@@ -25,7 +25,7 @@ export async function connectService(service: LocalService, ...scenarios: Servic
   await setSetting('baseUrl', service.baseUrl);
   // Like the settings, a key already stored is not stored again: storing fires a key change, and the model list
   // reloaded for it would arrive in the middle of the test.
-  if ((await api.keyStore.getKey()) !== service.demoKey) await api.keyStore.store(service.demoKey);
+  if ((await api.connection.keyStore.getKey()) !== service.demoKey) await api.connection.keyStore.store(service.demoKey);
   for (const scenario of scenarios) for (const [key, value] of Object.entries(scenario.settings ?? {})) await setSetting(key, value);
   for (const scenario of scenarios) await scenario.prepare?.(api, service);
   return api;
@@ -38,7 +38,7 @@ export async function connectService(service: LocalService, ...scenarios: Servic
 export async function disconnectService(...scenarios: ServiceScenario[]): Promise<void> {
   for (const scenario of [...scenarios].reverse()) await scenario.teardown?.();
   const api = await testApi();
-  await api.keyStore.clear();
+  await api.connection.keyStore.clear();
   await setSetting('baseUrl', undefined);
   await removeWrittenSettings();
 }

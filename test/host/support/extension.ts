@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'util';
 import * as vscode from 'vscode';
+import { Settings } from '../../../src/config/settings';
 import type { PromptreelTestApi } from '../../../src/extension';
 
 export const EXTENSION_ID = 'promptreel.promptreel';
@@ -12,6 +13,24 @@ export async function testApi(): Promise<PromptreelTestApi> {
   const api = await extension.activate();
   assert.ok(api, 'activate() returns the test API in test mode');
   return api;
+}
+
+/**
+ * Settings of a describe block's own, read from VS Code as the extension reads them, for the objects a test builds
+ * itself (the extension's own are behind its features): made before the block's tests, disposed after them.
+ */
+export function useSettings(): { readonly settings: Settings } {
+  let made: Settings | undefined;
+  before(async () => {
+    made = new Settings((await testApi()).log.logger.forComponent('test'));
+  });
+  after(() => made?.dispose());
+  return {
+    get settings(): Settings {
+      if (!made) throw new Error("the settings are made before the block's tests");
+      return made;
+    },
+  };
 }
 
 export function packageJson(): { contributes: Record<string, unknown> } & Record<string, unknown> {

@@ -350,7 +350,7 @@ describe('video: creating tasks', () => {
 
   it('asks for a key instead of failing when there is none', async () => {
     const api = await connectVideo(ctx.service);
-    await api.keyStore.clear();
+    await api.connection.keyStore.clear();
     const messages = recordMessages();
     try {
       const outcome = await generateReviewed({ prompt: PROMPT });

@@ -10,6 +10,7 @@ import { VideoDownloader, type DownloadOutcome } from '../../../src/video/videoD
 import type { VideoTaskRecord } from '../../../src/video/core/videoTaskRecord';
 import { sampleBytes, type LocalService } from '../../service';
 import { useConnectedService } from '../support/connectedService';
+import { useSettings } from '../support/extension';
 import { assertStrictPage } from '../support/webviewPage';
 import { workspaceUri } from '../support/workspace';
 import { connectVideo, generateReviewed, playerLoaded, pollUntil, recordMessages, runtime, setSetting, VIDEO, waitFor } from './videoTestSupport';
@@ -267,6 +268,7 @@ describe('video: download and playback', () => {
 
 describe('video: download without a workspace folder', () => {
   const ctx = useConnectedService(VIDEO);
+  const own = useSettings();
 
   it('asks where to save (and saves nothing when the dialog is dismissed or the download is automatic)', async () => {
     const api = await connectVideo(ctx.service);
@@ -275,7 +277,7 @@ describe('video: download without a workspace folder', () => {
     ctx.service.task(outcome.task.id)!.forced = 'completed';
     await pollUntil(api, outcome.task.id, (task) => task.state === 'completed', 'completed');
     const store = runtime(api).store;
-    const downloader = new VideoDownloader(api.settings, api.connection, store, api.logger.forComponent('video'), () => undefined);
+    const downloader = new VideoDownloader(own.settings, api.connection, store, api.log.logger.forComponent('video'), () => undefined);
 
     const target = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-save-'));
     const window = vscode.window as unknown as { showSaveDialog: typeof vscode.window.showSaveDialog };

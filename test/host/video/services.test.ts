@@ -23,7 +23,7 @@ describe('video: each task belongs to the service that made it', () => {
 
     // Another service (as a workspace setting or a change of the user setting would do), with a key of its own.
     await setSetting('baseUrl', second.service.baseUrl);
-    await api.keyStore.store(second.service.demoKey);
+    await api.connection.keyStore.store(second.service.demoKey);
     await runtime(api).poller.pollNow();
     await new Promise((resolve) => setTimeout(resolve, 2_500)); // the point: nothing asked during more than one poll interval
     assert.equal(second.service.requests.filter((request) => request.path.startsWith('/v1/videos')).length, 0, 'never asked on the other service');
@@ -63,7 +63,7 @@ describe('video: each task belongs to the service that made it', () => {
       { id: 'task_legacy_done', state: 'completed', rawStatus: 'completed', createdAt: now, updatedAt: now },
     ];
     // Another window writes to the shared list; this one reads it again when it gets the focus.
-    await api.globalState.update(TASKS_KEY, legacy);
+    await api.storage.global.update(TASKS_KEY, legacy);
     runtime(api).store.reload();
     await waitFor(() => runtime(api).store.tasks.every((task) => task.service === ctx.service.baseUrl), { what: 'the old records to get their service' });
     assert.deepEqual(
@@ -83,9 +83,9 @@ describe('video: each task belongs to the service that made it', () => {
       // The user names no service of their own; a cloned repository's .vscode/settings.json names another host.
       await setSetting('baseUrl', undefined);
       await workspaceBaseUrl(second.service.baseUrl);
-      await waitFor(() => api.keyStore.scope === foreign, { what: 'the workspace base URL to take effect' });
+      await waitFor(() => api.connection.keyStore.scope === foreign, { what: 'the workspace base URL to take effect' });
       const now = Date.now();
-      await api.globalState.update(TASKS_KEY, [
+      await api.storage.global.update(TASKS_KEY, [
         { id: 'task_legacy_running', state: 'running', rawStatus: 'in_progress', createdAt: now, updatedAt: now, nextPollAt: now },
       ]);
       runtime(api).store.reload();
@@ -100,13 +100,13 @@ describe('video: each task belongs to the service that made it', () => {
       assert.deepEqual(asked(), [], 'its id was not sent to the host the folder names');
 
       // The user confirms the service (Use This Service): the records are its from now on, and followed there.
-      await api.keyStore.confirmService();
+      await api.connection.keyStore.confirmService();
       await waitFor(() => runtime(api).store.get('task_legacy_running')?.service === foreign, { what: 'the record to be adopted once confirmed' });
       await runtime(api).poller.pollNow();
       await waitFor(() => asked().includes('/v1/videos/task_legacy_running'), { what: 'the adopted task to be polled on its service' });
     } finally {
       await workspaceBaseUrl(undefined);
-      await api.globalState.update(CONFIRMED_ORIGINS_KEY, undefined);
+      await api.storage.global.update(CONFIRMED_ORIGINS_KEY, undefined);
     }
   });
 });

@@ -11,6 +11,7 @@ import { MemoryFileSystem } from '../support/memoryFileSystem';
 import { stubWindow } from '../support/stubWindow';
 import { connectVideo, generateReviewed, VIDEO, playerLoaded, pollUntil, runtime, testApi } from '../video/videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
+import { useSettings } from '../support/extension';
 import type { PromptreelTestApi } from '../../../src/extension';
 
 // Issue 17.1: a workspace on a file system that is not this machine's disk (as in a virtual workspace, or the
@@ -38,6 +39,7 @@ describe('a workspace on another file system (issue 17.1)', () => {
   const memfs = new MemoryFileSystem(SCHEME);
   let registration: vscode.Disposable | undefined;
   const ctx = useConnectedService(VIDEO);
+  const own = useSettings();
   const workspaceFolder: vscode.WorkspaceFolder = { uri: memfs.uri('/project'), name: 'project', index: 0 };
 
   before(async () => {
@@ -54,7 +56,7 @@ describe('a workspace on another file system (issue 17.1)', () => {
     const api = await connectVideo(ctx.service);
     const id = await completedTask(api, ctx.service, 'A kite over a virtual hill');
     const before = temporaryDownloads();
-    const downloader = new VideoDownloader(api.settings, api.connection, api.video.store, api.logger.forComponent('video'), () => [workspaceFolder]);
+    const downloader = new VideoDownloader(own.settings, api.connection, api.video.store, api.log.logger.forComponent('video'), () => [workspaceFolder]);
 
     const first = await downloader.download(id);
     assert.ok(first.kind === 'saved', JSON.stringify(first));
@@ -82,7 +84,7 @@ describe('a workspace on another file system (issue 17.1)', () => {
   it('plays a video saved on that file system in the player webview, and Open Video plays it from there', async () => {
     const api = await connectVideo(ctx.service);
     const id = await completedTask(api, ctx.service, 'Play me from memory');
-    const downloader = new VideoDownloader(api.settings, api.connection, api.video.store, api.logger.forComponent('video'), () => [workspaceFolder]);
+    const downloader = new VideoDownloader(own.settings, api.connection, api.video.store, api.log.logger.forComponent('video'), () => [workspaceFolder]);
     const saved = await downloader.download(id);
     assert.ok(saved.kind === 'saved', JSON.stringify(saved));
 

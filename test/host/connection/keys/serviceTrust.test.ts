@@ -21,7 +21,7 @@ describe('the API key goes only to a service the user chose', () => {
     delete process.env[API_KEY_ENV];
     await setWorkspaceBaseUrl(undefined);
     const api = await connectVideo(ctx.service);
-    await api.globalState.update(CONFIRMED_ORIGINS_KEY, undefined);
+    await api.storage.global.update(CONFIRMED_ORIGINS_KEY, undefined);
   });
 
   it('issue 11.2: a base URL only the workspace settings name gets no key in the background, and one after the user confirms it once', async () => {
@@ -42,9 +42,9 @@ describe('the API key goes only to a service the user chose', () => {
 
     // A cloned repository's .vscode/settings.json names another host.
     await setWorkspaceBaseUrl(second.service.baseUrl);
-    await waitFor(() => api.keyStore.scope === foreign, { what: 'the workspace base URL to take effect' });
-    assert.equal(await api.keyStore.get(), undefined, 'no key is handed out for it');
-    assert.deepEqual(await api.keyStore.awaitingConfirmation(), { scope: foreign, source: 'environment' });
+    await waitFor(() => api.connection.keyStore.scope === foreign, { what: 'the workspace base URL to take effect' });
+    assert.equal(await api.connection.keyStore.get(), undefined, 'no key is handed out for it');
+    assert.deepEqual(await api.connection.keyStore.awaitingConfirmation(), { scope: foreign, source: 'environment' });
 
     // Background work: the model list and the poller run, and send no key.
     await api.languageModels.catalog.chatModels().catch(() => undefined);
@@ -80,8 +80,8 @@ describe('the API key goes only to a service the user chose', () => {
       second.service.requests.some((request) => request.key === second.service.demoKey),
       'the confirmed service got the key',
     );
-    assert.deepEqual(api.globalState.get(CONFIRMED_ORIGINS_KEY), [new URL(foreign).origin]);
-    assert.equal((await api.keyStore.get())?.source, 'environment');
+    assert.deepEqual(api.storage.global.get(CONFIRMED_ORIGINS_KEY), [new URL(foreign).origin]);
+    assert.equal((await api.connection.keyStore.get())?.source, 'environment');
 
     messages = recordMessages();
     try {
