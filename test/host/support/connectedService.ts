@@ -9,9 +9,7 @@ import { startLocalService, type LocalService } from '../../service';
 export async function connectService(service: LocalService, settings: Record<string, unknown> = {}): Promise<PromptreelTestApi> {
   const api = await testApi();
   await setSetting('baseUrl', service.baseUrl);
-  // Like the settings, a key already stored is not stored again: storing fires a key change, and the model list
-  // reloaded for it would arrive in the middle of the test.
-  if ((await api.keyStore.getKey()) !== service.demoKey) await api.keyStore.store(service.demoKey);
+  await api.keyStore.store(service.demoKey);
   for (const [key, value] of Object.entries(settings)) await setSetting(key, value);
   return api;
 }
