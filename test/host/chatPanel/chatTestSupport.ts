@@ -61,7 +61,7 @@ export function endsTold(messages: readonly HostToWebview[], conversationId: str
 /**
  * The Chat view's host once its real webview has said `ready` and been answered. A page loads (again, when the view
  * was hidden: its host's `ready` is still true from the last load), says `ready`, and the host answers with a
- * snapshot: the test starts after it, or the answer would come in its middle.
+ * snapshot, then the model list and the prices it loads: the test starts after them, or they would come in its middle.
  */
 export async function readyViewHost(api: PromptreelTestApi): Promise<ChatSession> {
   const { view } = api.chat;
@@ -80,6 +80,8 @@ export async function readyViewHost(api: PromptreelTestApi): Promise<ChatSession
     const host = await view.reveal();
     listen(host);
     await waitFor(() => host.ready && answered.has(host), { timeoutMs: 30_000, what: 'the chat webview to say ready, and its snapshot' });
+    await waitFor(() => !api.chat.models.view.loading, { timeoutMs: 30_000, what: 'the model list the page asked for' });
+    await api.connection.prices.prices();
     return host;
   } finally {
     for (const disposable of listening.values()) disposable.dispose();

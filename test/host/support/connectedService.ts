@@ -23,9 +23,8 @@ export interface ServiceScenario {
 export async function connectService(service: LocalService, ...scenarios: ServiceScenario[]): Promise<PromptreelTestApi> {
   const api = await testApi();
   await setSetting('baseUrl', service.baseUrl);
-  // Like the settings, a key already stored is not stored again: storing fires a key change, and the model list
-  // reloaded for it would arrive in the middle of the test.
-  if ((await api.connection.keyStore.getKey()) !== service.demoKey) await api.connection.keyStore.store(service.demoKey);
+  // Stored again at each connect: storing drops the model list the test before left, which the tests rely on.
+  await api.connection.keyStore.store(service.demoKey);
   for (const scenario of scenarios) for (const [key, value] of Object.entries(scenario.settings ?? {})) await setSetting(key, value);
   for (const scenario of scenarios) await scenario.prepare?.(api, service);
   return api;
