@@ -7,6 +7,7 @@ import { clearNotifications, notificationMessage } from './support/notifications
 import { quickInputBox, quickInputRow, runCommand } from './support/palette';
 import { expandView, frameWith, openViewContainer, runContextMenuItem, treeRow, viewPane } from './support/views';
 import { useWorkbench } from './support/workbench';
+import { LONG_WAIT } from './support/chatPage';
 
 const PROMPT = 'A paper boat drifting down a rainy street at dusk';
 /** How the tree shortens it (48 characters at most). */
@@ -309,7 +310,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await context.workbench.pickItem('One prompt, different seeds');
     await context.workbench.fillInput('A red fox trotting through fresh snow');
     await context.workbench.fillInput('2');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Review 2 variants' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Review 2 variants' }).first().waitFor({ state: 'visible', timeout: LONG_WAIT });
     await quickInputBox(page).press('Enter');
     // One confirmation for all of them, with the total, before anything is charged.
     const dialog = page.locator('.monaco-dialog-box');

@@ -53,7 +53,7 @@ function slug(text: string): string {
     text
       .replace(/[^a-zA-Z0-9._-]+/g, '-')
       .replace(/^-|-$/g, '')
-      .slice(0, 60) || 'workbench'
+      .slice(0, 120) || 'workbench'
   );
 }
 
@@ -166,7 +166,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): { readonly workben
     if (holder.workbench && test?.state === 'failed') {
       const { workbench } = holder;
       const relative = (file: string) => path.relative(paths.ROOT, file);
-      const shot = await workbench.screenshot(`failed-${test.fullTitle()}`).catch((error: unknown) => `none (${String(error)})`);
+      const shot = await workbench.screenshot(`failed-${options.name ?? 'workbench'}-${test.title}`).catch((error: unknown) => `none (${String(error)})`);
       let logs: string;
       try {
         logs = relative(workbench.collectLogs());
