@@ -74,7 +74,7 @@ async function openAt(page: Page, file: string, line: number, column: number): P
   for (let attempt = 1; !(await page.locator('.tab.active', { hasText: file }).count()); attempt++) {
     await openQuickInput(page, 'Control+P');
     await quickInputBox(page).fill(file);
-    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ state: 'visible', timeout: 60_000 });
     await page.keyboard.press('Enter');
     try {
       await page.locator('.tab.active', { hasText: file }).waitFor({ state: 'visible', timeout: 5_000 });
@@ -82,11 +82,11 @@ async function openAt(page: Page, file: string, line: number, column: number): P
       if (attempt >= 3) throw error;
     }
   }
-  await page.locator('.editor-group-container.active .monaco-editor .view-lines').waitFor({ state: 'visible', timeout: 15_000 });
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').waitFor({ state: 'visible', timeout: 30_000 });
   await openQuickInput(page, 'Control+G');
   await quickInputBox(page).fill(`:${line}:${column}`);
   await page.keyboard.press('Enter');
-  await quickInputBox(page).waitFor({ state: 'hidden', timeout: 10_000 });
+  await quickInputBox(page).waitFor({ state: 'hidden', timeout: 30_000 });
 }
 
 describe('streaming into the editor (Chromium, real workbench)', () => {
@@ -153,10 +153,10 @@ describe('streaming into the editor (Chromium, real workbench)', () => {
     const modified = diff.locator('.editor.modified .view-lines');
     await modified.filter({ hasText: 'const b = 2;' }).waitFor({ state: 'visible', timeout: 30_000 });
     const accept = page.locator('.editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Rewrite"]');
-    await accept.waitFor({ state: 'visible', timeout: 15_000 });
+    await accept.waitFor({ state: 'visible', timeout: 30_000 });
     await page.locator('.editor-group-container.active .editor-actions a.action-label[aria-label^="Reject Rewrite"]').waitFor({ state: 'visible' });
     await waitForNotification(page, /The rewrite is ready/, { timeoutMs: 30_000 });
-    await page.locator('.notification-toast', { hasText: 'Rewriting the selection' }).waitFor({ state: 'hidden', timeout: 15_000 });
+    await page.locator('.notification-toast', { hasText: 'Rewriting the selection' }).waitFor({ state: 'hidden', timeout: 30_000 });
     // A click below the text of the proposal: no tab tooltip over the diff in the screenshot.
     const box = await modified.boundingBox();
     if (box) await page.mouse.click(box.x + box.width / 2, box.y + 300);
@@ -167,7 +167,7 @@ describe('streaming into the editor (Chromium, real workbench)', () => {
     await context.workbench.screenshot('editor-stream-2-rewrite-diff');
     await accept.click();
 
-    await diff.waitFor({ state: 'detached', timeout: 15_000 });
+    await diff.waitFor({ state: 'detached', timeout: 30_000 });
     const text = await waitForEditorText(page, (shown) => shown.includes('const b = 2;'), 'the accepted rewrite');
     assert.ok(text.startsWith('const a = 1;\nconst b = 2;\nconsole.log(a + b);'), text);
     assert.ok(!text.includes('let b'), text);
@@ -189,13 +189,13 @@ describe('streaming into the editor (Chromium, real workbench)', () => {
     });
     await progress.getByRole('button', { name: 'Cancel' }).waitFor({ state: 'visible' });
     const retryNow = page.locator('.statusbar-item', { hasText: /Retry Now · \d+ s/ }).first();
-    await retryNow.waitFor({ state: 'visible', timeout: 10_000 });
+    await retryNow.waitFor({ state: 'visible', timeout: 30_000 });
     await context.workbench.screenshot('editor-stream-4-rate-limited');
     assert.equal(service.requests.filter((request) => request.path === '/v1/chat/completions').length, 1);
 
     await retryNow.click();
     await waitForEditorText(page, (text) => text.includes('return a + b;'), 'the reply after Retry Now');
-    await retryNow.waitFor({ state: 'hidden', timeout: 10_000 });
+    await retryNow.waitFor({ state: 'hidden', timeout: 30_000 });
     assert.equal(service.requests.filter((request) => request.path === '/v1/chat/completions').length, 2);
     await page.keyboard.press('Control+Z');
     await waitForEditorText(page, (text) => text.trimEnd() === SUM.trimEnd(), 'one undo to restore the file', 10_000);

@@ -31,15 +31,15 @@ describe('keys and Test Connection (command palette, end to end)', () => {
     await context.workbench.runCommand('Promptreel: Set API Key');
     // The palette closes and the same widget becomes our input box: wait for the password field.
     const input = quickInputBox(page).and(page.locator('[type="password"]'));
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
 
     await input.fill('   ');
-    await quickInputMessage(page).filter({ hasText: 'cannot be empty' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await quickInputMessage(page).filter({ hasText: 'cannot be empty' }).waitFor({ state: 'visible', timeout: 30_000 });
     await context.workbench.fillInput(service.demoKey);
 
     const saved = await context.workbench.waitForNotification(/API key saved for http:\/\/127\.0\.0\.1:\d+/);
     assert.match(await notificationMessage(saved), /API key saved/);
-    await context.workbench.webviewFrame().locator('#no-key').waitFor({ state: 'hidden', timeout: 15_000 });
+    await context.workbench.webviewFrame().locator('#no-key').waitFor({ state: 'hidden', timeout: 30_000 });
     await context.workbench.screenshot('keys-2-key-saved');
   });
 
@@ -51,12 +51,12 @@ describe('keys and Test Connection (command palette, end to end)', () => {
     assert.match(message, /Connected to http:\/\/127\.0\.0\.1:\d+ — 3 models; chat model promptreel-chat answered in \d+ ms\./);
     assert.ok(service.requests.some((request) => request.path === '/v1/chat/completions' && request.key === service.demoKey));
     // No model is selected: the status bar names the first chat model the service lists, the one a chat would use.
-    await page.locator('.statusbar-item', { hasText: 'promptreel-chat' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await page.locator('.statusbar-item', { hasText: 'promptreel-chat' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     // The key's quota and expiry, read a moment after the key was set (never while VS Code starts).
     const quota = page.locator('.statusbar-item', { hasText: /\$3\.20 left · 1[12] days/ }).first();
     await quota.waitFor({ state: 'visible', timeout: 20_000 });
     await quota.hover();
-    await page.locator('.monaco-hover, .workbench-hover', { hasText: 'Left: $3.20 of $10.00' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await page.locator('.monaco-hover, .workbench-hover', { hasText: 'Left: $3.20 of $10.00' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await context.workbench.screenshot('keys-3-connected');
     await page.mouse.move(0, 0);
   });
@@ -72,7 +72,7 @@ describe('keys and Test Connection (command palette, end to end)', () => {
     await failed.getByRole('button', { name: 'Show Logs', exact: true }).click();
 
     const output = page.locator('.part.panel .monaco-editor .view-lines');
-    await output.filter({ hasText: '[doctor]' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await output.filter({ hasText: '[doctor]' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await context.workbench.screenshot('keys-5-logs');
     const pageText = await page.locator('body').innerText();
     assert.ok(!pageText.includes(service.demoKey), 'the key is visible on the page');

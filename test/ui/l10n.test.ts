@@ -181,7 +181,7 @@ describe(`the workbench in Simplified Chinese (${LOCALE}): side bar, a notificat
 
       for (const key of ['Set API Key', 'Show Logs']) {
         const label = translated(message(key), `the button ${key}`);
-        await refused.getByRole('button', { name: label.zh, exact: true }).waitFor({ state: 'visible', timeout: 10_000 });
+        await refused.getByRole('button', { name: label.zh, exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
         assert.equal(await refused.getByRole('button', { name: label.en, exact: true }).count(), 0, `the English button ${key}`);
       }
       // The progress of Test Connection closes once it is done; then the picture shows the result alone.
@@ -206,7 +206,7 @@ describe(`the workbench in Simplified Chinese (${LOCALE}): side bar, a notificat
     const tasksHeader = tasksPane.locator('.pane-header').first();
     // On its title: the middle of the header can be one of the view's actions (Generate Video).
     if ((await tasksHeader.getAttribute('aria-expanded')) === 'true') await tasksHeader.locator('.title').click();
-    await tasksPane.locator('.pane-header[aria-expanded="false"]').waitFor({ state: 'visible', timeout: 10_000 });
+    await tasksPane.locator('.pane-header[aria-expanded="false"]').waitFor({ state: 'visible', timeout: 30_000 });
     const frame: FrameLocator = chatFrame(page);
     const prompt = frame.locator('#prompt');
     await prompt.waitFor({ state: 'visible', timeout: LONG_WAIT });

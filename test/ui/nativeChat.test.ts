@@ -109,7 +109,7 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
     await editor.waitFor({ state: 'visible', timeout: 30_000 });
     const chatRow = page.locator('.monaco-list-row, tr', { hasText: 'promptreel-chat' }).first();
     await chatRow.waitFor({ state: 'visible', timeout: 30_000 });
-    await page.locator('.monaco-list-row, tr', { hasText: 'promptreel-reasoner' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await page.locator('.monaco-list-row, tr', { hasText: 'promptreel-reasoner' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     const chatText = await chatRow.innerText();
     assert.match(chatText, /32K/, chatText);
     assert.match(chatText, /Vision/, chatText);
@@ -124,7 +124,7 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
     await ask(context.workbench, '@promptreel show me some #markdown');
     const response = lastResponse(page);
     await response.getByRole('heading', { name: 'Sample heading' }).waitFor({ state: 'visible', timeout: 60_000 });
-    await response.locator('table').first().waitFor({ state: 'visible', timeout: 10_000 });
+    await response.locator('table').first().waitFor({ state: 'visible', timeout: 30_000 });
     await chatPanel(page).getByText('Tell me more', { exact: true }).waitFor({ state: 'visible', timeout: 20_000 });
     await context.workbench.screenshot('native-2-participant-answer');
     const body = chatBodies(service).pop();
@@ -170,7 +170,7 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
         .getByText(/Invalid token/)
         .first()
         .waitFor({ state: 'visible', timeout: 60_000 });
-      await response.getByRole('button', { name: 'Set API Key' }).waitFor({ state: 'visible', timeout: 10_000 });
+      await response.getByRole('button', { name: 'Set API Key' }).waitFor({ state: 'visible', timeout: 30_000 });
       await context.workbench.screenshot('native-4-refused');
     } finally {
       service.setScenario({ fault: null });
@@ -189,7 +189,7 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
       .waitFor({ state: 'visible', timeout: 60_000 });
     assert.equal(service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length, 0);
     const followup = page.locator('.interactive-followup-reply', { hasText: 'Generate for $0.40' }).last();
-    await followup.waitFor({ state: 'visible', timeout: 10_000 });
+    await followup.waitFor({ state: 'visible', timeout: 30_000 });
     await context.workbench.screenshot('native-5a-video-price');
     await followup.click();
     const response = lastResponse(page);
@@ -199,8 +199,8 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
       .waitFor({ state: 'visible', timeout: 60_000 });
     await response.getByText('The video is ready.').waitFor({ state: 'visible', timeout: 90_000 });
     const download = response.getByRole('button', { name: 'Download to Workspace' });
-    await download.waitFor({ state: 'visible', timeout: 10_000 });
-    await response.getByRole('button', { name: 'Open Video' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await download.waitFor({ state: 'visible', timeout: 30_000 });
+    await response.getByRole('button', { name: 'Open Video' }).waitFor({ state: 'visible', timeout: 30_000 });
     await context.workbench.screenshot('native-5-video');
     const posts = service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
     assert.equal(posts.length, 1);
@@ -374,8 +374,8 @@ async function selectLines2To4(page: Page, workbench: Workbench): Promise<void> 
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('Control+G');
     await workbench.fillInput(':2');
-    await page.locator('.statusbar-item', { hasText: 'Ln 2, Col 1' }).first().waitFor({ state: 'visible', timeout: 10_000 });
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+    await page.locator('.statusbar-item', { hasText: 'Ln 2, Col 1' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
     for (let line = 0; line < 3; line++) await page.keyboard.press('Shift+ArrowDown');
     try {
       await page

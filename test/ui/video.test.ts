@@ -100,7 +100,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await quickInputRow(page, '$(play) Generate video')
       .or(page.locator('.quick-input-list .monaco-list-row', { hasText: 'Generate video' }))
       .first()
-      .waitFor({ state: 'visible', timeout: 15_000 });
+      .waitFor({ state: 'visible', timeout: 30_000 });
     const review = await page.locator('.quick-input-list').innerText();
     for (const option of ['Duration', '5 s', 'Resolution', '720p', 'Aspect ratio', 'adaptive', 'Seed', 'Content review'])
       assert.ok(review.includes(option), `the review lists ${option}:\n${review}`);
@@ -136,7 +136,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
       .filter({ has: page.locator('.codicon-comment-discussion') })
       .locator('.codicon-loading')
       .first()
-      .waitFor({ state: 'visible', timeout: 15_000 });
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await context.workbench.screenshot('video-running');
   });
 
@@ -164,7 +164,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
       service.cdnRequests.every((request) => request.headers['authorization'] === undefined),
       'no key at the CDN',
     );
-    await rowIcon(taskRow(page), 'pass-filled').waitFor({ state: 'visible', timeout: 15_000 });
+    await rowIcon(taskRow(page), 'pass-filled').waitFor({ state: 'visible', timeout: 30_000 });
     // The file shows in the explorer too.
     await viewPane(page, 'Video Tasks').waitFor({ state: 'visible' });
     await context.workbench.screenshot('video-downloaded');
@@ -226,7 +226,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     const before = posts();
     await runContextMenuItem(taskRow(page), 'Regenerate');
     const dialog = page.locator('.monaco-dialog-box');
-    await dialog.getByText('Generate this video again?').waitFor({ state: 'visible', timeout: 15_000 });
+    await dialog.getByText('Generate this video again?').waitFor({ state: 'visible', timeout: 30_000 });
     // The price of the new task and what the key keeps, before it is charged.
     await dialog.getByText(/Price: \$0\.40 · \$\d+\.\d{2} left after\./).waitFor({ state: 'visible' });
     await context.workbench.screenshot('video-regenerate-confirm');
@@ -252,7 +252,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await page.waitForTimeout(1000); // the point: nothing sent during it
     assert.equal(videoPosts(service), before, 'nothing sent while the review is open');
     await quickInputBox(page).press('Escape');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
     await page.waitForTimeout(1500); // the point: nothing sent during it
     assert.equal(videoPosts(service), before, 'nothing sent after the review was dismissed');
   });
@@ -264,7 +264,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     try {
       await context.workbench.runCommand('Promptreel: Generate Video');
       await context.workbench.fillInput(prompt);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Generate video' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Generate video' }).first().waitFor({ state: 'visible', timeout: 30_000 });
       await quickInputBox(page).press('Enter');
       await treeRow(page, /A lighthouse beam/, 'Video Tasks').waitFor({ state: 'visible', timeout: 30_000 });
       const created = service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').at(-1);
@@ -314,7 +314,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await quickInputBox(page).press('Enter');
     // One confirmation for all of them, with the total, before anything is charged.
     const dialog = page.locator('.monaco-dialog-box');
-    await dialog.getByText('Generate 2 videos?').waitFor({ state: 'visible', timeout: 15_000 });
+    await dialog.getByText('Generate 2 videos?').waitFor({ state: 'visible', timeout: 30_000 });
     await dialog.getByText(/Price: \$0\.80 · \$\d+\.\d{2} left after \(2 × \$0\.40\)\./).waitFor({ state: 'visible' });
     assert.equal(videoPosts(service), before, 'nothing sent before the confirmation');
     await context.workbench.screenshot('video-variants-confirm');
@@ -325,7 +325,7 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     const members = viewPane(page, 'Video Tasks')
       .locator('.monaco-list-row', { hasText: 'A red fox trotting through fresh snow' })
       .filter({ hasNotText: '2 variants' });
-    await members.nth(1).waitFor({ state: 'visible', timeout: 15_000 });
+    await members.nth(1).waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(videoPosts(service), before + 2, 'exactly one POST per confirmed task');
     await context.workbench.screenshot('video-variants-tree');
   });
@@ -353,8 +353,8 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
       await fox.locator('video[data-poster="ready"]').waitFor({ state: 'visible', timeout: 30_000 });
     }
     await clearNotifications(page);
-    await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden', timeout: 10_000 });
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+    await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden', timeout: 30_000 });
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
     await page.mouse.move(5, 5);
     // A task not downloaded yet shows what it is waiting for instead of a frame.
     await gallery.locator('article.card', { hasText: 'A lighthouse beam' }).getByText('Completed: no video here yet').waitFor({ state: 'visible' });

@@ -114,8 +114,13 @@ describe('account: the key quota in the status bar', () => {
       assert.equal(chatRequests(), 0, 'nothing sent after the warning was dismissed');
 
       answer = 'Send Anyway';
-      await vscode.commands.executeCommand('promptreel.completeAtCursor');
-      assert.equal(chatRequests(), 1, 'sent when the user goes on (the service decides)');
+      const shownBefore = messages.shown.length;
+      const result = await vscode.commands.executeCommand('promptreel.completeAtCursor');
+      assert.equal(
+        chatRequests(),
+        1,
+        `sent when the user goes on (the service decides); the command answered ${JSON.stringify(result)} after ${JSON.stringify(messages.shown.slice(shownBefore))}`,
+      );
     } finally {
       messages.restore();
       await closeAllEditors();

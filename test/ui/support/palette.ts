@@ -31,7 +31,7 @@ export async function runCommand(page: Page, title: string, { attempts = 8, rowT
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     const input = quickInputBox(page);
-    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
     const row = quickInputRow(page, title);
     try {
       // The palette closes when something else takes the focus just after it opened (a view focusing its input):

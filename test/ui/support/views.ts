@@ -79,7 +79,7 @@ export async function runContextMenuItem(row: Locator, item: string, { attempts 
   const page = row.page();
   await row.click({ button: 'right' });
   const entry = page.getByRole('menuitem', { name: item });
-  await entry.waitFor({ state: 'visible', timeout: 10_000 });
+  await entry.waitFor({ state: 'visible', timeout: 30_000 });
   for (let attempt = 1; attempt <= attempts; attempt++) {
     await entry.hover();
     await (attempt < attempts ? entry.click() : page.keyboard.press('Enter'));
