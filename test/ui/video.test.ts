@@ -309,6 +309,8 @@ describe('video tasks (command palette, tree, download, player; end to end)', ()
     await context.workbench.runCommand('Promptreel: Generate Video Variants…');
     await context.workbench.pickItem('One prompt, different seeds');
     await context.workbench.fillInput('A red fox trotting through fresh snow');
+    // The next box replaces this one a moment later: typing before it is there would type into the prompt box.
+    await page.locator('.quick-input-widget', { hasText: 'How many variants?' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
     await context.workbench.fillInput('2');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Review 2 variants' }).first().waitFor({ state: 'visible', timeout: LONG_WAIT });
     await quickInputBox(page).press('Enter');
