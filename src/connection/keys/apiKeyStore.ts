@@ -34,6 +34,12 @@ export class ApiKeyStore extends Disposable {
    * workbench (5–15 ms, far more while it is busy). Forgotten whenever SecretStorage says a key changed.
    */
   private readonly cache = new Map<string, Promise<string | undefined>>();
+  /**
+   * What this window last wrote under a name (undefined: deleted), until SecretStorage echoes the write back. The
+   * echo is not a change: this window announced it when it wrote, and a second announcement would make every
+   * listener (the model list, the views) read the service again.
+   */
+  private readonly ownWrites = new Map<string, string | undefined>();
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -46,12 +52,7 @@ export class ApiKeyStore extends Disposable {
     super();
     this._register(trust.onDidChange(() => this.changed.fire()));
     this._register(
-      secrets.onDidChange((event) => {
-        this.cache.delete(event.key);
-        if (event.key !== this.secretName()) return;
-        this.log.info('The stored API key changed.');
-        this.changed.fire();
-      }),
+      secrets.onDidChange((event) => void this.onSecretChanged(event.key)),
     );
     this._register(
       settings.onDidChange((change) => {
@@ -133,8 +134,14 @@ export class ApiKeyStore extends Disposable {
     if (!name) throw new Error(t('Set promptreel.baseUrl before storing an API key.'));
     this.redactor.register(value);
     this.cache.delete(name);
-    await this.secrets.store(name, value);
-    this.cache.delete(name);
+    this.ownWrites.set(name, value);
+    try {
+      await this.secrets.store(name, value);
+    } catch (error) {
+      this.ownWrites.delete(name);
+      throw error;
+    }
+    this.rememberOwnWrite(name, value);
     this.log.info(`Stored an API key for ${this.scope}.`);
     this.changed.fire();
   }
@@ -144,11 +151,35 @@ export class ApiKeyStore extends Disposable {
     const name = this.secretName();
     if (!name || !(await this.hasStoredKey())) return false;
     this.cache.delete(name);
-    await this.secrets.delete(name);
-    this.cache.delete(name);
+    this.ownWrites.set(name, undefined);
+    try {
+      await this.secrets.delete(name);
+    } catch (error) {
+      this.ownWrites.delete(name);
+      throw error;
+    }
+    this.rememberOwnWrite(name, undefined);
     this.log.info(`Removed the API key for ${this.scope}.`);
     this.changed.fire();
     return true;
+  }
+
+  /** A read begun while the write was on its way may hold the old key; until the echo arrives, the written one is it. */
+  private rememberOwnWrite(name: string, value: string | undefined): void {
+    if (this.ownWrites.has(name)) this.cache.set(name, Promise.resolve(value));
+  }
+
+  private async onSecretChanged(name: string): Promise<void> {
+    this.cache.delete(name);
+    const expected = this.ownWrites.get(name);
+    const wasOwnWrite = this.ownWrites.delete(name);
+    if (name !== this.secretName()) return;
+    if (wasOwnWrite) {
+      const now = await this.read(name).catch(() => null);
+      if (now === expected) return;
+    }
+    this.log.info('The stored API key changed.');
+    this.changed.fire();
   }
 
   private read(name: string): Promise<string | undefined> {
