@@ -51,9 +51,7 @@ export class ApiKeyStore extends Disposable {
   ) {
     super();
     this._register(trust.onDidChange(() => this.changed.fire()));
-    this._register(
-      secrets.onDidChange((event) => void this.onSecretChanged(event.key)),
-    );
+    this._register(secrets.onDidChange((event) => void this.onSecretChanged(event.key)));
     this._register(
       settings.onDidChange((change) => {
         if (change.affects('baseUrl')) this.changed.fire();

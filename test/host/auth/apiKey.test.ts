@@ -115,7 +115,7 @@ describe('shell: API key', () => {
       await echoed;
       assert.deepEqual(await Promise.all([store.getKey(), store.getKey(), store.getKey()]), ['sk-cached-0009', 'sk-cached-0009', 'sk-cached-0009']);
       assert.equal(await store.getKey(), 'sk-cached-0009');
-      assert.equal(reads, 1, 'one read for four requests (the store read it once to tell its own write from another window\'s)');
+      assert.equal(reads, 1, "one read for four requests (the store read it once to tell its own write from another window's)");
       assert.equal(changes, 1, 'its own write is announced once: the echo from SecretStorage is not a second change');
       // Changed behind its back (another window): SecretStorage says so, and the next request reads again.
       const before = changes;
