@@ -12,6 +12,8 @@ const PARALLEL_CHECKS = 32;
 /** A search asks again at most this many times when entries it found turn out to be outside the workspace. */
 const SEARCH_ROUNDS = 5;
 
+export type FileEvents = Pick<vscode.FileSystemWatcher, 'onDidCreate' | 'onDidDelete' | 'dispose'>;
+
 export interface VisibleFile {
   /** Relative to its workspace folder, as listed. */
   path: string;
@@ -30,14 +32,16 @@ export class WorkspaceFileIndex extends Disposable {
   /** Links out of the workspace found in this listing (`root:path`): what is below them is not checked again. */
   private readonly pruned = new Set<string>();
 
+  /** `watcher` tells of files created and deleted (changes are not needed); VS Code's file watcher unless given. */
   constructor(
     readonly boundary: WorkspaceBoundary,
     private readonly log: ComponentLogger,
+    watcher: FileEvents = vscode.workspace.createFileSystemWatcher('**/*', false, true, false),
   ) {
     super();
-    const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*', false, true, false));
+    this._register(watcher);
     this._register(watcher.onDidCreate((uri) => void this.onCreated(uri)));
-    this._register(watcher.onDidDelete((uri) => this.onDeleted(uri)));
+    this._register(watcher.onDidDelete((uri) => void this.onDeleted(uri)));
     // New rules change what is listed: list again on the next search.
     this._register(boundary.onDidChangeRules(() => this.invalidate()));
   }
@@ -140,9 +144,18 @@ export class WorkspaceFileIndex extends Disposable {
     this.addFile(uri, (await this.boundary.rules()).hidden);
   }
 
-  private onDeleted(uri: vscode.Uri): void {
+  /**
+   * A deletion can be reported after the path was made again (a branch switch, a folder deleted and written anew): what
+   * is there again stays, and entries below it that are gone are forgotten when `admit` checks them.
+   */
+  private async onDeleted(uri: vscode.Uri): Promise<void> {
     const place = textualPlace(uri);
     if (!place) return;
+    const stillThere = await Promise.resolve(vscode.workspace.fs.stat(uri)).then(
+      () => true,
+      () => false,
+    );
+    if (stillThere) return;
     this.pruned.delete(`${place.root}:${place.relative}`);
     this.index.remove(place.root, place.relative);
   }

@@ -5,6 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { mentionKey } from '../../../../src/chatPanel/mentions/core/mentionTarget';
+import { WorkspaceFileIndex } from '../../../../src/chatPanel/mentions/workspaceFileIndex';
 import { useConnectedService } from '../../support/connectedService';
 import { CHAT, lastChatBody, newConversation, readyViewHost, setSetting, testApi, waitFor } from '../chatTestSupport';
 import { closeAllEditors, workspaceUri, writeWorkspaceFile } from '../../support/workspace';
@@ -61,6 +62,31 @@ describe('chat: mentions (files, folders, editors, problems, git, terminal, symb
       timeoutMs: 20_000,
       what: 'a new file to be offered',
     });
+  });
+
+  it('a deletion reported after the folder was written anew forgets only what is really gone', async () => {
+    const api = await testApi();
+    const created = new vscode.EventEmitter<vscode.Uri>();
+    const deleted = new vscode.EventEmitter<vscode.Uri>();
+    const watcher = { onDidCreate: created.event, onDidDelete: deleted.event, dispose: () => undefined };
+    const index = new WorkspaceFileIndex(api.chat.mentions.boundary, api.log.logger.forComponent('test'), watcher);
+    try {
+      await writeWorkspaceFile('index-late/a.ts', 'a\n');
+      await writeWorkspaceFile('index-late/b.ts', 'b\n');
+      const listed = async () => (await index.visibleFiles(0, 'index-late')).map((file) => file.path);
+      assert.deepEqual(await listed(), ['index-late/a.ts', 'index-late/b.ts']);
+      // The folder's deletion, told after it was written again; then b.ts really goes.
+      deleted.fire(workspaceUri('index-late'));
+      await vscode.workspace.fs.delete(workspaceUri('index-late', 'b.ts'));
+      deleted.fire(workspaceUri('index-late', 'b.ts'));
+      await waitFor(async () => !(await listed()).includes('index-late/b.ts'), { what: 'b.ts to be forgotten' });
+      assert.deepEqual(await listed(), ['index-late/a.ts'], 'a.ts is there: the late deletion of its folder did not drop it');
+    } finally {
+      index.dispose();
+      created.dispose();
+      deleted.dispose();
+      await vscode.workspace.fs.delete(workspaceUri('index-late'), { recursive: true });
+    }
   });
 
   it('adds a file as a chip (path, size, tokens) and sends its text with the message', async () => {
