@@ -9,19 +9,24 @@ function centerItem(page: Page, text: string | RegExp): Locator {
   return page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
 }
 
+/** How long a notification is looked for as a toast before the notification center is opened. */
+const TOAST_FIRST_MS = 5_000;
+
 /**
- * Waits for a notification containing `text` and returns the notification element. Looks at the toasts first,
- * then opens the notification center (toasts are hidden in smoke-driver mode or after they time out).
+ * Waits for a notification containing `text` and returns the notification element: a toast, or an entry of the
+ * notification center (while the center is open, new notifications go there; a toast hides after a while or in
+ * smoke-driver mode). Looks at both at once; when neither shows it soon, opens the center and waits there.
  */
 export async function waitForNotification(page: Page, text: string | RegExp, { timeoutMs = 15_000 } = {}): Promise<Locator> {
+  const deadline = Date.now() + timeoutMs;
   const shown = toast(page, text);
+  const listed = centerItem(page, text);
   try {
-    await shown.waitFor({ state: 'visible', timeout: timeoutMs });
-    return shown;
+    await shown.or(listed).first().waitFor({ state: 'visible', timeout: Math.min(TOAST_FIRST_MS, timeoutMs) });
+    return (await shown.isVisible()) ? shown : listed;
   } catch {
-    const listed = centerItem(page, text);
-    if (!(await listed.isVisible())) await runCommand(page, 'Notifications: Show Notifications');
-    await listed.waitFor({ state: 'visible', timeout: 5_000 });
+    if (!(await page.locator('.notifications-center .notifications-list-container').isVisible())) await runCommand(page, 'Notifications: Show Notifications');
+    await listed.waitFor({ state: 'visible', timeout: Math.max(5_000, deadline - Date.now()) });
     return listed;
   }
 }
