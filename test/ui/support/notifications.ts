@@ -22,7 +22,10 @@ export async function waitForNotification(page: Page, text: string | RegExp, { t
   const shown = toast(page, text);
   const listed = centerItem(page, text);
   try {
-    await shown.or(listed).first().waitFor({ state: 'visible', timeout: Math.min(TOAST_FIRST_MS, timeoutMs) });
+    await shown
+      .or(listed)
+      .first()
+      .waitFor({ state: 'visible', timeout: Math.min(TOAST_FIRST_MS, timeoutMs) });
     return (await shown.isVisible()) ? shown : listed;
   } catch {
     if (!(await page.locator('.notifications-center .notifications-list-container').isVisible())) await runCommand(page, 'Notifications: Show Notifications');

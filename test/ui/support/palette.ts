@@ -22,6 +22,11 @@ export function quickInputRow(page: Page, label: string): Locator {
     .first();
 }
 
+/** The modal of VS Code's chat set-up offering to sign in to GitHub Copilot. */
+function copilotSignInDialog(page: Page): Locator {
+  return page.locator('.monaco-dialog-box', { hasText: 'Sign in to use GitHub Copilot' });
+}
+
 /**
  * Runs a command by its palette title (with category, e.g. "Promptreel: Open Chat").
  * The palette snapshots the command list when it opens, so a command registered a moment later is missing:
@@ -31,7 +36,15 @@ export async function runCommand(page: Page, title: string, { attempts = 8, rowT
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     const input = quickInputBox(page);
-    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    const signIn = copilotSignInDialog(page);
+    await input.or(signIn).first().waitFor({ state: 'visible', timeout: 30_000 });
+    if (await signIn.isVisible()) {
+      // VS Code asks a user without a Copilot account to sign in when a chat starts; Promptreel's models need none.
+      await page.keyboard.press('Escape');
+      await signIn.waitFor({ state: 'hidden', timeout: 30_000 });
+      if (attempt >= attempts) throw new Error(`command "${title}": the Copilot sign-in dialog came back ${attempts} times`);
+      continue;
+    }
     const row = quickInputRow(page, title);
     try {
       // The palette closes when something else takes the focus just after it opened (a view focusing its input):
