@@ -134,14 +134,23 @@ export class WorkspaceFileIndex extends Disposable {
     if (place?.relative && !hidden.reason(place.root, place.relative)) this.index.add(place.root, place.relative);
   }
 
-  /** The watcher reports folders too (their files are reported one by one): only files are added. */
+  /**
+   * A new file is added. A new folder is listed: the watcher reports the files made with it only when it watched the
+   * folder in time (on Linux, files written right after their folder are often not reported).
+   */
   private async onCreated(uri: vscode.Uri): Promise<void> {
     if (!this.building) return;
     const stat = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
-    if (!stat || (stat.type & vscode.FileType.File) === 0) return;
+    if (!stat) return;
     const place = textualPlace(uri);
     if (place) this.pruned.delete(`${place.root}:${place.relative}`);
-    this.addFile(uri, (await this.boundary.rules()).hidden);
+    const rules = await this.boundary.rules();
+    if (stat.type & vscode.FileType.File) {
+      this.addFile(uri, rules.hidden);
+    } else if (stat.type & vscode.FileType.Directory) {
+      const found = await vscode.workspace.findFiles(new vscode.RelativePattern(uri, '**/*'), rules.excludeGlob, MAX_FILES);
+      for (const file of found) this.addFile(file, rules.hidden);
+    }
   }
 
   /**

@@ -89,6 +89,29 @@ describe('chat: mentions (files, folders, editors, problems, git, terminal, symb
     }
   });
 
+  it('a new folder whose files the watcher did not report is listed whole', async () => {
+    const api = await testApi();
+    const created = new vscode.EventEmitter<vscode.Uri>();
+    const deleted = new vscode.EventEmitter<vscode.Uri>();
+    const watcher = { onDidCreate: created.event, onDidDelete: deleted.event, dispose: () => undefined };
+    const index = new WorkspaceFileIndex(api.chat.mentions.boundary, api.log.logger.forComponent('test'), watcher);
+    try {
+      assert.deepEqual(await index.visibleFiles(0, 'index-new'), []);
+      await writeWorkspaceFile('index-new/a.ts', 'a\n');
+      await writeWorkspaceFile('index-new/lib/b.ts', 'b\n');
+      // Only the folder is reported, as VS Code's watcher does when the files came before it watched the folder.
+      created.fire(workspaceUri('index-new'));
+      const listed = async () => (await index.visibleFiles(0, 'index-new')).map((file) => file.path);
+      await waitFor(async () => (await listed()).length === 2, { what: 'the files of the new folder to be listed' });
+      assert.deepEqual(await listed(), ['index-new/a.ts', 'index-new/lib/b.ts']);
+    } finally {
+      index.dispose();
+      created.dispose();
+      deleted.dispose();
+      await vscode.workspace.fs.delete(workspaceUri('index-new'), { recursive: true });
+    }
+  });
+
   it('adds a file as a chip (path, size, tokens) and sends its text with the message', async () => {
     const service = ctx.service;
     const api = await testApi();

@@ -122,9 +122,14 @@ describe('chat: tools run with approval (real extension host, local service)', (
 
   it('issue 15.3: list a folder, allowed for the rest of the chat: the next call runs without asking', async () => {
     const folder = await fixtureFolder({ 'a.ts': 'a', 'lib/b.ts': 'b', 'lib/c.ts': 'c' });
-    await waitFor(async () => (await api.chat.mentions.files.visibleFiles(0)).some((file) => file.path === 'tools-test/lib/c.ts'), {
-      what: 'the index to see the files',
-    });
+    const expected = ['tools-test/a.ts', 'tools-test/lib/b.ts', 'tools-test/lib/c.ts'];
+    await waitFor(
+      async () => {
+        const seen = new Set((await api.chat.mentions.files.visibleFiles(0, 'tools-test')).map((file) => file.path));
+        return expected.every((path) => seen.has(path));
+      },
+      { what: 'the index to see the three files' },
+    );
     const conversation = await ask(
       'what is in tools-test?',
       [{ name: 'promptreel_list_folder', arguments: { path: 'tools-test' } }],
