@@ -24,6 +24,7 @@ export async function waitForNotification(page: Page, text: string | RegExp, { t
   try {
     await shown
       .or(listed)
+      .filter({ visible: true })
       .first()
       .waitFor({ state: 'visible', timeout: Math.min(TOAST_FIRST_MS, timeoutMs) });
     return (await shown.isVisible()) ? shown : listed;

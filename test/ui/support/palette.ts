@@ -37,7 +37,7 @@ export async function runCommand(page: Page, title: string, { attempts = 8, rowT
     await page.keyboard.press('F1');
     const input = quickInputBox(page);
     const signIn = copilotSignInDialog(page);
-    await input.or(signIn).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await input.or(signIn).filter({ visible: true }).first().waitFor({ state: 'visible', timeout: 30_000 });
     if (await signIn.isVisible()) {
       // VS Code asks a user without a Copilot account to sign in when a chat starts; Promptreel's models need none.
       await page.keyboard.press('Escape');
@@ -51,7 +51,8 @@ export async function runCommand(page: Page, title: string, { attempts = 8, rowT
       // then it is opened again.
       await input.fill(`>${title}`, { timeout: 5_000 });
       await row.waitFor({ state: 'visible', timeout: rowTimeoutMs });
-      await row.click();
+      // A modal that opened meanwhile (the Copilot sign-in) takes the click: then the palette is opened again.
+      await row.click({ timeout: 5_000 });
       return;
     } catch (error) {
       await page.keyboard.press('Escape');
