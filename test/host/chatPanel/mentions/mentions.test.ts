@@ -64,13 +64,31 @@ describe('chat: mentions (files, folders, editors, problems, git, terminal, symb
     });
   });
 
-  it('a deletion reported after the folder was written anew forgets only what is really gone', async () => {
+  /**
+   * A file index of its own, told of files only by the test (`created`, `deleted`), over `folder` of the workspace;
+   * the folder is removed afterwards.
+   */
+  async function withOwnIndex(
+    folder: string,
+    test: (index: WorkspaceFileIndex, events: { created: vscode.EventEmitter<vscode.Uri>; deleted: vscode.EventEmitter<vscode.Uri> }) => Promise<void>,
+  ): Promise<void> {
     const api = await testApi();
     const created = new vscode.EventEmitter<vscode.Uri>();
     const deleted = new vscode.EventEmitter<vscode.Uri>();
     const watcher = { onDidCreate: created.event, onDidDelete: deleted.event, dispose: () => undefined };
     const index = new WorkspaceFileIndex(api.chat.mentions.boundary, api.log.logger.forComponent('test'), watcher);
     try {
+      await test(index, { created, deleted });
+    } finally {
+      index.dispose();
+      created.dispose();
+      deleted.dispose();
+      await vscode.workspace.fs.delete(workspaceUri(folder), { recursive: true, useTrash: false }).then(undefined, () => undefined);
+    }
+  }
+
+  it('a deletion reported after the folder was written anew forgets only what is really gone', async () => {
+    await withOwnIndex('index-late', async (index, { deleted }) => {
       await writeWorkspaceFile('index-late/a.ts', 'a\n');
       await writeWorkspaceFile('index-late/b.ts', 'b\n');
       const listed = async () => (await index.visibleFiles(0, 'index-late')).map((file) => file.path);
@@ -81,21 +99,11 @@ describe('chat: mentions (files, folders, editors, problems, git, terminal, symb
       deleted.fire(workspaceUri('index-late', 'b.ts'));
       await waitFor(async () => !(await listed()).includes('index-late/b.ts'), { what: 'b.ts to be forgotten' });
       assert.deepEqual(await listed(), ['index-late/a.ts'], 'a.ts is there: the late deletion of its folder did not drop it');
-    } finally {
-      index.dispose();
-      created.dispose();
-      deleted.dispose();
-      await vscode.workspace.fs.delete(workspaceUri('index-late'), { recursive: true });
-    }
+    });
   });
 
   it('a new folder whose files the watcher did not report is listed whole', async () => {
-    const api = await testApi();
-    const created = new vscode.EventEmitter<vscode.Uri>();
-    const deleted = new vscode.EventEmitter<vscode.Uri>();
-    const watcher = { onDidCreate: created.event, onDidDelete: deleted.event, dispose: () => undefined };
-    const index = new WorkspaceFileIndex(api.chat.mentions.boundary, api.log.logger.forComponent('test'), watcher);
-    try {
+    await withOwnIndex('index-new', async (index, { created }) => {
       assert.deepEqual(await index.visibleFiles(0, 'index-new'), []);
       await writeWorkspaceFile('index-new/a.ts', 'a\n');
       await writeWorkspaceFile('index-new/lib/b.ts', 'b\n');
@@ -104,12 +112,7 @@ describe('chat: mentions (files, folders, editors, problems, git, terminal, symb
       const listed = async () => (await index.visibleFiles(0, 'index-new')).map((file) => file.path);
       await waitFor(async () => (await listed()).length === 2, { what: 'the files of the new folder to be listed' });
       assert.deepEqual(await listed(), ['index-new/a.ts', 'index-new/lib/b.ts']);
-    } finally {
-      index.dispose();
-      created.dispose();
-      deleted.dispose();
-      await vscode.workspace.fs.delete(workspaceUri('index-new'), { recursive: true });
-    }
+    });
   });
 
   it('adds a file as a chip (path, size, tokens) and sends its text with the message', async () => {
