@@ -53,7 +53,8 @@ async function main() {
   fs.cpSync(TOOL_FIXTURE, path.join(profile.extensionsDir, 'promptreel-tests.tool-fixture-0.0.1'), { recursive: true });
   if (process.env.PROMPTREEL_HOST_LOCALE) addLanguagePack(profile, process.env.PROMPTREEL_HOST_LOCALE);
   const workspace = writeWorkspace(path.join(runDir, 'workspace'));
-  const hostStatsFile = path.join(runDir, 'host-stats.json');
+  // The host's reporter streams its totals there (a run stopped from outside leaves what passed so far).
+  const hostStatsFile = statsOut || path.join(runDir, 'host-stats.json');
 
   const started = Date.now();
   let server;
@@ -122,7 +123,10 @@ async function main() {
     stats = { ...stats, failures: 1 }; // the host failed after the tests
   }
   console.log(`[host] exit code ${result.exitCode}; ${stats.passes} passed, ${stats.failures} failed, ${stats.pending} pending in ${seconds.toFixed(1)}s`);
-  if (statsOut) fs.writeFileSync(statsOut, `${JSON.stringify({ passes: stats.passes, failures: stats.failures, pending: stats.pending })}\n`);
+  if (statsOut) {
+    const { passes, failures, pending, failed = [] } = stats;
+    fs.writeFileSync(statsOut, `${JSON.stringify({ passes, failures, pending, finished: true, failed })}\n`);
+  }
   return result.exitCode === 0 && stats.failures === 0 ? 0 : 1;
 }
 

@@ -128,6 +128,7 @@ function readStats(file) {
       failures: Number(stats.failures) || 0,
       pending: Number(stats.pending) || 0,
       running: typeof stats.running === 'string' ? stats.running : undefined,
+      failed: Array.isArray(stats.failed) ? stats.failed : [],
     };
   } catch {
     return undefined;
@@ -287,11 +288,12 @@ async function runStage(stage) {
     const stats = readStats(statsFile(stage.name));
     const counts = stats ? { passes: stats.passes, failures: stats.failures, pending: stats.pending } : { passes: 0, failures: 0, pending: 0 };
     // A stage stopped in a test counts that test; one that crashed or failed without failed tests counts one failure.
-    if (timedOut && stats && stats.running) {
+    if ((timedOut || interrupted) && stats && stats.running) {
       counts.failures += 1;
       result.note += `, in "${stats.running}"`;
     } else if (!result.ok && counts.failures === 0) counts.failures = 1;
     result.counts = counts;
+    result.failed = stats ? stats.failed : [];
   } else if (!result.ok) {
     result.counts = { passes: 0, failures: 1, pending: 0 };
   }
@@ -328,6 +330,11 @@ function report(options, stopped) {
   if (reported) return 1;
   reported = true;
   const { line, total } = summaryLine();
+  const failed = results.flatMap((result) => (result.failed || []).map((failure) => ({ stage: result.name, ...failure })));
+  if (failed.length) {
+    console.log('\n[test] ── failed ──');
+    for (const { stage, title, message } of failed) console.log(`[test] ${stage}: ${title}\n         ${String(message).split('\n').join('\n         ')}`);
+  }
   console.log('\n[test] ── summary ──');
   for (const result of results) console.log(`[test] ${result.name.padEnd(8)} ${describe(result)}`);
   const seconds = (Date.now() - startedAt) / 1000;

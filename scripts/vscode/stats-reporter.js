@@ -1,7 +1,8 @@
 // Mocha reporter: the usual `spec` output, plus two files for scripts/test-all.js (the unit and UI tiers, and the host
 // tier inside the extension host):
 //   statsFile   the totals as JSON, rewritten when a test or hook starts and when a test ends, with the title of what
-//               is running: a run stopped by a time limit still tells what passed and which test it stopped in;
+//               is running and the failures so far (title, first lines of the error): a run stopped by a time limit
+//               or a signal still tells what passed, what failed and which test it stopped in;
 //   timingsFile each test's, each suite's and each slow hook's duration, rewritten at each suite's end.
 // Files from the reporter options `statsFile`/`timingsFile`, else $PROMPTREEL_STATS_FILE/$PROMPTREEL_TIMINGS_FILE.
 const fs = require('fs');
@@ -12,6 +13,7 @@ const { EVENT_RUN_END, EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_BEGIN, EVE
   Mocha.Runner.constants;
 /** Hooks shorter than this are left out of the timings (every test has its quick afterEach). */
 const SLOW_HOOK_MS = 500;
+const MAX_FAILURES_KEPT = 50;
 
 function writeAtomically(file, value) {
   const temporary = `${file}.${process.pid}.tmp`;
@@ -28,11 +30,12 @@ class StatsReporter extends Mocha.reporters.Spec {
     const root = reporterOptions.root || process.cwd();
     const fileOf = (runnable) => (runnable.file ? path.relative(root, runnable.file) : undefined);
     let running;
+    const failed = [];
     const writeStats = (finished = false) => {
       if (!statsFile) return;
       const { passes, failures, pending } = this.stats;
       try {
-        writeAtomically(statsFile, { passes, failures, pending, finished, running: finished ? undefined : running });
+        writeAtomically(statsFile, { passes, failures, pending, finished, running: finished ? undefined : running, failed });
       } catch {
         // a missing folder must not fail the tests
       }
@@ -74,8 +77,14 @@ class StatsReporter extends Mocha.reporters.Spec {
       running = undefined;
       writeStats();
     });
-    // A failed hook is a failure without a `test end`.
-    runner.on(EVENT_TEST_FAIL, (runnable) => {
+    runner.on(EVENT_TEST_FAIL, (runnable, error) => {
+      const message = String((error && error.message) || error)
+        .split('\n')
+        .filter((line) => line.trim())
+        .slice(0, 4)
+        .join('\n');
+      if (failed.length < MAX_FAILURES_KEPT) failed.push({ title: runnable.fullTitle(), message: message.slice(0, 400) });
+      // A failed hook is a failure without a `test end`.
       if (runnable.type === 'hook') writeStats();
     });
     runner.once(EVENT_RUN_END, () => {

@@ -35,7 +35,14 @@ function repoRoot(): string {
 function report(stats: HostStats): void {
   console.log(`${STATS_MARKER} ${JSON.stringify(stats)}`);
   const file = process.env.PROMPTREEL_HOST_STATS_FILE;
-  if (file) fs.writeFileSync(file, `${JSON.stringify({ ...stats, finished: true })}\n`);
+  if (!file) return;
+  let streamed: object = {};
+  try {
+    streamed = JSON.parse(fs.readFileSync(file, 'utf8')) as object; // the reporter's, with the failures' titles
+  } catch {
+    // no test ran
+  }
+  fs.writeFileSync(file, `${JSON.stringify({ ...streamed, ...stats, finished: true })}\n`);
 }
 
 function runMocha(mocha: Mocha): Promise<HostStats> {
