@@ -2,7 +2,8 @@
 // `npm start`: a demo of the extension in a real VS Code (code-server) on 127.0.0.1, talking to the local fake
 // gateway with its demo key. Builds and packages the extension, installs the VS Code stack if missing, keeps a
 // persistent profile and workspace under .vscode-test/demo/, prints the URL to open, stops everything on Ctrl+C.
-// Env: PORT (default 8080; a free port is used when it is taken).
+// Env: PORT (default 8080; a free port is used when it is taken); PROMPTREEL_SERVICE_PRESET=new-api-1 plays a new-api
+// 1.0 gateway (test/service/scenario.ts, SCENARIO_PRESETS).
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
@@ -28,8 +29,11 @@ async function main() {
   if (!fs.existsSync(SERVICE_ENTRY)) throw new Error(`missing ${path.relative(ROOT, SERVICE_ENTRY)}`);
   if (!step('checking the VS Code stack', process.execPath, [path.join(__dirname, 'install-vscode.js')])) throw new Error('VS Code stack install failed');
 
-  const { startLocalService } = require(SERVICE_ENTRY);
-  const service = await startLocalService();
+  const { startLocalService, SCENARIO_PRESETS } = require(SERVICE_ENTRY);
+  const presetName = process.env.PROMPTREEL_SERVICE_PRESET;
+  if (presetName && !SCENARIO_PRESETS[presetName]) throw new Error(`PROMPTREEL_SERVICE_PRESET must be one of ${Object.keys(SCENARIO_PRESETS).join(', ')}`);
+  const service = await startLocalService(presetName ? { scenario: SCENARIO_PRESETS[presetName] } : {});
+  if (presetName) console.log(`[start] the local service plays the ${presetName} preset`);
   let stopping = false;
   onShutdown(async () => {
     stopping = true;

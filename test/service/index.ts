@@ -12,7 +12,8 @@ import type { ServiceTask } from './videoTasks';
 
 export type { RecordedRequest } from './httpHelpers';
 export type { CdnScenario, ChatScenario, Fault, ModelEntry, Scenario, ScenarioPatch, VideoScenario } from './scenario';
-export { defaultScenario } from './scenario';
+export { defaultScenario, SCENARIO_PRESETS } from './scenario';
+export type { ScenarioPresetName } from './scenario';
 export type { ServiceTask } from './videoTasks';
 export { patternBytes, sampleBytes, samplePath } from './bytes';
 export { samplePng } from './images';

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { DEMO_KEY, startLocalService } from './index';
-import { parsePatch } from './scenario';
+import { applyPatch, parsePatch, SCENARIO_PRESETS } from './scenario';
+import type { ScenarioPatch } from './scenario';
 
 /**
- * `npm run service [-- --port 8787] [--cdn-port 8788] [--scenario '{"chat":{"delayMs":50}}'] [--key sk-other]`
+ * `npm run service [-- --port 8787] [--cdn-port 8788] [--preset new-api-1] [--scenario '{"chat":{"delayMs":50}}'] [--key sk-other]`
  * Runs the local service until Ctrl+C. The last line printed at start is `service-ready {json}` for scripts.
  */
 async function main(): Promise<void> {
@@ -12,12 +13,14 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       'cdn-port': { type: 'string' },
       scenario: { type: 'string' },
+      preset: { type: 'string' },
       key: { type: 'string', multiple: true },
     },
   });
   const port = toPort(values.port ?? process.env['PORT'] ?? '0', 'port');
   const cdnPort = toPort(values['cdn-port'] ?? '0', 'cdn-port');
-  const scenario = values.scenario ? parsePatch(JSON.parse(values.scenario) as unknown) : {};
+  const preset = presetPatch(values.preset ?? process.env['PROMPTREEL_SERVICE_PRESET']);
+  const scenario = applyPatch(preset, values.scenario ? parsePatch(JSON.parse(values.scenario) as unknown) : {});
   const service = await startLocalService({ port, cdnPort, scenario, keys: [DEMO_KEY, ...(values.key ?? [])] });
   const lines = [
     'Promptreel local service (fake gateway)',
@@ -38,6 +41,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+function presetPatch(name: string | undefined): ScenarioPatch {
+  if (!name) return {};
+  const found = Object.entries(SCENARIO_PRESETS).find(([presetName]) => presetName === name);
+  if (!found) throw new Error(`--preset must be one of ${Object.keys(SCENARIO_PRESETS).join(', ')}, got ${name}`);
+  return found[1];
 }
 
 function toPort(text: string, name: string): number {

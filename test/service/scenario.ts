@@ -59,6 +59,16 @@ const videoSchema = z.strictObject({
   answerDelayMs: z.number().min(0),
   /** After the task exists, a proxy in front answers this status with its HTML page (it timed out waiting). */
   proxyStatusAfterCreate: z.union([z.literal(502), z.literal(504), z.literal(524)]).nullable(),
+  /**
+   * How GET /v1/videos/<id> answers: `relay` (the create answer's shape, with the fields above), or `new-api-1`, the
+   * gateway's own task record (new-api 1.0, SERVICE.md "Video task query"): `{task_id, status (upper case),
+   * progress: "30%", fail_reason, created_at, finished_at, platform}` and never an address.
+   */
+  queryShape: z.enum(['relay', 'new-api-1']),
+  /** What a failed task says (in `error.message` or `fail_reason`). */
+  failureReason: z.string(),
+  /** GET /v1/videos/<id>/content answers 302 to the task's signed address on the CDN (another origin), as new-api 1.0 does. */
+  contentRedirect: z.boolean(),
 });
 
 const cdnSchema = z.strictObject({
@@ -247,6 +257,9 @@ export function defaultScenario(): Scenario {
       createDelayMs: 0,
       answerDelayMs: 0,
       proxyStatusAfterCreate: null,
+      queryShape: 'relay',
+      failureReason: 'Video generation failed: the upstream provider rejected the prompt',
+      contentRedirect: false,
     },
     cdn: {
       redirects: 0,
@@ -311,6 +324,26 @@ export function defaultScenario(): Scenario {
     },
   };
 }
+
+/**
+ * Named scenarios a test (or `npm run service -- --preset <name>`) plays whole. `new-api-1`: a new-api 1.0 gateway
+ * (SERVICE.md, "Video task query"): its own task record with no address, upper-case statuses, progress as "30%",
+ * failure reasons in Chinese, and the video only at `/content` (with the key), which redirects to a signed address on
+ * the CDN (another origin, where the key must never go).
+ */
+export const SCENARIO_PRESETS = {
+  'new-api-1': {
+    video: {
+      queryShape: 'new-api-1',
+      createShape: 'openai',
+      urlField: 'none',
+      contentRedirect: true,
+      failureStyle: 'fail-reason',
+      failureReason: '视频生成失败：上游服务拒绝了该提示词（内容审核未通过）',
+    },
+  },
+} satisfies Record<string, ScenarioPatch>;
+export type ScenarioPresetName = keyof typeof SCENARIO_PRESETS;
 
 /** Validates an untrusted patch (from JSON); throws a readable Error when it does not fit. */
 export function parsePatch(patch: unknown): ScenarioPatch {

@@ -90,6 +90,11 @@ export async function videoContent(context: RouteContext): Promise<void> {
     sendTaskError(response, 404, 'task_not_completed', `the task is not completed (status: ${status})`);
     return;
   }
+  if (scenario.video.contentRedirect) {
+    response.writeHead(302, { location: task.url, 'content-length': '0' });
+    response.end();
+    return;
+  }
   if (scenario.cdn.answerAtContent && scenario.cdn.redirectTo !== null) {
     response.writeHead(302, { location: scenario.cdn.redirectTo.replace('{port}', new URL(context.state.cdnUrl).port), 'content-length': '0' });
     response.end();

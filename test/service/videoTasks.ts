@@ -83,7 +83,7 @@ export function isFinal(phase: TaskPhase): boolean {
  * SUBMITTED, QUEUED).
  */
 export function statusText(phase: TaskPhase, video: VideoScenario): string {
-  const upper = video.statusCase === 'upper';
+  const upper = video.statusCase === 'upper' || video.queryShape === 'new-api-1';
   switch (phase.kind) {
     case 'waiting':
       if (upper) return ['NOT_START', 'SUBMITTED'][phase.polls] ?? 'QUEUED';
@@ -109,13 +109,9 @@ export function progressValue(phase: TaskPhase): number {
   }
 }
 
-const failure = {
-  message: 'Video generation failed: the upstream provider rejected the prompt',
-  code: 'generation_failed',
-};
-
 /** The task object of a query answer (before any `data` envelope). */
 export function taskView(task: ServiceTask, video: VideoScenario, phase: TaskPhase, now = Date.now()): Record<string, unknown> {
+  if (video.queryShape === 'new-api-1') return newApiTaskRecord(task, video, phase, now);
   const view: Record<string, unknown> = {};
   if (video.createShape === 'openai') {
     view['id'] = task.id;
@@ -133,11 +129,25 @@ export function taskView(task: ServiceTask, video: VideoScenario, phase: TaskPha
   if (task.seconds !== null) view['seconds'] = task.seconds;
   view['prompt'] = task.prompt;
   if (phase.kind === 'failed') {
-    if (video.failureStyle === 'error-object') view['error'] = { ...failure };
-    if (video.failureStyle === 'fail-reason') view['fail_reason'] = failure.message;
+    if (video.failureStyle === 'error-object') view['error'] = { message: video.failureReason, code: 'generation_failed' };
+    if (video.failureStyle === 'fail-reason') view['fail_reason'] = video.failureReason;
   }
   addAddress(view, task, video, phase.kind === 'completed');
   return view;
+}
+
+/** new-api 1.0's own record of a task: no address (the video is at `/content`), `fail_reason` always present. */
+function newApiTaskRecord(task: ServiceTask, video: VideoScenario, phase: TaskPhase, now: number): Record<string, unknown> {
+  const final = isFinal(phase);
+  return {
+    task_id: task.id,
+    status: statusText(phase, video),
+    progress: `${progressValue(phase)}%`,
+    fail_reason: phase.kind === 'failed' && video.failureStyle !== 'none' ? video.failureReason : '',
+    created_at: unixSeconds(task.createdAt),
+    finished_at: final ? unixSeconds(task.finishedAt ?? now) : 0,
+    platform: 'sora',
+  };
 }
 
 function addProgress(view: Record<string, unknown>, phase: TaskPhase, video: VideoScenario): void {

@@ -9,7 +9,7 @@ import { pageLanguage, WebviewHost } from '../../workbench/webview/webviewHost';
 import { galleryEntries, galleryModels } from '../core/galleryCards';
 import type { VideoTaskStore } from '../core/taskStore';
 import { savedFile } from '../downloadedFile';
-import { galleryToHostSchema, type GalleryAction, type GalleryToHost, type HostToGallery, type PosterReport } from './protocol';
+import { galleryToHostSchema, type GalleryAction, type GalleryCard, type GalleryToHost, type HostToGallery, type PosterReport } from './protocol';
 
 /** The tree's item command behind each card button. */
 const ACTION_COMMANDS: Record<GalleryAction, string> = {
@@ -45,6 +45,7 @@ export class GalleryHost extends WebviewHost<GalleryToHost, HostToGallery> {
   private outsideFolders = '';
   private readonly pending = this._register(new MutableDisposable());
   private readonly posters = new Map<string, PosterReport>();
+  private shown: readonly GalleryCard[] = [];
 
   constructor(
     webview: vscode.Webview,
@@ -68,6 +69,11 @@ export class GalleryHost extends WebviewHost<GalleryToHost, HostToGallery> {
   /** The last poster report of a card (width and height of its video, or why it could not be shown). */
   poster(id: string): PosterReport | undefined {
     return this.posters.get(id);
+  }
+
+  /** The cards of the last snapshot sent to the page, groups flattened. */
+  shownCards(): readonly GalleryCard[] {
+    return this.shown;
   }
 
   protected onReady(): Promise<void> {
@@ -123,6 +129,7 @@ export class GalleryHost extends WebviewHost<GalleryToHost, HostToGallery> {
       },
       formatTime: localTime,
     });
+    this.shown = entries.flatMap((entry) => (entry.kind === 'card' ? [entry.card] : entry.group.cards));
     await this.post({ type: 'snapshot', entries, models: galleryModels(tasks) });
   }
 }

@@ -4,7 +4,7 @@ import { Disposable, MutableDisposable, toDisposable } from '../../common/lifecy
 import { t } from '../../api/l10n';
 import { registerPanelSerializer, webviewOptions } from '../../workbench/webview/webviewHost';
 import { GalleryHost, type GalleryDeps } from './galleryHost';
-import type { PosterReport } from './protocol';
+import type { GalleryCard, PosterReport } from './protocol';
 
 interface OpenGallery {
   panel: vscode.WebviewPanel;
@@ -29,6 +29,11 @@ export class VideoGallery extends Disposable {
   /** The last poster report of a card (width and height of its video, or why it could not be shown). */
   poster(id: string): PosterReport | undefined {
     return this.current?.host.poster(id);
+  }
+
+  /** The cards the open gallery's page was last sent (none when it is closed). */
+  shownCards(): readonly GalleryCard[] {
+    return this.current?.host.shownCards() ?? [];
   }
 
   open(): vscode.WebviewPanel {

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { PromptreelTestApi } from '../../../src/extension';
 import type { ParticipantResult } from '../../../src/workbench/chatParticipant';
+import { sampleBytes, SCENARIO_PRESETS } from '../../service';
 import { useConnectedService } from '../support/connectedService';
 import { clearTasks, VIDEO, setSetting, testApi, videoPosts } from '../video/videoTestSupport';
 import { waitFor } from '../support/waitFor';
@@ -87,6 +88,29 @@ describe('participant: @promptreel /video', () => {
     await vscode.commands.executeCommand(open.command, ...(open.arguments ?? []));
 
     assert.deepEqual(api.participant.provideFollowups(result), [{ prompt: PROMPT, label: 'Make another video from the same prompt', command: 'video' }]);
+  });
+
+  it('issue 26.1: against a new-api 1.0 gateway (no address), follows the task to SUCCESS, and its Download saves the video from /content', async () => {
+    const api = await testApi();
+    ctx.service.setScenario(SCENARIO_PRESETS['new-api-1']);
+    ctx.service.setScenario({ video: { pollsToRunning: 1, pollsToDone: 4 } });
+    const stream = new RecordingStream();
+    const result = await runVideo(api, stream);
+    const id = result.metadata.taskId;
+    assert.ok(id, 'the result names the task');
+    assert.equal(result.metadata.videoState, 'completed');
+    assert.ok(
+      stream.progressMessages.some((line) => /^Video \S+: IN_PROGRESS — (10|50|90)%$/.test(line)),
+      stream.progressMessages.join(' | '),
+    );
+    assert.equal(stream.progressMessages.at(-1), `Video ${id}: SUCCESS — 100%`);
+    const [download] = stream.buttons;
+    await vscode.commands.executeCommand(download.command, ...(download.arguments ?? []));
+    const saved = await waitFor(() => api.video.store.get(id)?.downloadedPath, { what: 'the downloaded file', timeoutMs: 20_000 });
+    assert.ok(fs.readFileSync(saved).equals(sampleBytes()), 'the same bytes the service serves');
+    assert.ok(ctx.service.requests.some((request) => request.path === `/v1/videos/${id}/content` && request.key === ctx.service.demoKey));
+    assert.ok(ctx.service.cdnRequests.length > 0 && ctx.service.cdnRequests.every((request) => request.headers.authorization === undefined));
+    assert.equal(videoPosts(ctx.service).length, 1, 'one POST');
   });
 
   it('reports a failed task with the reason the service gave', async () => {
