@@ -1,6 +1,7 @@
 // First: every module's t('…') is vscode.l10n.t from here on (see src/api/l10n.ts).
 import './workbench/l10n';
 import * as vscode from 'vscode';
+import { systemClock } from './common/clock';
 import { AccountFeature, registerAccountCommands } from './account/accountFeature';
 import { ApiKeyCommands } from './auth/apiKeyCommands';
 import { ApiKeyStore } from './connection/keys/apiKeyStore';
@@ -96,7 +97,9 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   );
   const modelCatalog = store.add(new ModelCatalog(settings, keyStore, clients, logger.forComponent('models')));
   const chatModel = store.add(new ChatModelChoice(settings, modelCatalog));
-  const connection = store.add(new Connection(keyStore, clients, modelCatalog, chatModel, settings, logger.forComponent('account')));
+  const connection = store.add(
+    new Connection(keyStore, clients, modelCatalog, chatModel, settings, logger.forComponent('account'), systemClock, context.globalState),
+  );
   const doctor = new ConnectionDoctor({
     baseUrlInput: () => settings.baseUrl,
     apiKey: () => keyStore.get(),

@@ -31,6 +31,8 @@ export function registerAccountCommands(connection: Connection): vscode.Disposab
 export class AccountFeature extends Disposable {
   readonly monitor: KeyHealthMonitor;
   private readonly item: vscode.StatusBarItem;
+  /** Counts the tooltips set, so a budget line read late never lands on a newer tooltip. */
+  private shownVersion = 0;
   /** The warnings shown, in order (tests read them). */
   readonly warningsShown: KeyWarning[] = [];
 
@@ -55,6 +57,12 @@ export class AccountFeature extends Disposable {
     // The connection has already forgotten what was known about the old key.
     this._register(connection.onDidChange(() => this.monitor.afterCharge()));
     this._register(connection.clients.onDidCharge(() => this.monitor.afterCharge()));
+    this._register(connection.spending.onDidRecord(() => this.show(this.monitor.state)));
+    this._register(
+      settings.onDidChange((change) => {
+        if (change.affects('account.dailyBudget') || change.affects('account.monthlyBudget')) this.show(this.monitor.state);
+      }),
+    );
     this._register(clock.setTimeout(() => void this.monitor.refresh(), FIRST_READ_DELAY_MS));
   }
 
@@ -75,7 +83,15 @@ export class AccountFeature extends Disposable {
       return;
     }
     this.item.text = text;
-    this.item.tooltip = keyHealthTooltip(state, this.connection.service, now);
+    const tooltip = keyHealthTooltip(state, this.connection.service, now);
+    this.item.tooltip = tooltip;
+    const shown = ++this.shownVersion;
+    void this.connection.budgets.summary().then(
+      (budget) => {
+        if (budget && shown === this.shownVersion) this.item.tooltip = `${tooltip}\n\n${budget}`;
+      },
+      () => undefined,
+    );
     this.item.backgroundColor = keyHealthIsBad(state, now) ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { AccountReader } from './account/accountReader';
 import { normalizeBaseUrl } from './baseUrl';
-import type { ChatCompletion, ChatStreamEvent } from './chat/events';
+import type { ChatCompletion, ChatStreamEvent, Usage } from './chat/events';
 import { validateChatRequest, type ChatRequest } from './chat/request';
 import { completionSchema, toUsage } from './chat/schemas';
 import { openOnRead } from './chat/openOnRead';
@@ -26,6 +26,7 @@ import { validateInputReference, videoForm } from './video/inputReference';
 import type { VideoCreateRequest, VideoTask } from './video/task';
 import './zodLocale';
 import { t } from './l10n';
+import { REQUEST_ID_HEADER, type ChargedRequestRecord } from './charges';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -39,6 +40,8 @@ export interface ClientOptions {
   redact?: (text: string) => string;
   /** A request the service charges for (a chat completion, a video task) was accepted. */
   onCharged?: () => void;
+  /** A charged request ended: a chat completion once its answer is read (or abandoned), a video task once created. */
+  onRequestCharged?: (record: ChargedRequestRecord) => void;
   /** False for a model declared unable to stream: it is asked without `stream`, and its whole answer becomes the events. */
   streams?: (model: string) => boolean;
   /** How long a model's streamed answer may take to begin, and to pause once begun (a half-open connection). */
@@ -71,12 +74,20 @@ export class PromptreelClient {
   private readonly streamTimeouts: (model: string) => StreamTimeouts;
   /** Per model, what this service refused once: not sent again (`stream_options`), or not streamed at all. */
   private readonly refused = new Map<string, Set<StreamRefusal>>();
+  private readonly onRequestCharged: (record: ChargedRequestRecord) => void;
 
   constructor(options: ClientOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
     this.log = options.log ?? silentLogger;
     this.streams = options.streams ?? (() => true);
     this.streamTimeouts = options.streamTimeouts ?? (() => DEFAULT_STREAM_TIMEOUTS);
+    this.onRequestCharged = (record) => {
+      try {
+        options.onRequestCharged?.(record);
+      } catch (error) {
+        this.log.warn(`A charge record was not taken: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
     this.transport = new Transport({
       baseUrl: this.baseUrl,
       apiKey: options.apiKey,
@@ -103,7 +114,9 @@ export class PromptreelClient {
     const extras = await this.transport.extras(validated.model);
     const body = chatBody(validated, extras.body, false);
     const raw = await this.transport.json({ method: 'POST', path: 'chat/completions', auth: true, body, signal, what: t('The chat request'), extras });
-    return parseCompletion(raw);
+    const completion = parseCompletion(raw);
+    this.onRequestCharged({ kind: 'chat', model: validated.model, at: Date.now(), stream: false, ...(completion.usage ? { usage: completion.usage } : {}) });
+    return completion;
   }
 
   /**
@@ -148,19 +161,34 @@ export class PromptreelClient {
         // An event stream, a whole JSON answer (a gateway that ignored `stream: true`), or a proxy's page or text.
         const answer = response.body;
         const contentType = headerValue(response.headers, 'content-type');
+        const settle = (events: AsyncIterable<ChatStreamEvent>) =>
+          this.reportingCharge(events, validated.model, headerValue(response.headers, REQUEST_ID_HEADER));
         const { kind, peeked } = await deadline.race(peekAnswer(answer, contentType), () => answer.destroy());
         if (kind === 'events')
-          return withFirstTokenTimeout(decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) }), deadline);
+          return settle(withFirstTokenTimeout(decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) }), deadline));
         const text = await transport.readJsonText(response, { signal, what: t('The chat request') }, peeked.chunks);
         const quoted = () => transport.quote(response, text);
         try {
           if (kind !== 'json') throw notAStream(quoted());
-          return eventsOf(wholeAnswerEvents(text, contentType, parseCompletion, quoted));
+          return settle(eventsOf(wholeAnswerEvents(text, contentType, parseCompletion, quoted)));
         } catch (error) {
           throw isApiError(error) ? transport.redactError(error) : error;
         }
       }
     });
+  }
+
+  /** Passes the events on, and reports the charge once the answer ends or is abandoned, with the usage it carried. */
+  private async *reportingCharge(events: AsyncIterable<ChatStreamEvent>, model: string, requestId: string | undefined): AsyncGenerator<ChatStreamEvent, void> {
+    let usage: Usage | undefined;
+    try {
+      for await (const event of events) {
+        if (event.type === 'usage') usage = event.usage;
+        yield event;
+      }
+    } finally {
+      this.onRequestCharged({ kind: 'chat', model, at: Date.now(), stream: true, ...(requestId ? { requestId } : {}), ...(usage ? { usage } : {}) });
+    }
   }
 
   /** What the service refused for this model so far (kept by this client). */
@@ -198,6 +226,7 @@ export class PromptreelClient {
     const task = normalizeVideoTask(raw);
     if (!task) throw invalidResponse(t('Creating the video task: the answer carries no task id.'));
     this.log.info(`[video] created task ${task.id} (${task.status})`);
+    this.onRequestCharged({ kind: 'video', model: request.model, at: Date.now(), taskId: task.id });
     return task;
   }
 

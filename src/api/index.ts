@@ -1,4 +1,5 @@
 export { PromptreelClient, videoBody, type ClientOptions } from './client';
+export { REQUEST_ID_HEADER, type ChargedRequestRecord } from './charges';
 export { ApiError, isApiError, type ApiErrorKind } from './errors';
 export { normalizeBaseUrl, apiUrl, describeBaseUrlInput, withoutCredentials } from './baseUrl';
 export { redactSecrets, redactApiError } from './redaction';

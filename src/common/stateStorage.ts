@@ -6,3 +6,16 @@ export interface StateStorage {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): PromiseLike<void>;
 }
+
+/** A StateStorage that keeps its values in memory only (for a part made without the extension's globalState). */
+export function memoryState(): StateStorage {
+  const values = new Map<string, unknown>();
+  return {
+    get: <T>(key: string) => values.get(key) as T | undefined,
+    update: (key, value) => {
+      if (value === undefined) values.delete(key);
+      else values.set(key, structuredClone(value));
+      return Promise.resolve();
+    },
+  };
+}

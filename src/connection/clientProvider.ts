@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { streamTimeoutsOf } from './core/streamTimeouts';
 import { Emitter } from '../common/emitter';
 import type { Dispatcher } from 'undici';
-import { PromptreelClient, createDispatcher, normalizeBaseUrl, type RetryPolicy } from '../api';
+import { PromptreelClient, createDispatcher, normalizeBaseUrl, type ChargedRequestRecord, type RetryPolicy } from '../api';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { ApiKeyStore } from './keys/apiKeyStore';
@@ -36,6 +36,9 @@ export class ClientProvider extends Disposable {
   private readonly charged = this._register(new Emitter<void>());
   /** A request the service charges for was accepted (the key's quota changed). */
   readonly onDidCharge = this.charged.event;
+  private readonly requestCharged = this._register(new Emitter<{ service: string; record: ChargedRequestRecord }>());
+  /** A charged request ended (a chat answer read, a video task created), on this service (normalized base URL). */
+  readonly onDidRecordCharge = this.requestCharged.event;
   /** The connection pools, by service and connect timeout (none: the default one). */
   private readonly dispatchers = new Map<string, Promise<Dispatcher>>();
   private client: PromptreelClient | undefined;
@@ -92,6 +95,7 @@ export class ClientProvider extends Disposable {
       userAgent: this.userAgent,
       redact: (text) => this.redactor.redact(text),
       onCharged: () => this.charged.fire(),
+      onRequestCharged: (record) => this.requestCharged.fire({ service: normalizeBaseUrl(baseUrl), record }),
       streams: (model) => this.settings.capabilities(model)?.stream !== false,
       streamTimeouts: (model) => streamTimeoutsOf(this.settings.capabilities(model)),
       ...(options.retry ? { retry: options.retry } : {}),

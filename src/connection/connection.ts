@@ -15,6 +15,9 @@ import type { ChatModelChoice } from './core/chatModelChoice';
 import type { ModelCatalog } from './core/modelCatalog';
 import { ChargeGate, type ChargedVideoRequest } from './core/chargeGate';
 import { videoFolderChoices } from '../config/folderChoices';
+import { SpendTracker } from './account/core/spendTracker';
+import { BudgetGuard } from './budgetGuard';
+import { memoryState, type StateStorage } from '../common/stateStorage';
 
 /**
  * The service as every feature sees it: where it is, whether it is ready (an address and a key the user chose), the
@@ -31,6 +34,10 @@ export class Connection extends Disposable {
   readonly prices: PriceBook;
   /** The one gate before `POST /v1/videos`: nothing is sent without an accepted confirmation of that exact request. */
   readonly videoCharges: ChargeGate<ChargedVideoRequest>;
+  /** What every charged request cost, as recorded here and as the gateway's log says. */
+  readonly spending: SpendTracker;
+  /** The user's daily and monthly budgets: every charge is checked against them. */
+  readonly budgets: BudgetGuard;
 
   constructor(
     readonly keyStore: ApiKeyStore,
@@ -40,13 +47,18 @@ export class Connection extends Disposable {
     settings: Settings,
     log: ComponentLogger,
     readonly clock: Clock = systemClock,
+    memory: StateStorage = memoryState(),
   ) {
     super();
     const reader = async () => (await this.readyClient())?.account;
     this.keyHealth = this._register(new KeyHealthMonitor({ reader, clock, log }));
     this.prices = this._register(new PriceBook({ reader, overrides: () => settings.userValue('models.prices'), log }));
+    this.spending = this._register(new SpendTracker({ memory, clock, priceOf: (model) => this.prices.known().get(model) }));
+    this._register(clients.onDidRecordCharge(({ service, record }) => this.spending.record(service, record)));
+    this.budgets = this._register(new BudgetGuard(settings, this.spending, () => this.service, memory, clock, log));
     this.videoCharges = new ChargeGate<ChargedVideoRequest>({
       priceOf: (model) => this.prices.priceOf(model),
+      budgetNote: (priceUsd) => this.budgets.confirmationNote(priceUsd),
       keyHealth: () => (this.keyHealth.state.kind === 'unknown' ? this.keyHealth.refresh() : Promise.resolve(this.keyHealth.state)),
       fromFolder: (requests) => videoFolderChoices(settings, requests),
       clock,
@@ -90,6 +102,11 @@ export class Connection extends Disposable {
   async readyClient(): Promise<PromptreelClient | undefined> {
     const readiness = await this.readiness();
     return readiness.kind === 'ready' ? readiness.client : undefined;
+  }
+
+  /** Before a chat request: false when a budget is spent and the user chose not to send (asked once per period). */
+  allowChatCharge(): Promise<boolean> {
+    return this.budgets.allowChat();
   }
 
   /** Why the key will likely be refused (expired, used up), as last read; undefined when nothing is known against it. */

@@ -96,6 +96,7 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
       showRecovery('warning', recovery);
       throw vscode.LanguageModelError.NoPermissions(t('Promptreel ({0}): {1}', model.id, recovery.message));
     }
+    if (!(await this.connection.allowChatCharge())) throw vscode.LanguageModelError.Blocked(t('Promptreel ({0}): not sent, your budget is spent.', model.id));
     const client = readiness.client;
     const request = this.buildRequest(model, messages, options);
     const estimatedPrompt = messages.reduce((sum, message) => sum + estimateMessageTokens(toPlainMessage(message)), 0);

@@ -34,6 +34,10 @@ export class AnswerHandler {
   ): Promise<ParticipantResult> {
     const client = await readyForChat(this.connection, stream);
     if (!client) return { metadata: { kind: 'setup' } };
+    if (!(await this.connection.allowChatCharge())) {
+      stream.markdown(t('Not sent: your budget is spent. Change it in the settings (`promptreel.account.dailyBudget`, `promptreel.account.monthlyBudget`).'));
+      return { metadata: { kind: 'setup' } };
+    }
     // Named before sending: what is known may be out of date, so the request still goes (the service decides).
     const problem = this.connection.keyProblem();
     if (problem) stream.markdown(`${t('**Note:** {0} The service will likely refuse this request.', problem)}\n\n`);

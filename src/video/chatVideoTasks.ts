@@ -1,6 +1,6 @@
 import { CommandIds } from '../common/contributions';
 import type * as vscode from 'vscode';
-import { describeQuotePrice, folderNote } from '../connection/core/chargeGate';
+import { describeQuotePrice, folderNote, quoteWarning } from '../connection/core/chargeGate';
 import { joinSentences } from '../api/sentences';
 import { formatUsd } from '../api/account/prices';
 import { t } from '../api/l10n';
@@ -33,7 +33,7 @@ export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
     const options = defaultOptions(this.settings.video);
     if (!options.model) return undefined;
     const quote = await this.connection.videoCharges.quote([toCreateRequest(prompt, options)]);
-    const warning = joinSentences(quote.charge.warning, folderNote(quote));
+    const warning = joinSentences(quoteWarning(quote), folderNote(quote));
     return {
       id: quote.id,
       model: options.model,

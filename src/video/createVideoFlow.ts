@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isVideoModel, type ModelInfo } from '../api';
-import { describeQuotePrice, folderNote, QUOTE_DEADLINE_MS, type ChargedVideoRequest, type Quote } from '../connection/core/chargeGate';
+import { describeQuotePrice, folderNote, quoteWarning, QUOTE_DEADLINE_MS, type ChargedVideoRequest, type Quote } from '../connection/core/chargeGate';
 import type { ModelPrice } from '../api/account/prices';
 import { modelDescription } from '../connection/account/core/modelDescription';
 import { t } from '../api/l10n';
@@ -166,7 +166,7 @@ function reviewItems(
   const onOff = (value: boolean) => (value ? t('on') : t('off'));
   // Named before anything is charged: what the key cannot cover, what the model will likely refuse, what a folder chose.
   const problems = describeProblems(limits && !wording.lockedPrompt ? checkPrompt({ prompt, seconds: options.seconds, model: options.model }, limits) : []);
-  const warning = quote ? joinSentences(quote.charge.warning, problems, folderNote(quote)) : undefined;
+  const warning = quote ? joinSentences(quoteWarning(quote), problems, folderNote(quote)) : undefined;
   const frame = limits?.firstFrame
     ? [{ action: 'firstFrame' as const, label: t('$(file-media) First frame'), description: options.firstFrame?.fileName ?? t('none: from the prompt alone') }]
     : [];

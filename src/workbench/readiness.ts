@@ -23,10 +23,12 @@ export async function ensureReady(connection: Connection, purpose: string): Prom
 
 /**
  * For a command that sends a charged request: `ensureReady`, then, when the key is known to be expired or used up,
- * says so before anything is sent (the user may still send: what is known may be out of date).
+ * says so before anything is sent (the user may still send: what is known may be out of date); once a budget is spent,
+ * asks before sending (BudgetGuard).
  */
 export async function ensureReadyToCharge(connection: Connection, purpose: string): Promise<PromptreelClient | undefined> {
   const client = await ensureReady(connection, purpose);
   if (!client || !(await confirmCharge(connection.keyHealth.state, connection.clock.now(), purpose))) return undefined;
+  if (!(await connection.allowChatCharge())) return undefined;
   return client;
 }

@@ -1,7 +1,7 @@
 import { withRateLimitRetry, type ChatRequest } from '../../api';
 import type { ModelPrice } from '../../api/account/prices';
 import type { Readiness } from '../../connection/connection';
-import { ServiceNotReady } from '../../connection/core/recovery';
+import { BudgetDeclined, ServiceNotReady } from '../../connection/core/recovery';
 import { describeError, type ComponentLogger } from '../../common/logger';
 import type { Settings } from '../../config/settings';
 import { applyStreamEvent, completeAssistantMessage, failAssistantMessage, randomId, settleToolCallIds, startAssistantMessage } from './conversation';
@@ -24,6 +24,8 @@ export type ChatSettingsSource = Pick<Settings, 'chat' | 'capabilities' | 'get' 
 /** Whether the service is ready, with its client (the Connection; a plain object in unit tests). */
 export interface ChatService {
   readiness(): Promise<Readiness>;
+  /** Before the request: false when a budget is spent and the user chose not to send. */
+  allowChatCharge?(): Promise<boolean>;
 }
 
 /** Deltas are handed to the views at most this often; the webview then paints at its own frame rate. */
@@ -84,6 +86,7 @@ export class ReplyStreamer {
     try {
       const readiness = await this.service.readiness();
       if (readiness.kind === 'missing') throw new ServiceNotReady(readiness);
+      if (this.service.allowChatCharge && !(await this.service.allowChatCharge())) throw new BudgetDeclined();
       const { client } = readiness;
       const built = buildConversationRequest({ conversation, settings, capabilities, tools: toChatTools(offered) });
       const sent = built.request;

@@ -36,6 +36,8 @@ export interface Quote<R extends ChargedRequest> {
   readonly charge: ChargeQuote;
   /** Settings of the open folder (not the user's) that chose something in these requests, in the user's words. */
   readonly fromFolder: readonly string[];
+  /** The user's budgets this charge passes, with what was spent (a sentence), or undefined. */
+  readonly budgetNote?: string;
 }
 
 /** The user accepted a quote: its requests, each of which may be sent once. */
@@ -50,6 +52,8 @@ export interface ChargeGateSources<R extends ChargedRequest> {
   keyHealth(): Promise<KeyHealthState>;
   /** The choices in `requests` that came from the open folder's settings. */
   fromFolder(requests: readonly R[]): string[];
+  /** The sentence naming a budget a charge of this price passes (undefined price: not known), or undefined. */
+  budgetNote?(priceUsd: number | undefined): Promise<string | undefined>;
   clock: Clock;
 }
 
@@ -92,7 +96,14 @@ export class ChargeGate<R extends ChargedRequest> {
     );
     const charge = chargeQuote(total, health ?? { kind: 'unknown' }, this.sources.clock.now());
     const fromFolder = [...new Set([...this.sources.fromFolder(frozen), ...extraFromFolder])];
-    const quote: Quote<R> = Object.freeze({ id: randomUUID(), requests: Object.freeze(frozen), charge, fromFolder: Object.freeze(fromFolder) });
+    const budgetNote = this.sources.budgetNote ? await withinDeadline(this.sources.budgetNote(charge.priceUsd), this.sources.clock) : undefined;
+    const quote: Quote<R> = Object.freeze({
+      id: randomUUID(),
+      requests: Object.freeze(frozen),
+      charge,
+      fromFolder: Object.freeze(fromFolder),
+      ...(budgetNote ? { budgetNote } : {}),
+    });
     this.remember(quote);
     return quote;
   }
@@ -152,8 +163,13 @@ export function describeQuote(quote: Quote<ChargedRequest>): string {
   return joinSentences(
     quote.charge.priceUsd === undefined ? t('The price of this model is not known: it uses your quota like any other request.') : undefined,
     folderNote(quote),
-    quote.charge.warning,
+    quoteWarning(quote),
   );
+}
+
+/** Why this charge deserves a second look: the budgets it passes, then why the key may not cover it; or undefined. */
+export function quoteWarning(quote: Quote<ChargedRequest>): string | undefined {
+  return joinSentences(quote.budgetNote, quote.charge.warning);
 }
 
 /** `The model and the duration come from this folder's settings.`, or undefined. */

@@ -33,6 +33,14 @@ export class ServiceNotReady extends Error {
   }
 }
 
+/** Thrown by a surface when the user chose not to send a charged request past a budget. */
+export class BudgetDeclined extends Error {
+  constructor() {
+    super('Not sent: the budget is spent');
+    this.name = 'BudgetDeclined';
+  }
+}
+
 /**
  * The one mapping from a failure to what the user reads and can do. Decided on kind, status and code, never on the
  * server's text, which is quoted.
@@ -40,6 +48,8 @@ export class ServiceNotReady extends Error {
 export function recoveryFor(error: unknown, context: RecoveryContext): Recovery {
   const { what } = context;
   if (error instanceof ServiceNotReady) return recoveryForMissing(error.missing, what);
+  if (error instanceof BudgetDeclined)
+    return { message: t('{0} was not sent: your budget is spent.', what), actions: ['retry', 'openSettings'], setting: 'promptreel.account.dailyBudget' };
   if (!isApiError(error)) return { message: t('{0} failed unexpectedly: {1}', what, asSentence(describe(error))), actions: ['showLogs', 'retry'] };
   const modelAction: RecoveryAction = context.request === 'video' ? 'chooseVideoModel' : 'selectChatModel';
   const modelSetting = context.request === 'video' ? { setting: 'promptreel.video.model' } : {};

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { formatUsd, MAX_VIDEO_SECONDS } from '../../api';
 import { describeChargeQuote } from '../../connection/account/core/chargeQuote';
-import { folderNote, type ChargedRequest, type Quote } from '../../connection/core/chargeGate';
+import { folderNote, quoteWarning, type ChargedRequest, type Quote } from '../../connection/core/chargeGate';
 import { t } from '../../api/l10n';
 import { codeSpan, escapeMarkdown } from '../../common/markdownText';
 import type { PromptProblem } from './promptCheck';
@@ -77,7 +77,7 @@ export function toolConfirmation(
     t('**Model:** {0}', codeSpan(options.model)),
     t('**Settings:** {0}', settings),
     cost ? t('**Price:** {0}', cost) : t('**Price:** not known for this model: it uses your quota like any other video.'),
-    quote.warning ? t('**Note:** {0}', escapeMarkdown(quote.warning)) : '',
+    quoteWarning(gateQuote) ? t('**Note:** {0}', escapeMarkdown(quoteWarning(gateQuote) ?? '')) : '',
     fromFolder ? t('**Note:** {0}', escapeMarkdown(fromFolder)) : '',
     ...problems.map((problem) => t('**Check:** {0}', escapeMarkdown(problem.message))),
     t('One task is created when you allow it (the request is never sent twice); Promptreel follows it and downloads the video into the workspace.'),
