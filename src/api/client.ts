@@ -13,7 +13,7 @@ import { completionEvents, notAStream, wholeAnswerEvents } from './chat/wholeAns
 import { FirstTokenDeadline, withFirstTokenTimeout } from './chat/firstTokenTimeout';
 import { createDispatcher } from './dispatcher';
 import { ApiError, isApiError } from './errors';
-import { headerValue } from './httpErrors';
+import { gatewayRequestId, headerValue } from './httpErrors';
 import { silentLogger, type ApiLogger } from './apiLogger';
 import { parseModelList, type ModelInfo } from './models';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
@@ -102,8 +102,16 @@ export class PromptreelClient {
     const validated = validateChatRequest(request);
     const extras = await this.transport.extras(validated.model);
     const body = chatBody(validated, extras.body, false);
-    const raw = await this.transport.json({ method: 'POST', path: 'chat/completions', auth: true, body, signal, what: t('The chat request'), extras });
-    return parseCompletion(raw);
+    const answer = await this.transport.jsonResponse({
+      method: 'POST',
+      path: 'chat/completions',
+      auth: true,
+      body,
+      signal,
+      what: t('The chat request'),
+      extras,
+    });
+    return withRequestId(parseCompletion(answer.value), gatewayRequestId(answer.headers));
   }
 
   /**
@@ -148,14 +156,17 @@ export class PromptreelClient {
         // An event stream, a whole JSON answer (a gateway that ignored `stream: true`), or a proxy's page or text.
         const answer = response.body;
         const contentType = headerValue(response.headers, 'content-type');
+        const requestId = gatewayRequestId(response.headers);
         const { kind, peeked } = await deadline.race(peekAnswer(answer, contentType), () => answer.destroy());
-        if (kind === 'events')
-          return withFirstTokenTimeout(decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) }), deadline);
+        if (kind === 'events') {
+          const events = withFirstTokenTimeout(decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) }), deadline);
+          return requestId ? afterRequestId(requestId, events) : events;
+        }
         const text = await transport.readJsonText(response, { signal, what: t('The chat request') }, peeked.chunks);
         const quoted = () => transport.quote(response, text);
         try {
           if (kind !== 'json') throw notAStream(quoted());
-          return eventsOf(wholeAnswerEvents(text, contentType, parseCompletion, quoted));
+          return eventsOf(wholeAnswerEvents(text, contentType, (raw) => withRequestId(parseCompletion(raw), requestId), quoted));
         } catch (error) {
           throw isApiError(error) ? transport.redactError(error) : error;
         }
@@ -174,9 +185,10 @@ export class PromptreelClient {
     // With a first frame: multipart/form-data, as OpenAI's video API takes `input_reference`.
     const form = request.inputReference ? videoForm(body, validateInputReference(request.inputReference)) : undefined;
     let raw: unknown;
+    let requestId: string | undefined;
     try {
       const payload = form ? { form } : { body };
-      raw = await this.transport.json({
+      const answer = await this.transport.jsonResponse({
         method: 'POST',
         path: 'videos',
         auth: true,
@@ -185,6 +197,8 @@ export class PromptreelClient {
         what: t('Creating the video task'),
         model: request.model,
       });
+      raw = answer.value;
+      requestId = gatewayRequestId(answer.headers);
     } catch (error) {
       if (isApiError(error) && error.mayHaveReachedServer && (error.kind === 'network' || error.kind === 'timeout')) {
         throw error.with({
@@ -198,7 +212,7 @@ export class PromptreelClient {
     const task = normalizeVideoTask(raw);
     if (!task) throw invalidResponse(t('Creating the video task: the answer carries no task id.'));
     this.log.info(`[video] created task ${task.id} (${task.status})`);
-    return task;
+    return requestId ? { ...task, requestId } : task;
   }
 
   async getVideoTask(id: string, signal?: AbortSignal): Promise<VideoTask> {
@@ -249,6 +263,15 @@ function parseCompletion(raw: unknown): ChatCompletion {
     finishReason: choice.finish_reason ?? 'stop',
     ...(parsed.data.usage ? { usage: toUsage(parsed.data.usage) } : {}),
   };
+}
+
+function withRequestId(completion: ChatCompletion, requestId: string | undefined): ChatCompletion {
+  return requestId ? { ...completion, requestId } : completion;
+}
+
+async function* afterRequestId(requestId: string, events: AsyncIterable<ChatStreamEvent>): AsyncGenerator<ChatStreamEvent, void> {
+  yield { type: 'request-id', requestId };
+  yield* events;
 }
 
 async function* eventsOf(events: Iterable<ChatStreamEvent>): AsyncGenerator<ChatStreamEvent, void> {

@@ -34,3 +34,4 @@ export {
   type QuotaDisplay,
 } from './account/keyHealth';
 export { modelPrices, costOf, formatUsd, describePrice, DEFAULT_GROUP, type ModelPrice } from './account/prices';
+export { keyLogEntries, type KeyLogEntry } from './account/keyLog';

@@ -146,7 +146,8 @@ export function keyLog(context: RouteContext): void {
   const account = state.scenarioFor(valid ? key : undefined).account;
   switch (account.log) {
     case 'absent':
-      return sendInvalidUrl(response, 'GET', '/api/log/token');
+      // Quoting the whole address, the key in its query string, as some gateways and proxies do.
+      return sendInvalidUrl(response, 'GET', context.request.url ?? '/api/log/token');
     case 'html':
       return sendText(response, 200, '<!doctype html><html><body><div id="root"></div></body></html>', 'text/html');
     case 'unsuccessful':

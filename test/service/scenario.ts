@@ -157,7 +157,7 @@ const chatSchema = z.strictObject({
 const accountSchema = z.strictObject({
   /**
    * `GET /api/usage/token`: the key's quota. `limited` (granted/used below), `unlimited`, `exhausted` (nothing left),
-   * or not offered: `absent` (404), `html` (a web page), `unsuccessful` (`{"success": false}`).
+   * or not offered: `absent` (404, quoting the address with the key), `html` (a web page), `unsuccessful` (`{"success": false}`).
    */
   tokenUsage: z.enum(['limited', 'unlimited', 'exhausted', 'absent', 'html', 'unsuccessful']),
   /** Quota units granted to the key and used so far. */
@@ -185,7 +185,7 @@ const accountSchema = z.strictObject({
   ),
   /**
    * `GET /api/log/token?key=…` (new-api, public): the key's log of what it was charged, newest first. `offered`, or not
-   * offered: `absent` (404), `html` (a web page), `unsuccessful` (`{"success": false}`). Every chat reply that reached
+   * offered: `absent` (404, quoting the address with the key), `html` (a web page), `unsuccessful` (`{"success": false}`). Every chat reply that reached
    * its end (usage reported or not: the gateway charges what it counted) and every video task created is logged.
    */
   log: z.enum(['offered', 'absent', 'html', 'unsuccessful']),
