@@ -4,7 +4,10 @@ import { keyLogEntries } from '../../../../src/api/account/keyLog';
 import { quotaDisplay } from '../../../../src/api/account/keyHealth';
 import { costOf, modelPrices } from '../../../../src/api/account/prices';
 import { ApiError } from '../../../../src/api/errors';
-import { clientFor, collect, MemoryLogger, useLocalService } from '../../support/localService';
+import { silentLogger } from '../../../../src/api/apiLogger';
+import { DEFAULT_RETRY } from '../../../../src/api/retry';
+import { Transport } from '../../../../src/api/transport';
+import { clientFor, collect, MemoryLogger, testDispatcher, useLocalService } from '../../support/localService';
 
 const USD = quotaDisplay(undefined);
 const ask = (content: string) => ({ model: 'promptreel-chat', messages: [{ role: 'user' as const, content }] });
@@ -99,6 +102,25 @@ describe('the key log (issue 26.2), against the local service', () => {
     for (const text of [...logger.lines, failure.message, failure.hint, failure.serverMessage ?? '', String(failure.cause)]) {
       assert.ok(!text.includes(PLAIN_KEY), `the key in: ${text}`);
     }
+  });
+
+  it("issue 26.2: puts the key in a query string for the service's own origin only", async () => {
+    const transport = new Transport({
+      baseUrl: ctx.service.baseUrl,
+      apiKey: () => PLAIN_KEY,
+      dispatcher: testDispatcher({ service: ctx.service.baseUrl }),
+      log: silentLogger,
+      retry: DEFAULT_RETRY,
+      userAgent: 'test',
+    });
+    const elsewhere = `${ctx.service.cdnUrl}/api/log/token`;
+    await assert.rejects(
+      transport.json({ method: 'GET', path: elsewhere, absolute: true, auth: false, keyQuery: 'key', what: 'elsewhere' }),
+      (error: unknown) => error instanceof ApiError && error.kind === 'no-key',
+    );
+    assert.deepEqual(ctx.service.cdnRequests, [], 'nothing was sent there');
+    await transport.json({ method: 'GET', path: `${ctx.service.baseUrl}/api/log/token`, absolute: true, auth: false, keyQuery: 'key', what: 'here' });
+    assert.equal(ctx.service.requests.at(-1)?.path, `/api/log/token?key=${PLAIN_KEY}`);
   });
 
   it('issue 26.2: a reply and a task carry the request id their log entry has', async () => {
