@@ -1,8 +1,5 @@
 import type { Usage } from './chat/events';
 
-/** The header some gateways send with the id their log entry carries (SERVICE.md, "Account"). */
-export const REQUEST_ID_HEADER = 'x-oneapi-request-id';
-
 /**
  * A request the service charged for, as this client saw it end: a chat completion (with the tokens the service
  * counted, when it said) or a created video task. What the gateway's log says it cost is matched to these.

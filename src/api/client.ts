@@ -13,7 +13,7 @@ import { completionEvents, notAStream, wholeAnswerEvents } from './chat/wholeAns
 import { FirstTokenDeadline, withFirstTokenTimeout } from './chat/firstTokenTimeout';
 import { createDispatcher } from './dispatcher';
 import { ApiError, isApiError } from './errors';
-import { headerValue } from './httpErrors';
+import { gatewayRequestId, headerValue } from './httpErrors';
 import { silentLogger, type ApiLogger } from './apiLogger';
 import { parseModelList, type ModelInfo } from './models';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
@@ -26,7 +26,7 @@ import { validateInputReference, videoForm } from './video/inputReference';
 import type { VideoCreateRequest, VideoTask } from './video/task';
 import './zodLocale';
 import { t } from './l10n';
-import { REQUEST_ID_HEADER, type ChargedRequestRecord } from './charges';
+import type { ChargedRequestRecord } from './charges';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -113,9 +113,25 @@ export class PromptreelClient {
     const validated = validateChatRequest(request);
     const extras = await this.transport.extras(validated.model);
     const body = chatBody(validated, extras.body, false);
-    const raw = await this.transport.json({ method: 'POST', path: 'chat/completions', auth: true, body, signal, what: t('The chat request'), extras });
-    const completion = parseCompletion(raw);
-    this.onRequestCharged({ kind: 'chat', model: validated.model, at: Date.now(), stream: false, ...(completion.usage ? { usage: completion.usage } : {}) });
+    const answer = await this.transport.jsonResponse({
+      method: 'POST',
+      path: 'chat/completions',
+      auth: true,
+      body,
+      signal,
+      what: t('The chat request'),
+      extras,
+    });
+    const requestId = gatewayRequestId(answer.headers);
+    const completion = withRequestId(parseCompletion(answer.value), requestId);
+    this.onRequestCharged({
+      kind: 'chat',
+      model: validated.model,
+      at: Date.now(),
+      stream: false,
+      ...(requestId ? { requestId } : {}),
+      ...(completion.usage ? { usage: completion.usage } : {}),
+    });
     return completion;
   }
 
@@ -161,16 +177,18 @@ export class PromptreelClient {
         // An event stream, a whole JSON answer (a gateway that ignored `stream: true`), or a proxy's page or text.
         const answer = response.body;
         const contentType = headerValue(response.headers, 'content-type');
-        const settle = (events: AsyncIterable<ChatStreamEvent>) =>
-          this.reportingCharge(events, validated.model, headerValue(response.headers, REQUEST_ID_HEADER));
+        const requestId = gatewayRequestId(response.headers);
+        const settle = (events: AsyncIterable<ChatStreamEvent>) => this.reportingCharge(events, validated.model, requestId);
         const { kind, peeked } = await deadline.race(peekAnswer(answer, contentType), () => answer.destroy());
-        if (kind === 'events')
-          return settle(withFirstTokenTimeout(decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) }), deadline));
+        if (kind === 'events') {
+          const events = withFirstTokenTimeout(decodeChatStream(peeked.chunks, { signal, log, redact: (text) => transport.redact(text) }), deadline);
+          return settle(requestId ? afterRequestId(requestId, events) : events);
+        }
         const text = await transport.readJsonText(response, { signal, what: t('The chat request') }, peeked.chunks);
         const quoted = () => transport.quote(response, text);
         try {
           if (kind !== 'json') throw notAStream(quoted());
-          return settle(eventsOf(wholeAnswerEvents(text, contentType, parseCompletion, quoted)));
+          return settle(eventsOf(wholeAnswerEvents(text, contentType, (raw) => withRequestId(parseCompletion(raw), requestId), quoted)));
         } catch (error) {
           throw isApiError(error) ? transport.redactError(error) : error;
         }
@@ -202,9 +220,10 @@ export class PromptreelClient {
     // With a first frame: multipart/form-data, as OpenAI's video API takes `input_reference`.
     const form = request.inputReference ? videoForm(body, validateInputReference(request.inputReference)) : undefined;
     let raw: unknown;
+    let requestId: string | undefined;
     try {
       const payload = form ? { form } : { body };
-      raw = await this.transport.json({
+      const answer = await this.transport.jsonResponse({
         method: 'POST',
         path: 'videos',
         auth: true,
@@ -213,6 +232,8 @@ export class PromptreelClient {
         what: t('Creating the video task'),
         model: request.model,
       });
+      raw = answer.value;
+      requestId = gatewayRequestId(answer.headers);
     } catch (error) {
       if (isApiError(error) && error.mayHaveReachedServer && (error.kind === 'network' || error.kind === 'timeout')) {
         throw error.with({
@@ -226,8 +247,8 @@ export class PromptreelClient {
     const task = normalizeVideoTask(raw);
     if (!task) throw invalidResponse(t('Creating the video task: the answer carries no task id.'));
     this.log.info(`[video] created task ${task.id} (${task.status})`);
-    this.onRequestCharged({ kind: 'video', model: request.model, at: Date.now(), taskId: task.id });
-    return task;
+    this.onRequestCharged({ kind: 'video', model: request.model, at: Date.now(), taskId: task.id, ...(requestId ? { requestId } : {}) });
+    return requestId ? { ...task, requestId } : task;
   }
 
   async getVideoTask(id: string, signal?: AbortSignal): Promise<VideoTask> {
@@ -278,6 +299,15 @@ function parseCompletion(raw: unknown): ChatCompletion {
     finishReason: choice.finish_reason ?? 'stop',
     ...(parsed.data.usage ? { usage: toUsage(parsed.data.usage) } : {}),
   };
+}
+
+function withRequestId(completion: ChatCompletion, requestId: string | undefined): ChatCompletion {
+  return requestId ? { ...completion, requestId } : completion;
+}
+
+async function* afterRequestId(requestId: string, events: AsyncIterable<ChatStreamEvent>): AsyncGenerator<ChatStreamEvent, void> {
+  yield { type: 'request-id', requestId };
+  yield* events;
 }
 
 async function* eventsOf(events: Iterable<ChatStreamEvent>): AsyncGenerator<ChatStreamEvent, void> {

@@ -180,3 +180,8 @@ function safeHost(target: string): string {
     return target;
   }
 }
+
+/** The gateway's id of a request (new-api's `X-Oneapi-Request-Id`), which its key log entries carry. */
+export function gatewayRequestId(headers: Headers): string | undefined {
+  return headerValue(headers, 'x-oneapi-request-id') || undefined;
+}

@@ -1,5 +1,5 @@
 export { PromptreelClient, videoBody, type ClientOptions } from './client';
-export { REQUEST_ID_HEADER, type ChargedRequestRecord } from './charges';
+export type { ChargedRequestRecord } from './charges';
 export { ApiError, isApiError, type ApiErrorKind } from './errors';
 export { normalizeBaseUrl, apiUrl, describeBaseUrlInput, withoutCredentials } from './baseUrl';
 export { redactSecrets, redactApiError } from './redaction';
@@ -35,3 +35,4 @@ export {
   type QuotaDisplay,
 } from './account/keyHealth';
 export { modelPrices, costOf, formatUsd, describePrice, DEFAULT_GROUP, type ModelPrice } from './account/prices';
+export { keyLogEntries, type KeyLogEntry } from './account/keyLog';

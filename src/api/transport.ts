@@ -39,6 +39,11 @@ export interface SendOptions {
   absolute?: boolean;
   /** Sends `Authorization`; false for signed video addresses, which must never see the key. */
   auth: boolean;
+  /**
+   * The key as this query parameter instead (`/api/log/token?key=`, a public endpoint that takes it so): only to the
+   * service's own origin, hidden in every log line and error like the key of `Authorization`.
+   */
+  keyQuery?: string;
   body?: unknown;
   /** A `multipart/form-data` body instead of JSON (undici writes its content type, with the boundary). */
   form?: FormData;
@@ -108,6 +113,11 @@ export class Transport {
 
   /** Sends and parses a JSON answer of at most MAX_JSON_BODY bytes, read whole within `deadlineMs`. */
   async json(send: SendOptions): Promise<unknown> {
+    return (await this.jsonResponse(send)).value;
+  }
+
+  /** `json`, with the answer's headers. */
+  async jsonResponse(send: SendOptions): Promise<{ value: unknown; headers: Headers }> {
     const deadlineMs = send.deadlineMs ?? DEFAULT_JSON_DEADLINE_MS;
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), deadlineMs);
@@ -124,7 +134,7 @@ export class Transport {
       clearTimeout(timer);
     }
     try {
-      return JSON.parse(text);
+      return { value: JSON.parse(text), headers: response.headers };
     } catch (cause) {
       throw new ApiError({
         kind: 'invalid-response',
@@ -180,7 +190,7 @@ export class Transport {
     const address = send.absolute ? send.path : apiUrl(this.options.baseUrl, send.path);
     const extras = this.isService(address) ? (send.extras ?? (await this.extras(send.model))) : {};
     for (const secret of extras.secrets ?? []) this.sentKeys.add(secret);
-    const url = send.absolute ? address : withQuery(address, extras.query);
+    const url = await this.withKeyQuery(send.absolute ? address : withQuery(address, extras.query), send.keyQuery);
     const headers: Record<string, string> = {
       'user-agent': this.options.userAgent,
       ...usableHeaders(extras.headers).headers,
@@ -228,6 +238,21 @@ export class Transport {
     }
     if (send.method === 'POST' && send.auth) this.options.onCharged?.();
     return { status: response.statusCode, headers: response.headers, body: response.body, url };
+  }
+
+  /** `url` with the key as the query parameter `name`; refused for any origin but the service's. */
+  private async withKeyQuery(url: string, name: string | undefined): Promise<string> {
+    if (name === undefined) return url;
+    // Another origin gets no key, as the key store hands out none for an origin the user did not choose.
+    const key = this.isService(url) ? await this.options.apiKey() : undefined;
+    if (!key) throw new ApiError({ kind: 'no-key', message: t('No API key is set.'), hint: t('Set your API key first.') });
+    this.sentKeys.add(key);
+    const withKey = new URL(url);
+    withKey.searchParams.set(name, key);
+    // The key as a query string spells it, so that a text quoting the address has it hidden too.
+    this.sentKeys.add(new URLSearchParams({ k: key }).toString().slice(2));
+    this.sentKeys.add(encodeURIComponent(key));
+    return withKey.toString();
   }
 
   /** The user's extras for a request; a source that fails costs the extras, never the request. */

@@ -113,6 +113,7 @@ export function pricing(context: RouteContext): void {
             model_ratio: price.modelRatio ?? 1,
             model_price: 0,
             completion_ratio: price.completionRatio ?? 1,
+            ...(account.cacheRatio !== null ? { cache_ratio: account.cacheRatio } : {}),
             enable_groups: Object.keys(account.groupRatio),
           },
     ),

@@ -9,6 +9,8 @@ import type { RouteContext } from './routeContext';
 import type { ServiceState } from './serviceState';
 import { createVideo, queryVideo, videoContent } from './videoRoutes';
 import { billingSubscription, billingUsage, pricing, status, tokenUsage } from './accountRoutes';
+import { newRequestId } from './ids';
+import { keyLog, logError } from './keyLog';
 
 interface Route {
   method: string;
@@ -29,7 +31,11 @@ const routes: Route[] = [
   { method: 'GET', pattern: /^(?:\/v1)?\/dashboard\/billing\/usage$/, handle: billingUsage },
   { method: 'GET', pattern: /^\/api\/status$/, handle: status, public: true },
   { method: 'GET', pattern: /^\/api\/pricing$/, handle: pricing, public: true },
+  { method: 'GET', pattern: /^\/api\/log\/token$/, handle: keyLog, public: true },
 ];
+
+/** The requests the gateway charges for: a refused one is logged as an error entry (type 4). */
+const CHARGED = /^POST \/v1\/(chat\/completions|videos)$/;
 
 /** The gateway: /v1 routes, plus the control API under /__control/ (not recorded, no auth). */
 export function apiHandler(state: ServiceState): http.RequestListener {
@@ -72,6 +78,8 @@ async function handle(state: ServiceState, request: http.IncomingMessage, respon
     return;
   }
   const gate = state.scenarioFor(key);
+  const requestId = newRequestId();
+  if (gate.account.requestIdHeader && path.startsWith('/v1/')) response.setHeader('x-oneapi-request-id', requestId);
   const missingHeader = Object.entries(gate.requiredHeaders).find(([name, value]) => record.headers[name.toLowerCase()] !== value);
   if (missingHeader) {
     sendOpenAiError(response, 403, {
@@ -97,7 +105,7 @@ async function handle(state: ServiceState, request: http.IncomingMessage, respon
     return trickle !== null && method === 'GET' ? trickleJson(response, signal, trickle) : route.handle(context);
   };
   if (key === undefined && route.public) {
-    await play({ request, response, body: record.body, key: '', scenario: state.scenarioFor(undefined), state, signal, params });
+    await play({ request, response, body: record.body, key: '', scenario: state.scenarioFor(undefined), state, signal, requestId, params });
     return;
   }
   if (key === undefined) {
@@ -108,10 +116,14 @@ async function handle(state: ServiceState, request: http.IncomingMessage, respon
   }
   const fault = state.takeFault(key, method, path);
   if (fault) {
+    if (CHARGED.test(`${method} ${path}`)) {
+      const model = (record.body as { model?: unknown } | undefined)?.model;
+      logError(state, key, gate.account, typeof model === 'string' ? model : '', fault.message ?? `HTTP ${fault.status}`, requestId);
+    }
     sendFault(response, fault, record.key);
     return;
   }
-  await play({ request, response, body: record.body, key, scenario: state.scenarioFor(key), state, signal, params });
+  await play({ request, response, body: record.body, key, scenario: state.scenarioFor(key), state, signal, requestId, params });
 }
 
 function decodePathSegment(segment: string): string {

@@ -10,7 +10,7 @@ export interface ReplyPlan {
   content: string;
   toolCalls: ToolCallPlan[];
   finishReason: string;
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
 }
 
 export interface ToolCallPlan {

@@ -1,5 +1,6 @@
 import { validateChatRequest, type ChatRequest } from './chatRequest';
-import { planReply } from './chatReply';
+import { planReply, type ReplyPlan } from './chatReply';
+import { logCharge } from './keyLog';
 import { streamBulk, streamEndlessly, streamReply } from './chatStream';
 import { sendOpenAiError } from './errors';
 import { newChatCompletionId, unixSeconds } from './ids';
@@ -40,8 +41,20 @@ export async function chatCompletions(context: RouteContext): Promise<void> {
     });
     return;
   }
-  const plan = planReply(request, chat);
-  const target = { response, signal, chat, id: newChatCompletionId(), created: unixSeconds(), model: request.model };
+  const plan = withCachedTokens(planReply(request, chat), chat.cachedTokens);
+  const startedAt = Date.now();
+  const charge = (usage: ReplyPlan['usage']) => {
+    const cached = usage.prompt_tokens_details?.cached_tokens;
+    logCharge(context.state, context.key, scenario.account, {
+      model: request.model,
+      startedAt,
+      stream: request.stream === true,
+      requestId: context.requestId,
+      usage: { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, ...(cached ? { cached_tokens: cached } : {}) },
+      path: '/v1/chat/completions',
+    });
+  };
+  const target = { response, signal, chat, id: newChatCompletionId(), created: unixSeconds(), model: request.model, onFinished: charge };
   if (request.stream === true && chat.endlessEventBytes !== null) {
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     context.state.runawayBytesWritten = await writeRunaway(
@@ -81,6 +94,13 @@ export async function chatCompletions(context: RouteContext): Promise<void> {
   };
   if (request.stream === true) sendWholeAnswer(response, chat, completion);
   else sendJson(response, 200, completion);
+  if (request.stream !== true || chat.streamAnswer === 'completion-json') charge(plan.usage);
+}
+
+/** The usage with `prompt_tokens_details.cached_tokens` (at most the prompt), when the scenario caches some. */
+function withCachedTokens(plan: ReplyPlan, cachedTokens: number): ReplyPlan {
+  if (cachedTokens === 0) return plan;
+  return { ...plan, usage: { ...plan.usage, prompt_tokens_details: { cached_tokens: Math.min(cachedTokens, plan.usage.prompt_tokens) } } };
 }
 
 /** What DeepSeek's API says about the reasoning of earlier assistant turns, or undefined when they are as it wants. */

@@ -11,6 +11,8 @@ export interface StreamTarget {
   id: string;
   created: number;
   model: string;
+  /** Called once the reply reached its end (its finish chunk sent): the gateway charges it. */
+  onFinished?: (usage: ReplyPlan['usage']) => void;
 }
 
 type Delta = Record<string, unknown>;
@@ -96,6 +98,7 @@ async function finishStream(writer: SseWriter, target: StreamTarget, plan: Reply
   const chunk = chunkBuilder(target);
   const finishUsage = chat.usage === 'last-choice-chunk' ? plan.usage : null;
   if (!(await writer.json(chunk({}, plan.finishReason, finishUsage)))) return;
+  target.onFinished?.(plan.usage);
   if (chat.cut === 'no-done') {
     response.end();
     return;

@@ -16,10 +16,32 @@ import type { ServiceState } from './serviceState';
  *   GET  /__control/tasks                    {tasks}
  *   POST /__control/tasks                    body: task fields (all optional); makes a task without HTTP
  *   POST /__control/tasks/<id>/complete|fail force the task final
+ *   GET  /__control/log?key=<key>            {entries (newest first), reads}
+ *   POST /__control/log                      body: {key, entry: log entry fields}; adds it to the key's log
  */
 
 const keyBody = z.object({ key: z.string().min(1) });
 const keyScenarioBody = z.object({ key: z.string().min(1), patch: z.unknown() });
+const logEntryBody = z.object({
+  key: z.string().min(1),
+  entry: z
+    .strictObject({
+      created_at: z.number().int(),
+      type: z.number().int(),
+      content: z.string(),
+      token_name: z.string(),
+      model_name: z.string(),
+      quota: z.number(),
+      prompt_tokens: z.number().int(),
+      completion_tokens: z.number().int(),
+      use_time: z.number(),
+      is_stream: z.boolean(),
+      group: z.string(),
+      other: z.string(),
+      request_id: z.string(),
+    })
+    .partial(),
+});
 const taskInitBody = z
   .strictObject({
     id: z.string().min(1),
@@ -64,6 +86,14 @@ export async function handleControl(state: ServiceState, request: http.IncomingM
     if (route === 'GET /__control/tasks') return sendJson(response, 200, { tasks: [...state.tasks.values()] });
     if (route === 'POST /__control/tasks') {
       return sendJson(response, 200, { task: state.createTask(taskInitBody.parse(body ?? {})) });
+    }
+    if (route === 'GET /__control/log') {
+      const key = new URL(request.url ?? '/', 'http://local').searchParams.get('key') ?? '';
+      return sendJson(response, 200, { entries: state.logOf(key), reads: state.logReads });
+    }
+    if (route === 'POST /__control/log') {
+      const { key, entry } = logEntryBody.parse(body);
+      return sendJson(response, 200, { entry: state.appendLog(key, entry) });
     }
     const force = /^\/__control\/tasks\/([^/]+)\/(complete|fail)$/.exec(path);
     if (method === 'POST' && force) {

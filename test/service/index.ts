@@ -9,12 +9,14 @@ import type { RecordedRequest } from './httpHelpers';
 import type { Scenario, ScenarioPatch } from './scenario';
 import { ServiceState } from './serviceState';
 import type { ServiceTask } from './videoTasks';
+import type { LogEntry } from './keyLog';
 
 export type { RecordedRequest } from './httpHelpers';
 export type { CdnScenario, ChatScenario, Fault, ModelEntry, Scenario, ScenarioPatch, VideoScenario } from './scenario';
 export { defaultScenario, SCENARIO_PRESETS } from './scenario';
 export type { ScenarioPresetName } from './scenario';
 export type { ServiceTask } from './videoTasks';
+export type { LogEntry as ServiceLogEntry } from './keyLog';
 export { patternBytes, sampleBytes, samplePath } from './bytes';
 export { samplePng } from './images';
 export { isMultipartBody, type MultipartBody, type RecordedFilePart } from './multipart';
@@ -71,6 +73,12 @@ export interface LocalService {
   task(id: string): ServiceTask | undefined;
   /** Makes a task without HTTP, e.g. for "track by id" tests. */
   createTask(init?: Partial<ServiceTask>): ServiceTask;
+  /** The key's log (default: the demo key's) as `GET /api/log/token` answers it: newest first. */
+  keyLog(key?: string): LogEntry[];
+  /** Adds an entry to the key's log (default: the demo key's): a charge from another machine, or from days ago. */
+  addLogEntry(fields: Partial<LogEntry>, key?: string): LogEntry;
+  /** How many times `GET /api/log/token` was asked since the start or the last reset(). */
+  logReads(): number;
   /** Sockets currently open to the API server, idle keep-alive ones included. */
   openSockets(): number;
   /** /v1 requests whose response has not closed yet (a stalled or throttled one counts until the client goes). */
@@ -172,6 +180,9 @@ export async function startLocalService(options: StartOptions = {}): Promise<Loc
       reset: () => state.reset(),
       task: (id) => state.tasks.get(id),
       createTask: (init) => state.createTask(init),
+      keyLog: (key = DEMO_KEY) => state.logOf(key),
+      addLogEntry: (fields, key = DEMO_KEY) => state.appendLog(key, fields),
+      logReads: () => state.logReads,
       openSockets: () => api.sockets.size,
       activeRequests: () => state.activeRequests,
       runawayBytesWritten: () => state.runawayBytesWritten,

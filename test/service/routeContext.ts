@@ -14,6 +14,8 @@ export interface RouteContext {
   state: ServiceState;
   /** Aborted when the response closes (client gone, or stop()). */
   signal: AbortSignal;
+  /** new-api's id of this request (sent in `X-Oneapi-Request-Id` when `account.requestIdHeader`). */
+  requestId: string;
   /** Captures of the route pattern, e.g. the task id. */
   params: string[];
 }

@@ -146,13 +146,18 @@ const chatSchema = z.strictObject({
   deepseekReasoning: z.boolean(),
   /** The arguments of a planned call of the tool with this name, instead of example values made from its schema. */
   toolArguments: z.record(z.string(), z.record(z.string(), z.unknown())),
+  /**
+   * SERVICE.md, "Account": the usage reports this many prompt tokens as cached (`prompt_tokens_details.cached_tokens`,
+   * at most the prompt), which the key's log charges at `account.cacheRatio`. 0: no `prompt_tokens_details`.
+   */
+  cachedTokens: z.number().int().min(0),
 });
 
 /** SERVICE.md, "Account": the key's quota and expiry, the display unit, and prices. */
 const accountSchema = z.strictObject({
   /**
    * `GET /api/usage/token`: the key's quota. `limited` (granted/used below), `unlimited`, `exhausted` (nothing left),
-   * or not offered: `absent` (404), `html` (a web page), `unsuccessful` (`{"success": false}`).
+   * or not offered: `absent` (404, quoting the address with the key), `html` (a web page), `unsuccessful` (`{"success": false}`).
    */
   tokenUsage: z.enum(['limited', 'unlimited', 'exhausted', 'absent', 'html', 'unsuccessful']),
   /** Quota units granted to the key and used so far. */
@@ -178,6 +183,18 @@ const accountSchema = z.strictObject({
       completionRatio: z.number().min(0).optional(),
     }),
   ),
+  /**
+   * `GET /api/log/token?key=…` (new-api, public): the key's log of what it was charged, newest first. `offered`, or not
+   * offered: `absent` (404, quoting the address with the key), `html` (a web page), `unsuccessful` (`{"success": false}`). Every chat reply that reached
+   * its end (usage reported or not: the gateway charges what it counted) and every video task created is logged.
+   */
+  log: z.enum(['offered', 'absent', 'html', 'unsuccessful']),
+  /** Every /v1 answer carries `X-Oneapi-Request-Id`, and the log entry of a charged request carries it as `request_id`. */
+  requestIdHeader: z.boolean(),
+  /** The group the key is charged at (its ratio from `groupRatio`; not exposed by the gateway, as SERVICE.md says). */
+  keyGroup: z.string(),
+  /** Cached prompt tokens cost this share of a prompt token; published in `/api/pricing` as `cache_ratio`. Null: not published, charged in full. */
+  cacheRatio: z.number().min(0).nullable(),
 });
 
 export const scenarioSchema = z.strictObject({
@@ -299,6 +316,7 @@ export function defaultScenario(): Scenario {
       refuseStream: false,
       deepseekReasoning: false,
       toolArguments: {},
+      cachedTokens: 0,
     },
     modelsPaddingBytes: null,
     trickleMs: null,
@@ -321,6 +339,10 @@ export function defaultScenario(): Scenario {
         { model: 'promptreel-reasoner', modelRatio: 5, completionRatio: 4 },
         { model: 'promptreel-video', perCallUsd: 0.4 },
       ],
+      log: 'offered',
+      requestIdHeader: false,
+      keyGroup: 'default',
+      cacheRatio: null,
     },
   };
 }

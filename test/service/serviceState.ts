@@ -1,6 +1,7 @@
 import type { RecordedRequest } from './httpHelpers';
 import { applyPatch, defaultScenario, parsePatch, type Fault, type Scenario, type ScenarioPatch } from './scenario';
 import { newTask, type ServiceTask } from './videoTasks';
+import { logEntry, type LogEntry } from './keyLog';
 
 /** Everything the service remembers: keys, scenarios, records and tasks. Shared by both servers. */
 export class ServiceState {
@@ -11,10 +12,15 @@ export class ServiceState {
   activeRequests = 0;
   /** Filler bytes the last runaway answer (modelsPaddingBytes, endlessEventBytes) wrote before it ended or was cut. */
   runawayBytesWritten = 0;
+  /** How many times `GET /api/log/token` was asked, whatever it answered. */
+  logReads = 0;
   /** Filled in by startLocalService once the CDN listens. */
   cdnUrl = '';
   private readonly keys = new Set<string>();
   private readonly keyPatches = new Map<string, ScenarioPatch>();
+  /** Each key's log, oldest first. */
+  private readonly logs = new Map<string, LogEntry[]>();
+  private lastLogId = 0;
   private defaults: Scenario;
 
   constructor(
@@ -76,6 +82,20 @@ export class ServiceState {
     return task;
   }
 
+  /** Adds an entry (what it leaves out gets new-api's usual values) to the key's log. */
+  appendLog(key: string, fields: Partial<LogEntry>): LogEntry {
+    const entry = logEntry(++this.lastLogId, fields);
+    const log = this.logs.get(key) ?? [];
+    log.push(entry);
+    this.logs.set(key, log);
+    return entry;
+  }
+
+  /** The key's log as the gateway answers it: newest first. */
+  logOf(key: string): LogEntry[] {
+    return [...(this.logs.get(key) ?? [])].sort((a, b) => b.created_at - a.created_at || b.id - a.id);
+  }
+
   reset(): void {
     this.defaults = applyPatch(defaultScenario(), parsePatch(this.initialPatch));
     this.keyPatches.clear();
@@ -85,6 +105,8 @@ export class ServiceState {
     this.cdnRequests.length = 0;
     this.tasks.clear();
     this.runawayBytesWritten = 0;
+    this.logs.clear();
+    this.logReads = 0;
   }
 }
 

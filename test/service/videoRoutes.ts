@@ -4,6 +4,7 @@ import { sendFault, sendTaskError, sendUnknownTask } from './errors';
 import { pause, sendJson } from './httpHelpers';
 import { isMultipartBody, type MultipartBody, type RecordedFilePart } from './multipart';
 import type { RouteContext } from './routeContext';
+import { logCharge } from './keyLog';
 import { createAnswer, isFinal, queryAnswer, statusText, taskPhase, type ServiceTask, type TaskPhase } from './videoTasks';
 
 const createBody = z.looseObject({
@@ -18,6 +19,7 @@ const numericSeconds = z.looseObject({ seconds: z.number() });
 /** POST /v1/videos: JSON, or multipart/form-data with the first frame as the file part `input_reference` (OpenAI's video API). */
 export async function createVideo(context: RouteContext): Promise<void> {
   const { response, scenario, state, signal } = context;
+  const startedAt = Date.now();
   const video = scenario.video;
   const multipart = isMultipartBody(context.body) ? fromMultipart(context.body) : undefined;
   if (multipart && 'problem' in multipart) {
@@ -47,6 +49,8 @@ export async function createVideo(context: RouteContext): Promise<void> {
     key: context.key,
     inputReference: multipart?.inputReference ?? null,
   });
+  // Charged once the task exists, whatever becomes of the answer.
+  logCharge(state, context.key, scenario.account, { model, startedAt, stream: false, requestId: context.requestId, path: '/v1/videos' });
   if (video.dropCreateConnection) {
     response.socket?.destroy();
     return;

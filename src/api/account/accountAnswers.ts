@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 
 const num = z.catch(z.optional(z.pipe(z.union([z.number(), z.string().check(z.regex(/^-?\d+(\.\d+)?$/))]), z.transform(Number))), undefined);
 const bool = z.catch(z.optional(z.boolean()), undefined);
+const str = z.catch(z.optional(z.string()), undefined);
 
 /** `GET /api/usage/token` → `data` (new-api): amounts in quota units. */
 export const tokenUsageSchema = z.object({
@@ -50,6 +51,8 @@ export const modelPriceSchema = z.object({
   model_ratio: num,
   model_price: num,
   completion_ratio: num,
+  /** Cached prompt tokens cost this share of a prompt token, where published. */
+  cache_ratio: num,
   enable_groups: z.catch(z.optional(z.array(z.string())), undefined),
 });
 export type ModelPriceAnswer = z.infer<typeof modelPriceSchema>;
@@ -57,6 +60,39 @@ export type ModelPriceAnswer = z.infer<typeof modelPriceSchema>;
 export const pricingSchema = z.object({
   data: z.array(z.unknown()),
   group_ratio: z.catch(z.optional(z.record(z.string(), z.number())), undefined),
+});
+
+/** One entry of `GET /api/log/token` → `data` (new-api): the key's log (only the fields Promptreel reads). */
+export const logEntrySchema = z.object({
+  id: num,
+  /** Unix seconds. */
+  created_at: num,
+  /** 2: consumption; 1 top-up, 3 management, 4 error, 5 system. */
+  type: num,
+  content: str,
+  model_name: str,
+  /** Quota units. */
+  quota: num,
+  prompt_tokens: num,
+  completion_tokens: num,
+  /** Seconds. */
+  use_time: num,
+  is_stream: bool,
+  token_name: str,
+  group: str,
+  /** A JSON string: the ratios, the cached tokens… */
+  other: str,
+  request_id: str,
+});
+
+/** What a log entry's `other` (a JSON string) says about the charge. */
+export const logOtherSchema = z.object({
+  group_ratio: num,
+  model_ratio: num,
+  completion_ratio: num,
+  model_price: num,
+  cache_ratio: num,
+  cache_tokens: num,
 });
 
 /**

@@ -1,6 +1,7 @@
 import { isApiError, type ApiError } from '../errors';
 import type { Transport } from '../transport';
 import { keyHealthFromBilling, keyHealthFromTokenUsage, type KeyHealth, type QuotaDisplay } from './keyHealth';
+import { keyLogEntries, type KeyLogEntry } from './keyLog';
 import {
   billingSubscriptionSchema,
   billingUsageSchema,
@@ -101,6 +102,19 @@ export class AccountReader {
     return { offered: true, value: { models, groupRatio: parsed.data.group_ratio ?? {} } };
   }
 
+  /**
+   * `GET /api/log/token?key=<key>` (new-api; public, the key in the query string): the key's charges, newest first,
+   * in quota units and in US dollars at `display`'s unit (read alongside). Only consumption entries (type 2).
+   */
+  async keyLog(display: Promise<QuotaDisplay> | QuotaDisplay, signal?: AbortSignal): Promise<Offered<KeyLogEntry[]>> {
+    const [raw, { quotaPerUnit }] = await Promise.all([this.fetch('/api/log/token', false, t('Reading the key log'), signal, 'key'), display]);
+    if (!raw.offered) return raw;
+    const unwrapped = unwrap(raw.value);
+    if (!unwrapped.ok) return { offered: false, why: unwrapped.message };
+    const entries = keyLogEntries(unwrapped.data, quotaPerUnit);
+    return entries ? { offered: true, value: entries } : { offered: false, why: 'the log has an unexpected shape' };
+  }
+
   private async read<T>(
     path: string,
     auth: boolean,
@@ -116,13 +130,15 @@ export class AccountReader {
     return parsed.success ? { offered: true, value: parsed.data } : { offered: false, why: 'the answer has an unexpected shape' };
   }
 
-  private async fetch(path: string, auth: boolean, what: string, signal: AbortSignal | undefined): Promise<Offered<unknown>> {
+  /** `keyQuery`: the key goes as this query parameter (to the service's origin only), not as `Authorization`. */
+  private async fetch(path: string, auth: boolean, what: string, signal: AbortSignal | undefined, keyQuery?: string): Promise<Offered<unknown>> {
     try {
       const value = await this.transport.json({
         method: 'GET',
         path: `${this.transport.baseUrl}${path}`,
         absolute: true,
         auth,
+        ...(keyQuery ? { keyQuery } : {}),
         signal,
         what,
         deadlineMs: ACCOUNT_DEADLINE_MS,

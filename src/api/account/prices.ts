@@ -2,7 +2,15 @@ import type { PricingAnswer } from './accountReader';
 import { t } from '../l10n';
 
 /** The price of one model for the key's group, in US dollars. */
-export type ModelPrice = { kind: 'per-call'; usd: number } | { kind: 'per-token'; promptUsdPerMillion: number; completionUsdPerMillion: number };
+export type ModelPrice =
+  | { kind: 'per-call'; usd: number }
+  | {
+      kind: 'per-token';
+      promptUsdPerMillion: number;
+      completionUsdPerMillion: number;
+      /** Cached prompt tokens, where the service publishes a `cache_ratio`; else they cost what a prompt token costs. */
+      cachedPromptUsdPerMillion?: number;
+    };
 
 /** The group a key belongs to is not exposed; `default` is the usual one. */
 export const DEFAULT_GROUP = 'default';
@@ -21,15 +29,26 @@ export function modelPrices(pricing: PricingAnswer, group = DEFAULT_GROUP): Map<
     }
     if (entry.model_ratio === undefined) continue;
     const prompt = entry.model_ratio * 2 * ratio;
-    prices.set(entry.model_name, { kind: 'per-token', promptUsdPerMillion: prompt, completionUsdPerMillion: prompt * (entry.completion_ratio ?? 1) });
+    prices.set(entry.model_name, {
+      kind: 'per-token',
+      promptUsdPerMillion: prompt,
+      completionUsdPerMillion: prompt * (entry.completion_ratio ?? 1),
+      ...(entry.cache_ratio !== undefined ? { cachedPromptUsdPerMillion: prompt * entry.cache_ratio } : {}),
+    });
   }
   return prices;
 }
 
-/** What a request costs: per call, the price; per token, from the tokens the service counted. */
-export function costOf(price: ModelPrice, usage: { promptTokens?: number; completionTokens?: number } = {}): number {
+/**
+ * What a request costs: per call, the price; per token, from the tokens the service counted. The cached tokens are
+ * part of the prompt tokens (as `prompt_tokens_details` counts them): at the cached price where one is published.
+ */
+export function costOf(price: ModelPrice, usage: { promptTokens?: number; completionTokens?: number; cachedTokens?: number } = {}): number {
   if (price.kind === 'per-call') return price.usd;
-  return ((usage.promptTokens ?? 0) * price.promptUsdPerMillion + (usage.completionTokens ?? 0) * price.completionUsdPerMillion) / 1_000_000;
+  const prompt = usage.promptTokens ?? 0;
+  const cached = Math.min(usage.cachedTokens ?? 0, prompt);
+  const cachedPrice = price.cachedPromptUsdPerMillion ?? price.promptUsdPerMillion;
+  return ((prompt - cached) * price.promptUsdPerMillion + cached * cachedPrice + (usage.completionTokens ?? 0) * price.completionUsdPerMillion) / 1_000_000;
 }
 
 /** Dollars as people read them: cents from $0.01 up, two significant digits below (a reply often costs $0.0004). */

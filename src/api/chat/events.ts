@@ -2,6 +2,8 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Of the prompt tokens, those served from the gateway's cache (`prompt_tokens_details.cached_tokens`), when more than 0. */
+  cachedTokens?: number;
 }
 
 export interface ToolCall {
@@ -18,7 +20,9 @@ export type ChatStreamEvent =
   | { type: 'tool-call'; index: number; id?: string; name?: string; argumentsDelta: string }
   | { type: 'tool-calls'; calls: ToolCall[] }
   | { type: 'usage'; usage: Usage }
-  | { type: 'finish'; reason: string };
+  | { type: 'finish'; reason: string }
+  /** The gateway's id of the request (`X-Oneapi-Request-Id`), first, when it sends one: its key log entry carries it. */
+  | { type: 'request-id'; requestId: string };
 
 export interface ChatCompletion {
   id?: string;
@@ -28,4 +32,6 @@ export interface ChatCompletion {
   toolCalls: ToolCall[];
   finishReason: string;
   usage?: Usage;
+  /** The gateway's id of the request (`X-Oneapi-Request-Id`), when it sends one. */
+  requestId?: string;
 }

@@ -1,9 +1,12 @@
 import * as z from 'zod/mini';
+import type { Usage } from './events';
 
 const usageSchema = z.object({
   prompt_tokens: z.optional(z.number()),
   completion_tokens: z.optional(z.number()),
   total_tokens: z.optional(z.number()),
+  /** SERVICE.md, "Account": the prompt tokens served from a cache (billed at `cache_ratio` where one is published). */
+  prompt_tokens_details: z.catch(z.nullish(z.object({ cached_tokens: z.catch(z.nullish(z.number()), undefined) })), undefined),
 });
 
 const toolCallFragmentSchema = z.object({
@@ -70,8 +73,14 @@ export const completionSchema = z.object({
   usage: z.nullish(usageSchema),
 });
 
-export function toUsage(usage: z.infer<typeof usageSchema>): { promptTokens: number; completionTokens: number; totalTokens: number } {
+export function toUsage(usage: z.infer<typeof usageSchema>): Usage {
   const promptTokens = usage.prompt_tokens ?? 0;
   const completionTokens = usage.completion_tokens ?? 0;
-  return { promptTokens, completionTokens, totalTokens: usage.total_tokens ?? promptTokens + completionTokens };
+  const cachedTokens = usage.prompt_tokens_details?.cached_tokens;
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: usage.total_tokens ?? promptTokens + completionTokens,
+    ...(cachedTokens ? { cachedTokens } : {}),
+  };
 }

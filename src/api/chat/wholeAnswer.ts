@@ -52,6 +52,7 @@ function isCompletion(json: unknown): boolean {
 
 /** A whole completion as the events a stream of it would have given. */
 export function* completionEvents(completion: ChatCompletion): Generator<ChatStreamEvent> {
+  if (completion.requestId) yield { type: 'request-id', requestId: completion.requestId };
   yield { type: 'role', role: 'assistant' };
   if (completion.reasoning) yield { type: 'reasoning', text: completion.reasoning };
   if (completion.text) yield { type: 'text', text: completion.text };

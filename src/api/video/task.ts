@@ -13,6 +13,8 @@ export interface VideoTask {
   model?: string;
   /** Unix seconds. */
   createdAt?: number;
+  /** The gateway's id of the request that created it (`X-Oneapi-Request-Id`), when it sends one: its key log entry carries it. */
+  requestId?: string;
 }
 
 export interface VideoCreateRequest {

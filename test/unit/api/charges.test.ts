@@ -46,6 +46,20 @@ describe('charged requests reported by the client (issue 26: what each request c
     );
   });
 
+  it('carries the id the gateway gave the request (X-Oneapi-Request-Id), which its log entry carries too', async () => {
+    ctx.service.setScenario({ account: { requestIdHeader: true } });
+    const records: ChargedRequestRecord[] = [];
+    const client = clientFor(ctx.service, { onRequestCharged: (record) => records.push(record) });
+    await collect(client.streamChatCompletion({ model: 'promptreel-chat', messages: [{ role: 'user', content: 'With an id' }] }));
+    await client.createVideoTask({ model: 'promptreel-video', prompt: 'With an id too' });
+    const logged = ctx.service.keyLog().map((entry) => entry['request_id']);
+    assert.equal(records.length, 2);
+    for (const record of records) {
+      assert.match(record.requestId ?? '', /\S+/, JSON.stringify(record));
+      assert.ok(logged.includes(record.requestId), `${record.requestId} is in the log: ${JSON.stringify(logged)}`);
+    }
+  });
+
   it('an observer that throws costs the request nothing', async () => {
     const client = clientFor(ctx.service, {
       onRequestCharged: () => {

@@ -615,6 +615,131 @@ describe('local service', () => {
     });
   });
 
+  describe('key log', () => {
+    type Entry = Record<string, unknown> & { other: string };
+    const log = async (key = DEMO_KEY) => {
+      const response = await fetch(url(`/api/log/token?key=${encodeURIComponent(key)}`));
+      return (await response.json()) as { success: boolean; message: string; data?: Entry[] };
+    };
+
+    it('issue 26.2: logs each charged reply and task, newest first, with what it charged, public and counted', async () => {
+      await postJson('/v1/chat/completions', chatBody('one'));
+      await streamText(chatBody('two, streamed'));
+      await createTask();
+      assert.equal(ctx.service.logReads(), 0);
+      const answer = await log();
+      assert.equal(ctx.service.logReads(), 1);
+      assert.equal(answer.success, true);
+      const [video, streamed, whole] = answer.data ?? [];
+      assert.equal(answer.data?.length, 3);
+      assert.equal(ctx.service.requests.at(-1)?.key, undefined, 'read without Authorization');
+      for (const entry of [video, streamed, whole]) {
+        assert.equal(entry['type'], 2);
+        assert.equal(entry['token_name'], 'promptreel-demo');
+        assert.equal(entry['group'], 'default');
+        assert.equal(typeof entry['created_at'], 'number');
+        assert.equal(entry['request_id'], undefined, 'no request id unless the scenario sends one');
+      }
+      assert.equal(video['model_name'], 'promptreel-video');
+      assert.equal(video['quota'], 200_000, '$0.40 per call at 500000 units a dollar');
+      assert.equal(JSON.parse(video.other)['model_price'], 0.4);
+      assert.equal(streamed['is_stream'], true);
+      assert.equal(whole['is_stream'], false);
+      // promptreel-chat: model_ratio 1.5 (3 $/M prompt), completion_ratio 4: quota = (prompt + 4 × completion) × 1.5.
+      for (const entry of [streamed, whole]) {
+        const expected = Math.round((Number(entry['prompt_tokens']) + 4 * Number(entry['completion_tokens'])) * 1.5);
+        assert.ok(Number(entry['completion_tokens']) > 0);
+        assert.equal(entry['quota'], expected);
+        assert.deepEqual(
+          { ...JSON.parse(entry.other), frt: undefined },
+          { group_ratio: 1, model_ratio: 1.5, completion_ratio: 4, model_price: -1, request_path: '/v1/chat/completions', frt: undefined },
+        );
+      }
+      assert.deepEqual(ctx.service.keyLog(), answer.data);
+    });
+
+    it('issue 26.2: sends X-Oneapi-Request-Id on /v1 answers when asked, and the entry carries it', async () => {
+      ctx.service.setScenario({ account: { requestIdHeader: true } });
+      const chat = await postJson('/v1/chat/completions', chatBody('hi'));
+      const id = chat.headers.get('x-oneapi-request-id');
+      assert.match(id ?? '', /^\d{17}[A-Za-z0-9]{8}$/);
+      const created = await postJson('/v1/videos', { model: 'promptreel-video', prompt: 'a kite', seconds: '5' });
+      const taskId = created.headers.get('x-oneapi-request-id');
+      assert.ok(taskId && taskId !== id);
+      assert.deepEqual(
+        ctx.service.keyLog().map((entry) => entry.request_id),
+        [taskId, id],
+      );
+      assert.ok((await getJson('/v1/models')).headers.get('x-oneapi-request-id'));
+    });
+
+    it('issue 26.2: charges cached prompt tokens at the cache ratio and the key group ratio, and publishes cache_ratio', async () => {
+      ctx.service.setScenario({ account: { keyGroup: 'vip', cacheRatio: 0.1 }, chat: { cachedTokens: 4 } });
+      const { body } = await postJson('/v1/chat/completions', chatBody('a prompt long enough to have a few tokens'));
+      const usage = body['usage'] as Json;
+      assert.deepEqual(usage['prompt_tokens_details'], { cached_tokens: 4 });
+      const [entry] = ctx.service.keyLog();
+      const prompt = Number(usage['prompt_tokens']);
+      const completion = Number(usage['completion_tokens']);
+      assert.equal(entry.quota, Math.round((prompt - 4 + 4 * 0.1 + 4 * completion) * 1.5 * 0.8));
+      assert.equal(entry.group, 'vip');
+      assert.deepEqual(JSON.parse(entry.other), {
+        group_ratio: 0.8,
+        request_path: '/v1/chat/completions',
+        frt: -1000,
+        model_ratio: 1.5,
+        completion_ratio: 4,
+        model_price: -1,
+        cache_tokens: 4,
+        cache_ratio: 0.1,
+      });
+      const pricing = await (await fetch(url('/api/pricing'))).json();
+      const chatPrice = (pricing as { data: Json[] }).data.find((price) => price['model_name'] === 'promptreel-chat');
+      assert.equal(chatPrice?.['cache_ratio'], 0.1);
+    });
+
+    it('issue 26.2: logs nothing for a refused task or a cut stream, and a refused charge only as an error entry (type 4)', async () => {
+      await postJson('/v1/videos', { model: 'promptreel-video', prompt: '' });
+      ctx.service.setScenario({ chat: { midStreamError: { afterChunks: 1, message: 'boom', code: 'x', type: 'y' } } });
+      await streamText(chatBody('cut'));
+      assert.deepEqual(ctx.service.keyLog(), []);
+      ctx.service.setScenario({ fault: { status: 503, code: 'model_not_found', message: 'no channel', times: 1, path: 'videos' } });
+      assert.equal((await postJson('/v1/videos', { model: 'promptreel-video', prompt: 'a kite' })).status, 503);
+      const [error] = ctx.service.keyLog();
+      assert.equal(error.type, 4);
+      assert.equal(error.quota, 0);
+      assert.equal(error.model_name, 'promptreel-video');
+      assert.equal(ctx.service.keyLog().length, 1);
+    });
+
+    it('issue 26.2: answers an unknown key with success false, and plays a log that is not offered', async () => {
+      assert.deepEqual(await log('sk-nobody-knows'), { success: false, message: '无效的令牌' });
+      ctx.service.setScenario({ account: { log: 'unsuccessful' } });
+      assert.equal((await log()).success, false);
+      ctx.service.setScenario({ account: { log: 'absent' } });
+      assert.equal((await fetch(url(`/api/log/token?key=${DEMO_KEY}`))).status, 404);
+      ctx.service.setScenario({ account: { log: 'html' } });
+      assert.match((await fetch(url(`/api/log/token?key=${DEMO_KEY}`))).headers.get('content-type') ?? '', /^text\/html/);
+      assert.equal(ctx.service.logReads(), 4);
+    });
+
+    it('issue 26.2: takes entries from a test, over the control API too', async () => {
+      const added = ctx.service.addLogEntry({ model_name: 'elsewhere', quota: 1000, created_at: 1_700_000_000 });
+      assert.equal(added.type, 2);
+      const posted = await fetch(url('/__control/log'), {
+        method: 'POST',
+        body: JSON.stringify({ key: DEMO_KEY, entry: { model_name: 'later', quota: 5, created_at: 1_800_000_000 } }),
+      });
+      assert.equal(posted.status, 200);
+      const listed = (await (await fetch(url(`/__control/log?key=${DEMO_KEY}`))).json()) as { entries: Entry[]; reads: number };
+      assert.deepEqual(
+        listed.entries.map((entry) => entry['model_name']),
+        ['later', 'elsewhere'],
+      );
+      assert.equal(listed.reads, 0, 'the control API is not a read of the log');
+    });
+  });
+
   describe('control API', () => {
     it('sets scenarios, lists requests and tasks, forces states and resets, without recording itself', async () => {
       const control = (path: string, body?: unknown) =>

@@ -164,6 +164,14 @@ describe('account arithmetic', () => {
     assert.equal(costOf({ kind: 'per-call', usd: 0.4 }, { promptTokens: 99 }), 0.4);
   });
 
+  it('issue 26.2: costs cached prompt tokens at the cached price where published, else as prompt tokens', () => {
+    const cached = { kind: 'per-token', promptUsdPerMillion: 3, completionUsdPerMillion: 12, cachedPromptUsdPerMillion: 0.3 } as const;
+    assert.ok(Math.abs(costOf(cached, { promptTokens: 1000, completionTokens: 500, cachedTokens: 800 }) - (200 * 3 + 800 * 0.3 + 500 * 12) / 1e6) < 1e-15);
+    assert.ok(Math.abs(costOf(cached, { promptTokens: 100, cachedTokens: 900 }) - (100 * 0.3) / 1e6) < 1e-15, 'at most the prompt is cached');
+    const plain = { kind: 'per-token', promptUsdPerMillion: 3, completionUsdPerMillion: 12 } as const;
+    assert.equal(costOf(plain, { promptTokens: 1000, completionTokens: 500, cachedTokens: 800 }), 0.009);
+  });
+
   it('rounds dollars as people read them', () => {
     assert.equal(formatUsd(0), '$0.00');
     assert.equal(formatUsd(3.2), '$3.20');
