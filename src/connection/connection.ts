@@ -16,6 +16,8 @@ import type { ModelCatalog } from './core/modelCatalog';
 import { ChargeGate, type ChargedVideoRequest } from './core/chargeGate';
 import { videoFolderChoices } from '../config/folderChoices';
 import { SpendTracker } from './account/core/spendTracker';
+import { KeyLogMonitor } from './account/core/keyLogMonitor';
+import { spendSummary } from './account/core/spendSummary';
 import { BudgetGuard } from './budgetGuard';
 import { memoryState, type StateStorage } from '../common/stateStorage';
 
@@ -34,6 +36,8 @@ export class Connection extends Disposable {
   readonly prices: PriceBook;
   /** The one gate before `POST /v1/videos`: nothing is sent without an accepted confirmation of that exact request. */
   readonly videoCharges: ChargeGate<ChargedVideoRequest>;
+  /** What the gateway really charged, from its log of the key (read when first needed, once per burst of charges). */
+  readonly keyLog: KeyLogMonitor;
   /** What every charged request cost, as recorded here and as the gateway's log says. */
   readonly spending: SpendTracker;
   /** The user's daily and monthly budgets: every charge is checked against them. */
@@ -53,8 +57,22 @@ export class Connection extends Disposable {
     const reader = async () => (await this.readyClient())?.account;
     this.keyHealth = this._register(new KeyHealthMonitor({ reader, clock, log }));
     this.prices = this._register(new PriceBook({ reader, overrides: () => settings.userValue('models.prices'), log }));
-    this.spending = this._register(new SpendTracker({ memory, clock, priceOf: (model) => this.prices.known().get(model) }));
+    this.keyLog = this._register(new KeyLogMonitor({ reader, clock, log }));
+    this.spending = this._register(
+      new SpendTracker({
+        memory,
+        clock,
+        priceOf: (model) => this.prices.known().get(model),
+        loggedSpend: async () => {
+          const entries = await this.keyLog.entries();
+          if (!entries) return undefined;
+          const summary = spendSummary(entries, clock.now());
+          return { todayUsd: summary.todayUsd, monthUsd: summary.monthUsd, source: 'log' as const };
+        },
+      }),
+    );
     this._register(clients.onDidRecordCharge(({ service, record }) => this.spending.record(service, record)));
+    this._register(clients.onDidCharge(() => this.keyLog.afterCharge()));
     this.budgets = this._register(new BudgetGuard(settings, this.spending, () => this.service, memory, clock, log));
     this.videoCharges = new ChargeGate<ChargedVideoRequest>({
       priceOf: (model) => this.prices.priceOf(model),
@@ -65,6 +83,7 @@ export class Connection extends Disposable {
     });
     const changed = () => {
       this.keyHealth.forget();
+      this.keyLog.forget();
       this.prices.forget();
       this.changed.fire();
     };

@@ -25,6 +25,7 @@ describe('connection: daily and monthly budgets (issue 26.4)', () => {
 
   it('issue 26.4: a video whose price passes the daily budget names it and what was spent in its review; dismissing sends nothing', async () => {
     const api = await testApi();
+    ctx.service.setScenario({ account: { log: 'absent' } });
     await setSetting('account.dailyBudget', 0.5);
     const first = await api.video.creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt: 'The first of the day' }));
     await waitFor(() => recorded(api).find((entry) => entry.taskId === first.id)?.usd === 0.4, { what: 'the first task recorded at $0.40' });
@@ -52,6 +53,7 @@ describe('connection: daily and monthly budgets (issue 26.4)', () => {
 
   it('issue 26.4: once the budget is spent a chat message asks first: dismissing sends nothing, Send Anyway holds for the day, and the warning shows once', async () => {
     const api = await testApi();
+    ctx.service.setScenario({ account: { log: 'absent' } });
     // Just above what this suite spent so far: the next reply passes it.
     const spentBefore = await api.connection.spending.spent(api.connection.service ?? '');
     await setSetting('account.dailyBudget', spentBefore.todayUsd + 0.000001);
@@ -83,6 +85,32 @@ describe('connection: daily and monthly budgets (issue 26.4)', () => {
     } finally {
       messages.restore();
     }
+  });
+
+  it("issue 26.4: where the service publishes the key's log, what was spent is what it charged, read when first needed and once per burst of charges", async () => {
+    const api = await testApi();
+    // Spent elsewhere today (another machine, the web console): only the gateway's log knows.
+    ctx.service.addLogEntry({ model_name: 'promptreel-video', quota: 200_000, created_at: Math.floor(Date.now() / 1000) - 60 });
+    const chat = await newConversation();
+    await api.chat.controller.send(chat.id, { text: 'before any budget' });
+    assert.equal(ctx.service.logReads(), 0, 'nothing needs the log without a budget: it is not read');
+
+    await setSetting('account.dailyBudget', 0.5);
+    const quote = await api.connection.videoCharges.quote([{ model: 'promptreel-video', prompt: 'Read the log' }]);
+    assert.equal(ctx.service.logReads(), 1, 'read once, when first needed');
+    const logged = ctx.service.keyLog().reduce((sum, entry) => sum + Number(entry['quota']), 0) / 500_000;
+    await waitFor(() => api.account.tooltip.includes(`Budget: $${logged.toFixed(2)} of $0.50 today (from the service's log of the key)`), {
+      what: `the tooltip to show the $${logged} the log holds`,
+    });
+    assert.equal(quote.budgetNote, `This passes your daily budget of $0.50: $${logged.toFixed(2)} spent today (from the service's log of the key).`);
+
+    for (const text of ['one', 'two', 'three']) {
+      const reply = await api.chat.controller.send(chat.id, { text });
+      assert.equal(reply?.status, 'done', JSON.stringify(reply?.error));
+    }
+    await waitFor(() => ctx.service.logReads() === 2, { what: 'one read after the burst of three replies', timeoutMs: 15_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // the point: no further read for the same burst
+    assert.equal(ctx.service.logReads(), 2);
   });
 
   it("issue 26.4: a folder's settings never set a budget (application scope, read from the user's level)", async () => {

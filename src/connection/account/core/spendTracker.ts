@@ -42,18 +42,11 @@ export class SpendTracker extends Disposable {
   private readonly recorded = this._register(new Emitter<{ service: string; entry: SpendEntry }>());
   /** A charged request was recorded. */
   readonly onDidRecord: Event<{ service: string; entry: SpendEntry }> = this.recorded.event;
-  private loggedSpend: (() => Promise<Spent | undefined>) | undefined;
   /** Read from the storage once, then kept here: a storage that reloads itself (another window) never loses a record. */
   private cached: Record<string, SpendEntry[]> | undefined;
 
   constructor(private readonly options: SpendTrackerOptions) {
     super();
-    this.loggedSpend = options.loggedSpend;
-  }
-
-  /** Where the gateway's log is read from (set once the log reader exists). */
-  useLog(loggedSpend: () => Promise<Spent | undefined>): void {
-    this.loggedSpend = loggedSpend;
   }
 
   record(service: string, record: ChargedRequestRecord): SpendEntry {
@@ -72,7 +65,7 @@ export class SpendTracker extends Disposable {
 
   /** What was spent today and this month on `service`: the gateway's log where offered, else this machine's record. */
   async spent(service: string): Promise<Spent> {
-    const logged = await this.loggedSpend?.().catch(() => undefined);
+    const logged = await this.options.loggedSpend?.().catch(() => undefined);
     if (logged) return logged;
     const totals = spendTotals(this.entries(service), this.options.clock.now());
     return { todayUsd: totals.todayUsd, monthUsd: totals.monthUsd, source: 'local' };

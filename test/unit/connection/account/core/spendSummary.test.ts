@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { spendSummary, type SpendItem } from '../../../../src/account/core/spendSummary';
+import { spendSummary, type SpendItem } from '../../../../../src/connection/account/core/spendSummary';
 
 /** Local time, as the summary counts days: the tests hold in any time zone. */
 const local = (month: number, day: number, hour = 12, minute = 0) => new Date(2026, month, day, hour, minute).getTime();

@@ -1,6 +1,6 @@
-import type { KeyLogEntry } from '../../api/account/keyLog';
-import { DEFAULT_GROUP } from '../../api/account/prices';
-import { t } from '../../api/l10n';
+import type { KeyLogEntry } from '../../../api/account/keyLog';
+import { DEFAULT_GROUP } from '../../../api/account/prices';
+import { t } from '../../../api/l10n';
 
 /** What Promptreel recorded of one of its own charged requests: a chat reply, or the creation of a video task. */
 export interface OwnRequest {

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { describeChargeReasons, matchCharges, type OwnRequest } from '../../../../src/account/core/chargeMatching';
-import type { KeyLogEntry } from '../../../../src/api/account/keyLog';
-import { quotaDisplay } from '../../../../src/api/account/keyHealth';
-import { costOf, modelPrices } from '../../../../src/api/account/prices';
-import type { Usage } from '../../../../src/api/chat/events';
-import { clientFor, collect, useLocalService } from '../../support/localService';
+import { describeChargeReasons, matchCharges, type OwnRequest } from '../../../../../src/connection/account/core/chargeMatching';
+import type { KeyLogEntry } from '../../../../../src/api/account/keyLog';
+import { quotaDisplay } from '../../../../../src/api/account/keyHealth';
+import { costOf, modelPrices } from '../../../../../src/api/account/prices';
+import type { Usage } from '../../../../../src/api/chat/events';
+import { clientFor, collect, useLocalService } from '../../../support/localService';
 
 const T0 = Date.UTC(2026, 9, 15, 12, 0, 0);
 const UNIT = 500_000;
