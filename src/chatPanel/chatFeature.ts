@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
+import { ReplyCharges } from './core/replyCharges';
 import { Disposable } from '../common/lifecycle';
 import type { Logger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -32,6 +33,7 @@ export class ChatFeature extends Disposable {
     super();
     const log = logger.forComponent('chat');
     this.store = this._register(new ConversationStore(workspaceState, { warn: (message) => log.warn(message) }));
+    this._register(new ReplyCharges(this.store, connection.charges));
     this.models = this._register(new ChatModelList(settings, connection, log));
     this.mentions = this._register(new WorkspaceMentions(log));
     this.controller = this._register(

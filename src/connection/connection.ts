@@ -17,6 +17,7 @@ import { ChargeGate, type ChargedVideoRequest } from './core/chargeGate';
 import { videoFolderChoices } from '../config/folderChoices';
 import { SpendTracker } from './account/core/spendTracker';
 import { KeyLogMonitor } from './account/core/keyLogMonitor';
+import { ChargedCosts } from './account/core/chargedCosts';
 import { spendSummary } from './account/core/spendSummary';
 import { BudgetGuard } from './budgetGuard';
 import { memoryState, type StateStorage } from '../common/stateStorage';
@@ -40,6 +41,8 @@ export class Connection extends Disposable {
   readonly keyLog: KeyLogMonitor;
   /** What every charged request cost, as recorded here and as the gateway's log says. */
   readonly spending: SpendTracker;
+  /** What each of this machine's requests really cost, from the gateway's log. */
+  readonly charges: ChargedCosts;
   /** The user's daily and monthly budgets: every charge is checked against them. */
   readonly budgets: BudgetGuard;
 
@@ -71,6 +74,7 @@ export class Connection extends Disposable {
         },
       }),
     );
+    this.charges = this._register(new ChargedCosts(this.keyLog, this.spending, () => this.service));
     this._register(clients.onDidRecordCharge(({ service, record }) => this.spending.record(service, record)));
     this._register(clients.onDidCharge(() => this.keyLog.afterCharge()));
     this.budgets = this._register(new BudgetGuard(settings, this.spending, () => this.service, memory, clock, log));

@@ -1,3 +1,4 @@
+import { formatUsd } from '../api/account/prices';
 import { CommandIds } from '../common/contributions';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -64,6 +65,13 @@ export function buildGroupItem(group: Extract<TaskEntry, { kind: 'group' }>): vs
  * The hover of a task. Only our own field names are Markdown: every value (the service's status, id and errors, the
  * prompt, file names) is appended as text on its field's line, so none of it can make a link, an image or a line.
  */
+/** `$0.40 (from the service's log of the key)`, with why it differs from the price when that can be told. */
+export function chargedText(charged: { usd: number; reason?: string }): string {
+  return charged.reason
+    ? t("{0} (from the service's log of the key: {1})", formatUsd(charged.usd), charged.reason)
+    : t("{0} (from the service's log of the key)", formatUsd(charged.usd));
+}
+
 function tooltip(record: VideoTaskRecord, state: DisplayState, now: number, here: boolean): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString();
   const line = (name: string, value: string | undefined) => {
@@ -98,6 +106,8 @@ function tooltip(record: VideoTaskRecord, state: DisplayState, now: number, here
     line(t('Content review'), onOff(request.moderator));
     line(t('First frame'), request.firstFrame?.fileName);
   }
+  line(t('Price'), record.priceUsd !== undefined ? formatUsd(record.priceUsd) : undefined);
+  line(t('Charged'), record.charged ? chargedText(record.charged) : undefined);
   line(t('Variant'), record.group ? t('{0} of {1}', record.group.index + 1, record.group.count) : undefined);
   line(t('Created'), new Date(record.createdAt).toLocaleString());
   line(t('Finished'), record.finishedAt !== undefined ? new Date(record.finishedAt).toLocaleString() : undefined);

@@ -115,6 +115,17 @@ export class VideoRuntime extends Disposable {
     this.tool = new VideoTool({ settings, connection, store: this.store, creator: this.creator, downloader: this.downloader, log });
     this._register(vscode.lm.registerTool(VIDEO_TOOL_NAME, this.tool));
     this.gallery = this._register(new VideoGallery({ extensionUri: deps.extensionUri, store: this.store, connection, log }));
+    // What each task really cost, from the service's log, kept with the task (the tree and the gallery show it).
+    this._register(
+      connection.charges.onDidChange(
+        () =>
+          void this.store.updateEach((task) => {
+            if (task.charged) return undefined;
+            const cost = connection.charges.forTask(task.id);
+            return cost ? { ...task, charged: { usd: cost.usd, ...(cost.reason ? { reason: cost.reason } : {}) } } : undefined;
+          }),
+      ),
+    );
     this.studio = this._register(
       new StudioCommands({
         settings,

@@ -116,6 +116,9 @@ export function applyStreamEvent(message: AssistantMessage, event: ChatStreamEve
     case 'finish':
       message.finishReason = event.reason;
       break;
+    case 'request-id':
+      message.gatewayRequestId = event.requestId;
+      break;
     case 'role':
       break;
   }
@@ -157,12 +160,14 @@ export function settleToolCallIds(conversation: Conversation, message: Assistant
 
 export function completeAssistantMessage(message: AssistantMessage): void {
   message.status = 'done';
+  message.endedAt = Date.now();
   delete message.error;
 }
 
 /** Ends a reply that did not complete; whatever text arrived is kept. */
 export function failAssistantMessage(message: AssistantMessage, status: 'stopped' | 'cut-off' | 'error', error?: ChatErrorInfo): void {
   message.status = status;
+  message.endedAt = Date.now();
   if (error) message.error = error;
   else delete message.error;
 }

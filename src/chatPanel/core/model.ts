@@ -58,6 +58,8 @@ export const usageSchema = z.object({
   promptTokens: z.number().check(z.gte(0)),
   completionTokens: z.number().check(z.gte(0)),
   totalTokens: z.number().check(z.gte(0)),
+  /** Prompt tokens the service served from its cache (billed at its cache ratio). */
+  cachedTokens: z.optional(z.number().check(z.gte(0))),
 });
 
 /** What a reply cost, fixed when it ended: prices change, an old chat keeps what it cost. */
@@ -65,6 +67,8 @@ export const costSchema = z.object({
   usd: z.number().check(z.gte(0)),
   /** From estimated token counts: the service reported no usage. */
   estimated: z.boolean(),
+  /** What the service's log of the key says it really cost, and why it differs from `usd` when that can be told. */
+  charged: z.optional(z.object({ usd: z.number().check(z.gte(0)), reason: z.optional(z.string()) })),
 });
 
 /** Where a tool call stands: asked for approval, running, answered, refused by the user, failed, or ended by Stop. */
@@ -158,6 +162,10 @@ export const assistantMessageSchema = z.object({
   finishReason: z.optional(z.string()),
   usage: z.optional(usageSchema),
   cost: z.optional(costSchema),
+  /** The id the gateway gave the request (its log entry carries it too). */
+  gatewayRequestId: z.optional(z.string()),
+  /** When the reply ended (its charge is found in the service's log by it). */
+  endedAt: z.optional(z.number()),
   error: z.optional(chatErrorInfoSchema),
   /** What the request changed because the model cannot take it (a lowered max_tokens, an image left out), in the user's words. */
   notes: z.optional(z.array(z.string())),

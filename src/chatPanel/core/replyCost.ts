@@ -20,19 +20,24 @@ export function replyCost(price: ModelPrice | undefined, usage: UsageTotals | un
   return usage ? { usd: costOf(price, usage), estimated: false } : { usd: costOf(price, estimate()), estimated: true };
 }
 
-/** The cost of every reply of the chat that has one; estimated when any part is. */
+/** The cost of every reply of the chat that has one; estimated when any part is; charged: the sum of what the log says so far. */
 export function conversationCost(conversation: Conversation): Cost | undefined {
   let total: Cost | undefined;
+  let charged: number | undefined;
   for (const message of conversation.messages) {
     if (message.role !== 'assistant' || !message.cost) continue;
     total = { usd: (total?.usd ?? 0) + message.cost.usd, estimated: (total?.estimated ?? false) || message.cost.estimated };
+    if (message.cost.charged) charged = (charged ?? 0) + message.cost.charged.usd;
   }
-  return total;
+  return total && charged !== undefined ? { ...total, charged: { usd: charged } } : total;
 }
 
-/** `$0.0044`, or `≈ $0.0040 (estimated)`. */
+/** `$0.0044`, `≈ $0.0040 (estimated)`, then what the service charged when its log says: `· charged $0.0035 (cached tokens)`. */
 export function formatCost(cost: Cost): string {
-  return cost.estimated ? t('≈ {0} (estimated)', formatUsd(cost.usd)) : formatUsd(cost.usd);
+  const estimate = cost.estimated ? t('≈ {0} (estimated)', formatUsd(cost.usd)) : formatUsd(cost.usd);
+  if (!cost.charged) return estimate;
+  const charged = cost.charged.reason ? t('charged {0}: {1}', formatUsd(cost.charged.usd), cost.charged.reason) : t('charged {0}', formatUsd(cost.charged.usd));
+  return `${estimate} · ${charged}`;
 }
 
 /**

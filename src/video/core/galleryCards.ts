@@ -41,7 +41,7 @@ export function galleryCard(task: VideoTaskRecord, context: CardContext): Galler
     prompt: task.prompt ?? t('Task {0} (tracked by id: its prompt is not known)', task.id),
     model: task.model ?? t('unknown model'),
     ...(task.request?.seconds ? { duration: t('{0} s', task.request.seconds) } : {}),
-    ...(price !== undefined ? { price: formatUsd(price) } : {}),
+    ...(price !== undefined || task.charged ? { price: cardPrice(price, task.charged?.usd) } : {}),
     created: context.formatTime(task.createdAt),
     ...(videoSrc && (task.downloadedUri || task.downloadedPath) ? { videoSrc, fileName: savedFileName(task) } : {}),
     ...(note ? { note } : {}),
@@ -55,6 +55,13 @@ function elsewhereLabel(state: string, service: string | undefined): string {
 }
 
 /** The buttons of a card: the tree's item menu for the same state. */
+/** `$0.40`, `$0.40 · charged $0.32`, or `charged $0.40` when no price was shown. */
+function cardPrice(priceUsd: number | undefined, chargedUsd: number | undefined): string {
+  if (chargedUsd === undefined) return formatUsd(priceUsd ?? 0);
+  const charged = t('charged {0}', formatUsd(chargedUsd));
+  return priceUsd === undefined ? charged : `${formatUsd(priceUsd)} · ${charged}`;
+}
+
 export function cardActions(task: VideoTaskRecord, state: CardState, elsewhere: boolean): GalleryAction[] {
   const copy: GalleryAction[] = [...(task.prompt ? ['copyPrompt' as const] : []), ...(state !== 'unconfirmed' ? ['copyId' as const] : [])];
   if (elsewhere) return [...copy, 'remove'];

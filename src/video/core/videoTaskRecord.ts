@@ -84,6 +84,8 @@ export const taskRecordSchema = z.object({
   group: z.optional(taskGroupSchema),
   /** The price shown before it was created, in US dollars (when one was known). */
   priceUsd: z.optional(z.number().check(z.gte(0))),
+  /** What the service's log of the key says it really cost, and why that differs from the price when it can be told. */
+  charged: z.optional(z.object({ usd: z.number().check(z.gte(0)), reason: z.optional(z.string()) })),
   /** Where the video was saved: a URI of any file system (remote and virtual workspaces too). */
   downloadedUri: z.optional(z.string()),
   /** The same, as a path on this machine's disk; the only field of tasks downloaded by earlier versions. */

@@ -66,11 +66,27 @@ export class KeyLogMonitor extends Disposable {
     return this.reading;
   }
 
+  /**
+   * Something will show what a charge that just ended cost: one read once the burst of charges is over (never a read
+   * per charge).
+   */
+  want(): void {
+    this.wanted = true;
+    if (this.current.kind === 'not-offered') return;
+    this.stale = true;
+    this.debounce.value ??= this.options.clock.setTimeout(() => this.readNow(), this.options.chargeDebounceMs ?? DEFAULT_CHARGE_DEBOUNCE_MS);
+  }
+
   /** A charged request went out: one read once the burst is over, if the log is in use. */
   afterCharge(): void {
     if (!this.wanted || this.current.kind === 'not-offered') return;
     this.stale = true;
-    this.debounce.value = this.options.clock.setTimeout(() => void this.refresh(), this.options.chargeDebounceMs ?? DEFAULT_CHARGE_DEBOUNCE_MS);
+    this.debounce.value = this.options.clock.setTimeout(() => this.readNow(), this.options.chargeDebounceMs ?? DEFAULT_CHARGE_DEBOUNCE_MS);
+  }
+
+  private readNow(): void {
+    this.debounce.clear();
+    void this.refresh();
   }
 
   /** Another key or service. */

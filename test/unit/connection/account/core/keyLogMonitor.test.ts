@@ -42,6 +42,23 @@ describe('the key log monitor (issue 26: the log costs nothing until needed, the
     }
   });
 
+  it('a surface that will show what charges cost asks once per burst: one read after the last of them, none before', async () => {
+    const monitor = monitorFor();
+    try {
+      for (let i = 0; i < 5; i++) monitor.want();
+      assert.equal(ctx.service.logReads(), 0, 'not at once');
+      const deadline = Date.now() + 5_000;
+      while (ctx.service.logReads() < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(ctx.service.logReads(), 1);
+      monitor.want();
+      while (ctx.service.logReads() < 2 && Date.now() < deadline + 5_000) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(ctx.service.logReads(), 2, 'the next burst gets its own read');
+    } finally {
+      monitor.dispose();
+    }
+  });
+
   it('a service that publishes no log is asked once, and charges do not ask it again', async () => {
     ctx.service.setScenario({ account: { log: 'absent' } });
     const monitor = monitorFor();

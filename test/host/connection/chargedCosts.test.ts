@@ -1,0 +1,58 @@
+import * as assert from 'node:assert/strict';
+import type * as vscode from 'vscode';
+import { galleryCard } from '../../../src/video/core/galleryCards';
+import { CHAT, newConversation } from '../chatPanel/chatTestSupport';
+import { useConnectedService } from '../support/connectedService';
+import { confirmedRequests, testApi, VIDEO, waitFor } from '../video/videoTestSupport';
+
+/** The service's log entry of a charge, converted with the published unit (500000 quota units per US dollar here). */
+const QUOTA_PER_USD = 500_000;
+
+describe('connection: what each request really cost, from the service’s log of the key (issue 26.2)', () => {
+  const ctx = useConnectedService(CHAT, VIDEO);
+
+  it('issue 26.2: a video task keeps its charged cost, equal to its log entry, shown in the tree and the gallery', async () => {
+    const api = await testApi();
+    const reads = ctx.service.logReads();
+    const task = await api.video.creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt: 'A charged kite' }));
+    const record = await waitFor(() => api.video.store.get(task.id)?.charged && api.video.store.get(task.id), {
+      what: 'the charged cost read from the log after the burst',
+      timeoutMs: 15_000,
+    });
+    const logged = ctx.service.keyLog().find((entry) => entry['model_name'] === 'promptreel-video');
+    assert.ok(logged, 'the service logged the task');
+    assert.equal(record.charged?.usd, Number(logged['quota']) / QUOTA_PER_USD);
+    assert.equal(ctx.service.logReads(), reads + 1, 'one read of the log for the charge');
+    const tooltip = ((await api.video.tree.getTreeItem(task.id)).tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ').replace(/\\/g, '');
+    assert.match(tooltip, /\*\*Price:\*\* \$0\.40/);
+    assert.match(tooltip, /\*\*Charged:\*\* \$0\.40 \(from the service.{1,6}s log of the key\)/);
+    const card = galleryCard(record, { service: api.connection.service, videoSources: new Map(), priceOf: () => undefined, formatTime: String });
+    assert.equal(card.price, '$0.40 · charged $0.40');
+  });
+
+  it('issue 26.2: a reply shows what it was charged beside its estimate, and why they differ (the key’s group ratio)', async () => {
+    const api = await testApi();
+    // The key is charged at the `vip` group (ratio 0.8); the estimate uses the default group.
+    ctx.service.setScenario({ account: { keyGroup: 'vip' } });
+    const conversation = await newConversation();
+    const reply = await api.chat.controller.send(conversation.id, { text: 'what does this cost?' });
+    assert.ok(reply?.cost && !reply.cost.charged, 'the estimate first');
+    const charged = await waitFor(() => api.chat.store.get(conversation.id)?.messages.find((message) => message.id === reply.id), {
+      what: 'the reply charged from the log',
+      timeoutMs: 15_000,
+    }).then(() =>
+      waitFor(
+        () => {
+          const message = api.chat.store.get(conversation.id)?.messages.find((candidate) => candidate.id === reply.id);
+          return message?.role === 'assistant' ? message.cost?.charged : undefined;
+        },
+        { what: 'the charged cost', timeoutMs: 15_000 },
+      ),
+    );
+    const logged = ctx.service.keyLog().find((entry) => entry['model_name'] === 'promptreel-chat');
+    assert.ok(logged);
+    assert.equal(charged.usd, Number(logged['quota']) / QUOTA_PER_USD);
+    assert.ok(charged.usd < reply.cost.usd, `charged ${charged.usd} < estimate ${reply.cost.usd}`);
+    assert.match(charged.reason ?? '', /group "vip"/);
+  });
+});
