@@ -69,7 +69,8 @@ export function dailyChart(snapshot: UsageSnapshot): SVGSVGElement {
       base += part.usd;
     }
     chart.append(group);
-    if (index % labelEvery === labelEvery - 1 || index === snapshot.days.length - 1) {
+    // Counted back from today, so the last label is today's and none crowds it.
+    if ((snapshot.days.length - 1 - index) % labelEvery === 0) {
       chart.append(
         svg('text', { class: 'axis', x: LEFT + index * slot + slot / 2, y: HEIGHT - 8, 'text-anchor': 'middle' }, [document.createTextNode(day.label)]),
       );
