@@ -76,6 +76,7 @@ const PAGES = {
   'src/chatPanel/webview/page/main.ts': 'chat.js',
   'src/video/gallery/page/main.ts': 'gallery.js',
   'src/video/player/page/main.ts': 'player.js',
+  'src/account/usage/page/main.ts': 'usage.js',
 };
 
 /** The esbuild options of every bundle, for a production (minified) or development (source maps) build. */

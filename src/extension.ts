@@ -120,8 +120,8 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   const video = store.add(new VideoRuntime({ globalState: context.globalState, settings, connection, logger, extensionUri: context.extensionUri }));
   stopping = () => video.poller.stop();
   const statusBar = store.add(new ChatModelStatusBar(chatModel, video));
-  const account = store.add(new AccountFeature(connection, settings, context.globalState, logger.forComponent('account')));
-  store.add(registerAccountCommands(connection));
+  const account = store.add(new AccountFeature(connection, settings, context.globalState, logger.forComponent('account'), context.extensionUri));
+  store.add(registerAccountCommands(connection, account.usage));
   const chat = store.add(new ChatFeature(context.workspaceState, context.extensionUri, settings, connection, logger));
   const rewriteProposals = store.add(new RewriteProposals(logger.forComponent('editor')));
   const editorStream = {

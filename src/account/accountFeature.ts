@@ -11,6 +11,7 @@ import type { KeyHealthMonitor, KeyHealthState } from '../connection/account/cor
 import { keyHealthIsBad, keyHealthText, keyHealthTooltip } from './core/keyHealthText';
 import { keyWarnings, type KeyWarning } from '../connection/account/core/keyWarnings';
 import { t } from '../api/l10n';
+import { UsageView } from './usage/usageView';
 
 /** The first read waits this long after activation: nothing is asked while VS Code starts. */
 const FIRST_READ_DELAY_MS = 3_000;
@@ -18,9 +19,12 @@ const FIRST_READ_DELAY_MS = 3_000;
 const SHOWN_WARNINGS_KEY = 'promptreel.account.shownWarnings';
 const MAX_REMEMBERED_WARNINGS = 50;
 
-/** Refresh Key Quota (what the status bar item runs). */
-export function registerAccountCommands(connection: Connection): vscode.Disposable {
-  return registerCommands({ [CommandIds.refreshKeyHealth]: () => connection.keyHealth.refresh() });
+/** Refresh Key Quota (what the status bar item runs) and Show Usage. */
+export function registerAccountCommands(connection: Connection, usage?: UsageView): vscode.Disposable {
+  return registerCommands({
+    [CommandIds.refreshKeyHealth]: () => connection.keyHealth.refresh(),
+    ...(usage ? { [CommandIds.showUsage]: () => void usage.open() } : {}),
+  });
 }
 
 /**
@@ -30,6 +34,8 @@ export function registerAccountCommands(connection: Connection): vscode.Disposab
  */
 export class AccountFeature extends Disposable {
   readonly monitor: KeyHealthMonitor;
+  /** What was spent per day, per model and per request (made only with the extension's location: one per window). */
+  readonly usage: UsageView | undefined;
   private readonly item: vscode.StatusBarItem;
   /** Counts the tooltips set, so a budget line read late never lands on a newer tooltip. */
   private shownVersion = 0;
@@ -41,9 +47,11 @@ export class AccountFeature extends Disposable {
     private readonly settings: Settings,
     private readonly memory: StateStorage,
     private readonly log: ComponentLogger,
+    extensionUri?: vscode.Uri,
   ) {
     super();
     const clock = connection.clock;
+    this.usage = extensionUri ? this._register(new UsageView({ extensionUri, connection, settings, log })) : undefined;
     this.monitor = connection.keyHealth;
     this.item = this._register(vscode.window.createStatusBarItem('promptreel.keyHealth', vscode.StatusBarAlignment.Right, 99));
     this.item.name = t('Promptreel Key Quota');

@@ -10,6 +10,7 @@ export const CommandIds = {
   openSettings: 'promptreel.openSettings',
   showLogs: 'promptreel.showLogs',
   refreshKeyHealth: 'promptreel.refreshKeyHealth',
+  showUsage: 'promptreel.showUsage',
   manageLanguageModels: 'promptreel.manageLanguageModels',
   chat: {
     askAboutSelection: 'promptreel.askAboutSelection',
@@ -64,6 +65,7 @@ export const ViewIds = {
   chatPanel: 'promptreel.chatPanel',
   videoGallery: 'promptreel.videoGallery',
   videoPlayer: 'promptreel.videoPlayer',
+  usage: 'promptreel.usage',
 } as const;
 
 export const ContextKeys = {

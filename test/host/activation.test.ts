@@ -49,6 +49,7 @@ describe('shell: activation and contributions', () => {
       'onWebviewPanel:promptreel.chatPanel',
       'onWebviewPanel:promptreel.videoPlayer',
       'onWebviewPanel:promptreel.videoGallery',
+      'onWebviewPanel:promptreel.usage',
     ]);
   });
 

@@ -395,6 +395,8 @@ describe('chat panel (real VS Code, end to end)', () => {
 
   it('issue 13: a reply shows its cost beside its tokens, estimated when the service counts none, and the chat its total', async () => {
     const { page, service } = context.workbench;
+    // The estimate alone: a service that publishes no log of the key (the next test shows what a log adds).
+    service.setScenario({ account: { log: 'absent' } });
     await runCommand(page, 'View: Close All Editors');
     const frame = await openChat(page);
     await frame.locator('#new-conversation').click();
@@ -426,6 +428,34 @@ describe('chat panel (real VS Code, end to end)', () => {
     assert.match((await estimate.getAttribute('title')) ?? '', /reported no token counts/);
     assert.match(normalize(await frame.locator('#conversation-usage').innerText()), /^This chat: [\d,]+ tokens \(.+\) · ≈ \$0\.\d+ \(estimated\)$/);
     await context.workbench.screenshot('chat-reply-cost');
+    service.setScenario({ account: { log: 'offered' } });
+  });
+
+  it('issue 26.2: a reply shows what the service charged beside its estimate, and why they differ', async () => {
+    const { page, service } = context.workbench;
+    // The key is charged at the `vip` group (ratio 0.8); the estimate uses the published default group.
+    service.setScenario({ account: { keyGroup: 'vip', log: 'offered' } });
+    try {
+      await runCommand(page, 'View: Close All Editors');
+      const frame = await openChat(page);
+      await frame.locator('#new-conversation').click();
+      await frame.locator('.empty-state').waitFor({ state: 'visible', timeout: LONG_WAIT });
+      await send(frame, 'What was I really charged?');
+      await waitForStatus(frame, 'done');
+      const usage = lastReply(frame).locator('.message-usage');
+      // The log is read once the burst of requests is over (a few seconds).
+      await usage.filter({ hasText: 'charged' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
+      const line = normalize(await usage.innerText());
+      const parts = /· (\$[\d.]+) · charged (\$[\d.]+): The key is charged at the group "vip" \(ratio 0\.8\)\.?$/.exec(line);
+      assert.ok(parts, `the estimate, the charge and why: ${line}`);
+      assert.notEqual(parts[1], parts[2], 'the charge differs from the estimate');
+      const logged = service.keyLog().find((entry) => entry['model_name'] === 'promptreel-chat');
+      assert.equal(parts[2], formatUsd(Number(logged?.['quota']) / 500_000), 'the charge is the logged quota at 500000 units per dollar');
+      await frame.locator('#conversation-usage').filter({ hasText: 'charged' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
+      await context.workbench.screenshot('chat-reply-charged');
+    } finally {
+      service.setScenario({ account: { keyGroup: 'default' } });
+    }
   });
 
   it('issue 14.8: a 429 counts down in the reply with Retry now and Cancel, and retries by itself', async () => {
