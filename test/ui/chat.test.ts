@@ -440,14 +440,14 @@ describe('chat panel (real VS Code, end to end)', () => {
       const frame = await openChat(page);
       await frame.locator('#new-conversation').click();
       await frame.locator('.empty-state').waitFor({ state: 'visible', timeout: LONG_WAIT });
-      await send(frame, 'What was I really charged?');
+      await send(frame, 'What was I really charged for this question, asked at some length?');
       await waitForStatus(frame, 'done');
       const usage = lastReply(frame).locator('.message-usage');
       // The log is read once the burst of requests is over (a few seconds).
       await usage.filter({ hasText: 'charged' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
       const line = normalize(await usage.innerText());
       const parts = /· (\$[\d.]+) · charged (\$[\d.]+): The key is charged at the group "vip" \(ratio 0\.8\)\.?$/.exec(line);
-      assert.ok(parts, `the estimate, the charge and why: ${line}`);
+      assert.ok(parts, `the estimate, the charge and why: ${line}\n${JSON.stringify(service.keyLog().slice(0, 3))}`);
       assert.notEqual(parts[1], parts[2], 'the charge differs from the estimate');
       const logged = service.keyLog().find((entry) => entry['model_name'] === 'promptreel-chat');
       assert.equal(parts[2], formatUsd(Number(logged?.['quota']) / 500_000), 'the charge is the logged quota at 500000 units per dollar');

@@ -9,7 +9,7 @@ export type KeyLogState =
   /** Not read yet (nothing has needed it), or no service and key to ask. */
   | { kind: 'unknown' }
   /** The service publishes no log of the key (a 404, a web page, `success: false`). */
-  | { kind: 'not-offered' }
+  | { kind: 'not-offered'; readAt: number }
   | { kind: 'known'; entries: readonly KeyLogEntry[]; readAt: number };
 
 export interface KeyLogOptions {
@@ -21,6 +21,8 @@ export interface KeyLogOptions {
 }
 
 const DEFAULT_CHARGE_DEBOUNCE_MS = 5_000;
+/** A service that published no log is asked again after this long (a gateway upgraded, a passing 404). */
+const NOT_OFFERED_RECHECK_MS = 15 * 60_000;
 
 /**
  * What the gateway really charged, from its log of the key (`/api/log/token`): read the first time something needs it
@@ -72,16 +74,20 @@ export class KeyLogMonitor extends Disposable {
    */
   want(): void {
     this.wanted = true;
-    if (this.current.kind === 'not-offered') return;
+    if (this.knownNotOffered()) return;
     this.stale = true;
     this.debounce.value ??= this.options.clock.setTimeout(() => this.readNow(), this.options.chargeDebounceMs ?? DEFAULT_CHARGE_DEBOUNCE_MS);
   }
 
   /** A charged request went out: one read once the burst is over, if the log is in use. */
   afterCharge(): void {
-    if (!this.wanted || this.current.kind === 'not-offered') return;
+    if (!this.wanted || this.knownNotOffered()) return;
     this.stale = true;
     this.debounce.value = this.options.clock.setTimeout(() => this.readNow(), this.options.chargeDebounceMs ?? DEFAULT_CHARGE_DEBOUNCE_MS);
+  }
+
+  private knownNotOffered(): boolean {
+    return this.current.kind === 'not-offered' && this.options.clock.now() - this.current.readAt < NOT_OFFERED_RECHECK_MS;
   }
 
   private readNow(): void {
@@ -116,7 +122,9 @@ export class KeyLogMonitor extends Disposable {
       if (generation !== this.generation) return this.current;
       this.stale = false;
       if (!answer.offered) this.options.log.debug(`The key's log is not offered: ${answer.why}`);
-      this.set(answer.offered ? { kind: 'known', entries: answer.value, readAt: this.options.clock.now() } : { kind: 'not-offered' });
+      this.set(
+        answer.offered ? { kind: 'known', entries: answer.value, readAt: this.options.clock.now() } : { kind: 'not-offered', readAt: this.options.clock.now() },
+      );
     } catch (error) {
       if (generation !== this.generation) return this.current;
       this.options.log.debug(`Could not read the key's log: ${error instanceof Error ? error.message : String(error)}`);
