@@ -1,11 +1,22 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import type { PromptreelTestApi } from '../../../src/extension';
 import type { VariantsOutcome } from '../../../src/video/variantsFlow';
 import { sampleBytes, SCENARIO_PRESETS, type LocalService } from '../../service';
 import { useConnectedService, type ServiceScenario } from '../support/connectedService';
-import { confirmedRequests, generateReviewed, pollUntil, runScripted, setSetting, STUDIO, testApi, VIDEO, videoPosts, waitFor } from './videoTestSupport';
+import {
+  confirmedRequests,
+  generateReviewed,
+  pollUntil,
+  pumping,
+  runScripted,
+  setSetting,
+  STUDIO,
+  testApi,
+  VIDEO,
+  videoPosts,
+  waitFor,
+} from './videoTestSupport';
 
 /** A new-api 1.0 gateway (SERVICE.md, "Video task query"): no address in the task, the video at /content, which redirects to the CDN. */
 export const NEW_API_1: ServiceScenario = {
@@ -34,17 +45,6 @@ function assertFetchedOverContent(service: LocalService, id: string, file: strin
 
 function posts(service: LocalService, prompt: string) {
   return videoPosts(service).filter((post) => (post.body as { prompt?: string }).prompt === prompt);
-}
-
-/** Keeps the real poller asking until `done` settles. */
-async function pumping<T>(api: PromptreelTestApi, done: Thenable<T>): Promise<T> {
-  let settled = false;
-  const finished = Promise.resolve(done).finally(() => (settled = true));
-  while (!settled) {
-    await api.video.poller.pollNow();
-    await Promise.race([finished.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 100))]);
-  }
-  return finished;
 }
 
 describe('video: a new-api 1.0 gateway (issue 26.1: its own task record, no address, /content redirecting to a signed CDN address)', () => {

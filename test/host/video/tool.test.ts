@@ -1,9 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import type { PromptreelTestApi } from '../../../src/extension';
 import { sampleBytes } from '../../service';
-import { setSetting, testApi, STUDIO, VIDEO, videoPosts } from './videoTestSupport';
+import { pumping, setSetting, testApi, STUDIO, VIDEO, videoPosts } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
 
 const TOOL = 'promptreel_generateVideo';
@@ -11,17 +10,6 @@ const PROMPT = 'A kite rising over a windy beach';
 
 function resultText(result: vscode.LanguageModelToolResult): string {
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
-}
-
-/** Keeps the real poller asking until `done` settles (the tests need not wait for its interval). */
-async function pumping<T>(api: PromptreelTestApi, done: Thenable<T>): Promise<T> {
-  let settled = false;
-  const finished = Promise.resolve(done).finally(() => (settled = true));
-  while (!settled) {
-    await api.video.poller.pollNow();
-    await Promise.race([finished.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 100))]);
-  }
-  return finished;
 }
 
 describe('video: the video tool for agents (issue 16.1)', () => {

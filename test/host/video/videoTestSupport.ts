@@ -67,6 +67,17 @@ export async function pollUntil(
   );
 }
 
+/** Keeps the real poller asking until `done` settles (the tests need not wait for its interval). */
+export async function pumping<T>(api: PromptreelTestApi, done: Thenable<T>): Promise<T> {
+  let settled = false;
+  const finished = Promise.resolve(done).finally(() => (settled = true));
+  while (!settled) {
+    await api.video.poller.pollNow();
+    await Promise.race([finished.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 100))]);
+  }
+  return finished;
+}
+
 export function videoPosts(service: LocalService) {
   return service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos');
 }

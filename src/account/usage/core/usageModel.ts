@@ -1,7 +1,8 @@
 import type { KeyLogEntry } from '../../../api/account/keyLog';
 import { formatUsd } from '../../../api/account/prices';
 import { t } from '../../../api/l10n';
-import { matchCharges, type OwnRequest } from '../../../connection/account/core/chargeMatching';
+import { matchCharges } from '../../../connection/account/core/chargeMatching';
+import { ownRequest } from '../../../connection/account/core/chargedCosts';
 import type { SpendEntry } from '../../../connection/account/core/spendLedger';
 import { spendSummary, type SpendItem } from '../../../connection/account/core/spendSummary';
 import type { Budgets } from '../../../connection/core/budgets';
@@ -83,16 +84,7 @@ export type UsageRecord = Omit<UsageRow, 'time' | 'usdText'>;
 
 /** The log's charges, newest first; those this machine's record matches are marked as its own. */
 function logRows(log: readonly KeyLogEntry[], own: readonly SpendEntry[]): UsageRecord[] {
-  const requests: OwnRequest[] = own.map((entry) => ({
-    kind: entry.kind,
-    model: entry.model,
-    startedAt: entry.at,
-    finishedAt: entry.at,
-    ...(entry.requestId ? { requestId: entry.requestId } : {}),
-    ...(entry.promptTokens !== undefined ? { promptTokens: entry.promptTokens } : {}),
-    ...(entry.completionTokens !== undefined ? { completionTokens: entry.completionTokens } : {}),
-  }));
-  const mine = new Set(matchCharges(requests, log).flatMap((charge) => (charge ? [charge.entry] : [])));
+  const mine = new Set(matchCharges(own.map(ownRequest), log).flatMap((charge) => (charge ? [charge.entry] : [])));
   return log.map((entry) => ({
     at: entry.createdAt,
     model: entry.model,

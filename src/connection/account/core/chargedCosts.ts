@@ -87,7 +87,8 @@ export class ChargedCosts extends Disposable {
   }
 }
 
-function ownRequest(entry: SpendEntry): OwnRequest {
+/** One of this machine's recorded requests, as the matching takes it. */
+export function ownRequest(entry: SpendEntry): OwnRequest {
   return {
     kind: entry.kind,
     model: entry.model,
