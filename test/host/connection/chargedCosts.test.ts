@@ -55,4 +55,29 @@ describe('connection: what each request really cost, from the service’s log of
     assert.ok(charged.usd < reply.cost.usd, `charged ${charged.usd} < estimate ${reply.cost.usd}`);
     assert.match(charged.reason ?? '', /group "vip"/);
   });
+
+  it('issue 26.2: two replies with the same token counts a few seconds apart each get their own charge', async () => {
+    const api = await testApi();
+    // Two chats, one question each: the same prompt and the same answer, so the same token counts.
+    const [one, two] = [await newConversation(), await newConversation()];
+    const first = await api.chat.controller.send(one.id, { text: 'the same question' });
+    ctx.service.setScenario({ account: { keyGroup: 'vip' } });
+    const second = await api.chat.controller.send(two.id, { text: 'the same question' });
+    assert.ok(first?.usage && second?.usage);
+    assert.deepEqual([first.usage.promptTokens, first.usage.completionTokens], [second.usage.promptTokens, second.usage.completionTokens], 'the same counts');
+    const chargeOf = (conversationId: string, id: string) => {
+      const message = api.chat.store.get(conversationId)?.messages.find((candidate) => candidate.id === id);
+      return message?.role === 'assistant' ? message.cost?.charged : undefined;
+    };
+    await waitFor(() => chargeOf(one.id, first.id) && chargeOf(two.id, second.id), { what: 'both replies charged', timeoutMs: 15_000 });
+    const logged = ctx.service
+      .keyLog()
+      .filter((entry) => entry['model_name'] === 'promptreel-chat')
+      .map((entry) => Number(entry['quota']) / QUOTA_PER_USD)
+      .reverse();
+    assert.ok(logged.at(-1)! < logged.at(-2)!, `the second was charged at the vip group: ${logged.join(', ')}`);
+    assert.deepEqual([chargeOf(one.id, first.id)?.usd, chargeOf(two.id, second.id)?.usd], logged.slice(-2), 'each its own entry, oldest first');
+    assert.match(chargeOf(two.id, second.id)?.reason ?? '', /group "vip"/);
+    assert.equal(chargeOf(one.id, first.id)?.reason, undefined, 'the first was charged as estimated');
+  });
 });

@@ -67,16 +67,20 @@ export function matchCharges(requests: readonly OwnRequest[], entries: readonly 
     }
   });
 
-  const pairs: { index: number; entry: KeyLogEntry; distance: number }[] = [];
+  const pairs: { index: number; entry: KeyLogEntry; distance: number; end: number; order: number }[] = [];
+  // The log is newest first: `order` counts from its oldest entry.
+  const orderOf = new Map(entries.map((entry, position) => [entry, entries.length - position]));
   requests.forEach((request, index) => {
     if (matched[index]) return;
     for (const entry of entries) {
       if (used.has(entry)) continue;
       const distance = distanceOf(request, entry, windowMs);
-      if (distance !== undefined) pairs.push({ index, entry, distance });
+      if (distance !== undefined) pairs.push({ index, entry, distance, end: request.finishedAt ?? request.startedAt, order: orderOf.get(entry) ?? 0 });
     }
   });
-  pairs.sort((a, b) => a.distance - b.distance);
+  // Nearest first; among equally near ones (two requests ended within the same second, which the log cannot tell
+  // apart), the older request takes the older entry.
+  pairs.sort((a, b) => a.distance - b.distance || a.end - b.end || a.order - b.order);
   for (const { index, entry } of pairs) {
     if (matched[index] || used.has(entry)) continue;
     matched[index] = entry;

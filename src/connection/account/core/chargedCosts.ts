@@ -54,16 +54,20 @@ export class ChargedCosts extends Disposable {
   }
 
   forReply(reply: ReplyRef): ChargedCost | undefined {
-    const index = reply.requestId
-      ? this.own.findIndex((entry) => entry.requestId === reply.requestId)
-      : this.own.findIndex(
-          (entry) =>
-            entry.kind === 'chat' &&
-            entry.model === reply.model &&
-            Math.abs(entry.at - reply.at) <= SAME_REPLY_MS &&
-            (!reply.usage || (entry.promptTokens === reply.usage.promptTokens && entry.completionTokens === reply.usage.completionTokens)),
-        );
-    return this.costAt(index);
+    if (reply.requestId) return this.costAt(this.own.findIndex((entry) => entry.requestId === reply.requestId));
+    // The record of this reply: same model (and counts, when it has them), the nearest in time.
+    let best = -1;
+    let bestDistance = SAME_REPLY_MS;
+    this.own.forEach((entry, index) => {
+      if (entry.kind !== 'chat' || entry.model !== reply.model) return;
+      if (reply.usage && (entry.promptTokens !== reply.usage.promptTokens || entry.completionTokens !== reply.usage.completionTokens)) return;
+      const distance = Math.abs(entry.at - reply.at);
+      if (distance <= bestDistance) {
+        best = index;
+        bestDistance = distance;
+      }
+    });
+    return this.costAt(best);
   }
 
   private costAt(index: number): ChargedCost | undefined {

@@ -53,6 +53,20 @@ describe('matching requests to the key log (issue 26.2)', () => {
     assert.equal(charges[0], undefined, 'the entry is taken; the other model is not its');
   });
 
+  it('issue 26.2: two identical replies ended within one second (which the log cannot tell apart): the older takes the older entry', () => {
+    const older = entry({ at: T0 + 100, quota: 100, promptTokens: 10, completionTokens: 5 });
+    const newer = entry({ at: T0 + 700, quota: 80, promptTokens: 10, completionTokens: 5 });
+    // The log lists the newest first.
+    const charges = matchCharges(
+      [chat({ at: T0 + 150, promptTokens: 10, completionTokens: 5 }), chat({ at: T0 + 750, promptTokens: 10, completionTokens: 5 })],
+      [newer, older],
+    );
+    assert.deepEqual(
+      charges.map((charge) => charge?.usd),
+      [100 / UNIT, 80 / UNIT],
+    );
+  });
+
   it('issue 26.2: a reply without usage goes by model and time; an entry too far from the end is not its', () => {
     const near = entry({ at: T0 + 3000, quota: 100, promptTokens: 10, completionTokens: 5 });
     assert.equal(matchCharges([chat({ at: T0 })], [near])[0]?.entry, near);
