@@ -11,21 +11,18 @@ import { showMessage } from '../../workbench/showMessage';
 import { escapeHtml } from '../../workbench/webview/core/webviewHtml';
 import { WebviewHost } from '../../workbench/webview/webviewHost';
 import type { ReplyFinished } from '../core/chatController';
-import { ComposerDraft } from '../core/composerDraft';
+import { ComposerIntake } from './composerIntake';
 import { quickActionPrompt } from '../core/contextPrompt';
-import { imageFromDataUrl, imageMimeType } from '../core/images';
-import type { Conversation, ConversationOptions, ImageAttachment, Mention, SelectionContext } from '../core/model';
+import { imageFromDataUrl } from '../core/images';
+import type { Conversation, ConversationOptions, ImageAttachment, SelectionContext } from '../core/model';
 import { capabilitiesView, conversationView, patchOptions, type Draft } from '../core/webviewViews';
-import { pickImageFor, readImage } from '../imagePicker';
-import { applyTrims, contextBudget, type BudgetLimits } from '../mentions/core/contextBudget';
+import { pickImageFor } from '../imagePicker';
+import { applyTrims } from '../mentions/core/contextBudget';
 import { parseMentionKey } from '../mentions/core/mentionTarget';
-import { MentionError } from '../mentions/mentionError';
-import { SYMBOL_PAUSE_MS } from '../mentions/mentionSuggestions';
 import type { ChatServices } from './chatServices';
 import {
   webviewToHostSchema,
   type CapabilitiesView,
-  type ContextBudgetView,
   type ConversationSummaryView,
   type ConversationView,
   type HostCommand,
@@ -50,10 +47,9 @@ interface Told {
  */
 export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
   private activeId: string | undefined;
-  private readonly draft = new ComposerDraft();
+  private readonly composer: ComposerIntake;
   /** The focus was asked for (Ask About Selection) before the page could take it: it goes there once it says ready. */
   private focusWhenReady = false;
-  private latestMentionQuery = -1;
   private lastTitle: string | undefined;
   private readonly titleChanged = this._register(new Emitter<string>());
   /** The title of the conversation shown changed (panels show it in their tab). */
@@ -81,6 +77,14 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
         body: `<main id="app" aria-busy="true"><p class="loading">${escapeHtml(t('Loading the chat…'))}</p></main>`,
       },
     );
+    this.composer = new ComposerIntake({
+      services,
+      isReady: () => this.ready,
+      post: (message) => void this.post(message),
+      activeConversation: () => this.activeConversation(),
+      capabilities: (conversation) => this.capabilities(conversation),
+      focused: () => (this.focusWhenReady = false),
+    });
     const { controller, models, connection, settings } = services;
     if (initialConversationId && controller.store.get(initialConversationId)) this.activeId = initialConversationId;
 
@@ -122,7 +126,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
 
   /** What waits next to the prompt box (the selection, mentions, images) until the next message is sent. */
   get composerDraft(): Readonly<Draft> {
-    return this.draft.current;
+    return this.composer.draft.current;
   }
 
   showConversation(conversationId: string): boolean {
@@ -144,14 +148,13 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
 
   /** Puts a selection next to the prompt box ("Ask About Selection"); the user then types or picks a quick action. */
   setContext(context: SelectionContext, { focus = true }: { focus?: boolean } = {}): void {
-    this.draft.setContext(context);
+    this.composer.draft.setContext(context);
     this.focusWhenReady = focus;
-    this.draftChanged(focus);
+    this.composer.changed(focus);
   }
 
   addImage(image: ImageAttachment): void {
-    this.draft.addImage(image);
-    this.draftChanged();
+    this.composer.add(image);
   }
 
   protected async onReady(message: Extract<WebviewToHost, { type: 'ready' }>, first: boolean): Promise<void> {
@@ -161,7 +164,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
     if (first && message.conversationId && controller.store.get(message.conversationId)) this.activeId = message.conversationId;
     models.ensureLoaded();
     await this.postSnapshot();
-    if (this.focusWhenReady) this.draftChanged(true);
+    if (this.focusWhenReady) this.composer.changed(true);
   }
 
   protected async onMessage(message: Exclude<WebviewToHost, { type: 'ready' }>): Promise<unknown> {
@@ -170,7 +173,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
       case 'send':
         return this.sendTurn(message.conversationId, message.text);
       case 'quickAction': {
-        const prompt = quickActionPrompt(message.action, this.draft.context);
+        const prompt = quickActionPrompt(message.action, this.composer.draft.context);
         return this.sendTurn(message.conversationId, message.text.trim() ? `${prompt}\n\n${message.text.trim()}` : prompt, message.text);
       }
       case 'stop':
@@ -207,32 +210,32 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
       case 'searchConversations':
         return this.post({ type: 'searchResults', requestId: message.requestId, results: controller.store.search(message.query) });
       case 'mentionQuery':
-        return this.suggestMentions(message.requestId, message.query);
+        return this.composer.suggestMentions(message.requestId, message.query);
       case 'addMention': {
         const target = parseMentionKey(message.key);
         if (!target) return this.services.log.warn('Dropped a mention the host did not offer.');
-        return this.addMention(() => this.services.mentions.resolve(target));
+        return this.composer.addMention(() => this.services.mentions.resolve(target));
       }
       case 'removeMention':
-        this.draft.removeMention(message.id);
-        return this.draftChanged();
+        this.composer.draft.removeMention(message.id);
+        return this.composer.changed();
       case 'openMention':
-        return this.openMention(message.id, message.conversationId, message.messageId);
+        return this.composer.openMention(message.id, message.conversationId, message.messageId);
       case 'dropUris':
-        return this.drop(message.uris);
+        return this.composer.drop(message.uris);
       case 'addImageData':
-        return this.addImageIfSeen(() => imageFromDataUrl(message.name, message.mimeType, message.dataUrl));
+        return this.composer.addImageIfSeen(() => imageFromDataUrl(message.name, message.mimeType, message.dataUrl));
       case 'attachImage': {
         const image = await pickImageFor(this.capabilities(this.activeConversation()));
         if (image) this.addImage(image);
         return;
       }
       case 'removeImage':
-        this.draft.removeImage(message.index);
-        return this.draftChanged();
+        this.composer.draft.removeImage(message.index);
+        return this.composer.changed();
       case 'clearContext':
-        this.draft.clearContext();
-        return this.draftChanged();
+        this.composer.draft.clearContext();
+        return this.composer.changed();
       case 'refreshModels':
         return models.refresh();
       case 'loadModels':
@@ -262,14 +265,14 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
     const { controller, connection } = this.services;
     if (!controller.store.get(conversationId) || controller.isBusy(conversationId)) return;
     const trimmed = text.trim();
-    if (!trimmed && this.draft.isEmpty) return;
+    if (!trimmed && this.composer.draft.isEmpty) return;
     if (!(await confirmCharge(connection.keyHealth.state, connection.clock.now(), t('This message')))) {
-      void this.post({ type: 'draft', draft: { ...this.draft.view(), text: typed }, focus: true });
+      void this.post({ type: 'draft', draft: { ...this.composer.draft.view(), text: typed }, focus: true });
       return;
     }
-    const mentions = applyTrims(this.draft.mentions, this.budget(controller.store.get(conversationId)!));
-    const { context, images } = this.draft.take();
-    this.draftChanged();
+    const mentions = applyTrims(this.composer.draft.mentions, this.composer.budget(controller.store.get(conversationId)!));
+    const { context, images } = this.composer.draft.take();
+    this.composer.changed();
     this.activeId = conversationId;
     void controller.send(conversationId, { text: trimmed, ...(context ? { context } : {}), ...(images.length ? { images } : {}), mentions });
   }
@@ -336,7 +339,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
       conversation: this.conversationView(conversation),
       capabilities: this.capabilities(conversation),
       conversations: this.summaries(),
-      budget: this.budget(conversation),
+      budget: this.composer.budget(conversation),
     };
     this.toldList = JSON.stringify(end.conversations);
     void this.post(message.status === 'done' ? { type: 'done', ...end } : { type: 'error', ...end });
@@ -360,8 +363,8 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
         models: this.services.models.view,
         capabilities: this.capabilities(conversation),
         defaults: { ...this.services.controller.defaults() },
-        draft: this.draft.view(),
-        budget: this.budget(conversation),
+        draft: this.composer.draft.view(),
+        budget: this.composer.budget(conversation),
       },
     });
     const waiting = this.services.controller.rateLimitOf(conversation.id);
@@ -372,7 +375,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
     if (!this.ready) return;
     const conversation = this.activeConversation();
     void this.post({ type: 'conversation', conversation: this.conversationView(conversation), capabilities: this.capabilities(conversation) });
-    this.postBudget();
+    this.composer.postBudget();
     this.updateTitle(conversation.title);
   }
 
@@ -394,7 +397,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
       capabilities: this.capabilities(this.activeConversation()),
       defaults: { ...this.services.controller.defaults() },
     });
-    this.postBudget();
+    this.composer.postBudget();
   }
 
   private async postSetup(): Promise<void> {
@@ -453,107 +456,6 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
   }
 
   // The draft beside the prompt box, and the context-window meter that follows it.
-
-  /** The draft changed: the meter follows it, and the page shows it (taking the focus when asked). */
-  private draftChanged(focus = false): void {
-    this.postBudget();
-    if (!this.ready) return;
-    void this.post({ type: 'draft', draft: this.draft.view(), focus });
-    if (focus) this.focusWhenReady = false;
-  }
-
-  /** The meter's figures for a conversation and the draft. */
-  private budget(conversation: Conversation): ContextBudgetView {
-    return contextBudget(this.budgetLimits(conversation), conversation, this.draft.current);
-  }
-
-  private postBudget(): void {
-    if (this.ready) void this.post({ type: 'budget', budget: this.budget(this.activeConversation()) });
-  }
-
-  private budgetLimits(conversation: Conversation): BudgetLimits {
-    const { controller, settings } = this.services;
-    const model = controller.modelOf(conversation);
-    const resolved = controller.capabilitiesOf(conversation);
-    const maxOutput = conversation.options.maxTokens ?? settings.chat.maxTokens ?? resolved.maxOutputTokens;
-    // As VS Code is told (modelInformation): the reply's share never takes more than three quarters of the window.
-    const reservedForReply = Math.min(maxOutput, Math.floor((resolved.contextWindow * 3) / 4));
-    return { model, contextWindow: resolved.contextWindow, reservedForReply };
-  }
-
-  private async suggestMentions(requestId: number, query: string): Promise<void> {
-    this.latestMentionQuery = requestId;
-    const { now, later } = await this.services.mentions.suggest(query);
-    if (requestId !== this.latestMentionQuery) return;
-    void this.post({ type: 'mentionResults', requestId, items: now });
-    if (!later) return;
-    await new Promise((resolve) => setTimeout(resolve, SYMBOL_PAUSE_MS));
-    if (requestId !== this.latestMentionQuery) return;
-    const symbols = await later();
-    if (symbols.length && requestId === this.latestMentionQuery) void this.post({ type: 'mentionResults', requestId, items: [...now, ...symbols] });
-  }
-
-  private async addMention(resolve: () => Promise<Mention>): Promise<void> {
-    try {
-      this.draft.addMention(await resolve());
-    } catch (error) {
-      if (!(error instanceof MentionError)) this.services.log.warn(`Could not add a mention: ${describeError(error)}`);
-      this.draft.setNotice(error instanceof MentionError ? error.message : t('Could not add it: {0}', describeError(error)));
-    }
-    this.draftChanged();
-  }
-
-  /** Adds an image when the chat's model is declared to see images; else the draft says why it was not added. */
-  private async addImageIfSeen(read: () => ReturnType<typeof imageFromDataUrl> | Promise<ReturnType<typeof imageFromDataUrl> | undefined>): Promise<void> {
-    const capabilities = this.capabilities(this.activeConversation());
-    if (!capabilities.vision) {
-      this.draft.setNotice(
-        capabilities.model
-          ? t(
-              '{0} is not declared to accept images, so the image was not added. Pick a vision model, or set "vision": true for it in promptreel.models.capabilities.',
-              capabilities.model,
-            )
-          : t(
-              'This model is not declared to accept images, so the image was not added. Pick a vision model, or set "vision": true for it in promptreel.models.capabilities.',
-            ),
-      );
-      return this.draftChanged();
-    }
-    const image = await read();
-    if (typeof image === 'string') {
-      this.draft.setNotice(image);
-      this.draftChanged();
-    } else if (image) {
-      this.addImage(image);
-    }
-  }
-
-  private async drop(uris: readonly string[]): Promise<void> {
-    for (const raw of uris) {
-      let uri: vscode.Uri;
-      try {
-        uri = vscode.Uri.parse(raw, true);
-      } catch {
-        continue;
-      }
-      if (imageMimeType(uri.path)) await this.addImageIfSeen(() => readImage(uri));
-      else await this.addMention(() => this.services.mentions.resolveUri(uri));
-    }
-  }
-
-  private async openMention(id: string, conversationId?: string, messageId?: string): Promise<void> {
-    const sent =
-      conversationId && messageId ? this.services.controller.store.get(conversationId)?.messages.find((message) => message.id === messageId) : undefined;
-    const mentions = sent?.role === 'user' ? (sent.mentions ?? []) : this.draft.mentions;
-    const mention = mentions.find((candidate) => candidate.id === id);
-    if (!mention) return;
-    try {
-      await this.services.mentions.open(mention);
-    } catch (error) {
-      this.draft.setNotice(t('Could not open {0}: {1}', mention.label, describeError(error)));
-      this.draftChanged();
-    }
-  }
 }
 
 function messageIds(conversation: Conversation): string {
