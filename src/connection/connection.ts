@@ -60,7 +60,7 @@ export class Connection extends Disposable {
     const reader = async () => (await this.readyClient())?.account;
     this.keyHealth = this._register(new KeyHealthMonitor({ reader, clock, log }));
     this.prices = this._register(new PriceBook({ reader, overrides: () => settings.userValue('models.prices'), log }));
-    this.keyLog = this._register(new KeyLogMonitor({ reader, clock, log }));
+    this.keyLog = this._register(new KeyLogMonitor({ reader, display: (account) => this.keyHealth.displayOf(account), clock, log }));
     this.spending = this._register(
       new SpendTracker({
         memory,

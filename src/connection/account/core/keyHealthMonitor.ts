@@ -73,19 +73,24 @@ export class KeyHealthMonitor extends Disposable {
     this.set({ kind: 'unknown' });
   }
 
+  /** The service's display unit, read once per service (the key's log converts its quota with it too). */
+  displayOf(reader: AccountReader): Promise<QuotaDisplay> {
+    this.display ??= reader.status().then(
+      (status) => quotaDisplay(status.offered ? status.value : undefined),
+      () => {
+        this.display = undefined; // a failed read is tried again next time
+        return quotaDisplay(undefined);
+      },
+    );
+    return this.display;
+  }
+
   private async read(): Promise<KeyHealthState> {
     const generation = this.generation;
     const reader = await this.options.reader();
     if (!reader) return this.current;
     try {
-      this.display ??= reader.status().then(
-        (status) => quotaDisplay(status.offered ? status.value : undefined),
-        () => {
-          this.display = undefined; // a failed read is tried again next time
-          return quotaDisplay(undefined);
-        },
-      );
-      const display = this.display;
+      const display = this.displayOf(reader);
       const health = await reader.keyHealth(display);
       if (generation !== this.generation) return this.current;
       this.set(health ? { kind: 'known', health, display: await display, readAt: this.options.clock.now() } : { kind: 'not-offered' });

@@ -1,5 +1,5 @@
 import type { AccountReader, ApiLogger } from '../../../api';
-import { quotaDisplay, type QuotaDisplay } from '../../../api/account/keyHealth';
+import type { QuotaDisplay } from '../../../api/account/keyHealth';
 import type { KeyLogEntry } from '../../../api/account/keyLog';
 import type { Clock } from '../../../common/clock';
 import { Emitter, type Event } from '../../../common/emitter';
@@ -14,6 +14,8 @@ export type KeyLogState =
 
 export interface KeyLogOptions {
   reader: () => Promise<AccountReader | undefined>;
+  /** The service's display unit (quota units per dollar), read once per service by its owner (KeyHealthMonitor). */
+  display: (reader: AccountReader) => Promise<QuotaDisplay>;
   clock: Clock;
   log: ApiLogger;
   /** After a burst of charged requests, one read this long after the last of them. */
@@ -36,7 +38,6 @@ export class KeyLogMonitor extends Disposable {
   private readonly debounce = this._register(new MutableDisposable());
   private reading: Promise<KeyLogState> | undefined;
   private generation = 0;
-  private display: Promise<QuotaDisplay> | undefined;
   /** Whether anything asked for the log since the service was chosen: only then do charges lead to reads. */
   private wanted = false;
   /** A charge happened after the last read: the next `entries()` waits for the read the burst leads to. */
@@ -99,7 +100,6 @@ export class KeyLogMonitor extends Disposable {
   forget(): void {
     this.generation++;
     this.reading = undefined;
-    this.display = undefined;
     this.wanted = false;
     this.stale = false;
     this.debounce.clear();
@@ -111,14 +111,7 @@ export class KeyLogMonitor extends Disposable {
     const reader = await this.options.reader();
     if (!reader) return this.current;
     try {
-      this.display ??= reader.status().then(
-        (status) => quotaDisplay(status.offered ? status.value : undefined),
-        () => {
-          this.display = undefined;
-          return quotaDisplay(undefined);
-        },
-      );
-      const answer = await reader.keyLog(this.display);
+      const answer = await reader.keyLog(this.options.display(reader));
       if (generation !== this.generation) return this.current;
       this.stale = false;
       if (!answer.offered) this.options.log.debug(`The key's log is not offered: ${answer.why}`);

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { KeyLogMonitor } from '../../../../../src/connection/account/core/keyLogMonitor';
 import { systemClock } from '../../../../../src/common/clock';
+import { quotaDisplay } from '../../../../../src/api/account/keyHealth';
 import { clientFor, MemoryLogger, useLocalService } from '../../../support/localService';
 
 describe('the key log monitor (issue 26: the log costs nothing until needed, then one read per burst of charges)', () => {
@@ -8,7 +9,13 @@ describe('the key log monitor (issue 26: the log costs nothing until needed, the
 
   function monitorFor(chargeDebounceMs = 50) {
     const client = clientFor(ctx.service);
-    return new KeyLogMonitor({ reader: () => Promise.resolve(client.account), clock: systemClock, log: new MemoryLogger(), chargeDebounceMs });
+    return new KeyLogMonitor({
+      reader: () => Promise.resolve(client.account),
+      display: (reader) => reader.status().then((status) => quotaDisplay(status.offered ? status.value : undefined)),
+      clock: systemClock,
+      log: new MemoryLogger(),
+      chargeDebounceMs,
+    });
   }
 
   it('reads nothing until something asks, then once; charges before that lead to no read', async () => {
