@@ -74,7 +74,7 @@ export class Connection extends Disposable {
         },
       }),
     );
-    this.charges = this._register(new ChargedCosts(this.keyLog, this.spending, () => this.service));
+    this.charges = this._register(new ChargedCosts(this.keyLog, this.spending, () => this.service, clock));
     this._register(clients.onDidRecordCharge(({ service, record }) => this.spending.record(service, record)));
     this._register(clients.onDidCharge(() => this.keyLog.afterCharge()));
     this.budgets = this._register(new BudgetGuard(settings, this.spending, () => this.service, memory, clock, log));

@@ -15,7 +15,12 @@ import { buildConversation } from './core/participantMessages';
 import { recoveryFor } from '../connection/core/recovery';
 import { failureResult, readyForChat, type ParticipantResult } from '../workbench/chatParticipant';
 import { recoveryCommand } from '../workbench/recoveryActions';
-import type { PromptreelClient } from '../api';
+import type { PromptreelClient, Usage } from '../api';
+import type { ReplyRef } from '../connection/account/core/chargedCosts';
+import { costFooter } from './core/costFooter';
+
+/** How long an answer waits, at most, for the key's log to say what it was charged. */
+const CHARGE_WAIT_MS = 5_000;
 
 /** The default answer of `@promptreel` and `/explain`: the chosen Promptreel model, streamed as Markdown. */
 export class AnswerHandler {
@@ -41,6 +46,8 @@ export class AnswerHandler {
     // Named before sending: what is known may be out of date, so the request still goes (the service decides).
     const problem = this.connection.keyProblem();
     if (problem) stream.markdown(`${t('**Note:** {0} The service will likely refuse this request.', problem)}\n\n`);
+    // The price of the reply is its estimate: known before it ends, when the service publishes its prices.
+    void this.connection.prices.prices();
     const model = await this.modelFor(request);
     if (!model) {
       stream.markdown(t('The service lists no chat model for this key: choose the model `@promptreel` answers with (it is saved in `promptreel.chat.model`).'));
@@ -91,6 +98,8 @@ export class AnswerHandler {
     const started = Date.now();
     let chars = 0;
     let thinking = false;
+    let usage: Usage | undefined;
+    let requestId: string | undefined;
     try {
       stream.progress(t('Asking {0}…', model));
       for await (const event of client.streamChatCompletion(chatRequest, cancel.signal)) {
@@ -100,9 +109,14 @@ export class AnswerHandler {
         } else if (event.type === 'reasoning' && !thinking && chars === 0) {
           thinking = true;
           stream.progress(t('{0} is thinking…', model));
+        } else if (event.type === 'usage') {
+          usage = event.usage;
+        } else if (event.type === 'request-id') {
+          requestId = event.requestId;
         }
       }
       this.log.info(`@promptreel ${kind}: ${model} answered ${chars} chars in ${Date.now() - started} ms.`);
+      await this.showCost({ model, at: Date.now(), ...(usage ? { usage } : {}), ...(requestId ? { requestId } : {}) }, stream, cancel.signal);
       return { metadata: { kind, model } };
     } catch (error) {
       if (cancel.signal.aborted) {
@@ -114,6 +128,17 @@ export class AnswerHandler {
     } finally {
       cancel.dispose();
     }
+  }
+
+  /**
+   * VS Code's Chat has no place for a reply's price (its usage part counts tokens and Copilot's credits only), so the
+   * answer ends with it: the estimate, and what the key's log charged when the service publishes one (read once, soon).
+   */
+  private async showCost(reply: ReplyRef, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
+    // No progress message while waiting: VS Code's Chat would fold the answer above it into its steps.
+    const settled = await this.connection.charges.settleReply(reply, { waitMs: CHARGE_WAIT_MS, signal });
+    const footer = costFooter(settled);
+    if (footer) stream.markdown(`\n\n_${escapeMarkdown(footer)}_`);
   }
 
   /** The model picked in the chat's model picker when it is one of ours, else the chat model in use (setting, or first listed). */

@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator, Page } from 'playwright-core';
+import { formatUsd } from '../../src/api/account/prices';
 import type { LocalService } from '../service';
+import { clearNotifications, waitForNotification } from './support/notifications';
 import { openViewContainer, treeRow } from './support/views';
 import { paths } from './support/harness';
 import { useWorkbench, type Workbench } from './support/workbench';
@@ -126,6 +128,12 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
     await response.getByRole('heading', { name: 'Sample heading' }).waitFor({ state: 'visible', timeout: 60_000 });
     await response.locator('table').first().waitFor({ state: 'visible', timeout: 30_000 });
     await chatPanel(page).getByText('Tell me more', { exact: true }).waitFor({ state: 'visible', timeout: 20_000 });
+    // Issue 26.2: the answer ends with what it cost, as the key's log charged it (the service publishes one).
+    const logged = service.keyLog().find((entry) => entry['model_name'] === 'promptreel-chat');
+    assert.ok(logged, 'the service logged the answer');
+    const charged = formatUsd(Number(logged['quota']) / 500_000);
+    await waitForText(response.locator('.rendered-markdown').last(), new RegExp(`Cost: charged ${charged.replace(/[$.]/g, '\\$&')}\\.`));
+    assert.ok(await response.getByRole('heading', { name: 'Sample heading' }).isVisible(), 'the answer stays open above its cost');
     await context.workbench.screenshot('native-2-participant-answer');
     const body = chatBodies(service).pop();
     assert.equal(body?.model, 'promptreel-chat');
@@ -210,7 +218,12 @@ describe("native VS Code AI: Promptreel in VS Code's own Chat", () => {
     await treeRow(page, /a paper boat drifting/, 'Video Tasks').waitFor({ state: 'visible', timeout: 20_000 });
     await download.click();
     await waitForFile(path.join(context.workbench.workspace, 'videos'), 30_000);
-    await response.getByRole('button', { name: 'Open Video' }).click();
+    // "Saved …" comes once the task records its file; its toasts sit over the Chat view's lower half, so they go first.
+    await waitForNotification(page, /Saved videos\//, { timeoutMs: 30_000 });
+    await clearNotifications(page);
+    const open = response.getByRole('button', { name: 'Open Video' });
+    await open.scrollIntoViewIfNeeded();
+    await open.click();
     await page.locator('.tab', { hasText: /\.mp4/ }).first().waitFor({ state: 'visible', timeout: 20_000 });
     await context.workbench.screenshot('native-6-video-opened');
   });

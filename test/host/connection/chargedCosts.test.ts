@@ -1,9 +1,15 @@
 import * as assert from 'node:assert/strict';
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { galleryCard } from '../../../src/video/core/galleryCards';
 import { CHAT, newConversation } from '../chatPanel/chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 import { confirmedRequests, testApi, VIDEO, waitFor } from '../video/videoTestSupport';
+import { formatUsd } from '../../../src/api/account/prices';
+import { chatRequest, RecordingStream } from '../participant/participantSupport';
+
+function noToken(): vscode.CancellationToken {
+  return new vscode.CancellationTokenSource().token;
+}
 
 /** The service's log entry of a charge, converted with the published unit (500000 quota units per US dollar here). */
 const QUOTA_PER_USD = 500_000;
@@ -79,5 +85,46 @@ describe('connection: what each request really cost, from the service’s log of
     assert.deepEqual([chargeOf(one.id, first.id)?.usd, chargeOf(two.id, second.id)?.usd], logged.slice(-2), 'each its own entry, oldest first');
     assert.match(chargeOf(two.id, second.id)?.reason ?? '', /group "vip"/);
     assert.equal(chargeOf(one.id, first.id)?.reason, undefined, 'the first was charged as estimated');
+  });
+
+  it('issue 26.2: an @promptreel answer in VS Code’s Chat ends with what the key was charged, beside the estimate, and why they differ', async () => {
+    const api = await testApi();
+    ctx.service.setScenario({ account: { keyGroup: 'vip' } });
+    const reads = ctx.service.logReads();
+    const stream = new RecordingStream();
+    const result = await api.participant.handle(chatRequest({ prompt: 'what did this cost?' }), { history: [] }, stream, noToken());
+    assert.equal(result.metadata.kind, 'answer');
+    const logged = ctx.service.keyLog().find((entry) => entry['model_name'] === 'promptreel-chat');
+    assert.ok(logged, 'the service logged the answer');
+    const charged = formatUsd(Number(logged['quota']) / QUOTA_PER_USD);
+    const footer = stream.parts.at(-1);
+    assert.ok(footer?.kind === 'markdown', 'the cost ends the answer');
+    const text = footer.value.replace(/\\/g, '');
+    assert.match(
+      text,
+      new RegExp(
+        `^\\n\\n_Cost: ≈ \\$[\\d.]+ estimated, charged ${charged.replace('$', '\\$')}\\. The key is charged at the group "vip" \\(ratio 0\\.8\\)\\._$`,
+      ),
+    );
+    const kinds = stream.parts.map((part) => part.kind);
+    assert.ok(
+      kinds.lastIndexOf('progress') < kinds.indexOf('markdown'),
+      `no progress message after the answer began (VS Code's Chat would fold the answer into its steps): ${kinds.join(', ')}`,
+    );
+    assert.equal(ctx.service.logReads(), reads + 1, 'one read of the log for the answer');
+  });
+
+  it('issue 26.2: where the service publishes no log, an @promptreel answer ends with its estimate, without waiting for a log', async () => {
+    const api = await testApi();
+    ctx.service.setScenario({ account: { log: 'absent' } });
+    api.connection.keyLog.forget();
+    await api.connection.keyLog.refresh();
+    const reads = ctx.service.logReads();
+    const stream = new RecordingStream();
+    await api.participant.handle(chatRequest({ prompt: 'and this one?' }), { history: [] }, stream, noToken());
+    const footer = stream.parts.at(-1);
+    assert.ok(footer?.kind === 'markdown', 'the cost ends the answer');
+    assert.match(footer.value.replace(/\\/g, ''), /^\n\n_Cost: ≈ \$[\d.]+ \(estimated\)\._$/);
+    assert.equal(ctx.service.logReads(), reads, 'the log is not asked again');
   });
 });

@@ -46,7 +46,7 @@ describe('participant: @promptreel answers', () => {
     assert.deepEqual(result.metadata, { kind: 'answer', model: 'promptreel-chat' });
     assert.equal(result.errorDetails, undefined);
     assert.match(
-      stream.text,
+      stream.answer,
       /^You said: What does this do\?\s+Context:\s+src\/sample\.ts:2-4:\s+```typescript\nexport function add\(a: number, b: number\): number \{\n {2}return a \+ b;\n\}\n```$/,
     );
     assert.ok(stream.markdownCount > 5, `streamed in pieces (${stream.markdownCount})`);
@@ -75,7 +75,7 @@ describe('participant: @promptreel answers', () => {
     const result = await participant.handle(chatRequest({ prompt: 'Hi', model: reasoner }), { history: [] }, stream, noToken());
     assert.equal(lastChatBody(ctx.service).model, 'promptreel-reasoner');
     assert.equal(result.metadata.model, 'promptreel-reasoner');
-    assert.equal(stream.text, 'You said: Hi');
+    assert.equal(stream.answer, 'You said: Hi');
     assert.ok(stream.progressMessages.includes('promptreel-reasoner is thinking…'), 'reasoning shows as progress, not as answer text');
 
     const other = { vendor: 'another-vendor', id: 'their-model' } as unknown as vscode.LanguageModelChat;

@@ -36,6 +36,10 @@ export class RecordingStream implements vscode.ChatResponseStream {
     this.parts.push({ kind: 'other', value: part });
   }
 
+  /** The answer's Markdown, without the line about its cost that ends it. */
+  get answer(): string {
+    return this.text.replace(/\n\n_Cost: [^\n]*_$/, '');
+  }
   /** All Markdown, joined as the chat view shows it. */
   get text(): string {
     return this.parts.map((part) => (part.kind === 'markdown' ? part.value : '')).join('');

@@ -1,6 +1,7 @@
 import type { Usage } from '../../../api/chat/events';
 import { Emitter, type Event } from '../../../common/emitter';
-import { Disposable } from '../../../common/lifecycle';
+import { systemClock, type Clock } from '../../../common/clock';
+import { Disposable, DisposableStore, toDisposable } from '../../../common/lifecycle';
 import { describeChargeReasons, matchCharges, type Charge, type OwnRequest } from './chargeMatching';
 import type { KeyLogMonitor } from './keyLogMonitor';
 import type { SpendTracker } from './spendTracker';
@@ -24,8 +25,40 @@ export interface ReplyRef {
   requestId?: string;
 }
 
+/** What a reply that just ended cost, as far as is known once it settled. */
+export interface SettledReply {
+  /** This machine's estimate, when the model's price was known. */
+  estimateUsd?: number;
+  charged?: ChargedCost;
+}
+
+export interface SettleOptions {
+  /** How long to wait for the key's log at most. */
+  waitMs: number;
+  signal?: AbortSignal;
+  /** Called when there is something to wait for (the log may have the charge). */
+  onWaiting?: () => void;
+}
+
 /** A reply's record ended within this of the reply. */
 const SAME_REPLY_MS = 3_000;
+
+/** The record of a reply: its gateway request id, else the same model (and counts, when it has them), the nearest in time. */
+function indexOfReply(entries: readonly SpendEntry[], reply: ReplyRef): number {
+  if (reply.requestId) return entries.findIndex((entry) => entry.requestId === reply.requestId);
+  let best = -1;
+  let bestDistance = SAME_REPLY_MS;
+  entries.forEach((entry, index) => {
+    if (entry.kind !== 'chat' || entry.model !== reply.model) return;
+    if (reply.usage && (entry.promptTokens !== reply.usage.promptTokens || entry.completionTokens !== reply.usage.completionTokens)) return;
+    const distance = Math.abs(entry.at - reply.at);
+    if (distance <= bestDistance) {
+      best = index;
+      bestDistance = distance;
+    }
+  });
+  return best;
+}
 
 /**
  * The one place where this machine's charged requests (SpendTracker) meet the gateway's log of the key (KeyLogMonitor):
@@ -43,6 +76,7 @@ export class ChargedCosts extends Disposable {
     private readonly keyLog: KeyLogMonitor,
     private readonly spending: SpendTracker,
     private readonly service: () => string | undefined,
+    private readonly clock: Clock = systemClock,
   ) {
     super();
     this._register(spending.onDidRecord(() => keyLog.want()));
@@ -54,20 +88,48 @@ export class ChargedCosts extends Disposable {
   }
 
   forReply(reply: ReplyRef): ChargedCost | undefined {
-    if (reply.requestId) return this.costAt(this.own.findIndex((entry) => entry.requestId === reply.requestId));
-    // The record of this reply: same model (and counts, when it has them), the nearest in time.
-    let best = -1;
-    let bestDistance = SAME_REPLY_MS;
-    this.own.forEach((entry, index) => {
-      if (entry.kind !== 'chat' || entry.model !== reply.model) return;
-      if (reply.usage && (entry.promptTokens !== reply.usage.promptTokens || entry.completionTokens !== reply.usage.completionTokens)) return;
-      const distance = Math.abs(entry.at - reply.at);
-      if (distance <= bestDistance) {
-        best = index;
-        bestDistance = distance;
+    return this.costAt(indexOfReply(this.own, reply));
+  }
+
+  /**
+   * What a reply that just ended cost: the estimate of this machine's record, and what the key's log charged when a read
+   * brings it within `waitMs` (one read soon after, and one more if the gateway had not written it yet). Nothing is
+   * waited for where the service publishes no log.
+   */
+  async settleReply(reply: ReplyRef, { waitMs, signal, onWaiting }: SettleOptions): Promise<SettledReply> {
+    const service = this.service();
+    const recorded = service ? this.spending.entries(service) : [];
+    const estimateUsd = recorded[indexOfReply(recorded, reply)]?.usd;
+    const charged = this.forReply(reply) ?? (await this.awaitCharge(reply, waitMs, signal, onWaiting));
+    return { ...(estimateUsd !== undefined ? { estimateUsd } : {}), ...(charged ? { charged } : {}) };
+  }
+
+  private awaitCharge(reply: ReplyRef, waitMs: number, signal?: AbortSignal, onWaiting?: () => void): Promise<ChargedCost | undefined> {
+    if (signal?.aborted || !this.keyLog.soon()) return Promise.resolve(undefined);
+    onWaiting?.();
+    return new Promise((resolve) => {
+      const waiting = new DisposableStore();
+      const finish = (charged: ChargedCost | undefined) => {
+        waiting.dispose();
+        resolve(charged);
+      };
+      let reads = 0;
+      waiting.add(
+        this.keyLog.onDidChange((state) => {
+          // ChargedCosts rematched before this listener runs (it registered first).
+          const charged = this.forReply(reply);
+          if (charged || state.kind !== 'known') finish(charged);
+          else if (++reads === 1) this.keyLog.soon();
+          else finish(undefined);
+        }),
+      );
+      waiting.add(this.clock.setTimeout(() => finish(undefined), waitMs));
+      if (signal) {
+        const onAbort = () => finish(undefined);
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiting.add(toDisposable(() => signal.removeEventListener('abort', onAbort)));
       }
     });
-    return this.costAt(best);
   }
 
   private costAt(index: number): ChargedCost | undefined {

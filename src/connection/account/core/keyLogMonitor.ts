@@ -20,9 +20,13 @@ export interface KeyLogOptions {
   log: ApiLogger;
   /** After a burst of charged requests, one read this long after the last of them. */
   chargeDebounceMs?: number;
+  /** When someone waits to show a charge that just ended (`soon()`), the read comes this long after. */
+  waitingDebounceMs?: number;
 }
 
 const DEFAULT_CHARGE_DEBOUNCE_MS = 5_000;
+/** Long enough for the gateway to write the entry of a request that just ended, short enough to wait for. */
+const DEFAULT_WAITING_DEBOUNCE_MS = 1_000;
 /** A service that published no log is asked again after this long (a gateway upgraded, a passing 404). */
 const NOT_OFFERED_RECHECK_MS = 15 * 60_000;
 
@@ -85,6 +89,18 @@ export class KeyLogMonitor extends Disposable {
     if (!this.wanted || this.knownNotOffered()) return;
     this.stale = true;
     this.debounce.value = this.options.clock.setTimeout(() => this.readNow(), this.options.chargeDebounceMs ?? DEFAULT_CHARGE_DEBOUNCE_MS);
+  }
+
+  /**
+   * Someone is waiting to show what a request that just ended cost: the burst's one read comes sooner. False (and no
+   * read) where the service is known to publish no log.
+   */
+  soon(): boolean {
+    this.wanted = true;
+    if (this.knownNotOffered()) return false;
+    this.stale = true;
+    this.debounce.value = this.options.clock.setTimeout(() => this.readNow(), this.options.waitingDebounceMs ?? DEFAULT_WAITING_DEBOUNCE_MS);
+    return true;
   }
 
   private knownNotOffered(): boolean {
