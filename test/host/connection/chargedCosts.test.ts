@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { galleryCard } from '../../../src/video/core/galleryCards';
 import { CHAT, newConversation } from '../chatPanel/chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 import { confirmedRequests, testApi, VIDEO, waitFor } from '../video/videoTestSupport';
@@ -32,8 +31,14 @@ describe('connection: what each request really cost, from the service’s log of
     const tooltip = ((await api.video.tree.getTreeItem(task.id)).tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ').replace(/\\/g, '');
     assert.match(tooltip, /\*\*Price:\*\* \$0\.40/);
     assert.match(tooltip, /\*\*Charged:\*\* \$0\.40 \(from the service.{1,6}s log of the key\)/);
-    const card = galleryCard(record, { service: api.connection.service, videoSources: new Map(), priceOf: () => undefined, formatTime: String });
-    assert.equal(card.price, '$0.40 · charged $0.40');
+    // The card the gallery sent to its page.
+    api.video.gallery.open();
+    try {
+      const card = await waitFor(() => api.video.gallery.shownCards().find((shown) => shown.id === task.id), { what: 'the task in the gallery' });
+      assert.equal(card.price, '$0.40 · charged $0.40');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
   });
 
   it('issue 26.2: a reply shows what it was charged beside its estimate, and why they differ (the key’s group ratio)', async () => {
