@@ -10,7 +10,10 @@ import type { Clock } from '../common/clock';
 import type { SpendTracker } from './account/core/spendTracker';
 import { budgetPasses, describeBudgetPasses, describeBudgets, periodId, type BudgetPass, type Budgets, type Spent } from './core/budgets';
 
-/** globalState: the periods the user chose to go on past a budget in (`day:2026-11-26`), and the ones warned about. */
+/**
+ * globalState: the periods the user chose to go on past a budget in, and the ones warned about, each with the budget
+ * (`day:2026-11-26:1`): a new budget is asked about and warned about afresh.
+ */
 const ALLOWED_KEY = 'promptreel.budget.allowedPeriods';
 const WARNED_KEY = 'promptreel.budget.warnedPeriods';
 const REMEMBERED_PERIODS = 24;
@@ -31,17 +34,6 @@ export class BudgetGuard extends Disposable {
   ) {
     super();
     this._register(spending.onDidRecord(() => void this.warnIfReached()));
-    // A new budget is asked about (and warned about) afresh.
-    this._register(
-      settings.onDidChange((change) => {
-        if (change.affects('account.dailyBudget') || change.affects('account.monthlyBudget')) void this.forgetPeriods();
-      }),
-    );
-  }
-
-  private async forgetPeriods(): Promise<void> {
-    await this.memory.update(ALLOWED_KEY, undefined);
-    await this.memory.update(WARNED_KEY, undefined);
   }
 
   /** The user's budgets (never a folder's: their settings are application-scoped, and read from the user's level). */
@@ -83,7 +75,7 @@ export class BudgetGuard extends Disposable {
     if (!spent) return true;
     const now = this.clock.now();
     const allowed = this.memory.get<string[]>(ALLOWED_KEY) ?? [];
-    const passes = budgetPasses(this.budgets(), spent, 0).filter((pass) => !allowed.includes(periodId(pass.period, now)));
+    const passes = budgetPasses(this.budgets(), spent, 0).filter((pass) => !allowed.includes(passId(pass, now)));
     if (passes.length === 0) return true;
     const sendAnyway = t('Send Anyway');
     const openSettings = t('Open Settings');
@@ -107,7 +99,7 @@ export class BudgetGuard extends Disposable {
     if (!spent) return;
     const now = this.clock.now();
     const warned = this.memory.get<string[]>(WARNED_KEY) ?? [];
-    const passes = budgetPasses(this.budgets(), spent, 0).filter((pass) => !warned.includes(periodId(pass.period, now)));
+    const passes = budgetPasses(this.budgets(), spent, 0).filter((pass) => !warned.includes(passId(pass, now)));
     if (passes.length === 0) return;
     await this.remember(WARNED_KEY, passes, now);
     const message = passes.some((pass) => pass.period === 'day')
@@ -121,8 +113,13 @@ export class BudgetGuard extends Disposable {
 
   private async remember(key: string, passes: readonly BudgetPass[], now: number): Promise<void> {
     const ids = this.memory.get<string[]>(key) ?? [];
-    await this.memory.update(key, [...ids, ...passes.map((pass) => periodId(pass.period, now))].slice(-REMEMBERED_PERIODS));
+    await this.memory.update(key, [...ids, ...passes.map((pass) => passId(pass, now))].slice(-REMEMBERED_PERIODS));
   }
+}
+
+/** A budget in its period: the period and the limit (another limit is another budget). */
+function passId(pass: BudgetPass, now: number): string {
+  return `${periodId(pass.period, now)}:${pass.limitUsd}`;
 }
 
 function settingOf(pass: BudgetPass | undefined): string {

@@ -82,6 +82,11 @@ describe('connection: daily and monthly budgets (issue 26.4)', () => {
       assert.equal(chatPosts(ctx.service.requests), before + 2);
       assert.equal(messages.shown.filter((shown) => shown.message === 'Your Promptreel budget is spent').length, 2, 'asked once more, then not again that day');
       assert.equal(messages.shown.filter((shown) => shown.message.startsWith('Promptreel has reached your daily budget')).length, 1, 'warned once');
+
+      // Another budget is another decision: asked afresh.
+      await setSetting('account.dailyBudget', spentBefore.todayUsd + 0.000002);
+      assert.equal((await api.chat.controller.send(conversation.id, { text: 'under the new budget' }))?.status, 'done');
+      assert.equal(messages.shown.filter((shown) => shown.message === 'Your Promptreel budget is spent').length, 3, 'a new budget asks again');
     } finally {
       messages.restore();
     }
