@@ -95,9 +95,22 @@ async function main() {
     });
     await page.exposeFunction('codeAutomationExit', (code) => finish(code));
     page.on('pageerror', (error) => console.error(`[host] page error: ${error.message}`));
+    // PROMPTREEL_HOST_CPU_PROFILE=<file>: a CPU profile of the workbench's renderer over the run (where its time goes).
+    const profileFile = process.env.PROMPTREEL_HOST_CPU_PROFILE;
+    const cdp = profileFile ? await page.context().newCDPSession(page) : undefined;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
+      await cdp.send('Profiler.start');
+    }
     await page.goto(payloadUrl(server, workspace));
     const timer = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs));
     const exitCode = await Promise.race([finished, timer]);
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      fs.writeFileSync(profileFile, JSON.stringify(profile));
+      console.log(`[host] CPU profile of the workbench renderer: ${profileFile}`);
+    }
     // Written by the host's reporter when each test starts and ends: after a timeout, what passed so far and the test
     // that was running.
     const streamed = readJson(hostStatsFile);
