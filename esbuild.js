@@ -1,6 +1,6 @@
 // Bundles the extension host code (Node, cjs) and the webviews' pages (browser, iife).
 // Usage: node esbuild.js [--production] [--watch]
-// Required as a module (bench/size, test/unit/build), it only exports `buildOptions` and builds nothing.
+// Required as a module (bench/, test/unit/build), it only exports `buildOptions` and `PAGES` and builds nothing.
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
@@ -129,7 +129,7 @@ async function main() {
   if (failed.length) process.exit(1);
 }
 
-module.exports = { buildOptions };
+module.exports = { buildOptions, PAGES };
 
 if (require.main === module) {
   main().catch((error) => {

@@ -35,9 +35,10 @@ function harness(): Harness {
   };
 }
 
-/** Why the real VS Code cannot be started here, or undefined when it can. */
-export function hostUnavailable(): string | undefined {
-  return harness().stack.stackProblem() ?? undefined;
+/** Throws when the real VS Code cannot be started here (the bench installs it first: scripts/install-vscode.js). */
+export function requireHost(): void {
+  const problem = harness().stack.stackProblem();
+  if (problem) throw new Error(`the real VS Code cannot start: ${problem} (node scripts/install-vscode.js installs it)`);
 }
 
 /** What a driver running next to the host entry gets: the workbench page and the entry's console lines. */

@@ -2,16 +2,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { z } from 'zod';
-import { hostUnavailable, runHostSession, type HostSessionDriverContext } from '../host/hostSession';
+import { requireHost, runHostSession, type HostSessionDriverContext } from '../host/hostSession';
 import type { ResultRow } from '../report/row';
-import { OUT, ROOT, SCREENSHOTS } from '../support/paths';
-import { notMeasurable, type BenchContext, type BenchPart } from './part';
+import { buildScript, pageEntry } from '../support/buildScript';
+import { OUT, SCREENSHOTS } from '../support/paths';
+import type { BenchContext, BenchPart } from './part';
 
 const PART = '6 chat panel';
 const MESSAGES = 500;
 const CHUNKS = 5_000;
 const ENTRY = path.join(OUT, 'bench', 'host', 'chatPanelEntry');
 const PHASE = 'PROMPTREEL_BENCH_PHASE';
+/** The chat page's bundle in dist/webview/; where it is built from is esbuild.js's to say. */
+const CHAT_BUNDLE = 'chat.js';
 
 const hostResultSchema = z.object({ streamMs: z.number(), replyStatus: z.string(), replyCharacters: z.number() });
 const frameStatsSchema = z.object({ longTasks: z.array(z.number()), frameGaps: z.array(z.number()), supported: z.boolean() });
@@ -48,14 +51,14 @@ export const chatPanelPart: BenchPart = {
       `streaming ${CHUNKS.toLocaleString('en-US')} chunks: frames over 50 ms`,
     ];
     const goals = ['—', '—', '0'];
-    const missing = !fs.existsSync(path.join(ROOT, 'src', 'chatPanel', 'webview', 'page'))
-      ? 'src/chatPanel/webview/page does not exist yet'
-      : hostUnavailable();
-    if (missing) return figures.map((figure, i) => notMeasurable(PART, figure, goals[i], missing));
+    const pageSource = pageEntry(buildScript().PAGES, CHAT_BUNDLE);
+    requireHost();
     const service = await context.service();
     await service.reset();
     await service.setScenario({ chat: { bulk: { chunks: CHUNKS, chunkChars: 8 } } });
     const staged = await context.stagedPackage();
+    if (!fs.existsSync(path.join(staged.dir, 'dist', 'webview', CHAT_BUNDLE)))
+      throw new Error(`the package has no dist/webview/${CHAT_BUNDLE} (built from ${pageSource})`);
     const session = await runHostSession<Driven>(staged.dir, ENTRY, {
       env: { PROMPTREEL_BENCH_BASE_URL: service.baseUrl, PROMPTREEL_BENCH_KEY: service.key, PROMPTREEL_BENCH_MESSAGES: String(MESSAGES) },
       drive: measure,
@@ -124,10 +127,10 @@ async function measure({ page, waitForLine, signalFile }: HostSessionDriverConte
         check();
       }),
   );
-  const page0 = await frame.evaluate(() => {
-    const script = performance.getEntriesByType('resource').find((entry) => entry.name.includes('chat.js')) as PerformanceResourceTiming | undefined;
+  const page0 = await frame.evaluate((bundle: string) => {
+    const script = performance.getEntriesByType('resource').find((entry) => entry.name.includes(bundle)) as PerformanceResourceTiming | undefined;
     return { origin: performance.timeOrigin, scriptEnd: script?.responseEnd };
-  });
+  }, CHAT_BUNDLE);
   const snapshot = await waitForLine(new RegExp(`${PHASE} snapshot (\\d+) (\\d+)`), 5000).catch(() => undefined);
   // PROMPTREEL_BENCH_PROFILE_DIR=dir: a CPU profile and a timeline trace of the webview's renderer while the reply streams.
   const profileDir = process.env.PROMPTREEL_BENCH_PROFILE_DIR;

@@ -1,12 +1,11 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { editorStreamReportSchema } from '../host/hostResult';
-import { hostUnavailable, runHostSession } from '../host/hostSession';
+import { requireHost, runHostSession } from '../host/hostSession';
 import type { ResultRow } from '../report/row';
 import { median, spread } from '../report/stats';
-import { OUT, ROOT } from '../support/paths';
-import { notMeasurable, type BenchContext, type BenchPart } from './part';
+import { OUT } from '../support/paths';
+import type { BenchContext, BenchPart } from './part';
 
 const PART = '5 editor';
 const CHUNKS = 20_000;
@@ -57,8 +56,7 @@ export const editorStreamPart: BenchPart = {
   async run(context: BenchContext): Promise<ResultRow[]> {
     const goals = ['≤ 1.2× the stream', '—', '1'];
     const figures = ['20,000 chunks into a document: time vs the stream alone', 'document edits applied', 'undo steps to restore'];
-    const missing = !fs.existsSync(path.join(ROOT, 'src', 'editorStream')) ? 'src/editorStream does not exist yet' : hostUnavailable();
-    if (missing) return figures.map((figure, i) => notMeasurable(PART, figure, goals[i], missing));
+    requireHost();
     const service = await context.service();
     await service.reset();
     await service.setScenario({ chat: { bulk: { chunks: CHUNKS, chunkChars: CHUNK_CHARS } } });

@@ -2,12 +2,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { z } from 'zod';
-import { hostUnavailable, runHostSession, type HostSessionDriverContext } from '../host/hostSession';
+import { requireHost, runHostSession, type HostSessionDriverContext } from '../host/hostSession';
 import { QUERIES } from '../host/mentionsBench';
 import type { ResultRow } from '../report/row';
 import { OUT, SCREENSHOTS } from '../support/paths';
 import { arm, chatFrame, collect } from './chatPanel';
-import { notMeasurable, type BenchContext, type BenchPart } from './part';
+import type { BenchContext, BenchPart } from './part';
 
 const PART = '9 mentions';
 const ENTRY = path.join(OUT, 'bench', 'host', 'mentionsEntry');
@@ -52,8 +52,7 @@ export const mentionsPart: BenchPart = {
       'assembling a request with 30 files (1 MB)',
     ];
     const goals = ['< 50 ms', '0', '< 30 ms'];
-    const missing = hostUnavailable();
-    if (missing) return figures.map((figure, i) => notMeasurable(PART, figure, goals[i]!, missing));
+    requireHost();
     const staged = await context.stagedPackage();
     const session = await runHostSession<Driven>(staged.dir, ENTRY, { drive: measure, timeoutMs: 300_000 });
     const host = hostResultSchema.parse(session.result);

@@ -14,14 +14,12 @@ export interface BenchContext {
   readonly details: Record<string, unknown>;
 }
 
-/** One numbered part of issue #7: measures and returns its rows (never throws for a measurement it cannot make). */
+/**
+ * One numbered part of issue #7: measures and returns its rows. A figure it cannot measure is a failure: it throws
+ * (the part's rows become one FAILED row with the reason) or returns a `failedRow` for that figure alone.
+ */
 export interface BenchPart {
   readonly id: string;
   readonly title: string;
   run(context: BenchContext): Promise<ResultRow[]>;
-}
-
-/** A row saying why a figure has no value yet. */
-export function notMeasurable(part: string, figure: string, goal: string, reason: string): ResultRow {
-  return { part, figure, unit: '—', goal, note: `not yet measurable: ${reason}` };
 }

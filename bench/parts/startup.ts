@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { activationReportSchema, type ActivationReport } from '../host/hostResult';
-import { hostUnavailable, runHostSession } from '../host/hostSession';
+import { requireHost, runHostSession } from '../host/hostSession';
+import { failedRow, reasonOf } from '../report/outcome';
 import type { ResultRow } from '../report/row';
 import { median, spread } from '../report/stats';
 import { listFiles, PackageManager } from '@vscode/vsce';
@@ -13,6 +14,8 @@ import type { BenchContext, BenchPart } from './part';
 const PART = '7 start-up';
 const KB = 1024;
 const ACTIVATION_ENTRY = path.join(OUT, 'bench', 'host', 'activationEntry');
+const ACTIVATION_FIGURE = 'activation in the real VS Code host';
+const ACTIVATION_GOAL = '< 50 ms';
 
 /**
  * Part 7: the size of what ships (the real `npm run package` in a staged copy, plus an esbuild metafile breakdown and
@@ -30,7 +33,7 @@ export const startupPart: BenchPart = {
     try {
       staged = await context.stagedPackage();
     } catch (error) {
-      rows.push({ part: PART, figure: 'npm run package', unit: '—', goal: '—', note: `FAILED: ${error instanceof Error ? error.message : String(error)}` });
+      rows.push(failedRow(PART, 'npm run package', '—', reasonOf(error)));
     }
     const top = analysis.bySource
       .filter((entry) => entry.bytes >= KB / 2)
@@ -71,7 +74,7 @@ export const startupPart: BenchPart = {
       });
       context.details['package'] = { extensionJsBytes: extensionBytes, vsixBytes, esbuildShippedBytes: analysis.shippedBytes };
     }
-    rows.push(await activationRow(context, staged));
+    rows.push(await activationRow(context, staged).catch((error: unknown) => failedRow(PART, ACTIVATION_FIGURE, ACTIVATION_GOAL, reasonOf(error))));
     return rows;
   },
 };
@@ -114,9 +117,7 @@ async function shippedJsRow(analysis: BundleAnalysis, staged: StagedPackage | un
 }
 
 async function activationRow(context: BenchContext, staged: StagedPackage | undefined): Promise<ResultRow> {
-  const figure = 'activation in the real VS Code host';
-  const unavailable = hostUnavailable();
-  if (unavailable) return { part: PART, figure, unit: 'ms', goal: '< 50 ms', note: `not measurable here: ${unavailable}` };
+  requireHost();
   const extensionPath = staged?.dir ?? path.resolve(OUT, '..');
   // Five fresh VS Code sessions: one start-up varies a lot with what else the machine does.
   const sessions = context.quick ? 1 : 5;
@@ -127,7 +128,7 @@ async function activationRow(context: BenchContext, staged: StagedPackage | unde
   }
   context.details['activation'] = reports;
   const totals = reports.map((report) => report.totalMs).filter((ms): ms is number => ms !== undefined);
-  if (totals.length === 0) return { part: PART, figure, unit: 'ms', goal: '< 50 ms', note: 'FAILED: VS Code recorded no activation marks' };
+  if (totals.length === 0) throw new Error('VS Code recorded no activation marks');
   const load = median(reports.map((report) => report.loadCodeMs ?? Number.NaN));
   const activate = median(reports.map((report) => report.activateMs ?? Number.NaN));
   // Between the two, VS Code waits for the extension context (globalState and workspaceState come from the window over
@@ -137,10 +138,10 @@ async function activationRow(context: BenchContext, staged: StagedPackage | unde
   const first = reports[0];
   return {
     part: PART,
-    figure,
+    figure: ACTIVATION_FIGURE,
     unit: 'ms',
     ours: median(totals),
-    goal: '< 50 ms',
+    goal: ACTIVATION_GOAL,
     met: median(totals) < 50,
     note:
       `VS Code's marks willLoadExtensionCode→didActivateExtension, ${spread(totals, 0)}: loading the bundle ${load.toFixed(0)} ms, ` +

@@ -14,6 +14,8 @@ export interface ResultRow {
   goal: string;
   /** undefined: no goal for this figure, or not measured. */
   met?: boolean;
+  /** Why the figure could not be measured (its part failed); the run then exits non-zero. */
+  failed?: string;
   /** Spread of the repetitions and anything else the reader needs to trust the figure. */
   note?: string;
   samples?: { ours?: number[]; peer?: number[] };
@@ -23,6 +25,8 @@ export interface BenchResults {
   startedAt: string;
   durationSeconds: number;
   machine: { cpus: number; cpuModel: string; node: string; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
+  /** `git rev-parse --short HEAD`, with ` + uncommitted changes` when tracked files differ from it. */
+  commit: string;
   command: string;
   rows: ResultRow[];
   details: Record<string, unknown>;

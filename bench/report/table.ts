@@ -18,8 +18,14 @@ function formatRatio(row: ResultRow): string {
 }
 
 function met(row: ResultRow): string {
+  if (row.failed !== undefined) return 'FAILED';
   if (row.met === undefined) return row.goal === '—' ? '' : 'n/a';
-  return row.met ? 'yes' : 'NO';
+  return row.met ? 'yes' : 'not met';
+}
+
+function note(row: ResultRow): string {
+  if (row.failed === undefined) return row.note ?? '';
+  return `could not be measured: ${row.failed}${row.note ? `; ${row.note}` : ''}`;
 }
 
 /** The rows as a GitHub-flavoured markdown table (readable in a terminal too). */
@@ -33,8 +39,8 @@ export function markdownTable(rows: readonly ResultRow[]): string {
     formatRatio(row),
     row.goal,
     met(row),
-    row.note ?? '',
+    note(row),
   ]);
-  const escape = (cell: string) => cell.replace(/\|/g, '\\|');
+  const escape = (cell: string) => cell.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...lines.map((cells) => `| ${cells.map(escape).join(' | ')} |`)].join('\n');
 }

@@ -1,16 +1,12 @@
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BENCH_ARTIFACTS, ROOT } from '../support/paths';
-
-interface BuildScript {
-  buildOptions(options: { production: boolean }): esbuild.BuildOptions[];
-}
+import { buildScript } from '../support/buildScript';
+import { BENCH_ARTIFACTS } from '../support/paths';
 
 /** esbuild.js exports the options of every bundle it builds (and builds nothing when required). */
 function productionBuilds(): esbuild.BuildOptions[] {
-  const script = require(path.join(ROOT, 'esbuild.js')) as BuildScript;
-  return script.buildOptions({ production: true });
+  return buildScript().buildOptions({ production: true });
 }
 
 export interface BundleOption {

@@ -8,10 +8,11 @@ const ROOT = path.resolve(__dirname, '../../../..');
 /** Folders of a tier that hold no tests of src/: the tier's shared helpers and the files tests load. */
 const TIER_FOLDERS = ['support', 'fixtures'];
 /**
- * The unit tier's checks of what is not in src/, each named after the repo-level thing it tests: build/ (esbuild.js,
- * package.json, eslint.config.mjs), l10n/ (the bundles in l10n/), service/ (the local service, test/service/).
+ * The unit tier's checks of what is not in src/, each named after the repo-level thing it tests: bench/ (the
+ * benchmark's report logic, bench/), build/ (esbuild.js, package.json, eslint.config.mjs), l10n/ (the bundles in
+ * l10n/), service/ (the local service, test/service/).
  */
-const REPO_LEVEL = { unit: ['build', 'l10n', 'service'], host: [] as string[] };
+const REPO_LEVEL = { unit: ['bench', 'build', 'l10n', 'service'], host: [] as string[] };
 
 /** The folders below `tier` (relative, `/`-separated) that are not a folder of `src` at the same place. */
 function foldersNotInSrc(tier: string, src: string, exceptions: readonly string[]): string[] {
