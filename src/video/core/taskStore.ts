@@ -22,9 +22,10 @@ export class VideoTaskStore extends Disposable {
   readonly onDidChange: Event<void> = this.changed.event;
   private readonly runningChanged = this._register(new Emitter<void>());
   readonly onDidChangeRunningCount: Event<void> = this.runningChanged.event;
-  private snapshot = '';
+  /** The stored list as last read or written, as an object and (made when first needed) as JSON. */
+  private snapshot: { value: unknown; text?: string } = { value: undefined, text: '' };
   /** What this store wrote lately, newest last: globalState briefly hands back an older one (see `reload`). */
-  private readonly ownWrites: { text: string; at: number }[] = [];
+  private readonly ownWrites: { value: VideoTaskRecord[]; text?: string; at: number }[] = [];
   private cache: VideoTaskRecord[] = [];
   private running = 0;
 
@@ -54,16 +55,21 @@ export class VideoTaskStore extends Disposable {
   /** Re-reads globalState; fires onDidChange and returns true when another window changed something. */
   reload(): boolean {
     const raw = this.memento.get<unknown>(TASKS_KEY);
+    // The same object as last time: nobody wrote since (the common case, and free: no list is serialized).
+    if (raw !== undefined && raw === this.snapshot.value) return false;
     const text = JSON.stringify(raw ?? []);
-    if (text === this.snapshot) return false;
+    if (text === (this.snapshot.text ??= JSON.stringify(this.snapshot.value ?? []))) {
+      this.snapshot = { value: raw, text };
+      return false;
+    }
     // VS Code echoes each globalState write back from its storage service; an echo that arrives after a newer
     // write replaces the value for a moment. Taking it for news would resurrect what was just removed.
     // Only a recent write counts: later, the same list written by another window is a real change.
     const now = Date.now();
-    if (this.ownWrites.some((write) => write.text === text && now - write.at < ECHO_WINDOW_MS)) return false;
+    if (this.ownWrites.some((write) => now - write.at < ECHO_WINDOW_MS && (write.text ??= JSON.stringify(write.value)) === text)) return false;
     const { tasks, dropped } = parseTaskList(raw);
     if (dropped > 0) this.log.warn(`Ignoring ${dropped} stored video task(s) that could not be read.`);
-    this.snapshot = text;
+    this.snapshot = { value: raw, text };
     this.setCache(tasks);
     return true;
   }
@@ -117,10 +123,10 @@ export class VideoTaskStore extends Disposable {
   private async mutate(change: (tasks: VideoTaskRecord[]) => VideoTaskRecord[]): Promise<void> {
     this.reload();
     const next = bounded(change([...this.cache]), this.historySize());
-    const text = JSON.stringify(next);
-    if (text === this.snapshot) return;
-    this.snapshot = text;
-    this.ownWrites.push({ text, at: Date.now() });
+    if (next.length === this.cache.length && next.every((task, index) => task === this.cache[index])) return;
+    // Serialized only when a reload needs to compare it: a write per poll answer stays cheap with hundreds of tasks.
+    this.snapshot = { value: next };
+    this.ownWrites.push({ value: next, at: Date.now() });
     if (this.ownWrites.length > OWN_WRITES_KEPT) this.ownWrites.shift();
     this.setCache(next);
     // VS Code's Memento applies the value at once and persists it in the background.
