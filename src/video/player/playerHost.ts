@@ -29,8 +29,8 @@ export class PlayerHost extends WebviewHost<PlayerToHost, HostToPlayer> {
         script: 'player.js',
         style: 'player.css',
         allow: { media: true },
-        body: `<video id="player" controls playsinline preload="auto" aria-label="${escapeHtml(title)}"></video>
-<div id="status" role="status" aria-live="polite">${escapeHtml(title)}</div>`,
+        body: `<main><video id="player" controls playsinline preload="auto" aria-label="${escapeHtml(title)}"></video>
+<div id="status" role="status" aria-live="polite">${escapeHtml(title)}</div></main>`,
       },
     );
     this.title = title;

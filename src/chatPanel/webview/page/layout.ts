@@ -109,8 +109,8 @@ export function buildLayout(root: HTMLElement): void {
     el('div', { className: 'visually-hidden', attrs: { id: 'announcer', role: 'status', 'aria-live': 'polite' } }),
     el('section', { className: 'history', attrs: { id: 'history' }, hidden: true }),
     el('footer', { className: 'composer', attrs: { id: 'composer' } }, [
-      el('div', { className: 'draft-context', attrs: { id: 'draft-context', 'aria-label': t('Selection to ask about') }, hidden: true }),
-      el('div', { className: 'draft-mentions', attrs: { id: 'draft-mentions', 'aria-label': t('Mentioned in the message') }, hidden: true }),
+      el('div', { className: 'draft-context', attrs: { id: 'draft-context', role: 'group', 'aria-label': t('Selection to ask about') }, hidden: true }),
+      el('div', { className: 'draft-mentions', attrs: { id: 'draft-mentions', role: 'group', 'aria-label': t('Mentioned in the message') }, hidden: true }),
       el('div', { className: 'draft-images', attrs: { id: 'draft-images' }, hidden: true }),
       el('p', { className: 'draft-notice', attrs: { id: 'draft-notice', role: 'status' }, hidden: true }),
       el('div', { className: 'mention-popup', attrs: { id: 'mention-popup', role: 'listbox', 'aria-label': t('Mention') }, hidden: true }),
@@ -121,7 +121,6 @@ export function buildLayout(root: HTMLElement): void {
           'aria-label': t('Message to the model'),
           'aria-autocomplete': 'list',
           'aria-controls': 'mention-popup',
-          'aria-expanded': 'false',
           placeholder: t('Ask about your code… (@ to mention files, problems, git changes; Enter to send)'),
         },
       }),

@@ -110,6 +110,8 @@ function decorateCodeBlocks(root: DocumentFragment): void {
       ],
     );
     for (const button of Array.from(toolbar.querySelectorAll('button.code-action'))) codeOfButton.set(button, code);
+    // It scrolls sideways: keyboard users reach it with Tab and scroll it with the arrow keys.
+    pre.setAttribute('tabindex', '0');
     const block = el('div', { className: 'code-block' });
     pre.replaceWith(block);
     block.append(toolbar, pre);

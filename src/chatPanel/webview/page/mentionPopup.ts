@@ -105,7 +105,6 @@ export class MentionPopup {
     this.list.hidden = true;
     this.list.replaceChildren();
     this.input.removeAttribute('aria-activedescendant');
-    this.input.setAttribute('aria-expanded', 'false');
   }
 
   private update(): void {
@@ -145,10 +144,14 @@ export class MentionPopup {
 
   private render(): void {
     this.list.hidden = false;
-    this.input.setAttribute('aria-expanded', 'true');
     if (!this.items.length) {
+      this.input.removeAttribute('aria-activedescendant');
       this.list.replaceChildren(
-        el('div', { className: 'mention-empty', text: this.active?.query ? t('Nothing matches') : t('Type to search files, symbols, problems…') }),
+        el('div', {
+          className: 'mention-empty',
+          attrs: { role: 'option', 'aria-disabled': 'true' },
+          text: this.active?.query ? t('Nothing matches') : t('Type to search files, symbols, problems…'),
+        }),
       );
       return;
     }

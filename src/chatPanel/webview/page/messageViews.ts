@@ -100,7 +100,7 @@ export class AssistantMessageView {
     this.markdown = new MarkdownStream(body, host.scheduler, () => host.rendered());
     this.reasoningText = el('div', { className: 'reasoning-text' });
     this.reasoning = el('details', { className: 'reasoning', hidden: true }, [el('summary', { text: t('Reasoning') }), this.reasoningText]);
-    this.toolCalls = el('div', { className: 'tool-calls', hidden: true, attrs: { 'aria-label': t('Tool calls') } });
+    this.toolCalls = el('div', { className: 'tool-calls', hidden: true, attrs: { role: 'group', 'aria-label': t('Tool calls') } });
     this.status = el('span', { className: 'message-status' });
     this.failure = el('div', { className: 'message-error', hidden: true, attrs: { role: 'alert' } });
     this.usage = el('div', { className: 'message-usage', hidden: true });

@@ -54,7 +54,7 @@ export function renderToolCalls(calls: readonly ToolCallRecord[], live: boolean,
     ]);
     const args = el('details', { className: 'tool-call-arguments-box' }, [
       el('summary', { text: t('Arguments') }),
-      el('pre', { className: 'tool-call-arguments', text: prettyJson(call.arguments) }),
+      el('pre', { className: 'tool-call-arguments', text: prettyJson(call.arguments), attrs: { tabindex: '0' } }),
     ]);
     args.open = waiting || !state;
     return el(
@@ -96,7 +96,7 @@ function resultBox(result: string, failed: boolean): HTMLElement {
   const summary = firstLine.length > SUMMARY_CHARS ? `${firstLine.slice(0, SUMMARY_CHARS)}…` : firstLine;
   return el('details', { className: `tool-call-result${failed ? ' failed' : ''}` }, [
     el('summary', { text: failed ? t('Error: {0}', summary) : t('Result: {0}', summary) }),
-    el('pre', { className: 'tool-call-result-text', text: result }),
+    el('pre', { className: 'tool-call-result-text', text: result, attrs: { tabindex: '0' } }),
   ]);
 }
 

@@ -50,7 +50,7 @@ export class UserMessageView {
       children.push(
         el('details', { className: 'message-context' }, [
           el('summary', { text: selectionLabel(context) }),
-          el('pre', { className: 'context-code', text: context.code }),
+          el('pre', { className: 'context-code', text: context.code, attrs: { tabindex: '0' } }),
           ...context.diagnostics.map((d) =>
             el('p', { className: `context-diagnostic ${d.severity}`, text: t('Line {0}, {1}: {2}', d.line, severityLabel(d.severity), d.message) }),
           ),
@@ -59,7 +59,9 @@ export class UserMessageView {
     }
     if (message.mentions.length) {
       const open = (id: string): void => this.host.post({ type: 'openMention', id, conversationId: this.host.conversationId(), messageId: message.id });
-      children.push(el('div', { className: 'message-mentions', attrs: { 'aria-label': t('Mentioned') } }, mentionChips(message.mentions, { open })));
+      children.push(
+        el('div', { className: 'message-mentions', attrs: { role: 'group', 'aria-label': t('Mentioned') } }, mentionChips(message.mentions, { open })),
+      );
     }
     if (message.images.length) {
       children.push(
