@@ -4,6 +4,7 @@ import { Emitter, type Event } from '../../common/emitter';
 import type { PollLease } from './pollLease';
 import { pollDelay, timerDelay } from './pollSchedule';
 import type { Clock } from '../../common/clock';
+import { runBounded } from '../../common/runBounded';
 import { applyAnswer, asStale, asUnknownTask, isFollowedHere, isPastStaleLimit, isPollable, isUnknownTask } from './taskModel';
 import type { VideoTaskStore } from './taskStore';
 import type { VideoTaskRecord } from './videoTaskRecord';
@@ -178,40 +179,14 @@ export class VideoPoller extends Disposable {
     if (pollable.length === 0 || !lease.tryAcquire(now) || now < this.notBefore) return;
     const source = this.options.source();
     if (!source) return;
+    let due = pollable.filter((task) => (task.nextPollAt ?? 0) <= now).sort((a, b) => (a.nextPollAt ?? 0) - (b.nextPollAt ?? 0));
+    // Offline: one probe; when it gets an answer, the others follow at once.
+    if (this.pausedFor === 'offline') due = due.length > 0 ? due.slice(0, 1) : pollable.slice(0, 1);
     const proceed = () => !this.disposed && this.pausedFor !== 'auth' && this.options.clock.now() >= this.notBefore;
-    if (this.pausedFor === 'offline') {
-      // One probe; when it gets an answer, the others follow at once.
-      const probe = pollable.find((task) => (task.nextPollAt ?? 0) <= now) ?? pollable[0];
-      if (probe && proceed()) await this.pollOne(probe.id, source);
-      return;
-    }
-    // Tasks that fall due while the cycle runs are asked in it, so a long list never holds a task past its time; the
-    // cycle ends after one interval at most (for the lease to be renewed), or when polling pauses.
-    const endsAt = now + settings().pollIntervalSeconds * 1000;
-    // Each task once per cycle (one that failed keeps its time).
-    const asked = new Set<string>();
-    const nextDue = (): VideoTaskRecord | undefined => {
-      const at = clock.now();
-      if (!proceed() || this.pausedFor || at >= endsAt) return undefined;
-      let next: VideoTaskRecord | undefined;
-      for (const task of this.followedTasks()) {
-        if (!isPollable(task) || asked.has(task.id) || (task.nextPollAt ?? 0) > at) continue;
-        if (!next || (task.nextPollAt ?? 0) < (next.nextPollAt ?? 0)) next = task;
-      }
-      return next;
-    };
-    const worker = async () => {
-      for (let task = nextDue(); task; task = nextDue()) {
-        asked.add(task.id);
-        await this.pollOne(task.id, source);
-      }
-    };
-    await Promise.all(Array.from({ length: this.concurrency }, worker));
+    await runBounded(due, this.concurrency, proceed, (task) => this.pollOne(task.id, source));
   }
 
   private async pollOne(id: string, source: VideoTaskSource): Promise<void> {
-    // The next poll is timed from when this one was sent: how long the answer took does not stretch the interval.
-    const sentAt = this.options.clock.now();
     const controller = new AbortController();
     this.inFlight.add(controller);
     let answer: VideoTask;
@@ -229,10 +204,10 @@ export class VideoPoller extends Disposable {
       this.failedProbes = 0;
       this.setPause(undefined);
     }
-    await this.answered(id, answer, sentAt);
+    await this.answered(id, answer);
   }
 
-  private async answered(id: string, answer: VideoTask, sentAt: number): Promise<void> {
+  private async answered(id: string, answer: VideoTask): Promise<void> {
     const now = this.options.clock.now();
     let finished: TaskFinished | undefined;
     const stored = await this.options.store.update(id, (current) => {
@@ -241,9 +216,7 @@ export class VideoPoller extends Disposable {
       if (!isPollable(record)) return record;
       // A task tracked by id may turn out to be older than the limit as soon as the service says when it began.
       if (isPastStaleLimit(record, now, this.options.settings().staleAfterHours)) return asStale(record);
-      const delay = this.delayFor(record, now);
-      // A slow answer never makes the next request follow at once: at least half the delay after the answer.
-      return { ...record, nextPollAt: Math.max(sentAt + delay, now + delay / 2) };
+      return { ...record, nextPollAt: now + this.delayFor(record, now) };
     });
     if (!stored) return; // removed from the list meanwhile
     this.options.log.debug(`${id}: ${answer.status}${answer.progress !== undefined ? ` ${answer.progress}%` : ''}`);

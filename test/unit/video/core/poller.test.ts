@@ -150,35 +150,6 @@ describe('video poller (fake clock)', () => {
     assert.deepEqual(source.calls.map((call) => call.id).sort(), ['a', 'b', 'c', 'd', 'e']);
   });
 
-  it('issue 28.4: times the next poll from when the request was sent, and asks a task that falls due during a slow cycle in that cycle', async () => {
-    const { clock, store, source } = setup({ concurrency: 1 });
-    await store.add(record('a', clock));
-    await store.add(record('b', clock, { nextPollAt: clock.now() + BASE_MS + 200 }));
-    let answer!: () => void;
-    source.gate = new Promise((resolve) => (answer = resolve));
-    await clock.advance(BASE_MS);
-    const sentAt = clock.now();
-    assert.deepEqual(
-      source.calls.map((call) => call.id),
-      ['a'],
-    );
-    await clock.advance(300); // a slow answer: b falls due meanwhile
-    source.gate = undefined;
-    answer();
-    await settle();
-    assert.deepEqual(
-      source.calls.map((call) => [call.id, call.at - sentAt]),
-      [
-        ['a', 0],
-        ['b', 300],
-      ],
-      'b asked as soon as the one request slot was free, not after another timer',
-    );
-    assert.equal(store.get('a')?.nextPollAt, sentAt + BASE_MS, 'the slow answer did not stretch the interval');
-    await clock.advance(BASE_MS);
-    assert.deepEqual(gaps(source, 'a'), [BASE_MS]);
-  });
-
   it('backs off exponentially as a task gets older, and polls half as often while the view is hidden', async () => {
     const { clock, store, source, view } = setup();
     await store.add(record('a', clock));
