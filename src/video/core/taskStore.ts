@@ -129,8 +129,12 @@ export class VideoTaskStore extends Disposable {
     this.ownWrites.push({ value: next, at: Date.now() });
     if (this.ownWrites.length > OWN_WRITES_KEPT) this.ownWrites.shift();
     this.setCache(next);
-    // VS Code's Memento applies the value at once and persists it in the background.
-    await this.memento.update(TASKS_KEY, next);
+    // VS Code's Memento keeps a copy of the value at once (and persists it in the background), and hands that copy back
+    // until the next write: remembering it lets `reload` know the stored list unchanged without serializing it.
+    const writing = this.memento.update(TASKS_KEY, next);
+    const stored = this.memento.get<unknown>(TASKS_KEY);
+    if (this.snapshot.value === next) this.snapshot = { value: stored };
+    await writing;
   }
 
   private setCache(tasks: VideoTaskRecord[]): void {

@@ -64,6 +64,9 @@ export class VideoPoller extends Disposable {
   /** Polling paused (offline, key refused) or resumed (undefined). */
   readonly onDidChangePause: Event<PollerPause> = this.pauseChanged.event;
   private ticking = false;
+  /** Answers not yet in the store, and the write putting them there. */
+  private readonly answers = new Map<string, { answer: VideoTask; at: number; sentAt: number }>();
+  private writing: Promise<void> | undefined;
   private disposed = false;
   private pausedFor: PollerPause;
   private failedProbes = 0;
@@ -184,9 +187,13 @@ export class VideoPoller extends Disposable {
     if (this.pausedFor === 'offline') due = due.length > 0 ? due.slice(0, 1) : pollable.slice(0, 1);
     const proceed = () => !this.disposed && this.pausedFor !== 'auth' && this.options.clock.now() >= this.notBefore;
     await runBounded(due, this.concurrency, proceed, (task) => this.pollOne(task.id, source));
+    // The next timer is set from what the answers say: they are all in the store first.
+    await this.answersWritten();
   }
 
   private async pollOne(id: string, source: VideoTaskSource): Promise<void> {
+    // The next poll is timed from when this one was sent: how long the answer took does not stretch the interval.
+    const sentAt = this.options.clock.now();
     const controller = new AbortController();
     this.inFlight.add(controller);
     let answer: VideoTask;
@@ -204,25 +211,43 @@ export class VideoPoller extends Disposable {
       this.failedProbes = 0;
       this.setPause(undefined);
     }
-    await this.answered(id, answer);
+    this.answers.set(id, { answer, at: this.options.clock.now(), sentAt });
+    this.writing ??= this.writeAnswers().finally(() => {
+      this.writing = undefined;
+      // An answer that came as the last write ended.
+      if (this.answers.size > 0 && !this.disposed) this.writing = this.writeAnswers().finally(() => (this.writing = undefined));
+    });
   }
 
-  private async answered(id: string, answer: VideoTask): Promise<void> {
-    const now = this.options.clock.now();
-    let finished: TaskFinished | undefined;
-    const stored = await this.options.store.update(id, (current) => {
-      const { record, transition } = applyAnswer(current, answer, now);
-      if (transition) finished = { task: record, state: transition };
-      if (!isPollable(record)) return record;
-      // A task tracked by id may turn out to be older than the limit as soon as the service says when it began.
-      if (isPastStaleLimit(record, now, this.options.settings().staleAfterHours)) return asStale(record);
-      return { ...record, nextPollAt: now + this.delayFor(record, now) };
-    });
-    if (!stored) return; // removed from the list meanwhile
-    this.options.log.debug(`${id}: ${answer.status}${answer.progress !== undefined ? ` ${answer.progress}%` : ''}`);
-    if (finished) {
-      this.options.log.info(`${id} ${finished.state}${finished.task.error ? `: ${finished.task.error}` : ''}`);
-      this.finished.fire(finished);
+  /**
+   * Writes the answers that came meanwhile in one store write: the list is written once per batch, not once per
+   * answer (with hundreds of tasks pending, a write per answer is what limits how many are asked per second).
+   */
+  private async writeAnswers(): Promise<void> {
+    // Answers that came in the same turn of the event loop join this write.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.answers.size > 0 && !this.disposed) {
+      const batch = new Map(this.answers);
+      this.answers.clear();
+      const finished: TaskFinished[] = [];
+      await this.options.store.updateEach((current) => {
+        const got = batch.get(current.id);
+        if (!got) return undefined;
+        const { answer, at, sentAt } = got;
+        this.options.log.debug(`${current.id}: ${answer.status}${answer.progress !== undefined ? ` ${answer.progress}%` : ''}`);
+        const { record, transition } = applyAnswer(current, answer, at);
+        if (transition) finished.push({ task: record, state: transition });
+        if (!isPollable(record)) return record;
+        // A task tracked by id may turn out to be older than the limit as soon as the service says when it began.
+        if (isPastStaleLimit(record, at, this.options.settings().staleAfterHours)) return asStale(record);
+        const delay = this.delayFor(record, at);
+        // A slow answer never makes the next request follow at once: at least half the delay after the answer.
+        return { ...record, nextPollAt: Math.max(sentAt + delay, at + delay / 2) };
+      });
+      for (const event of finished) {
+        this.options.log.info(`${event.task.id} ${event.state}${event.task.error ? `: ${event.task.error}` : ''}`);
+        this.finished.fire(event);
+      }
     }
   }
 
@@ -281,6 +306,11 @@ export class VideoPoller extends Disposable {
     const source = this.options.source();
     if (!source) return;
     await this.pollOne(task.id, source);
+    await this.answersWritten();
+  }
+
+  private async answersWritten(): Promise<void> {
+    while (this.writing) await this.writing;
   }
 
   /** The tasks of the service this window is set to; the others are left alone. */

@@ -150,6 +150,24 @@ describe('video poller (fake clock)', () => {
     assert.deepEqual(source.calls.map((call) => call.id).sort(), ['a', 'b', 'c', 'd', 'e']);
   });
 
+  it('issue 28.4: writes the answers that come together in one store write, and times the next poll from when it was sent', async () => {
+    const { clock, memento, store, source } = setup({ concurrency: 5 });
+    for (const id of ['a', 'b', 'c', 'd', 'e']) await store.add(record(id, clock));
+    let answer!: () => void;
+    source.gate = new Promise((resolve) => (answer = resolve));
+    await clock.advance(BASE_MS);
+    const sentAt = clock.now();
+    assert.equal(source.calls.length, 5);
+    await clock.advance(300); // slow answers
+    const writesBefore = memento.writes;
+    source.gate = undefined;
+    answer();
+    await settle();
+    assert.equal(memento.writes - writesBefore, 1, 'five answers, one write of the list');
+    for (const id of ['a', 'b', 'c', 'd', 'e'])
+      assert.equal(store.get(id)?.nextPollAt, sentAt + BASE_MS, `${id}: the slow answer did not stretch the interval`);
+  });
+
   it('backs off exponentially as a task gets older, and polls half as often while the view is hidden', async () => {
     const { clock, store, source, view } = setup();
     await store.add(record('a', clock));
