@@ -3,8 +3,9 @@
 // ESLint, Prettier's formatting, and the type checks of the parts no other stage compiles (the webview pages, the
 // benchmark).
 // With $PROMPTREEL_STATS_FILE set (scripts/test-all.js), the totals go there as JSON, like the test stages'.
-// Usage: node scripts/lint.js [--fix]
-const { spawnSync } = require('child_process');
+// The checks run side by side (one per core). Usage: node scripts/lint.js [--fix]
+const { spawn } = require('child_process');
+const os = require('os');
 const fs = require('fs');
 const path = require('path');
 
@@ -25,21 +26,48 @@ const checks = [
   { name: 'types of the benchmark', args: [bin('typescript/bin/tsc'), '-p', 'bench', '--noEmit'] },
 ];
 
-let passes = 0;
-let failures = 0;
-for (const check of checks) {
-  const started = Date.now();
-  const results = (check.runs ?? [check.args]).map((args) => spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' }));
-  const result = results.find((run) => run.status !== 0) ?? results[0];
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  if (result.status === 0) {
-    passes++;
-    console.log(`  ✔ ${check.name} (${seconds}s)`);
-  } else {
-    failures++;
-    console.log(`  ✘ ${check.name} (${seconds}s): exit ${result.status ?? result.signal}${fix ? '' : ' — `npm run lint -- --fix` fixes what can be fixed'}`);
-  }
+/** One tool run; resolves with its exit status. */
+function run(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
+    child.on('error', () => resolve(1));
+    child.on('exit', (code, signal) => resolve(code ?? signal));
+  });
 }
-console.log(`\n  ${passes} passing, ${failures} failing`);
-if (process.env.PROMPTREEL_STATS_FILE) fs.writeFileSync(process.env.PROMPTREEL_STATS_FILE, `${JSON.stringify({ passes, failures, pending: 0 })}\n`);
-process.exit(failures ? 1 : 0);
+
+/** Runs the tools side by side, as many at once as there are cores: the checks are independent. */
+async function main() {
+  const jobs = checks.flatMap((check) => (check.runs ?? [check.args]).map((args) => ({ check, args })));
+  const started = Date.now();
+  const statuses = new Map(checks.map((check) => [check, []]));
+  const ended = new Map();
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const job = jobs[next++];
+      statuses.get(job.check).push(await run(job.args));
+      ended.set(job.check, Date.now());
+    }
+  };
+  // --fix rewrites files (ESLint, then Prettier): one tool at a time, so they never write the same file at once.
+  await Promise.all(Array.from({ length: fix ? 1 : Math.max(2, os.cpus().length) }, worker));
+
+  let passes = 0;
+  let failures = 0;
+  for (const check of checks) {
+    const failed = statuses.get(check).find((status) => status !== 0);
+    const seconds = ((ended.get(check) - started) / 1000).toFixed(1);
+    if (failed === undefined) {
+      passes++;
+      console.log(`  ✔ ${check.name} (done at ${seconds}s)`);
+    } else {
+      failures++;
+      console.log(`  ✘ ${check.name} (done at ${seconds}s): exit ${failed}${fix ? '' : ' — `npm run lint -- --fix` fixes what can be fixed'}`);
+    }
+  }
+  console.log(`\n  ${passes} passing, ${failures} failing`);
+  if (process.env.PROMPTREEL_STATS_FILE) fs.writeFileSync(process.env.PROMPTREEL_STATS_FILE, `${JSON.stringify({ passes, failures, pending: 0 })}\n`);
+  process.exit(failures ? 1 : 0);
+}
+
+main();
