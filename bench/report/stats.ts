@@ -21,3 +21,9 @@ export function spread(values: readonly number[], digits = 1): string {
   const relative = m === 0 ? 0 : (Math.max(m - low, high - m) / Math.abs(m)) * 100;
   return `${low.toFixed(digits)}–${high.toFixed(digits)} (±${relative.toFixed(0)}%, n=${values.length})`;
 }
+
+/** The median of `ours[i] / peer[i]`: when runs alternate, each ratio compares two runs made under the same load. */
+export function pairedRatio(ours: readonly number[], peer: readonly number[]): number {
+  if (ours.length !== peer.length) throw new Error(`${ours.length} runs of ours, ${peer.length} of the peer`);
+  return median(ours.map((value, index) => value / peer[index]));
+}

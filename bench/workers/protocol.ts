@@ -23,7 +23,11 @@ export const streamReplySchema = z.discriminatedUnion('type', [
 ]);
 export type StreamReply = z.infer<typeof streamReplySchema>;
 
+export const downloadTools = ['ours', 'plain'] as const;
+
 export const downloadJobSchema = z.object({
+  /** `ours`: downloadVideo; `plain`: undici's response body piped into fs.createWriteStream, nothing else. */
+  tool: z.enum(downloadTools),
   baseUrl: z.string(),
   key: z.string(),
   videoUrl: z.string(),
@@ -35,6 +39,8 @@ export const downloadReportSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('done'),
     ms: z.number(),
+    /** CPU time (user + system, all threads) of the process during the download. */
+    cpuMs: z.number(),
     bytes: z.number(),
     /** RSS just before the download started. */
     rssBefore: z.number(),
