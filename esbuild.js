@@ -29,7 +29,7 @@ const lazyUndici = {
   name: 'lazy-undici',
   setup(build) {
     build.onResolve({ filter: /^\.\/slim$/ }, (args) =>
-      /src[\\/]api[\\/]undici[\\/]load\.ts$/.test(args.importer) ? { path: './undici.js', external: true } : undefined,
+      /src[\\/]api[\\/]undici[\\/]load\.ts$/.test(args.importer) ? { path: '../undici.js', external: true } : undefined,
     );
     build.onResolve({ filter: /^undici(\/|$)|[\\/]undici[\\/]slim$/ }, (args) => ({
       errors: [{ text: `${args.path} would bundle undici into dist/extension.js: create dispatchers and send requests through src/api/undici/load.ts` }],
@@ -57,19 +57,22 @@ const englishOnlyZodLocales = {
 };
 
 /**
- * One namespace object for `vscode` instead of one per importing file: esbuild turns each `import * as vscode from
- * 'vscode'` of an external CommonJS module into its own copy of the API object (a getter per member, ≈ 300 members),
- * which cost about as much at load as all our schemas. This makes them all share one ESM module that re-exports it.
+ * `vscode` as one CommonJS module inside the bundle, required through the extension host's own `require` (which serves
+ * `vscode` to the extension whose file asks): an ES module cannot import it by name, and one shared module keeps esbuild
+ * from making a copy of the API object (a getter per member, ≈ 300 members) for each importing file.
  */
-const sharedVscodeNamespace = {
-  name: 'shared-vscode-namespace',
+const vscodeThroughRequire = {
+  name: 'vscode-through-require',
   setup(build) {
     build.onResolve({ filter: /^vscode$/ }, (args) =>
-      args.namespace === 'shared-vscode' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'shared-vscode' },
+      args.namespace === 'vscode-through-require' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-through-require' },
     );
-    build.onLoad({ filter: /.*/, namespace: 'shared-vscode' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-through-require' }, () => ({ contents: "module.exports = require('vscode');", loader: 'js' }));
   },
 };
+
+/** What each ES module chunk of the host starts with: `require` for the CommonJS it loads (vscode, undici.js, Node's modules). */
+const HOST_CHUNK_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 /** Each webview's page (browser code, one bundle each) → its bundle in dist/webview/ (the host's WebviewPage.script). */
 const PAGES = {
@@ -98,12 +101,19 @@ function buildOptions({ production, plugins = [] }) {
     charset: 'utf8',
   };
   const entries = [
+    // VS Code loads dist/extension.js (CommonJS), which imports the extension's ES modules from dist/host/: esbuild
+    // splits them into chunks, so what a feature alone uses loads on that feature's first use (an `import()`).
+    { ...host, entryPoints: ['src/main.ts'], outfile: 'dist/extension.js', external: ['./host/extension.mjs'], plugins },
     {
       ...host,
       entryPoints: ['src/extension.ts'],
-      outfile: 'dist/extension.js',
-      external: ['vscode'],
-      plugins: [lazyUndici, englishOnlyZodLocales, sharedVscodeNamespace, ...plugins],
+      outdir: 'dist/host',
+      format: 'esm',
+      splitting: true,
+      outExtension: { '.js': '.mjs' },
+      chunkNames: '[name]-[hash]',
+      banner: { js: HOST_CHUNK_BANNER },
+      plugins: [lazyUndici, englishOnlyZodLocales, vscodeThroughRequire, ...plugins],
     },
     { ...host, entryPoints: ['src/api/undici/slim.ts'], outfile: 'dist/undici.js', plugins },
   ];
@@ -117,6 +127,8 @@ function buildOptions({ production, plugins = [] }) {
 async function main() {
   const production = process.argv.includes('--production');
   const watch = process.argv.includes('--watch');
+  // The chunks' names carry a hash: remove the last build's, so no stale chunk is packaged.
+  fs.rmSync(path.join(__dirname, 'dist', 'host'), { recursive: true, force: true });
   const entries = buildOptions({ production, plugins: [problemMatcher] });
   const contexts = await Promise.all(entries.map((options) => esbuild.context(options)));
   if (watch) {

@@ -9,31 +9,28 @@ import { SecretHeaderCommands } from './auth/secretHeaderCommands';
 import { ClientCertificateCommands } from './auth/clientCertificateCommands';
 import { SecretHeaderStore } from './connection/keys/secretHeaderStore';
 import { describeExtraHeaders } from './connection/core/requestExtrasMerge';
-import { inspectServerCertificate } from './api/tls/inspectCertificate';
 import { ServiceTrust } from './connection/keys/core/serviceTrust';
 import { confirmService } from './workbench/confirmService';
 import { ClientProvider } from './connection/clientProvider';
 import { Connection } from './connection/connection';
 import { GeneralCommands } from './commands/generalCommands';
 import { SelectChatModelCommand } from './commands/selectChatModel';
-import { ChatFeature } from './chatPanel/chatFeature';
+import type { ChatFeature } from './chatPanel/chatFeature';
+import { registerChatSurfaces } from './chatPanel/chatSurfaces';
+import { LazyFeature } from './workbench/lazyFeature';
+import { CommandIds } from './common/contributions';
 import { DisposableStore } from './common/lifecycle';
 import { Logger } from './common/logger';
 import { SecretRedactor } from './common/redactor';
 import { Settings } from './config/settings';
-import { ConnectionDoctor } from './doctor/core/connectionDoctor';
-import { TestConnectionCommand } from './doctor/testConnectionCommand';
-import { EditorStreamCommands } from './editorStream/editorStreamCommands';
+import type { EditorStreamCommands } from './editorStream/editorStreamCommands';
 import { RewriteProposals } from './editorStream/rewriteProposals';
 import { ManageModelsCommand } from './languageModels/manageModelsCommand';
 import { ChatModelChoice } from './connection/core/chatModelChoice';
 import { ModelCatalog } from './connection/core/modelCatalog';
 import { PromptreelChatProvider } from './languageModels/promptreelChatProvider';
-import { AnswerHandler } from './participant/answerHandler';
-import { PromptreelParticipant } from './participant/promptreelParticipant';
-import { VideoCommand } from './video/chatVideoCommand';
+import { PromptreelParticipant, type ParticipantHandlers } from './participant/promptreelParticipant';
 import { ChatModelStatusBar } from './statusBar/chatModelStatusBar';
-import { ParticipantVideoTasksAdapter } from './video/chatVideoTasks';
 import { VideoRuntime } from './video/videoRuntime';
 import { t } from './api/l10n';
 
@@ -71,7 +68,7 @@ export interface PromptreelTestApi {
 let stopping: (() => Promise<void>) | undefined;
 
 /** The composition root: builds every object, hands collaborators through constructors, and one store to VS Code. */
-export function activate(context: vscode.ExtensionContext): PromptreelTestApi | undefined {
+export async function activate(context: vscode.ExtensionContext): Promise<PromptreelTestApi | undefined> {
   const store = new DisposableStore();
   context.subscriptions.push(store);
 
@@ -100,32 +97,69 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
   const connection = store.add(
     new Connection(keyStore, clients, modelCatalog, chatModel, settings, logger.forComponent('account'), systemClock, context.globalState),
   );
-  const doctor = new ConnectionDoctor({
-    baseUrlInput: () => settings.baseUrl,
-    apiKey: () => keyStore.get(),
-    createClient: (baseUrl) => clients.create({ baseUrl, retry: { retries: 0 } }),
-    chatModel: () => settings.chat.model,
-    videoModel: () => settings.video.model,
-    priceSettings: () => settings.userValue('models.prices'),
-    inspectCertificate: async (baseUrl) => inspectServerCertificate(baseUrl, { secureContext: await clients.secureContext().catch(() => undefined) }),
-    extraHeaders: async (baseUrl) => describeExtraHeaders(settings.get('requestOptions'), await secretHeaders.get(baseUrl)),
-  });
 
   store.add(new GeneralCommands(context.extension.id, output));
   const auth = store.add(new ApiKeyCommands(keyStore, settings, logger.forComponent('auth')));
   store.add(new SecretHeaderCommands(secretHeaders, settings));
   store.add(new ClientCertificateCommands(context.secrets, redactor));
-  store.add(new TestConnectionCommand(doctor, logger.forComponent('doctor'), () => confirmService(keyStore, t('Test Connection'))));
+  const connectionTest = store.add(
+    new LazyFeature(
+      'connection test',
+      async () => {
+        const [{ ConnectionDoctor }, { TestConnectionCommand }, { inspectServerCertificate }] = await Promise.all([
+          import('./doctor/core/connectionDoctor'),
+          import('./doctor/testConnectionCommand'),
+          import('./api/tls/inspectCertificate'),
+        ]);
+        const doctor = new ConnectionDoctor({
+          baseUrlInput: () => settings.baseUrl,
+          apiKey: () => keyStore.get(),
+          createClient: (baseUrl) => clients.create({ baseUrl, retry: { retries: 0 } }),
+          chatModel: () => settings.chat.model,
+          videoModel: () => settings.video.model,
+          priceSettings: () => settings.userValue('models.prices'),
+          inspectCertificate: async (baseUrl) => inspectServerCertificate(baseUrl, { secureContext: await clients.secureContext().catch(() => undefined) }),
+          extraHeaders: async (baseUrl) => describeExtraHeaders(settings.get('requestOptions'), await secretHeaders.get(baseUrl)),
+        });
+        return new TestConnectionCommand(doctor, logger.forComponent('doctor'), () => confirmService(keyStore, t('Test Connection')));
+      },
+      logger.forComponent('main'),
+    ),
+  );
+  store.add(connectionTest.registerCommands([CommandIds.testConnection], (command) => command.handlers));
   store.add(new SelectChatModelCommand(settings, connection, logger.forComponent('models')));
   const video = store.add(new VideoRuntime({ globalState: context.globalState, settings, connection, logger, extensionUri: context.extensionUri }));
   stopping = () => video.poller.stop();
   const statusBar = store.add(new ChatModelStatusBar(chatModel, video));
   const account = store.add(new AccountFeature(connection, settings, context.globalState, logger.forComponent('account'), context.extensionUri));
   store.add(registerAccountCommands(connection, account.usage));
-  const chat = store.add(new ChatFeature(context.workspaceState, context.extensionUri, settings, connection, logger));
+  const chat = store.add(
+    new LazyFeature(
+      'chat panel',
+      async () => new (await import('./chatPanel/chatFeature')).ChatFeature(context.workspaceState, context.extensionUri, settings, connection, logger),
+      logger.forComponent('main'),
+    ),
+  );
+  store.add(registerChatSurfaces(chat, logger.forComponent('chat')));
   const rewriteProposals = store.add(new RewriteProposals(logger.forComponent('editor')));
+  const editorCommands = store.add(
+    new LazyFeature(
+      'editor commands',
+      async () =>
+        new (await import('./editorStream/editorStreamCommands')).EditorStreamCommands(
+          settings,
+          connection,
+          context.globalState,
+          rewriteProposals,
+          logger.forComponent('editor'),
+        ),
+      logger.forComponent('main'),
+    ),
+  );
+  const { completeAtCursor, rewriteSelection, cancelEditorStream, retryEditorStreamNow } = CommandIds.editor;
+  store.add(editorCommands.registerCommands([completeAtCursor, rewriteSelection, cancelEditorStream, retryEditorStreamNow], (commands) => commands.handlers));
   const editorStream = {
-    commands: store.add(new EditorStreamCommands(settings, connection, context.globalState, rewriteProposals, logger.forComponent('editor'))),
+    commands: editorCommands,
     proposals: rewriteProposals,
   };
   const languageModels = {
@@ -133,25 +167,32 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestApi | 
     catalog: modelCatalog,
     manage: store.add(new ManageModelsCommand(modelCatalog)),
   };
-  const answers = new AnswerHandler(settings, connection, logger.forComponent('participant'));
-  const participantVideoTasks = new ParticipantVideoTasksAdapter(video, settings, connection);
-  const participant = store.add(
-    new PromptreelParticipant(
-      context.extensionUri,
-      answers,
-      new VideoCommand(participantVideoTasks, connection, logger.forComponent('participant')),
-      logger.forComponent('participant'),
+  const participantLog = logger.forComponent('participant');
+  const participantHandlers = store.add(
+    new LazyFeature(
+      'chat participant',
+      async (): Promise<ParticipantHandlers> => {
+        const [{ AnswerHandler }, { VideoCommand }, { ParticipantVideoTasksAdapter }] = await Promise.all([
+          import('./participant/answerHandler'),
+          import('./video/chatVideoCommand'),
+          import('./video/chatVideoTasks'),
+        ]);
+        const videoTasks = new ParticipantVideoTasksAdapter(video, settings, connection);
+        return { answers: new AnswerHandler(settings, connection, participantLog), video: new VideoCommand(videoTasks, connection, participantLog) };
+      },
+      logger.forComponent('main'),
     ),
   );
+  const participant = store.add(new PromptreelParticipant(context.extensionUri, () => participantHandlers.get(), participantLog));
 
   logger.forComponent('main').info(`Promptreel ${version} activated in VS Code ${vscode.version}.`);
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
     connection,
-    chat,
+    chat: await chat.get(),
     video,
-    editorStream,
+    editorStream: { commands: await editorStream.commands.get(), proposals: editorStream.proposals },
     languageModels,
     participant,
     account,

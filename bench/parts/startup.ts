@@ -6,7 +6,7 @@ import { failedRow, reasonOf } from '../report/outcome';
 import type { ResultRow } from '../report/row';
 import { median, spread } from '../report/stats';
 import { listFiles, PackageManager } from '@vscode/vsce';
-import { analyseBundle, type BundleAnalysis } from '../size/bundleAnalysis';
+import { activationLoad, analyseBundle, type BundleAnalysis } from '../size/bundleAnalysis';
 import type { StagedPackage } from '../size/stagePackage';
 import { OUT } from '../support/paths';
 import type { BenchContext, BenchPart } from './part';
@@ -14,8 +14,8 @@ import type { BenchContext, BenchPart } from './part';
 const PART = '7 start-up';
 const KB = 1024;
 const ACTIVATION_ENTRY = path.join(OUT, 'bench', 'host', 'activationEntry');
-const ACTIVATION_FIGURE = 'activation in the real VS Code host';
-const ACTIVATION_GOAL = '< 50 ms';
+const ACTIVATION_FIGURE = "Promptreel's own activation (loading its code + activate()) in the real VS Code host";
+const ACTIVATION_GOAL = '≤ 20 ms';
 
 /**
  * Part 7: the size of what ships (the real `npm run package` in a staged copy, plus an esbuild metafile breakdown and
@@ -35,28 +35,34 @@ export const startupPart: BenchPart = {
     } catch (error) {
       rows.push(failedRow(PART, 'npm run package', '—', reasonOf(error)));
     }
-    const top = analysis.bySource
+    const top = analysis.activation.bySource
       .filter((entry) => entry.bytes >= KB / 2)
       .slice(0, 5)
       .map((entry) => `${entry.source} ${(entry.bytes / KB).toFixed(0)}`)
       .join(', ');
-    const extensionBytes = staged ? fs.statSync(staged.extensionJs).size : analysis.shippedBytes;
+    const load = staged ? activationLoad(path.join(staged.dir, 'dist')) : analysis.activation;
+    const lazy = analysis.lazy
+      .filter((chunk) => chunk.bytes >= 4 * KB)
+      .map((chunk) => `${chunk.main} ${(chunk.bytes / KB).toFixed(0)}`)
+      .join(', ');
     rows.push({
       part: PART,
-      figure: 'dist/extension.js as packaged (minified)',
+      figure: 'JS loaded at activation (dist/extension.js and the chunks it imports)',
       unit: 'KB',
-      ours: extensionBytes / KB,
-      goal: '< 300 KB',
-      met: extensionBytes < 300 * KB,
-      note: `largest parts (KB in the bundle): ${top}${staged ? '' : '; esbuild build, npm run package failed'}`,
+      ours: load.bytes / KB,
+      goal: '≤ 150 KB',
+      met: load.bytes <= 150 * KB,
+      note:
+        `${load.files.length} files; largest parts (KB): ${top}; loaded on first use: ${lazy}` +
+        `${staged ? '; as packaged' : '; esbuild build, npm run package failed'}`,
     });
-    const mirrored = Math.abs(extensionBytes - analysis.shippedBytes) <= extensionBytes * 0.01;
+    const mirrored = Math.abs(load.bytes - analysis.activation.bytes) <= load.bytes * 0.01;
     const options = analysis.options
       .map((option) => `${option.name} ${option.savedBytes >= 0 ? '−' : '+'}${(Math.abs(option.savedBytes) / KB).toFixed(1)}`)
       .join(', ');
     rows.push({
       part: PART,
-      figure: 'bundle options (KB saved vs as packaged)',
+      figure: 'bundle options (KB of the activation load saved vs as packaged)',
       unit: 'KB',
       goal: '—',
       note: `${options}${mirrored ? '' : '; WARNING: the mirrored esbuild options no longer match esbuild.js (update bench/size/bundleAnalysis.ts)'}`,
@@ -72,7 +78,7 @@ export const startupPart: BenchPart = {
         goal: '—',
         note: `packaged in ${staged.seconds.toFixed(0)} s`,
       });
-      context.details['package'] = { extensionJsBytes: extensionBytes, vsixBytes, esbuildShippedBytes: analysis.shippedBytes };
+      context.details['package'] = { activationBytes: load.bytes, vsixBytes, esbuildActivationBytes: analysis.activation.bytes };
     }
     rows.push(await activationRow(context, staged).catch((error: unknown) => failedRow(PART, ACTIVATION_FIGURE, ACTIVATION_GOAL, reasonOf(error))));
     return rows;
@@ -90,7 +96,7 @@ async function shippedJsRow(analysis: BundleAnalysis, staged: StagedPackage | un
     const root = staged.dir;
     files = listed
       .map((file) => file.replace(/\\/g, '/'))
-      .filter((file) => file.endsWith('.js'))
+      .filter((file) => /\.m?js$/.test(file))
       .map((file) => ({ file, bytes: fs.statSync(path.join(root, file)).size }));
     source = 'the staged package as vsce lists it';
   } else {
@@ -111,7 +117,7 @@ async function shippedJsRow(analysis: BundleAnalysis, staged: StagedPackage | un
     ours: total / KB,
     goal: '—',
     note:
-      `${files.map((file) => `${file.file} ${(file.bytes / KB).toFixed(0)}`).join(', ')}; extension host ${(host / KB).toFixed(0)}, webview ${((total - host) / KB).toFixed(0)}${undiciTop}; ${source}` +
+      `${described(files)}; extension host ${(host / KB).toFixed(0)}, webview ${((total - host) / KB).toFixed(0)}${undiciTop}; ${source}` +
       `${missing.length > 0 ? `; MISSING from the VSIX: ${missing.join(', ')}` : ''}`,
   };
 }
@@ -136,18 +142,26 @@ async function activationRow(context: BenchContext, staged: StagedPackage | unde
   const waiting = median(reports.map((report) => (report.totalMs ?? Number.NaN) - (report.loadCodeMs ?? Number.NaN) - (report.activateMs ?? Number.NaN)));
   const ownCode = reports.map((report) => (report.loadCodeMs ?? Number.NaN) + (report.activateMs ?? Number.NaN));
   const first = reports[0];
+  const own = median(ownCode);
   return {
     part: PART,
     figure: ACTIVATION_FIGURE,
     unit: 'ms',
-    ours: median(totals),
+    ours: own,
     goal: ACTIVATION_GOAL,
-    met: median(totals) < 50,
+    met: own <= 20,
     note:
-      `VS Code's marks willLoadExtensionCode→didActivateExtension, ${spread(totals, 0)}: loading the bundle ${load.toFixed(0)} ms, ` +
-      `then VS Code still preparing the extension context ${waiting.toFixed(0)} ms, activate() ${activate.toFixed(0)} ms (medians); ` +
-      `the extension's own code (loading + activate()) ${median(ownCode).toFixed(0)} ms, ${spread(ownCode, 0)}; ` +
+      `${spread(ownCode, 0)}: loading dist/extension.js ${load.toFixed(0)} ms, activate() (importing the chunks it needs, then building) ${activate.toFixed(0)} ms (medians); ` +
+      `VS Code's marks willLoadExtensionCode→didActivateExtension ${median(totals).toFixed(0)} ms, ${spread(totals, 0)}, of which VS Code preparing the extension context ${waiting.toFixed(0)} ms; ` +
       `${staged ? 'the packaged build' : 'the development build'}, VS Code ${first.vscode} (Node ${first.node})${reports.some((r) => r.wasActive) ? '; already active before the probe in some sessions' : ''}`,
-    samples: { ours: totals },
+    samples: { ours: ownCode },
   };
+}
+
+/** Each file with its size, the host's chunks (dist/host/*.mjs) as one line. */
+function described(files: { file: string; bytes: number }[]): string {
+  const chunks = files.filter((file) => file.file.startsWith('dist/host/'));
+  const others = files.filter((file) => !file.file.startsWith('dist/host/')).map((file) => `${file.file} ${(file.bytes / KB).toFixed(0)}`);
+  const chunkBytes = chunks.reduce((sum, file) => sum + file.bytes, 0);
+  return [...others, `dist/host/*.mjs ${(chunkBytes / KB).toFixed(0)} (${chunks.length} chunks)`].join(', ');
 }

@@ -12,49 +12,85 @@ function productionBuilds(): esbuild.BuildOptions[] {
 export interface BundleOption {
   name: string;
   bytes: number;
-  /** What it saves (negative: costs) against the shipped build of dist/extension.js. */
+  /** What it saves (negative: costs) against the shipped build of what activation loads. */
   savedBytes: number;
   note: string;
 }
 
 export interface BundleSize {
-  /** The file under dist/, e.g. `extension.js`, `undici.js`, `webview/chat.js`. */
+  /** The file under dist/, e.g. `extension.js`, `host/extension.mjs`, `undici.js`, `webview/chat.js`. */
   file: string;
   bytes: number;
   /** Bytes in the output per source: our src/ files together, and each npm package. */
   bySource: { source: string; bytes: number }[];
 }
 
+export interface ActivationLoad {
+  /** The files under dist/ that VS Code loads at activation: the CommonJS door and the chunks its entry imports. */
+  files: string[];
+  bytes: number;
+}
+
 export interface BundleAnalysis {
-  /** dist/extension.js, the file VS Code loads at activation. */
-  shippedBytes: number;
-  /** Its bytes per source. */
-  bySource: { source: string; bytes: number }[];
-  /** Every bundle esbuild.js builds, in its order (extension.js first). */
+  /** What activation loads, and its bytes per source. */
+  activation: ActivationLoad & { bySource: { source: string; bytes: number }[] };
+  /** The host's chunks loaded on a feature's first use, largest first, each with its largest source. */
+  lazy: { file: string; bytes: number; main: string }[];
+  /** Every file esbuild.js builds, in its order (extension.js first). */
   bundles: BundleSize[];
   options: BundleOption[];
+}
+
+const DOOR = 'extension.js';
+const HOST_ENTRY = 'host/extension.mjs';
+
+/**
+ * The files under `dist` that activation loads: dist/extension.js, which imports dist/host/extension.mjs, and every
+ * chunk that imports statically (an `import(…)` of a feature's chunk waits for its first use). Read from the files.
+ */
+export function activationLoad(dist: string): ActivationLoad {
+  const files = [DOOR];
+  const visit = (file: string) => {
+    if (files.includes(file)) return;
+    files.push(file);
+    const text = fs.readFileSync(path.join(dist, file), 'utf8');
+    for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*)["']\.\/([\w.-]+\.mjs)["']/g)) visit(path.posix.join(path.posix.dirname(file), match[1]));
+  };
+  visit(HOST_ENTRY);
+  return { files, bytes: files.reduce((sum, file) => sum + fs.statSync(path.join(dist, file)).size, 0) };
 }
 
 /** Builds every bundle of esbuild.js with esbuild's metafile: who takes the space, and what other options would save. */
 export async function analyseBundle(): Promise<BundleAnalysis> {
   const dir = path.join(BENCH_ARTIFACTS, 'bundle');
   fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
   const builds = productionBuilds();
-  const build = async (options: esbuild.BuildOptions, file: string) => {
-    const outfile = path.join(dir, file);
-    const result = await esbuild.build({ ...options, outfile, metafile: true });
-    return { bytes: fs.statSync(outfile).size, metafile: result.metafile };
+  const build = async (options: esbuild.BuildOptions, dist: string) => {
+    const out = options.outdir
+      ? { outdir: path.join(dist, path.relative('dist', options.outdir)) }
+      : { outfile: path.join(dist, path.relative('dist', String(options.outfile))) };
+    return (await esbuild.build({ ...options, ...out, metafile: true })).metafile;
   };
+  const shipped = path.join(dir, 'dist');
   const bundles: BundleSize[] = [];
+  const inputsByFile = new Map<string, esbuild.Metafile['outputs'][string]>();
   for (const options of builds) {
-    const file = path.relative('dist', String(options.outfile));
-    const { bytes, metafile } = await build(options, file);
-    fs.writeFileSync(path.join(dir, `${file}.meta.json`), JSON.stringify(metafile));
-    bundles.push({ file, bytes, bySource: bySource(metafile) });
+    const metafile = await build(options, shipped);
+    fs.writeFileSync(path.join(dir, `${path.basename(options.outdir ?? String(options.outfile))}.meta.json`), JSON.stringify(metafile));
+    for (const [output, details] of Object.entries(metafile.outputs)) {
+      if (output.endsWith('.map')) continue;
+      const file = path.relative(shipped, path.resolve(output)).replace(/\\/g, '/');
+      inputsByFile.set(file, details);
+      bundles.push({ file, bytes: fs.statSync(path.join(shipped, file)).size, bySource: bySource({ [output]: details }) });
+    }
   }
-  const extension = builds[0];
-  const shipped = bundles[0];
+  const load = activationLoad(shipped);
+  const activationOutputs = Object.fromEntries(load.files.map((file) => [file, inputsByFile.get(file) ?? { inputs: {}, imports: [], exports: [], bytes: 0 }]));
+  const lazy = bundles
+    .filter((bundle) => bundle.file.startsWith('host/') && !load.files.includes(bundle.file))
+    .map((bundle) => ({ file: bundle.file, bytes: bundle.bytes, main: largestInput(inputsByFile.get(bundle.file)) }))
+    .sort((a, b) => b.bytes - a.bytes);
+  const host = builds.find((options) => options.outdir);
   const candidates: { name: string; extra: esbuild.BuildOptions; note: string }[] = [
     {
       name: 'legal-comments-none',
@@ -67,15 +103,25 @@ export async function analyseBundle(): Promise<BundleAnalysis> {
   ];
   const options: BundleOption[] = [];
   for (const candidate of candidates) {
-    const { bytes } = await build({ ...extension, ...candidate.extra }, `option-${candidate.name}.js`);
-    options.push({ name: candidate.name, bytes, savedBytes: shipped.bytes - bytes, note: candidate.note });
+    if (!host) break;
+    const dist = path.join(dir, `option-${candidate.name}`);
+    fs.cpSync(shipped, dist, { recursive: true });
+    fs.rmSync(path.join(dist, 'host'), { recursive: true, force: true });
+    await build({ ...host, ...candidate.extra }, dist);
+    const bytes = activationLoad(dist).bytes;
+    options.push({ name: candidate.name, bytes, savedBytes: load.bytes - bytes, note: candidate.note });
   }
-  return { shippedBytes: shipped.bytes, bySource: shipped.bySource, bundles, options };
+  return { activation: { ...load, bySource: bySource(activationOutputs) }, lazy, bundles, options };
 }
 
-function bySource(metafile: esbuild.Metafile): { source: string; bytes: number }[] {
+function largestInput(output: esbuild.Metafile['outputs'][string] | undefined): string {
+  const [largest] = Object.entries(output?.inputs ?? {}).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput);
+  return largest ? largest[0].replace(/^src\//, '') : '—';
+}
+
+function bySource(outputs: esbuild.Metafile['outputs']): { source: string; bytes: number }[] {
   const totals = new Map<string, number>();
-  for (const output of Object.values(metafile.outputs)) {
+  for (const output of Object.values(outputs)) {
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
       const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
       const source = match ? match[1] : input.startsWith('src/') ? 'src/ (ours)' : input;

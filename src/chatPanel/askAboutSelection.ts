@@ -1,9 +1,6 @@
-import { registerCommands } from '../workbench/registerCommands';
-import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { t } from '../api/l10n';
 import { showMessage } from '../workbench/showMessage';
-import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import type { ChatViewProvider } from './webview/chatViewProvider';
 import type { ChatSession } from './webview/chatSession';
@@ -27,26 +24,14 @@ export interface AskResult {
   conversationId: string;
 }
 
-/**
- * `Promptreel: Ask About Selection`: shows the Chat view with the selection (file, language, line range, diagnostics)
- * next to the prompt box and the quick actions. A code action offers it on selections, and "Explain this error" on
- * diagnostics.
- */
-export class AskAboutSelection extends Disposable implements vscode.CodeActionProvider {
-  static readonly askKind = vscode.CodeActionKind.RefactorRewrite.append('promptreel');
-  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix, AskAboutSelection.askKind] };
-
+/** `Promptreel: Ask About Selection`: shows the Chat view with the selection (file, language, line range, diagnostics)
+ * next to the prompt box and the quick actions; code actions offer it (see askAboutSelectionActions.ts). */
+export class AskAboutSelection {
   constructor(
     private readonly view: ChatViewProvider,
     private readonly controller: ChatController,
     private readonly log: ComponentLogger,
-  ) {
-    super();
-    this._register(registerCommands({ [CommandIds.chat.askAboutSelection]: (args?: unknown) => this.run(args) }));
-    this._register(
-      vscode.languages.registerCodeActionsProvider([{ scheme: 'file' }, { scheme: 'untitled' }, { scheme: 'vscode-remote' }], this, AskAboutSelection.metadata),
-    );
-  }
+  ) {}
 
   async run(args?: unknown): Promise<AskResult | undefined> {
     const target = await this.target(args);
@@ -72,24 +57,6 @@ export class AskAboutSelection extends Disposable implements vscode.CodeActionPr
     return { host, conversationId };
   }
 
-  provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
-    const actions: vscode.CodeAction[] = [];
-    for (const diagnostic of context.diagnostics.slice(0, 3)) {
-      const fix = new vscode.CodeAction(t('Explain this error with Promptreel: {0}', shorten(diagnostic.message)), vscode.CodeActionKind.QuickFix);
-      fix.diagnostics = [diagnostic];
-      const args: AskArguments = { uri: document.uri, range: range.isEmpty ? diagnostic.range : range, action: 'explain', diagnostic };
-      fix.command = { command: CommandIds.chat.askAboutSelection, title: t('Explain this error'), arguments: [args] };
-      actions.push(fix);
-    }
-    if (!range.isEmpty) {
-      const ask = new vscode.CodeAction(t('Ask Promptreel about the selection'), AskAboutSelection.askKind);
-      const args: AskArguments = { uri: document.uri, range };
-      ask.command = { command: CommandIds.chat.askAboutSelection, title: t('Ask About Selection'), arguments: [args] };
-      actions.push(ask);
-    }
-    return actions;
-  }
-
   private async target(
     args: unknown,
   ): Promise<{ document: vscode.TextDocument; range: vscode.Range; action?: QuickAction; diagnostic?: vscode.Diagnostic } | undefined> {
@@ -108,9 +75,4 @@ function isAskArguments(value: unknown): value is AskArguments {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Partial<AskArguments>;
   return candidate.uri instanceof vscode.Uri && candidate.range instanceof vscode.Range;
-}
-
-function shorten(text: string): string {
-  const line = text.split('\n')[0];
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
 }

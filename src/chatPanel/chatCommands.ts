@@ -2,8 +2,7 @@ import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { t } from '../api/l10n';
 import { showMessage } from '../workbench/showMessage';
-import { registerCommands } from '../workbench/registerCommands';
-import { Disposable } from '../common/lifecycle';
+import type { CommandHandler } from '../workbench/registerCommands';
 import type { ChatController } from './core/chatController';
 import type { ChatPanels } from './webview/chatPanels';
 import type { ChatViewProvider } from './webview/chatViewProvider';
@@ -14,24 +13,22 @@ import type { ConversationActions, ExportOutcome, ImportOutcome } from './conver
 const PAGE_LOAD_WAIT_MS = 10_000;
 
 /** New Chat, Open Chat in Editor, Show Chat History, Export Chat and Import Chat from JSON. */
-export class ChatCommands extends Disposable {
+export class ChatCommands {
+  /** The handler of each command id (chatSurfaces.ts registers the ids at activation). */
+  readonly handlers: Readonly<Record<string, CommandHandler>> = {
+    [CommandIds.chat.newChat]: () => this.newChat(),
+    [CommandIds.chat.openChatInEditor]: () => this.openInEditor(),
+    [CommandIds.chat.showChatHistory]: () => this.showHistory(),
+    [CommandIds.chat.exportChat]: (conversationId?: unknown) => this.exportChat(typeof conversationId === 'string' ? conversationId : undefined),
+    [CommandIds.chat.importChat]: (file?: unknown) => this.importChat(file instanceof vscode.Uri ? file : undefined),
+  };
+
   constructor(
     private readonly controller: ChatController,
     private readonly view: ChatViewProvider,
     private readonly panels: ChatPanels,
     private readonly conversations: ConversationActions,
-  ) {
-    super();
-    this._register(
-      registerCommands({
-        [CommandIds.chat.newChat]: () => this.newChat(),
-        [CommandIds.chat.openChatInEditor]: () => this.openInEditor(),
-        [CommandIds.chat.showChatHistory]: () => this.showHistory(),
-        [CommandIds.chat.exportChat]: (conversationId?: unknown) => this.exportChat(typeof conversationId === 'string' ? conversationId : undefined),
-        [CommandIds.chat.importChat]: (file?: unknown) => this.importChat(file instanceof vscode.Uri ? file : undefined),
-      }),
-    );
-  }
+  ) {}
 
   async newChat(): Promise<string> {
     const host = await this.view.reveal();

@@ -1,7 +1,9 @@
 import type * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
 import { ReplyCharges } from './core/replyCharges';
+import { CommandIds } from '../common/contributions';
 import { Disposable } from '../common/lifecycle';
+import type { CommandHandler } from '../workbench/registerCommands';
 import type { Logger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { AskAboutSelection } from './askAboutSelection';
@@ -16,7 +18,7 @@ import { ConversationStore } from './core/conversationStore';
 import { WorkspaceMentions } from './mentions/workspaceMentions';
 import { ChatToolbox } from './tools/chatToolbox';
 
-/** The chat panel's objects, wired together; `src/extension.ts` builds one and tests reach its parts. */
+/** The chat panel's objects, wired together: built on the panel's first use (see chatSurfaces.ts); tests reach its parts. */
 export class ChatFeature extends Disposable {
   readonly store: ConversationStore;
   readonly controller: ChatController;
@@ -28,6 +30,8 @@ export class ChatFeature extends Disposable {
   readonly codeBlocks: CodeBlockActions;
   readonly conversations: ConversationActions;
   readonly mentions: WorkspaceMentions;
+  /** The handler of each chat command, which chatSurfaces.ts registers at activation. */
+  readonly commandHandlers: Readonly<Record<string, CommandHandler>>;
 
   constructor(workspaceState: vscode.Memento, extensionUri: vscode.Uri, settings: Settings, connection: Connection, logger: Logger) {
     super();
@@ -59,7 +63,8 @@ export class ChatFeature extends Disposable {
     };
     this.view = this._register(new ChatViewProvider(services));
     this.panels = this._register(new ChatPanels(services, log));
-    this.ask = this._register(new AskAboutSelection(this.view, this.controller, log));
-    this.commands = this._register(new ChatCommands(this.controller, this.view, this.panels, this.conversations));
+    this.ask = new AskAboutSelection(this.view, this.controller, log);
+    this.commands = new ChatCommands(this.controller, this.view, this.panels, this.conversations);
+    this.commandHandlers = { ...this.commands.handlers, [CommandIds.chat.askAboutSelection]: (args?: unknown) => this.ask.run(args) };
   }
 }

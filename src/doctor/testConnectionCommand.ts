@@ -1,7 +1,6 @@
-import { registerCommands } from '../workbench/registerCommands';
+import type { CommandHandler } from '../workbench/registerCommands';
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { Disposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
 import { showMessage, type MessageAction } from '../workbench/showMessage';
 import type { ConnectionDoctor } from './core/connectionDoctor';
@@ -25,16 +24,16 @@ function buttons(actions: readonly RecoveryAction[]): MessageAction[] {
  * `Promptreel: Test Connection`: runs the doctor with progress, shows one message (the connection, the key's quota, the
  * prices) with actions, returns the result.
  */
-export class TestConnectionCommand extends Disposable {
+export class TestConnectionCommand {
+  /** The command's handler (the composition root registers the id at activation; this code loads on its first use). */
+  readonly handlers: Readonly<Record<string, CommandHandler>> = { [CommandIds.testConnection]: () => this.run() };
+
   constructor(
     private readonly doctor: ConnectionDoctor,
     private readonly log: ComponentLogger,
     /** Asks about a service only a workspace names before the key goes there (declined: the doctor finds no key). */
     private readonly confirmService: () => Promise<boolean> = () => Promise.resolve(true),
-  ) {
-    super();
-    this._register(registerCommands({ [CommandIds.testConnection]: () => this.run() }));
-  }
+  ) {}
 
   async run(): Promise<DoctorResult> {
     await this.confirmService();

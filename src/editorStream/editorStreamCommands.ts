@@ -1,7 +1,7 @@
 import { ensureReadyToCharge } from '../workbench/readiness';
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { registerCommands } from '../workbench/registerCommands';
+import type { CommandHandler } from '../workbench/registerCommands';
 import type { PromptreelClient } from '../api';
 import type { Connection } from '../connection/connection';
 import { Disposable } from '../common/lifecycle';
@@ -45,6 +45,7 @@ interface Ready {
  */
 export class EditorStreamCommands extends Disposable {
   private readonly session: EditorStreamSession;
+  readonly handlers: Readonly<Record<string, CommandHandler>>;
   private readonly reporter: OutcomeReporter;
   private readonly highlight = this._register(
     vscode.window.createTextEditorDecorationType({
@@ -62,14 +63,12 @@ export class EditorStreamCommands extends Disposable {
     super();
     this.reporter = new OutcomeReporter(log);
     this.session = this._register(new EditorStreamSession(settings, log));
-    this._register(
-      registerCommands({
-        [CommandIds.editor.completeAtCursor]: () => this.completeAtCursor(),
-        [CommandIds.editor.rewriteSelection]: (args?: unknown) => this.rewriteSelection(args),
-        [CommandIds.editor.cancelEditorStream]: () => this.session.cancel(),
-        [CommandIds.editor.retryEditorStreamNow]: () => this.session.retryNow(),
-      }),
-    );
+    this.handlers = {
+      [CommandIds.editor.completeAtCursor]: () => this.completeAtCursor(),
+      [CommandIds.editor.rewriteSelection]: (args?: unknown) => this.rewriteSelection(args),
+      [CommandIds.editor.cancelEditorStream]: () => this.session.cancel(),
+      [CommandIds.editor.retryEditorStreamNow]: () => this.session.retryNow(),
+    };
   }
 
   get streaming(): boolean {

@@ -1,6 +1,6 @@
 import { LANGUAGE_MODEL_VENDOR } from '../common/contributions';
 import * as vscode from 'vscode';
-import { isApiError, type ChatRequest } from '../api';
+import type { ChatRequest } from '../api';
 import type { Connection } from '../connection/connection';
 import { t } from '../api/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
@@ -12,8 +12,8 @@ import { pastTurns } from './chatHistory';
 import { editorSelection, referencedContext } from './contextCollector';
 import { explainRequest, questionWithContext, SYSTEM_PROMPT, withoutDuplicates, type ContextItem } from './core/contextFormat';
 import { buildConversation } from './core/participantMessages';
-import { recoveryFor } from '../connection/core/recovery';
-import { failureResult, readyForChat, type ParticipantResult } from '../workbench/chatParticipant';
+import { readyForChat, type ParticipantResult } from '../workbench/chatParticipant';
+import { participantFailure } from './participantFailure';
 import { recoveryCommand } from '../workbench/recoveryActions';
 import type { PromptreelClient, Usage } from '../api';
 import type { ReplyRef } from '../connection/account/core/chargedCosts';
@@ -124,7 +124,7 @@ export class AnswerHandler {
         return { metadata: { kind: 'cancelled', model } };
       }
       this.log.warn(`@promptreel ${kind}: ${model} failed: ${describeError(error)}`);
-      return this.failure(error, stream, model);
+      return participantFailure(error, stream, model);
     } finally {
       cancel.dispose();
     }
@@ -145,11 +145,5 @@ export class AnswerHandler {
   async modelFor(request: vscode.ChatRequest): Promise<string | undefined> {
     if (request.model?.vendor === LANGUAGE_MODEL_VENDOR) return request.model.id;
     return this.connection.chatModel.resolve();
-  }
-
-  /** Buttons that fix the problem, and the error VS Code shows under the answer. */
-  failure(error: unknown, stream: vscode.ChatResponseStream, model?: string): ParticipantResult {
-    const recovery = recoveryFor(error, { what: model ? t('The answer of {0}', model) : '@promptreel', request: 'chat' });
-    return failureResult(stream, recovery, { kind: 'error', ...(model ? { model } : {}) }, isApiError(error) && !!error.receivedChars);
   }
 }

@@ -5,6 +5,14 @@ import { describeError, type ComponentLogger } from '../common/logger';
 import type { AnswerHandler } from './answerHandler';
 import { followupsFor } from './core/followups';
 import type { ChatCommandHandler, ParticipantResult } from '../workbench/chatParticipant';
+import { participantFailure } from './participantFailure';
+
+/** What answers a request; its code loads on the first request (see src/extension.ts). */
+export interface ParticipantHandlers {
+  readonly answers: AnswerHandler;
+  /** `/video`. */
+  readonly video: ChatCommandHandler;
+}
 
 /** `@promptreel` in VS Code's chat: answers, `/explain` and `/video`, with follow-ups after each result. */
 export class PromptreelParticipant extends Disposable {
@@ -12,8 +20,7 @@ export class PromptreelParticipant extends Disposable {
 
   constructor(
     extensionUri: vscode.Uri,
-    private readonly answers: AnswerHandler,
-    private readonly video: ChatCommandHandler,
+    private readonly handlers: () => Promise<ParticipantHandlers>,
     private readonly log: ComponentLogger,
   ) {
     super();
@@ -37,18 +44,19 @@ export class PromptreelParticipant extends Disposable {
   ): Promise<ParticipantResult> {
     this.log.debug(`@promptreel ${request.command ? `/${request.command}` : 'request'} (${request.references.length} reference(s)).`);
     try {
+      const { answers, video } = await this.handlers();
       switch (request.command) {
         case ParticipantCommands.video:
-          return await this.video.handle(request, context, stream, token);
+          return await video.handle(request, context, stream, token);
         case ParticipantCommands.explain:
-          return await this.answers.answer(request, context, stream, token, 'explain');
+          return await answers.answer(request, context, stream, token, 'explain');
         default:
-          return await this.answers.answer(request, context, stream, token, 'answer');
+          return await answers.answer(request, context, stream, token, 'answer');
       }
     } catch (error) {
       // Anything unexpected still ends as a message with Show Logs, never as a silent empty answer.
       this.log.error(`@promptreel failed unexpectedly: ${describeError(error)}`);
-      return this.answers.failure(error, stream);
+      return participantFailure(error, stream);
     }
   }
 

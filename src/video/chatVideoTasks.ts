@@ -26,7 +26,7 @@ export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
   async create(quoteId: string): Promise<ParticipantVideoTask | 'not-confirmed'> {
     const approval = this.connection.videoCharges.approve(quoteId);
     if (!approval) return 'not-confirmed';
-    return toParticipantTask(await this.video.creator.createOrThrow(approval));
+    return toParticipantTask(await (await this.video.flows.get()).creator.createOrThrow(approval));
   }
 
   async quote(prompt: string): Promise<ParticipantVideoQuote | undefined> {

@@ -1,9 +1,8 @@
 import { CommandIds } from '../common/contributions';
 import type { ComponentLogger } from '../common/logger';
-import { Disposable } from '../common/lifecycle';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
-import { registerCommands } from '../workbench/registerCommands';
+import type { CommandHandler } from '../workbench/registerCommands';
 import { animateImage } from './animateImage';
 import type { VideoGallery } from './gallery/videoGallery';
 import type { VideoOptions } from './core/videoOptions';
@@ -22,21 +21,20 @@ export interface StudioDeps {
 }
 
 /** The commands of the video studio: variants, recipes, Animate Image, the gallery. Each returns its outcome (tests read it). */
-export class StudioCommands extends Disposable {
+export class StudioCommands {
   readonly variants: VariantsFlow;
   readonly recipes: RecipeFlow;
+  /** The handler of each command id (videoSurfaces.ts registers the ids at activation). */
+  readonly handlers: Readonly<Record<string, CommandHandler>>;
 
   constructor(deps: StudioDeps) {
-    super();
     this.variants = new VariantsFlow(deps);
     this.recipes = new RecipeFlow(deps);
-    this._register(
-      registerCommands({
-        [CommandIds.video.generateVariants]: (arg?: unknown) => this.variants.run(arg),
-        [CommandIds.video.generateFromRecipe]: () => this.recipes.run(),
-        [CommandIds.video.animateImage]: (arg?: unknown) => animateImage(deps, arg),
-        [CommandIds.video.openGallery]: () => deps.gallery.open(),
-      }),
-    );
+    this.handlers = {
+      [CommandIds.video.generateVariants]: (arg?: unknown) => this.variants.run(arg),
+      [CommandIds.video.generateFromRecipe]: () => this.recipes.run(),
+      [CommandIds.video.animateImage]: (arg?: unknown) => animateImage(deps, arg),
+      [CommandIds.video.openGallery]: () => deps.gallery.open(),
+    };
   }
 }

@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
 import * as z from 'zod/mini';
 import { t } from '../api/l10n';
-import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { confirmChargeInModal } from '../workbench/chargeConfirmation';
 import type { Settings } from '../config/settings';
@@ -12,7 +11,7 @@ import { askPrompt, reviewOptions } from './createVideoFlow';
 import { reviewSources } from './modelLimits';
 import { generateExplainer } from './explainerVideo';
 import { showMessage } from '../workbench/showMessage';
-import { registerCommands } from '../workbench/registerCommands';
+import type { CommandHandler } from '../workbench/registerCommands';
 import { isFinished, shortenPrompt } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
 import { displayLocation, savedFile } from './downloadedFile';
@@ -48,32 +47,32 @@ export interface VideoCommandDeps {
 
 export type OpenOutcome = { kind: 'opened'; file: vscode.Uri } | { kind: 'not-opened'; download?: DownloadOutcome };
 
-/** Registers every command of the video feature. Each returns its outcome (tests and other features read it). */
-export class VideoCommands extends Disposable {
+/** The commands of the video feature. Each returns its outcome (tests and other features read it). */
+export class VideoCommands {
+  /** The handler of each command id (videoSurfaces.ts registers the ids at activation). */
+  readonly handlers: Readonly<Record<string, CommandHandler>>;
+
   constructor(private readonly deps: VideoCommandDeps) {
-    super();
     const withTask =
       <T>(run: (task: VideoTaskRecord) => Promise<T> | T) =>
       (arg?: unknown) =>
         this.withTask(arg, run);
-    this._register(
-      registerCommands({
-        [CommandIds.video.generate]: (args?: unknown) => this.generate(args),
-        [CommandIds.video.generateExplainer]: () => this.generateExplainer(),
-        [CommandIds.video.track]: (id?: unknown) => this.track(id),
-        [CommandIds.video.refreshAll]: () => this.refreshAll(),
-        [CommandIds.video.clearFinished]: () => this.clearFinished(),
-        [CommandIds.video.download]: withTask((task) => deps.downloader.download(task.id)),
-        [CommandIds.video.open]: withTask((task) => this.open(task)),
-        [CommandIds.video.reveal]: withTask((task) => this.reveal(task)),
-        [CommandIds.video.copyId]: withTask((task) => this.copy(task.id, 'task id')),
-        [CommandIds.video.copyPrompt]: withTask((task) => this.copy(task.prompt, 'prompt')),
-        [CommandIds.video.regenerate]: withTask((task) => this.regenerate(task)),
-        [CommandIds.video.refresh]: withTask((task) => deps.poller.pollNow([task.id])),
-        [CommandIds.video.remove]: withTask((task) => deps.store.remove([task.id])),
-        [CommandIds.video.goToSource]: withTask((task) => this.goToSource(task)),
-      }),
-    );
+    this.handlers = {
+      [CommandIds.video.generate]: (args?: unknown) => this.generate(args),
+      [CommandIds.video.generateExplainer]: () => this.generateExplainer(),
+      [CommandIds.video.track]: (id?: unknown) => this.track(id),
+      [CommandIds.video.refreshAll]: () => this.refreshAll(),
+      [CommandIds.video.clearFinished]: () => this.clearFinished(),
+      [CommandIds.video.download]: withTask((task) => deps.downloader.download(task.id)),
+      [CommandIds.video.open]: withTask((task) => this.open(task)),
+      [CommandIds.video.reveal]: withTask((task) => this.reveal(task)),
+      [CommandIds.video.copyId]: withTask((task) => this.copy(task.id, 'task id')),
+      [CommandIds.video.copyPrompt]: withTask((task) => this.copy(task.prompt, 'prompt')),
+      [CommandIds.video.regenerate]: withTask((task) => this.regenerate(task)),
+      [CommandIds.video.refresh]: withTask((task) => deps.poller.pollNow([task.id])),
+      [CommandIds.video.remove]: withTask((task) => deps.store.remove([task.id])),
+      [CommandIds.video.goToSource]: withTask((task) => this.goToSource(task)),
+    };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { VIDEO_TOOL_NAME, ViewIds } from '../common/contributions';
+import { ViewIds } from '../common/contributions';
 import { randomUUID } from 'node:crypto';
 import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
@@ -12,14 +12,11 @@ import { isPending } from './core/taskModel';
 import type { StateStorage } from '../common/stateStorage';
 import { VideoTaskStore } from './core/taskStore';
 import { VideoTaskTreeProvider } from './taskTreeProvider';
-import { StudioCommands } from './studioCommands';
-import { VideoGallery } from './gallery/videoGallery';
-import { VideoCommands } from './videoCommands';
-import { VideoCreator } from './videoCreator';
-import { VideoTool } from './videoTool';
 import { VideoDownloader } from './videoDownloader';
 import { VideoNotifications } from './videoNotifications';
-import { VideoPlayer } from './player/videoPlayer';
+import { LazyFeature } from '../workbench/lazyFeature';
+import type { VideoFlows } from './videoFlows';
+import { registerVideoSurfaces } from './videoSurfaces';
 import type { Event } from '../common/emitter';
 import { VideoPoller, type VideoTaskSource } from './core/videoPoller';
 
@@ -40,25 +37,19 @@ export interface VideoRuntimeDeps {
 const ELAPSED_TICK_MS = 1000;
 
 /**
- * The video feature, as long as a window lives: the store (globalState), the poller, the view, the commands, downloads
- * and the player; it tells the status bar how many tasks run. Disposed on deactivate.
+ * The video feature, as long as a window lives: the store (globalState), the poller, the view, downloads and the
+ * notifications; it tells the status bar how many tasks run. What the user starts (the commands, the tool, the gallery,
+ * the player) is `flows`, loaded on first use. Disposed on deactivate.
  */
 export class VideoRuntime extends Disposable {
   readonly store: VideoTaskStore;
   readonly poller: VideoPoller;
   readonly tree: VideoTaskTreeProvider;
   readonly view: vscode.TreeView<string>;
-  readonly creator: VideoCreator;
   readonly downloader: VideoDownloader;
-  readonly player: VideoPlayer;
   readonly notifications: VideoNotifications;
-  readonly commands: VideoCommands;
-  /** Generate Video as a language-model tool (VS Code's agent, `vscode.lm.invokeTool`). */
-  readonly tool: VideoTool;
-  /** The cards of every task, live, in a webview panel. */
-  readonly gallery: VideoGallery;
-  /** Variants, recipes, Animate Image, the gallery's command. */
-  readonly studio: StudioCommands;
+  /** Creating tasks, the gallery and the player: their code loads on first use. */
+  readonly flows: LazyFeature<VideoFlows>;
   readonly onDidChangeRunningCount: Event<void>;
   private readonly elapsedTicker = this._register(new MutableDisposable());
   private readonly connection: Connection;
@@ -92,29 +83,27 @@ export class VideoRuntime extends Disposable {
       }),
     );
     const reveal = (id: string) => void this.view.reveal(id, { select: false, focus: false }).then(undefined, () => undefined);
-    this.creator = new VideoCreator(settings, connection, this.store, reveal, log);
     this.downloader = new VideoDownloader(settings, connection, this.store, log);
-    this.player = this._register(new VideoPlayer(deps.extensionUri, log));
     this.notifications = this._register(new VideoNotifications(this.poller, settings, this.downloader));
-    this.commands = this._register(
-      new VideoCommands({
-        settings,
-        connection,
-        store: this.store,
-        poller: this.poller,
-        creator: this.creator,
-        downloader: this.downloader,
-        player: this.player,
-        selected: () => this.view.selection[0],
-        reveal,
+    this.flows = this._register(
+      new LazyFeature(
+        'video commands',
+        async () =>
+          new (await import('./videoFlows')).VideoFlows({
+            settings,
+            connection,
+            store: this.store,
+            poller: this.poller,
+            downloader: this.downloader,
+            extensionUri: deps.extensionUri,
+            selected: () => this.view.selection[0],
+            reveal,
+            log,
+          }),
         log,
-      }),
+      ),
     );
-
-    // The agent's (and any tool loop's) way to make a video: VS Code asks the user, with the price, before each call.
-    this.tool = new VideoTool({ settings, connection, store: this.store, creator: this.creator, downloader: this.downloader, log });
-    this._register(vscode.lm.registerTool(VIDEO_TOOL_NAME, this.tool));
-    this.gallery = this._register(new VideoGallery({ extensionUri: deps.extensionUri, store: this.store, connection, log }));
+    this._register(registerVideoSurfaces(this.flows, log));
     // What each task really cost, from the service's log, kept with the task (the tree and the gallery show it).
     this._register(
       connection.charges.onDidChange(
@@ -125,16 +114,6 @@ export class VideoRuntime extends Disposable {
             return cost ? { ...task, charged: { usd: cost.usd, ...(cost.reason ? { reason: cost.reason } : {}) } } : undefined;
           }),
       ),
-    );
-    this.studio = this._register(
-      new StudioCommands({
-        settings,
-        connection,
-        creator: this.creator,
-        review: (prompt, options, fromFolder) => this.commands.reviewAndCreate(prompt, options, undefined, fromFolder),
-        gallery: this.gallery,
-        log,
-      }),
     );
 
     this._register(

@@ -40,6 +40,27 @@ describe('chat panel (real VS Code, end to end)', () => {
     files: { 'src/scratch.ts': '' },
   });
 
+  it('issue 28.1: a window loads the chat panel’s code only when the Chat view is first shown', async () => {
+    const { workbench } = context;
+    // Promptreel activates once the window has started; until a feature is used, only what every window needs loads.
+    await waitUntil(
+      () => /Promptreel [\d.]+ activated/.test(workbench.promptreelLog()),
+      'Promptreel to activate',
+      LONG_WAIT,
+      async () => workbench.promptreelLog(),
+    );
+    assert.doesNotMatch(workbench.promptreelLog(), /Loaded the /, 'no feature code loaded at activation');
+    await openChat(workbench.page);
+    await waitUntil(
+      () => /Loaded the chat panel in \d+ ms/.test(workbench.promptreelLog()),
+      'the chat panel to load its code',
+      LONG_WAIT,
+      async () => workbench.promptreelLog(),
+    );
+    const log = workbench.promptreelLog();
+    assert.doesNotMatch(log, /Loaded the (editor commands|video commands|connection test|chat participant)/, 'only the chat panel loaded');
+  });
+
   it('streams a markdown reply and renders it with a highlighted code block', async () => {
     const { page, service } = context.workbench;
     const frame = await openChat(page);

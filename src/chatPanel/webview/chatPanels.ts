@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { t } from '../../api/l10n';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';
-import { registerPanelSerializer, webviewOptions } from '../../workbench/webview/webviewHost';
+import { webviewOptions } from '../../workbench/webview/webviewHost';
 import { ChatSession } from './chatSession';
 import type { ChatServices } from './chatServices';
 import { webviewStateSchema } from './protocol';
@@ -13,7 +13,7 @@ interface OpenPanel {
   session: ChatSession;
 }
 
-/** "Open in Editor": chat panels in the editor area, restored after a reload by a WebviewPanelSerializer. */
+/** "Open in Editor": chat panels in the editor area, restored after a reload through `restore` (see chatSurfaces.ts). */
 export class ChatPanels extends Disposable {
   private readonly open = new Set<OpenPanel>();
 
@@ -22,7 +22,6 @@ export class ChatPanels extends Disposable {
     private readonly log: ComponentLogger,
   ) {
     super();
-    this._register(registerPanelSerializer(ViewIds.chatPanel, (panel, state) => this.restore(panel, state), log));
     this._register(
       toDisposable(() => {
         for (const entry of [...this.open]) entry.panel.dispose();

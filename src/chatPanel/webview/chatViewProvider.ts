@@ -6,7 +6,7 @@ import { Disposable, MutableDisposable } from '../../common/lifecycle';
 import { ChatSession } from './chatSession';
 import type { ChatServices } from './chatServices';
 
-/** The Chat view in the Promptreel side bar: a webview shown by a ChatSession. */
+/** The Chat view in the Promptreel side bar: a webview shown by a ChatSession (registered by chatSurfaces.ts). */
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
   private readonly current = this._register(new MutableDisposable<ChatSession>());
   private view: vscode.WebviewView | undefined;
@@ -15,7 +15,6 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
 
   constructor(private readonly services: ChatServices) {
     super();
-    this._register(vscode.window.registerWebviewViewProvider(ViewIds.chat, this));
   }
 
   /** The host of the view, once VS Code has shown the view at least once. */

@@ -2,7 +2,7 @@ import { ViewIds } from '../../common/contributions';
 import * as vscode from 'vscode';
 import { Disposable, MutableDisposable, toDisposable } from '../../common/lifecycle';
 import { t } from '../../api/l10n';
-import { registerPanelSerializer, webviewOptions } from '../../workbench/webview/webviewHost';
+import { webviewOptions } from '../../workbench/webview/webviewHost';
 import { GalleryHost, type GalleryDeps } from './galleryHost';
 import type { GalleryCard, PosterReport } from './protocol';
 
@@ -19,7 +19,6 @@ export class VideoGallery extends Disposable {
   constructor(private readonly deps: GalleryDeps) {
     super();
     this._register(toDisposable(() => this.current?.panel.dispose()));
-    this._register(registerPanelSerializer(ViewIds.videoGallery, (panel) => this.restore(panel), deps.log));
   }
 
   get isOpen(): boolean {

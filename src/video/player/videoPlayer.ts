@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';
 import { isFile } from '../../workbench/fileExists';
-import { registerPanelSerializer, webviewOptions } from '../../workbench/webview/webviewHost';
+import { webviewOptions } from '../../workbench/webview/webviewHost';
 import { fileNameOf } from '../downloadedFile';
 import { PlayerHost } from './playerHost';
 import { playerStateSchema, type PlaybackReport } from './protocol';
@@ -31,7 +31,6 @@ export class VideoPlayer extends Disposable {
   ) {
     super();
     this._register(toDisposable(() => [...this.players.values()].forEach((open) => open.panel.dispose())));
-    this._register(registerPanelSerializer(ViewIds.videoPlayer, (panel, state) => this.restore(panel, state), log));
   }
 
   open(file: VideoFile): vscode.WebviewPanel {

@@ -27,7 +27,9 @@ describe('connection: daily and monthly budgets (issue 26.4)', () => {
     const api = await testApi();
     ctx.service.setScenario({ account: { log: 'absent' } });
     await setSetting('account.dailyBudget', 0.5);
-    const first = await api.video.creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt: 'The first of the day' }));
+    const first = await (
+      await api.video.flows.get()
+    ).creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt: 'The first of the day' }));
     await waitFor(() => recorded(api).find((entry) => entry.taskId === first.id)?.usd === 0.4, { what: 'the first task recorded at $0.40' });
 
     const script = scriptQuickInputs([{ cancel: true }]);
@@ -44,7 +46,7 @@ describe('connection: daily and monthly budgets (issue 26.4)', () => {
     );
     assert.equal(videoPosts(ctx.service).length, 1, 'dismissing the review sent nothing');
 
-    const prepared = await api.video.tool.prepareInvocation({ input: { prompt: 'From an agent' } });
+    const prepared = await (await api.video.flows.get()).tool.prepareInvocation({ input: { prompt: 'From an agent' } });
     const message = prepared.confirmationMessages?.message;
     const text = typeof message === 'string' ? message : (message?.value ?? '');
     assert.ok(text.includes('**Note:** This passes your daily budget of $0\\.50: $0\\.40 spent today'), `the tool’s confirmation names it too:\n${text}`);

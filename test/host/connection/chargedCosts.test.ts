@@ -19,7 +19,9 @@ describe('connection: what each request really cost, from the service’s log of
   it('issue 26.2: a video task keeps its charged cost, equal to its log entry, shown in the tree and the gallery', async () => {
     const api = await testApi();
     const reads = ctx.service.logReads();
-    const task = await api.video.creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt: 'A charged kite' }));
+    const task = await (
+      await api.video.flows.get()
+    ).creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt: 'A charged kite' }));
     const record = await waitFor(() => api.video.store.get(task.id)?.charged && api.video.store.get(task.id), {
       what: 'the charged cost read from the log after the burst',
       timeoutMs: 15_000,
@@ -32,9 +34,10 @@ describe('connection: what each request really cost, from the service’s log of
     assert.match(tooltip, /\*\*Price:\*\* \$0\.40/);
     assert.match(tooltip, /\*\*Charged:\*\* \$0\.40 \(from the service.{1,6}s log of the key\)/);
     // The card the gallery sent to its page.
-    api.video.gallery.open();
+    const { gallery } = await api.video.flows.get();
+    gallery.open();
     try {
-      const card = await waitFor(() => api.video.gallery.shownCards().find((shown) => shown.id === task.id), { what: 'the task in the gallery' });
+      const card = await waitFor(() => gallery.shownCards().find((shown) => shown.id === task.id), { what: 'the task in the gallery' });
       assert.equal(card.price, '$0.40 · charged $0.40');
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -337,7 +337,7 @@ describe('video: creating tasks', () => {
     const api = await testApi();
     const messages = recordMessages();
     try {
-      const retried = await api.video.creator.retry({ model: 'promptreel-video', prompt: PROMPT, seconds: '5' });
+      const retried = await (await api.video.flows.get()).creator.retry({ model: 'promptreel-video', prompt: PROMPT, seconds: '5' });
       assert.equal(retried, undefined, 'dismissed: nothing sent');
     } finally {
       messages.restore();

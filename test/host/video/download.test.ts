@@ -209,7 +209,7 @@ describe('video: download and playback', () => {
     // Not downloaded yet: Open downloads first.
     const opened = await vscode.commands.executeCommand<OpenOutcome>('promptreel.video.open', task.id);
     assert.ok(opened?.kind === 'opened', JSON.stringify(opened));
-    const { player } = runtime(api);
+    const { player } = await runtime(api).flows.get();
     assert.ok(player.isOpen(opened.file));
     // The page is the player's bundle under the strict CSP; the file reaches it by message, never in the markup.
     const html = assertStrictPage(player.open(opened.file).webview, 'player.js', { media: true });
@@ -238,7 +238,7 @@ describe('video: download and playback', () => {
     const task = await completedTask(api, ctx.service, 'Restore me');
     const downloaded = await vscode.commands.executeCommand<OpenOutcome>('promptreel.video.open', task.id);
     assert.ok(downloaded?.kind === 'opened', JSON.stringify(downloaded));
-    const { player } = runtime(api);
+    const { player } = await runtime(api).flows.get();
     // The page saved its file: closing and reviving a panel of the player's type is what a reload does.
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await waitFor(() => !player.isOpen(downloaded.file), { what: 'the player to close' });

@@ -107,7 +107,9 @@ describe('video: an image as the first frame (issue 16.5)', () => {
     const messages = recordMessages();
     let outcome: CreateOutcome;
     try {
-      outcome = await api.video.creator.create(
+      outcome = await (
+        await api.video.flows.get()
+      ).creator.create(
         await confirmedRequests(api, {
           model: 'promptreel-video',
           prompt: PROMPT,

@@ -130,13 +130,14 @@ describe('video: a new-api 1.0 gateway (issue 26.1: its own task record, no addr
   it('issue 26.1: the gallery shows a running task’s progress from the "30%" strings, then its video', async () => {
     const api = await testApi();
     ctx.service.setScenario({ video: { pollsToRunning: 1, pollsToDone: 6 } });
-    const task = await api.video.creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt: 'A kettle coming to the boil' }));
-    api.video.gallery.open();
+    const { creator, gallery } = await api.video.flows.get();
+    const task = await creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt: 'A kettle coming to the boil' }));
+    gallery.open();
     await pollUntil(api, task.id, (record) => record.rawStatus === 'IN_PROGRESS' && (record.progress ?? 0) > 0, 'the task to run');
     const progress = api.video.store.get(task.id)?.progress;
     await waitFor(
       () =>
-        api.video.gallery
+        gallery
           .shownCards()
           .find((card) => card.id === task.id)
           ?.stateLabel.endsWith(` · ${progress}%`),
@@ -145,7 +146,7 @@ describe('video: a new-api 1.0 gateway (issue 26.1: its own task record, no addr
     await pollUntil(api, task.id, (record) => record.state === 'completed', 'the task to complete');
     const saved = await api.video.downloader.download(task.id);
     assert.equal(saved.kind, 'saved', JSON.stringify(saved));
-    await waitFor(() => api.video.gallery.poster(task.id), { what: 'the poster frame of the video', timeoutMs: 20_000 });
+    await waitFor(() => gallery.poster(task.id), { what: 'the poster frame of the video', timeoutMs: 20_000 });
     assertFetchedOverContent(ctx.service, task.id, api.video.store.get(task.id)?.downloadedPath ?? '');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

@@ -26,7 +26,7 @@ describe('video: the video tool for agents (issue 16.1)', () => {
 
   it('issue 16.1: the confirmation shows the price, prompt, model and settings, and preparing it sends nothing', async () => {
     const api = await testApi();
-    const prepared = await api.video.tool.prepareInvocation({ input: { prompt: PROMPT, seconds: 10, ratio: '16:9' } });
+    const prepared = await (await api.video.flows.get()).tool.prepareInvocation({ input: { prompt: PROMPT, seconds: 10, ratio: '16:9' } });
     const confirmation = prepared.confirmationMessages;
     assert.ok(confirmation, 'a confirmation is asked for');
     assert.equal(confirmation.title, 'Generate a video for $0.40?');
@@ -71,8 +71,8 @@ describe('video: the video tool for agents (issue 16.1)', () => {
     ctx.service.setScenario({ video: { createDelayMs: 400 } });
     const cancel = new vscode.CancellationTokenSource();
     const input = { prompt: 'A kite cancelled while it is sent' };
-    await api.video.tool.prepareInvocation({ input });
-    const running = api.video.tool.invoke({ input, toolInvocationToken: undefined }, cancel.token);
+    await (await api.video.flows.get()).tool.prepareInvocation({ input });
+    const running = (await api.video.flows.get()).tool.invoke({ input, toolInvocationToken: undefined }, cancel.token);
     // Cancelled once the POST has reached the service (which holds its answer for 400 ms).
     for (const deadline = Date.now() + 10_000; videoPosts(ctx.service).length === 0 && Date.now() < deadline;)
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -88,8 +88,8 @@ describe('video: the video tool for agents (issue 16.1)', () => {
     const cancel = new vscode.CancellationTokenSource();
     cancel.cancel();
     const input = { prompt: 'A kite cancelled at once' };
-    await api.video.tool.prepareInvocation({ input });
-    const text = resultText(await api.video.tool.invoke({ input, toolInvocationToken: undefined }, cancel.token));
+    await (await api.video.flows.get()).tool.prepareInvocation({ input });
+    const text = resultText(await (await api.video.flows.get()).tool.invoke({ input, toolInvocationToken: undefined }, cancel.token));
     assert.equal(text, 'Cancelled before anything was sent: no video task was created.');
     assert.equal(videoPosts(ctx.service).length, 0);
   });
@@ -110,17 +110,17 @@ describe('video: the video tool for agents (issue 16.1)', () => {
     const api = await testApi();
     const input = { prompt: 'A kite confirmed at 5 seconds' };
     await assert.rejects(
-      Promise.resolve(api.video.tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token)),
+      Promise.resolve((await api.video.flows.get()).tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token)),
       /has not confirmed this video and its price: nothing was sent/,
     );
     assert.equal(videoPosts(ctx.service).length, 0, 'nothing without a confirmation');
 
-    const prepared = await api.video.tool.prepareInvocation({ input });
+    const prepared = await (await api.video.flows.get()).tool.prepareInvocation({ input });
     const message = prepared.confirmationMessages?.message;
     assert.match(typeof message === 'string' ? message : (message?.value ?? ''), /\*\*Settings:\*\* 5 s/);
     // The settings change between the confirmation and the call: what was shown is what is sent.
     await setSetting('video.seconds', '10');
-    await pumping(api, api.video.tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
+    await pumping(api, (await api.video.flows.get()).tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
     const posts = videoPosts(ctx.service);
     assert.equal(posts.length, 1);
     assert.equal((posts[0].body as { seconds: string }).seconds, '5');

@@ -91,7 +91,7 @@ describe('a workspace on another file system (issue 17.1)', () => {
     const opened = await vscode.commands.executeCommand<OpenOutcome>('promptreel.video.open', id);
     assert.ok(opened?.kind === 'opened', JSON.stringify(opened));
     assert.equal(opened.file.toString(), saved.uri.toString(), 'played from where it was saved, not downloaded again');
-    const { player } = runtime(api);
+    const { player } = await runtime(api).flows.get();
     assert.ok(player.isOpen(saved.uri));
     const loaded = await playerLoaded(player, saved.uri, 'the player to load the video from the other file system');
     assert.deepEqual([loaded.width, loaded.height], [320, 180]);

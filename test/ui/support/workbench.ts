@@ -37,6 +37,8 @@ export interface Workbench {
   screenshot(name: string): Promise<string>;
   /** Copies VS Code's logs (the extension host's, Promptreel's output) to .artifacts/logs/ and returns the folder. */
   collectLogs(): string;
+  /** What Promptreel's output channel (its log file) holds so far; empty before the extension wrote to it. */
+  promptreelLog(): string;
   runCommand(title: string): Promise<void>;
   fillInput(text: string, options?: { submit?: boolean }): Promise<void>;
   pickItem(label: string): Promise<void>;
@@ -137,6 +139,7 @@ export async function launchWorkbench(options: WorkbenchOptions = {}): Promise<W
         fs.cpSync(path.join(profile.userDataDir, 'logs'), copy, { recursive: true });
         return copy;
       },
+      promptreelLog: () => readPromptreelLog(path.join(profile.userDataDir, 'logs')),
       runCommand: (title) => runCommand(page, title),
       fillInput: (text, fillOptions) => fillInput(page, text, fillOptions),
       pickItem: (label) => pickItem(page, label),
@@ -188,4 +191,14 @@ export function useWorkbench(options: WorkbenchOptions = {}): { readonly workben
       return holder.workbench;
     },
   };
+}
+
+/** Promptreel's log file under VS Code's logs folder (exthost1/promptreel.promptreel/Promptreel.log), the newest one. */
+function readPromptreelLog(logs: string): string {
+  if (!fs.existsSync(logs)) return '';
+  const found = (fs.readdirSync(logs, { recursive: true }) as string[])
+    .filter((file) => /(^|[\\/])Promptreel\.log$/.test(file))
+    .map((file) => path.join(logs, file))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
+  return found.length > 0 ? fs.readFileSync(found[0], 'utf8') : '';
 }

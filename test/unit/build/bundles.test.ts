@@ -37,8 +37,10 @@ describe('the shipped bundles (esbuild.js)', function () {
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-bundles-'));
     for (const options of buildOptions({ production: true }).filter((entry) => entry.platform === 'node')) {
-      const name = path.basename(String(options.outfile));
-      const result = await esbuild.build({ ...options, outfile: path.join(dir, name), metafile: true });
+      // The extension's ES modules are split into chunks under an outdir (dist/host); the others are one file each.
+      const name = options.outdir ? path.basename(options.outdir) : path.basename(String(options.outfile));
+      const out = options.outdir ? { outdir: path.join(dir, name) } : { outfile: path.join(dir, name) };
+      const result = await esbuild.build({ ...options, ...out, metafile: true });
       metafiles.set(name, result.metafile);
     }
     proxy = await startLocalProxy();
@@ -55,14 +57,86 @@ describe('the shipped bundles (esbuild.js)', function () {
     return found;
   }
 
-  it('keeps undici out of extension.js, which requires undici.js only from the lazy loader', () => {
-    const inputs = inputsOf(metafile('extension.js'));
+  /** The chunks of dist/host (relative to it) that activation loads: the entry and what it imports statically. */
+  function loadedAtActivation(): Set<string> {
+    const outputs = metafile('host').outputs;
+    const key = (file: string) => Object.keys(outputs).find((candidate) => candidate.replace(/\\/g, '/').endsWith(`/host/${file}`)) ?? file;
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const imported of outputs[key(file)]?.imports ?? []) {
+        if (imported.kind === 'import-statement' && !imported.external) visit(path.basename(imported.path));
+      }
+    };
+    visit('extension.mjs');
+    return loaded;
+  }
+
+  function inputsLoadedAtActivation(): string[] {
+    const outputs = metafile('host').outputs;
+    const loaded = loadedAtActivation();
+    return Object.entries(outputs)
+      .filter(([file]) => loaded.has(path.basename(file)))
+      .flatMap(([, output]) => Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0))
+      .map(([file]) => file.replace(/\\/g, '/'));
+  }
+
+  it('is a CommonJS door (dist/extension.js) to ES module chunks, which VS Code can load', () => {
+    assert.deepEqual(inputsOf(metafile('extension.js')), ['src/main.ts']);
+    const door = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
+    assert.match(door, /import\(\w+\)/, 'imports the ES modules at activation');
+    assert.match(door, /"\.\/host\/extension\.mjs"/);
+    assert.ok(fs.existsSync(path.join(dir, 'host', 'extension.mjs')));
+    for (const chunk of fs.readdirSync(path.join(dir, 'host')).filter((file) => file.endsWith('.mjs'))) {
+      const text = fs.readFileSync(path.join(dir, 'host', chunk), 'utf8');
+      // `vscode` and undici.js come through the extension host's require, which an ES module has only by createRequire.
+      assert.ok(text.startsWith("import { createRequire as __createRequire } from 'node:module'"), `${chunk} makes its require`);
+      assert.doesNotMatch(text, /from\s*["']vscode["']/, `${chunk} does not import vscode as an ES module`);
+    }
+  });
+
+  it('loads at activation what every window needs, and each feature on its first use, from chunks of its own', () => {
+    const atActivation = inputsLoadedAtActivation();
+    const lazy = [
+      'src/chatPanel/chatFeature.ts',
+      'src/chatPanel/core/chatController.ts',
+      'src/chatPanel/webview/chatSession.ts',
+      'src/editorStream/editorStreamCommands.ts',
+      'src/video/videoFlows.ts',
+      'src/video/gallery/videoGallery.ts',
+      'src/video/player/videoPlayer.ts',
+      'src/video/createVideoFlow.ts',
+      'src/doctor/core/connectionDoctor.ts',
+      'src/participant/answerHandler.ts',
+    ];
+    for (const module of lazy) {
+      assert.ok(!atActivation.includes(module), `${module} is not loaded at activation`);
+      assert.ok(inputsOf(metafile('host')).includes(module), `${module} is bundled`);
+    }
+    for (const module of [
+      'src/extension.ts',
+      'src/video/videoRuntime.ts',
+      'src/video/core/videoPoller.ts',
+      'src/video/taskTreeProvider.ts',
+      'src/statusBar/chatModelStatusBar.ts',
+    ]) {
+      assert.ok(atActivation.includes(module), `${module} is loaded at activation`);
+    }
+  });
+
+  it('keeps undici out of the extension, which requires undici.js only from the lazy loader', () => {
     assert.deepEqual(
-      inputs.filter((input) => input.includes('node_modules/undici/')),
+      inputsOf(metafile('host')).filter((input) => input.includes('node_modules/undici/')),
       [],
     );
-    const text = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
-    assert.equal(text.split('require("./undici.js")').length - 1, 1, 'one require of ./undici.js');
+    const chunks = fs.readdirSync(path.join(dir, 'host')).filter((file) => file.endsWith('.mjs'));
+    const requires = chunks.map((chunk) => fs.readFileSync(path.join(dir, 'host', chunk), 'utf8').split('("../undici.js")').length - 1);
+    assert.equal(
+      requires.reduce((sum, count) => sum + count, 0),
+      1,
+      "one require of ../undici.js (dist/undici.js seen from dist/host; minified, through esbuild's __require)",
+    );
   });
 
   it('builds undici.js from the parts of undici the client uses: no fetch, WebSocket, caches or mocks', () => {
@@ -77,11 +151,11 @@ describe('the shipped bundles (esbuild.js)', function () {
   });
 
   it('bundles zod/mini with the locales of the languages Promptreel speaks only (English, Simplified Chinese): no classic zod', () => {
-    const zod = inputsOf(metafile('extension.js')).filter((input) => input.includes('node_modules/zod/'));
-    assert.deepEqual(
-      zod.filter((input) => input.includes('/zod/v4/locales/')),
-      ['node_modules/zod/v4/locales/en.js', 'node_modules/zod/v4/locales/zh-CN.js'],
-    );
+    const zod = inputsOf(metafile('host')).filter((input) => input.includes('node_modules/zod/'));
+    assert.deepEqual(zod.filter((input) => input.includes('/zod/v4/locales/')).sort(), [
+      'node_modules/zod/v4/locales/en.js',
+      'node_modules/zod/v4/locales/zh-CN.js',
+    ]);
     assert.deepEqual(
       zod.filter((input) => input.includes('/zod/v4/classic/')),
       [],
@@ -140,7 +214,10 @@ describe('the shipped bundles (esbuild.js)', function () {
     const staged = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-vsix-'));
     try {
       for (const file of ['package.json', '.vscodeignore']) fs.copyFileSync(path.join(ROOT, file), path.join(staged, file));
-      const bundles = buildOptions({ production: true }).map((options) => String(options.outfile));
+      // An outdir's files are named by esbuild: its entry, and a chunk as esbuild names them.
+      const bundles = buildOptions({ production: true }).flatMap((options) =>
+        options.outdir ? [`${options.outdir}/extension.mjs`, `${options.outdir}/chunk-ABCDEFGH.mjs`] : [String(options.outfile)],
+      );
       for (const bundle of [...bundles, ...bundles.map((file) => `${file}.map`)]) {
         fs.mkdirSync(path.dirname(path.join(staged, bundle)), { recursive: true });
         fs.writeFileSync(path.join(staged, bundle), '');

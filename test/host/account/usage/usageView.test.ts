@@ -76,7 +76,9 @@ describe('account: the usage view (issue 26.3)', () => {
       const reply = await api.chat.controller.send(chat.id, { text });
       assert.equal(reply?.status, 'done', JSON.stringify(reply?.error));
     }
-    const task = await api.video.creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt: 'A usage chart at dawn' }));
+    const task = await (
+      await api.video.flows.get()
+    ).creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt: 'A usage chart at dawn' }));
     await pollUntil(api, task.id, (record) => record.state === 'completed', 'the task completes');
     await setSetting('account.dailyBudget', 2);
 

@@ -10,7 +10,7 @@ import { useConnectedService } from '../../support/connectedService';
 
 /** A task made through the creator, followed to completion by the real poller, and downloaded (to `destination` if given). */
 async function downloadedTask(api: PromptreelTestApi, prompt: string, destination?: string): Promise<string> {
-  const task = await api.video.creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt, seconds: '5' }));
+  const task = await (await api.video.flows.get()).creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt, seconds: '5' }));
   await pollUntil(api, task.id, (record) => record.state === 'completed', `${prompt} completes`);
   const saved = await api.video.downloader.download(task.id, destination ? { destination } : {});
   assert.equal(saved.kind, 'saved', JSON.stringify(saved));
@@ -31,11 +31,12 @@ describe('video: the gallery (issue 16.2)', () => {
       const inWorkspace = await downloadedTask(api, 'A lighthouse at dawn');
       const elsewhere = await downloadedTask(api, 'A harbour at night', path.join(outside, 'harbour.mp4'));
       await vscode.commands.executeCommand('promptreel.openVideoGallery');
-      assert.ok(api.video.gallery.isOpen);
+      const { gallery } = await api.video.flows.get();
+      assert.ok(gallery.isOpen);
       // Its bundle by nonce, its stylesheet, videos from the webview's resource origin only.
-      assertStrictPage(api.video.gallery.open().webview, 'gallery.js', { media: true });
+      assertStrictPage(gallery.open().webview, 'gallery.js', { media: true });
       for (const id of [inWorkspace, elsewhere]) {
-        const poster = await waitFor(() => api.video.gallery.poster(id), { what: `the poster of ${id}`, timeoutMs: 20_000 });
+        const poster = await waitFor(() => gallery.poster(id), { what: `the poster of ${id}`, timeoutMs: 20_000 });
         assert.deepEqual([poster.width, poster.height, poster.error], [320, 180, undefined]);
       }
     } finally {
@@ -45,8 +46,10 @@ describe('video: the gallery (issue 16.2)', () => {
 
   it('issue 16.2: runs the tree command behind a card button, and ignores a message that does not fit', async () => {
     const api = await testApi();
-    const task = await api.video.creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt: 'A card to remove' }));
-    const gallery = api.video.gallery;
+    const task = await (
+      await api.video.flows.get()
+    ).creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt: 'A card to remove' }));
+    const gallery = (await api.video.flows.get()).gallery;
     gallery.open();
     for (const junk of [{ type: 'action', action: 'runCommand', id: task.id }, { type: 'action', action: 'remove' }, 'remove', null])
       await gallery.handleMessage(junk);
@@ -59,7 +62,7 @@ describe('video: the gallery (issue 16.2)', () => {
   it('issue 16.2: a panel VS Code brings back after a reload is taken over (its serializer), and there is one gallery', async () => {
     const api = await testApi();
     const id = await downloadedTask(api, 'A kite over dunes');
-    const gallery = api.video.gallery;
+    const gallery = (await api.video.flows.get()).gallery;
     assert.equal(gallery.open(), gallery.open(), 'one gallery');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await waitFor(() => !gallery.isOpen || undefined, { what: 'the gallery closes' });
