@@ -30,6 +30,7 @@ const PARTS: PartEntry[] = [
   { id: 'chat', title: 'Chat panel rendering in real Chromium', vsCode: true, load: async () => (await import('./parts/chatPanel')).chatPanelPart },
   { id: 'mentions', title: 'Mention search and context assembly', vsCode: true, load: async () => (await import('./parts/mentions')).mentionsPart },
   { id: 'tls', title: 'New HTTPS connections with the system trust store', load: async () => (await import('./parts/tlsConnections')).tlsConnectionsPart },
+  { id: 'film', title: 'Joining a one-minute film', load: async () => (await import('./parts/filmJoin')).filmJoinPart },
   { id: 'startup', title: 'Start-up and size', vsCode: true, load: async () => (await import('./parts/startup')).startupPart },
 ];
 

@@ -52,3 +52,27 @@ export const downloadReportSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);
 export type DownloadReport = z.infer<typeof downloadReportSchema>;
+
+/** Orchestrator → film worker: join the shots into `destination`, or copy them into the folder `destination` (the peer). */
+export const filmJobSchema = z.object({
+  mode: z.enum(['join', 'copy']),
+  shots: z.array(z.string()).min(1),
+  destination: z.string(),
+});
+export type FilmJob = z.infer<typeof filmJobSchema>;
+
+export const filmReportSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('done'),
+    ms: z.number(),
+    /** Bytes written: the film's, or the copies'. */
+    bytes: z.number(),
+    /** The film's length (the join only; the copy says 0). */
+    seconds: z.number(),
+    rssBefore: z.number(),
+    maxRssAfter: z.number(),
+    sampledPeak: z.number(),
+  }),
+  z.object({ type: z.literal('error'), message: z.string() }),
+]);
+export type FilmReport = z.infer<typeof filmReportSchema>;

@@ -6,4 +6,5 @@ import type { Usage } from './chat/events';
  */
 export type ChargedRequestRecord =
   | { kind: 'chat'; model: string; at: number; requestId?: string; usage?: Usage; stream: boolean }
-  | { kind: 'video'; model: string; at: number; requestId?: string; taskId: string };
+  /** `seconds`: the duration asked for (a video priced per second costs it times the price). */
+  | { kind: 'video'; model: string; at: number; requestId?: string; taskId: string; seconds?: string };

@@ -247,7 +247,8 @@ export class PromptreelClient {
     const task = normalizeVideoTask(raw);
     if (!task) throw invalidResponse(t('Creating the video task: the answer carries no task id.'));
     this.log.info(`[video] created task ${task.id} (${task.status})`);
-    this.onRequestCharged({ kind: 'video', model: request.model, at: Date.now(), taskId: task.id, ...(requestId ? { requestId } : {}) });
+    const seconds = typeof body.seconds === 'string' ? { seconds: body.seconds } : {};
+    this.onRequestCharged({ kind: 'video', model: request.model, at: Date.now(), taskId: task.id, ...seconds, ...(requestId ? { requestId } : {}) });
     return requestId ? { ...task, requestId } : task;
   }
 

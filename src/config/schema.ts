@@ -33,9 +33,10 @@ const capabilitiesSchema = z.object({
 
 export type ModelCapabilities = z.infer<typeof capabilitiesSchema>;
 
-/** One entry of `promptreel.models.prices`, in US dollars: per request, or per 1M input and output tokens. */
+/** One entry of `promptreel.models.prices`, in US dollars: per request, per second of video, or per 1M input and output tokens. */
 const priceSettingSchema = z.object({
   perRequest: z.optional(z.number().check(z.gte(0))),
+  perSecond: z.optional(z.number().check(z.gte(0))),
   input: z.optional(z.number().check(z.gte(0))),
   output: z.optional(z.number().check(z.gte(0))),
 });

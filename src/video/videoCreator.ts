@@ -3,6 +3,7 @@ import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
 import { ApiError, isApiError, mayHaveCreated } from '../api';
 import { t } from '../api/l10n';
+import { videoCost } from '../api/account/prices';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import type { ShownMessage } from '../workbench/showMessage';
@@ -80,7 +81,7 @@ export class VideoCreator {
     if (signal?.aborted) throw new ApiError({ kind: 'aborted', message: t('The request was cancelled.'), hint: t('Cancelled before anything was sent.') });
     const frame = request.firstFrame ? `, first frame ${request.firstFrame.fileName}` : '';
     this.log.info(`Creating a video task with ${request.model} (${request.seconds ?? '?'} s, ${request.metadata?.resolution ?? '?'}${frame}).`);
-    const price = this.connection.prices.known().get(request.model);
+    const priceUsd = videoCost(this.connection.prices.known().get(request.model), request.seconds);
     let task;
     try {
       task = await client.createVideoTask(inputReference ? { ...request, inputReference } : request);
@@ -93,7 +94,7 @@ export class VideoCreator {
       ...newRecord(task, { service: client.baseUrl, request, now, ...(source ? { source } : {}) }),
       nextPollAt: now + this.settings.video.pollIntervalSeconds * 1000,
       ...(group ? { group } : {}),
-      ...(price?.kind === 'per-call' ? { priceUsd: price.usd } : {}),
+      ...(priceUsd !== undefined ? { priceUsd } : {}),
     };
     await this.store.add(record);
     this.log.info(`Video task ${record.id} created (${task.status}).`);

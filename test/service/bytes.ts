@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import type * as http from 'node:http';
 import * as path from 'node:path';
 import { writeWithBackpressure, pause } from './httpHelpers';
+import { filmClipBytes, type FilmClip } from './filmClips';
 import type { CdnScenario } from './scenario';
 
 /** The bytes of a video: the committed sample, or a large deterministic stream for benchmarks. */
@@ -53,9 +54,10 @@ export function sampleBytes(): Buffer {
   return sample;
 }
 
-export function byteSourceFor(cdn: CdnScenario): ByteSource {
+/** What a task's file is: the pattern when `cdn.sizeBytes` is set, else the task's film clip, else the sample. */
+export function byteSourceFor(cdn: CdnScenario, clip: FilmClip | null = null): ByteSource {
   if (cdn.sizeBytes === null) {
-    const bytes = sampleBytes();
+    const bytes = clip ? filmClipBytes(clip) : sampleBytes();
     return { size: bytes.length, slice: (offset, length) => bytes.subarray(offset, offset + length) };
   }
   const size = cdn.sizeBytes;

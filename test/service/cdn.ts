@@ -66,7 +66,9 @@ async function handle(state: ServiceState, otherPortUrl: string, request: http.I
     sendNotAVideo(response, cdn.answer, record.key);
     return;
   }
-  await serveBytes(request, response, byteSourceFor(cdn), {
+  const file = (entry ?? hop)?.at(-1) ?? '';
+  const task = state.tasks.get(file.replace(/\.mp4$/, ''));
+  await serveBytes(request, response, byteSourceFor(cdn, task?.clip ?? null), {
     contentLength: cdn.contentLength,
     bytesPerSecond: cdn.bytesPerSecond,
     signal,

@@ -36,8 +36,9 @@ export function messageText(message: ChatMessage | undefined): string {
 }
 
 /**
- * Order of rules: tool calls (per `chat.toolCalls` and `tool_choice`), then `chat.reply`, then a tool
- * result in the request, `max_tokens: 1`, JSON mode, the #markdown / #xss / #forged / #long tags, and the echo.
+ * Order of rules: tool calls (per `chat.toolCalls` and `tool_choice`), then `chat.replies` (by turn), `chat.reply`, a
+ * request for a storyboard, then a tool result in the request, `max_tokens: 1`, JSON mode, the #markdown / #xss /
+ * #forged / #long tags, and the echo.
  */
 export function planReply(request: ChatRequest, chat: ChatScenario): ReplyPlan {
   const lastUser = messageText([...request.messages].reverse().find((message) => message.role === 'user'));
@@ -52,7 +53,12 @@ export function planReply(request: ChatRequest, chat: ChatScenario): ReplyPlan {
   let finishReason = chat.finishReason;
   let content: string;
   const toolResult = toolResultsAfterLastUser(request).pop();
-  if (chat.reply !== null) content = chat.reply;
+  const turn = request.messages.filter((message) => message.role === 'assistant').length;
+  const scripted = chat.replies?.[turn];
+  if (scripted !== undefined) content = scripted;
+  else if (chat.reply !== null) content = chat.reply;
+  else if (asksForStoryboard(request))
+    content = storyboardReply(messageText(request.messages.find((message) => message.role === 'user')), chat.storyboardShots);
   else if (chat.toolScript && toolResult) content = scriptedAnswer(request);
   else if (toolResult) content = `Tool result received: ${messageText(toolResult)}`;
   else if (request.max_tokens === 1 || request.max_completion_tokens === 1) {
@@ -82,6 +88,33 @@ function finish(plan: Omit<ReplyPlan, 'usage'>, promptTokens: number): ReplyPlan
       ? 1
       : tokens(plan.content + (plan.reasoning?.text ?? '') + plan.toolCalls.map((call) => call.name + call.arguments).join(''));
   return { ...plan, usage: { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion } };
+}
+
+/** Instructions (system or developer) that ask for a storyboard in JSON, as Generate Explainer Film's do. */
+function asksForStoryboard(request: ChatRequest): boolean {
+  const instructions = request.messages
+    .filter((message) => message.role === 'system' || message.role === 'developer')
+    .map((message) => messageText(message))
+    .join('\n');
+  return /storyboard/i.test(instructions) && /JSON/.test(instructions);
+}
+
+/**
+ * A storyboard of `shots` shots about the code of the conversation's first user message (its first identifiers), 5
+ * seconds each, in the JSON form the instructions ask for, fenced as many models fence it.
+ */
+function storyboardReply(code: string, shots: number): string {
+  const names = [...new Set(code.match(/\b[A-Za-z_][A-Za-z0-9_]{3,}\b/g) ?? [])].filter((name) => !/^(File|const|function|return|export|import)$/.test(name));
+  const subject = (index: number) => names[index % Math.max(1, names.length)] ?? 'the code';
+  const storyboard = {
+    title: `How ${subject(0)} works`,
+    shots: Array.from({ length: shots }, (_unused, index) => ({
+      prompt: `Shot ${index + 1}: a clean flat-design animation of glowing blocks standing for ${subject(index)}, calm camera, blue and white palette`,
+      caption: `Step ${index + 1}: ${subject(index)} does its part of the work here.`,
+      seconds: 5,
+    })),
+  };
+  return `Here is the storyboard:\n\n\`\`\`json\n${JSON.stringify(storyboard, null, 2)}\n\`\`\``;
 }
 
 /** About four characters a token, at least one. */

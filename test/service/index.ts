@@ -18,6 +18,7 @@ export type { ScenarioPresetName } from './scenario';
 export type { ServiceTask } from './videoTasks';
 export type { LogEntry as ServiceLogEntry } from './keyLog';
 export { patternBytes, sampleBytes, samplePath } from './bytes';
+export { FILM_CLIPS, filmClipBytes, filmClipPath, type FilmClip } from './filmClips';
 export { samplePng } from './images';
 export { isMultipartBody, type MultipartBody, type RecordedFilePart } from './multipart';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILM_CLIPS } from './filmClips';
 
 /**
  * What the local service plays. The service keeps one default scenario plus an optional patch per key;
@@ -69,6 +70,14 @@ const videoSchema = z.strictObject({
   failureReason: z.string(),
   /** GET /v1/videos/<id>/content answers 302 to the task's signed address on the CDN (another origin), as new-api 1.0 does. */
   contentRedirect: z.boolean(),
+  /**
+   * Which video a new task's file is (CDN and `/content`): null, the sample (`fixtures/sample.mp4`); else the film
+   * clips of `fixtures/film/` in turn, the Nth task created while this is set getting `clips[N % length]` (counted
+   * from reset()). A task keeps its clip whatever the scenario says later. `shot-a`, `shot-b`, `shot-c` join by
+   * remuxing (H.264 Main 320×180 24 fps, AAC, 1 s, 1.5 s, 2 s); `shot-portrait` (180×320) and `shot-high` (High, 30
+   * fps) differ from them (fixtures/README.md).
+   */
+  clips: z.array(z.enum(FILM_CLIPS)).nullable(),
 });
 
 const cdnSchema = z.strictObject({
@@ -97,6 +106,16 @@ const cdnSchema = z.strictObject({
 
 const chatSchema = z.strictObject({
   reply: z.string().nullable(),
+  /**
+   * A script by turn: a request whose conversation holds N assistant messages (its Nth turn, from 0) is answered
+   * `replies[N]` (a model asked again after its first reply answers `replies[1]`); past the script, the rules below.
+   */
+  replies: z.array(z.string()).nullable(),
+  /**
+   * How many shots the storyboard has that a request for one gets (instructions that ask for a storyboard in JSON, as
+   * Generate Explainer Film's do): a valid storyboard made from the request's code, without `reply`/`replies`.
+   */
+  storyboardShots: z.number().int().min(0).max(20),
   chunkChars: z.number().int().min(1),
   delayMs: z.number().min(0),
   firstChunkDelayMs: z.number().min(0),
@@ -277,6 +296,7 @@ export function defaultScenario(): Scenario {
       queryShape: 'relay',
       failureReason: 'Video generation failed: the upstream provider rejected the prompt',
       contentRedirect: false,
+      clips: null,
     },
     cdn: {
       redirects: 0,
@@ -291,6 +311,8 @@ export function defaultScenario(): Scenario {
     },
     chat: {
       reply: null,
+      replies: null,
+      storyboardShots: 3,
       chunkChars: 8,
       delayMs: 0,
       firstChunkDelayMs: 0,

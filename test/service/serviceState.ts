@@ -1,3 +1,4 @@
+import type { FilmClip } from './filmClips';
 import type { RecordedRequest } from './httpHelpers';
 import { applyPatch, defaultScenario, parsePatch, type Fault, type Scenario, type ScenarioPatch } from './scenario';
 import { newTask, type ServiceTask } from './videoTasks';
@@ -16,6 +17,8 @@ export class ServiceState {
   logReads = 0;
   /** Filled in by startLocalService once the CDN listens. */
   cdnUrl = '';
+  /** How many tasks took a film clip (scenario `video.clips`) since reset(): the next one takes the clip after. */
+  clipTurns = 0;
   private readonly keys = new Set<string>();
   private readonly keyPatches = new Map<string, ScenarioPatch>();
   /** Each key's log, oldest first. */
@@ -107,6 +110,13 @@ export class ServiceState {
     this.runawayBytesWritten = 0;
     this.logs.clear();
     this.logReads = 0;
+    this.clipTurns = 0;
+  }
+
+  /** The clip of a task created now under `clips` (in turn), or null for the sample. */
+  nextClip(clips: readonly FilmClip[] | null): FilmClip | null {
+    if (!clips?.length) return null;
+    return clips[this.clipTurns++ % clips.length];
   }
 }
 

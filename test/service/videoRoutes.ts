@@ -48,6 +48,7 @@ export async function createVideo(context: RouteContext): Promise<void> {
     metadata: metadata ?? {},
     key: context.key,
     inputReference: multipart?.inputReference ?? null,
+    clip: state.nextClip(video.clips),
   });
   // Charged once the task exists, whatever becomes of the answer.
   logCharge(state, context.key, scenario.account, { model, startedAt, stream: false, requestId: context.requestId, path: '/v1/videos' });
@@ -108,7 +109,7 @@ export async function videoContent(context: RouteContext): Promise<void> {
     sendNotAVideo(response, scenario.cdn.answer, context.key);
     return;
   }
-  await serveBytes(request, response, byteSourceFor(scenario.cdn), {
+  await serveBytes(request, response, byteSourceFor(scenario.cdn, task.clip), {
     contentLength: scenario.cdn.contentLength,
     bytesPerSecond: scenario.cdn.bytesPerSecond,
     signal,

@@ -1,4 +1,5 @@
 import { newTaskId, randomAlphanumerics, unixSeconds } from './ids';
+import type { FilmClip } from './filmClips';
 import type { RecordedFilePart } from './multipart';
 import type { VideoScenario } from './scenario';
 
@@ -27,6 +28,8 @@ export interface ServiceTask {
   finishedAt: number | null;
   /** The first frame of a multipart request (its name, type, size and hash), or null. */
   inputReference: RecordedFilePart | null;
+  /** The film clip its file is (scenario `video.clips` when it was created), or null for the sample. */
+  clip: FilmClip | null;
 }
 
 export function newTask(cdnUrl: string, init: Partial<ServiceTask> = {}): ServiceTask {
@@ -44,6 +47,7 @@ export function newTask(cdnUrl: string, init: Partial<ServiceTask> = {}): Servic
     lastStatus: null,
     finishedAt: null,
     inputReference: null,
+    clip: null,
     ...init,
     id,
   };

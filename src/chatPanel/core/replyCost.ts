@@ -12,10 +12,10 @@ export interface TokenCounts {
 
 /**
  * What a reply cost at `price`: from the tokens the service counted, else from estimated counts (marked as such).
- * Undefined when the model's price is not known: an unknown cost is never shown as $0.00.
+ * Undefined when the model's price is not known (or is a video model's, per second): an unknown cost is never shown as $0.00.
  */
 export function replyCost(price: ModelPrice | undefined, usage: UsageTotals | undefined, estimate: () => TokenCounts): Cost | undefined {
-  if (!price) return undefined;
+  if (!price || price.kind === 'per-second') return undefined;
   if (price.kind === 'per-call') return { usd: costOf(price), estimated: false };
   return usage ? { usd: costOf(price, usage), estimated: false } : { usd: costOf(price, estimate()), estimated: true };
 }

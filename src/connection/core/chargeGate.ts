@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { videoCost } from '../../api/account/prices';
 import { chargeQuote, describeChargeQuote, type ChargeQuote } from '../account/core/chargeQuote';
 import type { KeyHealthState } from '../account/core/keyHealthMonitor';
 import type { PriceQuote } from '../account/core/priceBook';
@@ -9,6 +10,8 @@ import { joinSentences } from '../../api/sentences';
 /** A request the service charges for once sent, as the user confirms it. */
 export interface ChargedRequest {
   readonly model: string;
+  /** The seconds of video asked for (a model priced per second costs this many times its price). */
+  readonly seconds?: string;
 }
 
 /** A video task's request as it is confirmed, sent and remembered (an image as its location, never its bytes). */
@@ -90,10 +93,7 @@ export class ChargeGate<R extends ChargedRequest> {
       withinDeadline(Promise.all(models.map((model) => this.sources.priceOf(model))), this.sources.clock),
       withinDeadline(this.sources.keyHealth(), this.sources.clock),
     ]);
-    const total = totalPrice(
-      frozen.map((request) => prices?.[models.indexOf(request.model)]),
-      frozen.length,
-    );
+    const total = totalPrice(frozen.map((request) => ({ price: prices?.[models.indexOf(request.model)], seconds: request.seconds })));
     const charge = chargeQuote(total, health ?? { kind: 'unknown' }, this.sources.clock.now());
     const fromFolder = [...new Set([...this.sources.fromFolder(frozen), ...extraFromFolder])];
     const budgetNote = this.sources.budgetNote ? await withinDeadline(this.sources.budgetNote(charge.priceUsd), this.sources.clock) : undefined;
@@ -177,10 +177,12 @@ export function folderNote(quote: Quote<ChargedRequest>): string | undefined {
   return quote.fromFolder.length ? t("From this folder's settings (not yours): {0}.", quote.fromFolder.join(', ')) : undefined;
 }
 
-function totalPrice(prices: readonly (PriceQuote | undefined)[], count: number): PriceQuote | undefined {
-  if (count === 0 || prices.some((price) => price?.kind !== 'per-call')) return undefined;
-  const usd = prices.reduce((sum, price) => sum + (price?.kind === 'per-call' ? price.usd : 0), 0);
-  return { kind: 'per-call', usd, source: prices.every((price) => price?.source === 'settings') ? 'settings' : 'service' };
+/** What all the requests cost together (per call, or per second times each one's seconds); undefined when any one's cost is not known. */
+function totalPrice(priced: readonly { price: PriceQuote | undefined; seconds: string | undefined }[]): PriceQuote | undefined {
+  const costs = priced.map(({ price, seconds }) => videoCost(price, seconds));
+  if (costs.length === 0 || costs.some((cost) => cost === undefined)) return undefined;
+  const usd = costs.reduce((sum: number, cost) => sum + (cost ?? 0), 0);
+  return { kind: 'per-call', usd, source: priced.every(({ price }) => price?.source === 'settings') ? 'settings' : 'service' };
 }
 
 async function withinDeadline<T>(work: Promise<T>, clock: Clock): Promise<T | undefined> {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { DEMO_KEY, patternBytes, sampleBytes, startLocalService, tlsFixture, type LocalService } from '../../service/index';
+import { DEMO_KEY, filmClipBytes, patternBytes, sampleBytes, startLocalService, tlsFixture, type LocalService } from '../../service/index';
 import { useLocalService } from '../support/localService';
 
 /** The local service itself, over real sockets, with Node's fetch and http only. */
@@ -226,6 +226,38 @@ describe('local service', () => {
   });
 
   describe('chat', () => {
+    it('issue 27: replies by turn: a conversation with N assistant messages gets replies[N], then the usual rules', async () => {
+      ctx.service.setScenario({ chat: { replies: ['first', 'second'] } });
+      const answer = async (messages: Json[]) => {
+        const { body } = await postJson('/v1/chat/completions', { model: 'promptreel-chat', messages });
+        return at(body, 'choices.0.message.content');
+      };
+      const user = { role: 'user', content: 'hello' };
+      assert.equal(await answer([user]), 'first');
+      assert.equal(await answer([user]), 'first', 'by turn, not by count of requests');
+      assert.equal(await answer([user, { role: 'assistant', content: 'first' }, user]), 'second');
+      assert.equal(await answer([user, { role: 'assistant', content: 'a' }, user, { role: 'assistant', content: 'b' }, user]), 'You said: hello');
+    });
+
+    it('issue 27: instructions that ask for a storyboard in JSON get one about the code, fenced', async () => {
+      ctx.service.setScenario({ chat: { storyboardShots: 4 } });
+      const { body } = await postJson('/v1/chat/completions', {
+        model: 'promptreel-chat',
+        messages: [
+          { role: 'system', content: 'You write storyboards for films. Reply with one JSON object.' },
+          { role: 'user', content: 'function parseInvoice(text) { return splitLines(text); }' },
+        ],
+        response_format: { type: 'json_object' },
+      });
+      const content = String(at(body, 'choices.0.message.content'));
+      const json = /```json\n([\s\S]*)\n```/.exec(content)?.[1];
+      assert.ok(json, content);
+      const storyboard = JSON.parse(json) as { title: string; shots: { prompt: string; caption: string; seconds: number }[] };
+      assert.equal(storyboard.title, 'How parseInvoice works');
+      assert.equal(storyboard.shots.length, 4);
+      assert.ok(storyboard.shots.every((shot) => shot.prompt && shot.caption && shot.seconds === 5));
+    });
+
     it('answers non-streamed with the documented shape and usage, not echoing the system message', async () => {
       const { status, body } = await postJson('/v1/chat/completions', {
         model: 'promptreel-chat',
@@ -554,6 +586,36 @@ describe('local service', () => {
       const tasks = await controlTasks();
       assert.equal(tasks.length, 1);
       assert.equal(tasks[0]['prompt'], 'dropped');
+    });
+  });
+
+  describe('film clips (issue 27)', () => {
+    it('issue 27: each new task takes the next clip of video.clips, served at its address and at /content, and keeps it', async () => {
+      ctx.service.setScenario({ video: { pollsToDone: 0, clips: ['shot-a', 'shot-portrait'] } });
+      const ids = [await createTask(), await createTask(), await createTask()];
+      ctx.service.setScenario({ video: { clips: null } });
+      const later = await createTask();
+      const expected = [filmClipBytes('shot-a'), filmClipBytes('shot-portrait'), filmClipBytes('shot-a'), sampleBytes()];
+      for (const [index, id] of [...ids, later].entries()) {
+        const signed = await fetch(String(ctx.service.task(id)?.url));
+        assert.deepEqual(Buffer.from(await signed.arrayBuffer()), expected[index], `task ${index + 1} at its address`);
+        const content = await fetch(url(`/v1/videos/${id}/content`), { headers: auth() });
+        assert.deepEqual(Buffer.from(await content.arrayBuffer()), expected[index], `task ${index + 1} at /content`);
+      }
+      ctx.service.setScenario({ cdn: { redirects: 2 } });
+      const hopped = await fetch(String(ctx.service.task(ids[1])?.url));
+      assert.deepEqual(Buffer.from(await hopped.arrayBuffer()), filmClipBytes('shot-portrait'), 'through redirects too');
+      ctx.service.reset();
+      ctx.service.setScenario({ video: { pollsToDone: 0, clips: ['shot-c', 'shot-b'] } });
+      assert.equal(ctx.service.task(await createTask())?.clip, 'shot-c', 'reset() starts the turn again');
+    });
+
+    it('issue 27: every clip is a small MP4 (the committed fixtures)', () => {
+      for (const clip of ['shot-a', 'shot-b', 'shot-c', 'shot-portrait', 'shot-high'] as const) {
+        const bytes = filmClipBytes(clip);
+        assert.equal(bytes.toString('latin1', 4, 8), 'ftyp', clip);
+        assert.ok(bytes.length < 100_000, `${clip} is ${bytes.length} bytes`);
+      }
     });
   });
 

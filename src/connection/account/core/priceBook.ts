@@ -101,9 +101,13 @@ export function withPriceSettings(listed: ReadonlyMap<string, ModelPrice>, setti
   return quotes;
 }
 
-/** `{perRequest}` is per call; `{input, output}` per 1M tokens (`output` defaults to `input`); without either: no price. */
+/**
+ * `{perRequest}` is per call; `{perSecond}` per second of video; `{input, output}` per 1M tokens (`output` defaults to
+ * `input`); without any: no price. The first of these that is set counts.
+ */
 export function priceFromSetting(setting: PriceSetting): ModelPrice | undefined {
   if (setting.perRequest !== undefined) return { kind: 'per-call', usd: setting.perRequest };
+  if (setting.perSecond !== undefined) return { kind: 'per-second', usd: setting.perSecond };
   if (setting.input === undefined) return undefined;
   return { kind: 'per-token', promptUsdPerMillion: setting.input, completionUsdPerMillion: setting.output ?? setting.input };
 }

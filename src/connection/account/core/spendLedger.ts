@@ -1,5 +1,5 @@
 import type { ChargedRequestRecord } from '../../../api/charges';
-import { costOf } from '../../../api/account/prices';
+import { costOf, videoCost } from '../../../api/account/prices';
 import type { PriceQuote } from './priceBook';
 
 /** One charged request Promptreel made from this machine, with what it cost when the price was known. */
@@ -26,7 +26,8 @@ export function spendEntry(record: ChargedRequestRecord, price: PriceQuote | und
   const entry: SpendEntry = { at: record.at, kind: record.kind, model: record.model, ...(record.requestId ? { requestId: record.requestId } : {}) };
   if (record.kind === 'video') {
     entry.taskId = record.taskId;
-    if (price?.kind === 'per-call') entry.usd = price.usd;
+    const usd = videoCost(price, record.seconds);
+    if (usd !== undefined) entry.usd = usd;
     return entry;
   }
   entry.stream = record.stream;
@@ -35,7 +36,7 @@ export function spendEntry(record: ChargedRequestRecord, price: PriceQuote | und
     entry.completionTokens = record.usage.completionTokens;
   }
   if (price?.kind === 'per-call') entry.usd = price.usd;
-  else if (price && record.usage) entry.usd = costOf(price, record.usage);
+  else if (price?.kind === 'per-token' && record.usage) entry.usd = costOf(price, record.usage);
   return entry;
 }
 

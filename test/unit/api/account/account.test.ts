@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../../../src/api/errors';
 import { describeKeyHealth, keyCondition, keyHealthFromBilling, keyHealthFromTokenUsage, quotaDisplay } from '../../../../src/api/account/keyHealth';
-import { costOf, describePrice, formatUsd, modelPrices } from '../../../../src/api/account/prices';
+import { costOf, describePrice, formatUsd, modelPrices, videoCost } from '../../../../src/api/account/prices';
 import { clientFor, useLocalService } from '../../support/localService';
 
 const DAY = 86_400_000;
@@ -185,6 +185,17 @@ describe('account arithmetic', () => {
   it('describes a price per request and per million tokens', () => {
     assert.equal(describePrice({ kind: 'per-call', usd: 0.4 }), '$0.40 per request');
     assert.equal(describePrice({ kind: 'per-token', promptUsdPerMillion: 3, completionUsdPerMillion: 12 }), '$3.00 in / $12.00 out per 1M tokens');
+    assert.equal(describePrice({ kind: 'per-second', usd: 0.05 }), '$0.05 per second of video');
+  });
+
+  it('issue 27: a video task costs its price per call, or its price per second times its seconds; nothing else is a video cost', () => {
+    assert.equal(videoCost({ kind: 'per-call', usd: 0.4 }, '8'), 0.4);
+    assert.equal(videoCost({ kind: 'per-second', usd: 0.05 }, '8'), 0.4);
+    assert.equal(videoCost({ kind: 'per-second', usd: 0.05 }, 6), 0.30000000000000004);
+    assert.equal(videoCost({ kind: 'per-second', usd: 0.05 }, undefined), undefined, 'per second without a duration is not known');
+    assert.equal(videoCost({ kind: 'per-second', usd: 0.05 }, 'ten'), undefined);
+    assert.equal(videoCost({ kind: 'per-token', promptUsdPerMillion: 3, completionUsdPerMillion: 12 }, '8'), undefined);
+    assert.equal(videoCost(undefined, '8'), undefined);
   });
 
   it('reads quota units to dollars with the gateway scale, and a missing available from granted − used', () => {

@@ -133,7 +133,7 @@ describe('matching against the local service (issue 26.2)', () => {
     const pricing = await client.account.pricing();
     assert.ok(pricing.offered);
     const price = modelPrices(pricing.value).get('promptreel-chat');
-    assert.ok(price);
+    assert.ok(price?.kind === 'per-token');
     const own: OwnRequest[] = [];
     for (const text of ['the first question, long enough', 'the second question, a little longer than the first']) {
       const startedAt = Date.now();

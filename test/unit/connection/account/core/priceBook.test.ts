@@ -69,4 +69,9 @@ describe('price settings', () => {
     assert.equal(priceFromSetting({ output: 12 }), undefined, 'an output price alone says nothing about the prompt');
     assert.equal(priceFromSetting({}), undefined);
   });
+
+  it('issue 27: turns perSecond into a price per second of video (perRequest, when also set, wins)', () => {
+    assert.deepEqual(priceFromSetting({ perSecond: 0.1 }), { kind: 'per-second', usd: 0.1 });
+    assert.deepEqual(priceFromSetting({ perRequest: 0.4, perSecond: 0.1 }), { kind: 'per-call', usd: 0.4 });
+  });
 });

@@ -8,6 +8,11 @@ describe('the spend ledger: what this machine’s requests cost (issue 26)', () 
 
   it('prices a video per call and a reply from the tokens the service counted; an unknown price stays unknown', () => {
     assert.equal(spendEntry({ kind: 'video', model: 'v', at: now, taskId: 't1' }, { kind: 'per-call', usd: 0.4, source: 'service' }).usd, 0.4);
+    assert.equal(
+      spendEntry({ kind: 'video', model: 'v', at: now, taskId: 't2', seconds: '8' }, { kind: 'per-second', usd: 0.05, source: 'settings' }).usd,
+      0.4,
+    );
+    assert.equal(spendEntry({ kind: 'video', model: 'v', at: now, taskId: 't3' }, { kind: 'per-second', usd: 0.05, source: 'settings' }).usd, undefined);
     const reply = spendEntry(
       { kind: 'chat', model: 'c', at: now, stream: true, usage: { promptTokens: 1_000_000, completionTokens: 500_000, totalTokens: 1_500_000 } },
       { kind: 'per-token', promptUsdPerMillion: 3, completionUsdPerMillion: 12, source: 'service' },
