@@ -3,6 +3,7 @@
 // Required as a module (bench/, test/unit/build), it only exports `buildOptions` and `PAGES` and builds nothing.
 const esbuild = require('esbuild');
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 
 /** Prints errors in the format of the `$esbuild-watch` problem matcher. */
@@ -29,7 +30,7 @@ const lazyUndici = {
   name: 'lazy-undici',
   setup(build) {
     build.onResolve({ filter: /^\.\/slim$/ }, (args) =>
-      /src[\\/]api[\\/]undici[\\/]load\.ts$/.test(args.importer) ? { path: '../undici.js', external: true } : undefined,
+      /src[\\/]api[\\/]undici[\\/]load\.ts$/.test(args.importer) ? { path: './undici.js', external: true } : undefined,
     );
     build.onResolve({ filter: /^undici(\/|$)|[\\/]undici[\\/]slim$/ }, (args) => ({
       errors: [{ text: `${args.path} would bundle undici into dist/extension.js: create dispatchers and send requests through src/api/undici/load.ts` }],
@@ -57,22 +58,69 @@ const englishOnlyZodLocales = {
 };
 
 /**
- * `vscode` as one CommonJS module inside the bundle, required through the extension host's own `require` (which serves
- * `vscode` to the extension whose file asks): an ES module cannot import it by name, and one shared module keeps esbuild
- * from making a copy of the API object (a getter per member, ≈ 300 members) for each importing file.
+ * One namespace object for `vscode` instead of one per importing file: esbuild turns each `import * as vscode from
+ * 'vscode'` of an external CommonJS module into its own copy of the API object (a getter per member, ≈ 300 members),
+ * which cost about as much at load as all our schemas. This makes them all share one module that re-exports it.
  */
-const vscodeThroughRequire = {
-  name: 'vscode-through-require',
+const sharedVscodeNamespace = {
+  name: 'shared-vscode-namespace',
   setup(build) {
     build.onResolve({ filter: /^vscode$/ }, (args) =>
-      args.namespace === 'vscode-through-require' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-through-require' },
+      args.namespace === 'shared-vscode' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'shared-vscode' },
     );
-    build.onLoad({ filter: /.*/, namespace: 'vscode-through-require' }, () => ({ contents: "module.exports = require('vscode');", loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'shared-vscode' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
   },
 };
 
-/** What each ES module chunk of the host starts with: `require` for the CommonJS it loads (vscode, undici.js, Node's modules). */
-const HOST_CHUNK_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+/**
+ * The extension host's code in chunks that load on first use: esbuild splits code only into ES modules, and VS Code
+ * (like Node) loads CommonJS faster and serves `vscode` to `require` alone. So the split is written to a staging folder,
+ * then each chunk is turned into CommonJS in the real outdir (`import()` of a chunk becoming a `require`), its source
+ * map following. The metafile stays the split's: its inputs are our sources, its outputs named as the files written.
+ */
+const commonJsChunks = {
+  name: 'commonjs-chunks',
+  setup(build) {
+    const options = build.initialOptions;
+    const outdir = path.resolve(options.absWorkingDir ?? process.cwd(), options.outdir);
+    const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-esm-'));
+    options.outdir = staging;
+    build.onEnd(async (result) => {
+      if (result.errors.length > 0) return;
+      const chunks = fs.readdirSync(staging).filter((file) => file.endsWith('.js'));
+      fs.mkdirSync(outdir, { recursive: true });
+      for (const stale of fs.readdirSync(outdir).filter((file) => HASHED_CHUNK.test(file))) fs.rmSync(path.join(outdir, stale));
+      await esbuild.build({
+        entryPoints: chunks.map((file) => path.join(staging, file)),
+        outdir,
+        bundle: false,
+        format: 'cjs',
+        platform: 'node',
+        target: options.target,
+        charset: options.charset,
+        minify: options.minify,
+        sourcemap: options.sourcemap,
+        sourcesContent: false,
+        logLevel: 'silent',
+        supported: { 'dynamic-import': false },
+      });
+      if (result.metafile) {
+        result.metafile.outputs = Object.fromEntries(
+          Object.entries(result.metafile.outputs).map(([file, output]) => [
+            path.relative(options.absWorkingDir ?? process.cwd(), path.join(outdir, path.basename(file))).replace(/\\/g, '/'),
+            output,
+          ]),
+        );
+      }
+      fs.rmSync(staging, { recursive: true, force: true });
+      fs.mkdirSync(staging);
+    });
+    build.onDispose(() => fs.rmSync(staging, { recursive: true, force: true }));
+  },
+};
+
+/** A chunk's file name as `chunkNames` makes it (the hash changes with its content). */
+const HASHED_CHUNK = /^[\w-]+-[A-Z0-9]{8}\.js(\.map)?$/;
 
 /** Each webview's page (browser code, one bundle each) → its bundle in dist/webview/ (the host's WebviewPage.script). */
 const PAGES = {
@@ -101,19 +149,15 @@ function buildOptions({ production, plugins = [] }) {
     charset: 'utf8',
   };
   const entries = [
-    // VS Code loads dist/extension.js (CommonJS), which imports the extension's ES modules from dist/host/: esbuild
-    // splits them into chunks, so what a feature alone uses loads on that feature's first use (an `import()`).
-    { ...host, entryPoints: ['src/main.ts'], outfile: 'dist/extension.js', external: ['./host/extension.mjs'], plugins },
+    // dist/extension.js and the chunks it requires, each feature's own code apart (loaded on its first use).
     {
       ...host,
       entryPoints: ['src/extension.ts'],
-      outdir: 'dist/host',
+      outdir: 'dist',
       format: 'esm',
       splitting: true,
-      outExtension: { '.js': '.mjs' },
       chunkNames: '[name]-[hash]',
-      banner: { js: HOST_CHUNK_BANNER },
-      plugins: [lazyUndici, englishOnlyZodLocales, vscodeThroughRequire, ...plugins],
+      plugins: [lazyUndici, englishOnlyZodLocales, sharedVscodeNamespace, commonJsChunks, ...plugins],
     },
     { ...host, entryPoints: ['src/api/undici/slim.ts'], outfile: 'dist/undici.js', plugins },
   ];
@@ -127,8 +171,6 @@ function buildOptions({ production, plugins = [] }) {
 async function main() {
   const production = process.argv.includes('--production');
   const watch = process.argv.includes('--watch');
-  // The chunks' names carry a hash: remove the last build's, so no stale chunk is packaged.
-  fs.rmSync(path.join(__dirname, 'dist', 'host'), { recursive: true, force: true });
   const entries = buildOptions({ production, plugins: [problemMatcher] });
   const contexts = await Promise.all(entries.map((options) => esbuild.context(options)));
   if (watch) {

@@ -26,7 +26,7 @@ export interface BundleSize {
 }
 
 export interface ActivationLoad {
-  /** The files under dist/ that VS Code loads at activation: the CommonJS door and the chunks its entry imports. */
+  /** The files under dist/ that VS Code loads at activation: dist/extension.js and the chunks it requires at once. */
   files: string[];
   bytes: number;
 }
@@ -34,29 +34,30 @@ export interface ActivationLoad {
 export interface BundleAnalysis {
   /** What activation loads, and its bytes per source. */
   activation: ActivationLoad & { bySource: { source: string; bytes: number }[] };
-  /** The host's chunks loaded on a feature's first use, largest first, each with its largest source. */
+  /** The chunks loaded on a feature's first use, largest first, each with its largest source. */
   lazy: { file: string; bytes: number; main: string }[];
   /** Every file esbuild.js builds, in its order (extension.js first). */
   bundles: BundleSize[];
   options: BundleOption[];
 }
 
-const DOOR = 'extension.js';
-const HOST_ENTRY = 'host/extension.mjs';
+const ENTRY = 'extension.js';
 
 /**
- * The files under `dist` that activation loads: dist/extension.js, which imports dist/host/extension.mjs, and every
- * chunk that imports statically (an `import(…)` of a feature's chunk waits for its first use). Read from the files.
+ * The files of `dist` that activation loads: dist/extension.js and every chunk it imports statically, from the split's
+ * metafile (an `import(…)` of a feature's chunk, a `require` once built, waits for its first use).
  */
-export function activationLoad(dist: string): ActivationLoad {
-  const files = [DOOR];
+export function activationLoad(metafile: esbuild.Metafile, dist: string): ActivationLoad {
+  const outputs = new Map(Object.entries(metafile.outputs).map(([file, output]) => [path.basename(file), output]));
+  const files: string[] = [];
   const visit = (file: string) => {
     if (files.includes(file)) return;
     files.push(file);
-    const text = fs.readFileSync(path.join(dist, file), 'utf8');
-    for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*)["']\.\/([\w.-]+\.mjs)["']/g)) visit(path.posix.join(path.posix.dirname(file), match[1]));
+    for (const imported of outputs.get(file)?.imports ?? []) {
+      if (imported.kind === 'import-statement' && !imported.external) visit(path.basename(imported.path));
+    }
   };
-  visit(HOST_ENTRY);
+  visit(ENTRY);
   return { files, bytes: files.reduce((sum, file) => sum + fs.statSync(path.join(dist, file)).size, 0) };
 }
 
@@ -74,9 +75,11 @@ export async function analyseBundle(): Promise<BundleAnalysis> {
   const shipped = path.join(dir, 'dist');
   const bundles: BundleSize[] = [];
   const inputsByFile = new Map<string, esbuild.Metafile['outputs'][string]>();
+  let split: esbuild.Metafile | undefined;
   for (const options of builds) {
     const metafile = await build(options, shipped);
-    fs.writeFileSync(path.join(dir, `${path.basename(options.outdir ?? String(options.outfile))}.meta.json`), JSON.stringify(metafile));
+    if (options.splitting) split = metafile;
+    fs.writeFileSync(path.join(dir, `${path.basename(options.outdir ? ENTRY : String(options.outfile))}.meta.json`), JSON.stringify(metafile));
     for (const [output, details] of Object.entries(metafile.outputs)) {
       if (output.endsWith('.map')) continue;
       const file = path.relative(shipped, path.resolve(output)).replace(/\\/g, '/');
@@ -84,13 +87,20 @@ export async function analyseBundle(): Promise<BundleAnalysis> {
       bundles.push({ file, bytes: fs.statSync(path.join(shipped, file)).size, bySource: bySource({ [output]: details }) });
     }
   }
-  const load = activationLoad(shipped);
+  if (!split) throw new Error('esbuild.js builds no split bundle of the extension host');
+  const load = activationLoad(split, shipped);
   const activationOutputs = Object.fromEntries(load.files.map((file) => [file, inputsByFile.get(file) ?? { inputs: {}, imports: [], exports: [], bytes: 0 }]));
   const lazy = bundles
-    .filter((bundle) => bundle.file.startsWith('host/') && !load.files.includes(bundle.file))
+    .filter(
+      (bundle) =>
+        inputsByFile.has(bundle.file) &&
+        split &&
+        Object.keys(split.outputs).some((output) => path.basename(output) === bundle.file) &&
+        !load.files.includes(bundle.file),
+    )
     .map((bundle) => ({ file: bundle.file, bytes: bundle.bytes, main: largestInput(inputsByFile.get(bundle.file)) }))
     .sort((a, b) => b.bytes - a.bytes);
-  const host = builds.find((options) => options.outdir);
+  const host = builds.find((options) => options.splitting);
   const candidates: { name: string; extra: esbuild.BuildOptions; note: string }[] = [
     {
       name: 'legal-comments-none',
@@ -105,10 +115,8 @@ export async function analyseBundle(): Promise<BundleAnalysis> {
   for (const candidate of candidates) {
     if (!host) break;
     const dist = path.join(dir, `option-${candidate.name}`);
-    fs.cpSync(shipped, dist, { recursive: true });
-    fs.rmSync(path.join(dist, 'host'), { recursive: true, force: true });
-    await build({ ...host, ...candidate.extra }, dist);
-    const bytes = activationLoad(dist).bytes;
+    const metafile = await build({ ...host, ...candidate.extra }, dist);
+    const bytes = activationLoad(metafile, dist).bytes;
     options.push({ name: candidate.name, bytes, savedBytes: load.bytes - bytes, note: candidate.note });
   }
   return { activation: { ...load, bySource: bySource(activationOutputs) }, lazy, bundles, options };

@@ -37,9 +37,9 @@ describe('the shipped bundles (esbuild.js)', function () {
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-bundles-'));
     for (const options of buildOptions({ production: true }).filter((entry) => entry.platform === 'node')) {
-      // The extension's ES modules are split into chunks under an outdir (dist/host); the others are one file each.
-      const name = options.outdir ? path.basename(options.outdir) : path.basename(String(options.outfile));
-      const out = options.outdir ? { outdir: path.join(dir, name) } : { outfile: path.join(dir, name) };
+      // The extension host's split is written into an outdir (dist) beside the other bundles, as in dist.
+      const name = options.splitting ? 'extension.js' : path.basename(String(options.outfile));
+      const out = options.outdir ? { outdir: dir } : { outfile: path.join(dir, name) };
       const result = await esbuild.build({ ...options, ...out, metafile: true });
       metafiles.set(name, result.metafile);
     }
@@ -57,43 +57,51 @@ describe('the shipped bundles (esbuild.js)', function () {
     return found;
   }
 
-  /** The chunks of dist/host (relative to it) that activation loads: the entry and what it imports statically. */
+  /** The host's split: each of its files (in `dir`) by name. */
+  function hostOutputs(): Map<string, esbuild.Metafile['outputs'][string]> {
+    return new Map(Object.entries(metafile('extension.js').outputs).map(([file, output]) => [path.basename(file), output]));
+  }
+
+  /** The files (in `dir`) that activation loads: extension.js and what it imports statically. */
   function loadedAtActivation(): Set<string> {
-    const outputs = metafile('host').outputs;
-    const key = (file: string) => Object.keys(outputs).find((candidate) => candidate.replace(/\\/g, '/').endsWith(`/host/${file}`)) ?? file;
+    const outputs = hostOutputs();
     const loaded = new Set<string>();
     const visit = (file: string) => {
       if (loaded.has(file)) return;
       loaded.add(file);
-      for (const imported of outputs[key(file)]?.imports ?? []) {
+      for (const imported of outputs.get(file)?.imports ?? []) {
         if (imported.kind === 'import-statement' && !imported.external) visit(path.basename(imported.path));
       }
     };
-    visit('extension.mjs');
+    visit('extension.js');
     return loaded;
   }
 
   function inputsLoadedAtActivation(): string[] {
-    const outputs = metafile('host').outputs;
     const loaded = loadedAtActivation();
-    return Object.entries(outputs)
-      .filter(([file]) => loaded.has(path.basename(file)))
+    return [...hostOutputs()]
+      .filter(([file]) => loaded.has(file))
       .flatMap(([, output]) => Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0))
       .map(([file]) => file.replace(/\\/g, '/'));
   }
 
-  it('is a CommonJS door (dist/extension.js) to ES module chunks, which VS Code can load', () => {
-    assert.deepEqual(inputsOf(metafile('extension.js')), ['src/main.ts']);
-    const door = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
-    assert.match(door, /import\(\w+\)/, 'imports the ES modules at activation');
-    assert.match(door, /"\.\/host\/extension\.mjs"/);
-    assert.ok(fs.existsSync(path.join(dir, 'host', 'extension.mjs')));
-    for (const chunk of fs.readdirSync(path.join(dir, 'host')).filter((file) => file.endsWith('.mjs'))) {
-      const text = fs.readFileSync(path.join(dir, 'host', chunk), 'utf8');
-      // `vscode` and undici.js come through the extension host's require, which an ES module has only by createRequire.
-      assert.ok(text.startsWith("import { createRequire as __createRequire } from 'node:module'"), `${chunk} makes its require`);
-      assert.doesNotMatch(text, /from\s*["']vscode["']/, `${chunk} does not import vscode as an ES module`);
+  function hostChunks(): string[] {
+    return [...hostOutputs().keys()].filter((file) => file.endsWith('.js'));
+  }
+
+  it('writes the extension host as CommonJS chunks: dist/extension.js requires the ones it needs, vscode once', () => {
+    assert.ok(hostChunks().includes('extension.js'));
+    let vscodeRequires = 0;
+    for (const chunk of hostChunks()) {
+      const text = fs.readFileSync(path.join(dir, chunk), 'utf8');
+      assert.doesNotMatch(text, /(^|[;}])\s*(import|export)\s*[{*\w"']/m, `${chunk} has no ES module syntax left`);
+      assert.doesNotMatch(text, /\bimport\(/, `${chunk} loads other chunks by require, not import()`);
+      vscodeRequires += text.split('require("vscode")').length - 1;
     }
+    // One namespace for the API object, shared by every chunk (see sharedVscodeNamespace in esbuild.js).
+    assert.equal(vscodeRequires, 1);
+    const entry = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
+    assert.match(entry, /require\("\.\/chatFeature-[A-Z0-9]{8}\.js"\)/, 'the chat panel is required on first use');
   });
 
   it('loads at activation what every window needs, and each feature on its first use, from chunks of its own', () => {
@@ -110,9 +118,10 @@ describe('the shipped bundles (esbuild.js)', function () {
       'src/doctor/core/connectionDoctor.ts',
       'src/participant/answerHandler.ts',
     ];
+    const all = inputsOf(metafile('extension.js'));
     for (const module of lazy) {
       assert.ok(!atActivation.includes(module), `${module} is not loaded at activation`);
-      assert.ok(inputsOf(metafile('host')).includes(module), `${module} is bundled`);
+      assert.ok(all.includes(module), `${module} is bundled`);
     }
     for (const module of [
       'src/extension.ts',
@@ -127,15 +136,14 @@ describe('the shipped bundles (esbuild.js)', function () {
 
   it('keeps undici out of the extension, which requires undici.js only from the lazy loader', () => {
     assert.deepEqual(
-      inputsOf(metafile('host')).filter((input) => input.includes('node_modules/undici/')),
+      inputsOf(metafile('extension.js')).filter((input) => input.includes('node_modules/undici/')),
       [],
     );
-    const chunks = fs.readdirSync(path.join(dir, 'host')).filter((file) => file.endsWith('.mjs'));
-    const requires = chunks.map((chunk) => fs.readFileSync(path.join(dir, 'host', chunk), 'utf8').split('("../undici.js")').length - 1);
+    const requires = hostChunks().map((chunk) => fs.readFileSync(path.join(dir, chunk), 'utf8').split('("./undici.js")').length - 1);
     assert.equal(
       requires.reduce((sum, count) => sum + count, 0),
       1,
-      "one require of ../undici.js (dist/undici.js seen from dist/host; minified, through esbuild's __require)",
+      'one require of ./undici.js',
     );
   });
 
@@ -151,7 +159,7 @@ describe('the shipped bundles (esbuild.js)', function () {
   });
 
   it('bundles zod/mini with the locales of the languages Promptreel speaks only (English, Simplified Chinese): no classic zod', () => {
-    const zod = inputsOf(metafile('host')).filter((input) => input.includes('node_modules/zod/'));
+    const zod = inputsOf(metafile('extension.js')).filter((input) => input.includes('node_modules/zod/'));
     assert.deepEqual(zod.filter((input) => input.includes('/zod/v4/locales/')).sort(), [
       'node_modules/zod/v4/locales/en.js',
       'node_modules/zod/v4/locales/zh-CN.js',
@@ -214,9 +222,9 @@ describe('the shipped bundles (esbuild.js)', function () {
     const staged = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-vsix-'));
     try {
       for (const file of ['package.json', '.vscodeignore']) fs.copyFileSync(path.join(ROOT, file), path.join(staged, file));
-      // An outdir's files are named by esbuild: its entry, and a chunk as esbuild names them.
+      // The split's files are named by esbuild: its entry, and a chunk as esbuild names them.
       const bundles = buildOptions({ production: true }).flatMap((options) =>
-        options.outdir ? [`${options.outdir}/extension.mjs`, `${options.outdir}/chunk-ABCDEFGH.mjs`] : [String(options.outfile)],
+        options.splitting ? [`${options.outdir}/extension.js`, `${options.outdir}/chunk-ABCDEFGH.js`] : [String(options.outfile)],
       );
       for (const bundle of [...bundles, ...bundles.map((file) => `${file}.map`)]) {
         fs.mkdirSync(path.dirname(path.join(staged, bundle)), { recursive: true });

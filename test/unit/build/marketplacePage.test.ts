@@ -57,7 +57,7 @@ describe('the Marketplace page: the manifest, the README and what the VSIX holds
   it('ships only what a user needs, the README’s screenshots included', async () => {
     const listed = (await listFiles({ cwd: ROOT, packageManager: PackageManager.None })).map((file) => file.replace(/\\/g, '/'));
     const userFiles =
-      /^(package(\.nls(\.[\w-]+)?)?\.json|README(\.[\w-]+)?\.md|CHANGELOG\.md|LICENSE|l10n\/bundle\.l10n(\.[\w-]+)?\.json|dist\/[\w-]+\.js|dist\/host\/[\w-]+\.mjs|dist\/webview\/[\w-]+\.js|media\/[\w-]+\.(svg|png|css)|media\/screenshots\/[\w-]+\.png)$/;
+      /^(package(\.nls(\.[\w-]+)?)?\.json|README(\.[\w-]+)?\.md|CHANGELOG\.md|LICENSE|l10n\/bundle\.l10n(\.[\w-]+)?\.json|dist\/[\w-]+\.js|dist\/webview\/[\w-]+\.js|media\/[\w-]+\.(svg|png|css)|media\/screenshots\/[\w-]+\.png)$/;
     assert.deepEqual(
       listed.filter((file) => !userFiles.test(file)),
       [],
