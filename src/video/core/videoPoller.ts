@@ -241,8 +241,11 @@ export class VideoPoller extends Disposable {
         // A task tracked by id may turn out to be older than the limit as soon as the service says when it began.
         if (isPastStaleLimit(record, at, this.options.settings().staleAfterHours)) return asStale(record);
         const delay = this.delayFor(record, at);
-        // A slow answer never makes the next request follow at once: at least half the delay after the answer.
-        return { ...record, nextPollAt: Math.max(sentAt + delay, at + delay / 2) };
+        // The interval is the longest a completion may go unseen: the next answer takes as long to come back as this
+        // one did, so the request leaves that much before the interval is over. A slow answer never makes the next
+        // request follow at once: at least half the delay after the answer.
+        const roundTrip = at - sentAt;
+        return { ...record, nextPollAt: Math.max(sentAt + delay - roundTrip, at + delay / 2) };
       });
       for (const event of finished) {
         this.options.log.info(`${event.task.id} ${event.state}${event.task.error ? `: ${event.task.error}` : ''}`);
