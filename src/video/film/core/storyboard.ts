@@ -28,6 +28,8 @@ export const shotSchema = z.object({
   /** The explanation, in plain words: the film's subtitle while the shot plays. */
   caption: text.check(z.maxLength(MAX_CAPTION_CHARS)),
   seconds: z.int().check(z.gte(1), z.lte(MAX_VIDEO_SECONDS)),
+  /** The video task made for this shot when the film was shot (absent until then). */
+  taskId: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
 });
 export type Shot = z.infer<typeof shotSchema>;
 
@@ -115,7 +117,7 @@ export function storyboardJson(storyboard: Storyboard): string {
     model,
     settings,
     ...(source ? { source } : {}),
-    shots: shots.map(({ id, prompt, caption, seconds }) => ({ id, prompt, caption, seconds })),
+    shots: shots.map(({ id, prompt, caption, seconds, taskId }) => ({ id, prompt, caption, seconds, ...(taskId ? { taskId } : {}) })),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
