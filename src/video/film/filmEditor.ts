@@ -12,7 +12,9 @@ import { showMessage } from '../../workbench/showMessage';
 import type { VideoModelLimits } from '../core/videoModelLimits';
 import { limitsOf } from '../modelLimits';
 import { filmCost, filmRequests } from './core/filmRequests';
-import { MAX_SHOTS, MIN_SHOTS, type Storyboard } from './core/storyboard';
+import { MAX_SHOTS, MIN_SHOTS, type FilmOutput, type Storyboard } from './core/storyboard';
+import { FilmAssembly } from './filmAssembly';
+import type { VideoTaskStore } from '../core/taskStore';
 import { applyEdit, type EditRefusal, type StoryboardEdit } from './core/storyboardEdits';
 import { readFilm, saveFilm } from './filmFiles';
 import { shootFilm, shotOptions, type FilmShootDeps, type ShootOutcome } from './filmShoot';
@@ -20,6 +22,7 @@ import { filmToHostSchema, type FilmToHost, type FilmView, type HostToFilm } fro
 
 export interface FilmEditorDeps extends FilmShootDeps {
   extensionUri: vscode.Uri;
+  store: VideoTaskStore;
 }
 
 /**
@@ -38,6 +41,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     private readonly deps: FilmEditorDeps,
     readonly file: vscode.Uri,
     private storyboard: Storyboard,
+    private readonly afterShoot: (file: vscode.Uri) => void,
   ) {
     super(
       webview,
@@ -54,6 +58,13 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
 
   get film(): Storyboard {
     return this.storyboard;
+  }
+
+  /** Records what the shots were made into (the assembly's), saved at once. */
+  async recordOutput(output: FilmOutput): Promise<void> {
+    this.storyboard = { ...this.storyboard, output };
+    await saveFilm(this.file, this.storyboard);
+    await this.postFilm();
   }
 
   /** The film as the page was last sent it (costs and total included). */
@@ -109,6 +120,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
         this.storyboard = { ...this.storyboard, shots: this.storyboard.shots.map((shot) => (shot.id === shotId ? { ...shot, taskId: task.id } : shot)) };
         await saveFilm(this.file, this.storyboard);
       });
+      if (this.lastShoot.kind === 'shot') this.afterShoot(this.file);
     } finally {
       this.busy = false;
       await this.postFilm();
@@ -148,6 +160,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
       total: describeQuotePrice(quote),
       ...(warning ? { warning } : {}),
       shoot: priceUsd !== undefined ? t('Shoot the film for {0}', formatUsd(priceUsd)) : t('Shoot the film (price not known)'),
+      ...(storyboard.output ? { made: storyboard.output.video ?? storyboard.output.playlist } : {}),
       canAdd: storyboard.shots.length < MAX_SHOTS,
       canRemove: storyboard.shots.length > MIN_SHOTS,
       busy: this.busy,
@@ -180,10 +193,30 @@ interface OpenEditor {
 /** The open storyboard editors, one per film file. */
 export class FilmEditors extends Disposable {
   private readonly open = new Map<string, OpenEditor>();
+  /** Makes each film shot here of its shots once they are downloaded. */
+  readonly assembly: FilmAssembly;
 
   constructor(private readonly deps: FilmEditorDeps) {
     super();
     this._register(toDisposable(() => [...this.open.values()].forEach((editor) => editor.panel.dispose())));
+    this.assembly = this._register(
+      new FilmAssembly({
+        store: deps.store,
+        log: deps.log,
+        read: async (file) => {
+          const editor = this.editorOf(file);
+          if (editor) return editor.film;
+          const read = await readFilm(file);
+          return read.ok ? read.storyboard : undefined;
+        },
+        record: async (file, output) => {
+          const editor = this.editorOf(file);
+          if (editor) return editor.recordOutput(output);
+          const read = await readFilm(file);
+          if (read.ok) await saveFilm(file, { ...read.storyboard, output });
+        },
+      }),
+    );
   }
 
   /** Opens (or reveals) the editor of a film file; undefined when the file is not a storyboard (the user is told why). */
@@ -206,7 +239,7 @@ export class FilmEditors extends Disposable {
       webviewOptions(this.deps.extensionUri),
     );
     panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'promptreel.svg');
-    const host = new FilmEditorHost(panel.webview, this.deps, file, read.storyboard);
+    const host = new FilmEditorHost(panel.webview, this.deps, file, read.storyboard, (shot) => this.assembly.watch(shot));
     const key = file.toString();
     this.open.set(key, { panel, host });
     panel.onDidDispose(() => {

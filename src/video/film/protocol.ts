@@ -30,6 +30,8 @@ export interface FilmView {
   warning?: string;
   /** The button's label: `Shoot the film for $2.00`, or `Shoot the film (price not known)`. */
   shoot: string;
+  /** What the shots were made into: the film's file, or its playlist's. */
+  made?: string;
   canAdd: boolean;
   canRemove: boolean;
   /** Shooting now: the page's buttons wait. */

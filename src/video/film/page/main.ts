@@ -12,6 +12,7 @@ const title = el('h1');
 const meta = el('p', { className: 'meta' });
 const total = el('p', { className: 'total', attrs: { role: 'status', id: 'total' } });
 const warning = el('p', { className: 'warning', hidden: true });
+const made = el('p', { className: 'made', hidden: true });
 const shootButton = button('', { className: 'primary' });
 shootButton.id = 'shoot';
 const notice = el('p', { className: 'notice', attrs: { role: 'status', 'aria-live': 'polite' } });
@@ -20,7 +21,7 @@ const addButton = button(t('Add Shot'), { className: 'secondary', ariaLabel: t('
 
 root.removeAttribute('aria-busy');
 root.replaceChildren(
-  el('header', { className: 'toolbar' }, [el('div', {}, [title, meta]), el('div', { className: 'actions' }, [total, warning, shootButton])]),
+  el('header', { className: 'toolbar' }, [el('div', {}, [title, meta, made]), el('div', { className: 'actions' }, [total, warning, shootButton])]),
   notice,
   list,
   addButton,
@@ -45,6 +46,8 @@ function render(film: FilmView): void {
   total.textContent = t('Total: {0}', film.total);
   warning.textContent = film.warning ?? '';
   warning.hidden = !film.warning;
+  made.textContent = film.made ? t('Made into {0}', film.made) : '';
+  made.hidden = !film.made;
   shootButton.textContent = film.shoot;
   shootButton.disabled = film.busy;
   addButton.disabled = film.busy || !film.canAdd;

@@ -2,13 +2,15 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FilmOutcome } from '../../../../src/video/film/filmCommand';
 import type { FilmEditorHost } from '../../../../src/video/film/filmEditor';
+import type { AssembledFilm } from '../../../../src/video/film/filmAssembly';
 import type { FilmView } from '../../../../src/video/film/protocol';
 import { parseStoryboardFile, type Storyboard } from '../../../../src/video/film/core/storyboard';
 import { useConnectedService } from '../../support/connectedService';
 import { closeAllEditors, workspaceUri } from '../../support/workspace';
 import { assertStrictPage } from '../../support/webviewPage';
 import type { RecordedMessage } from '../../support/recordMessages';
-import { recordMessages, testApi, VIDEO, videoPosts, waitFor } from '../videoTestSupport';
+import type { FilmClip } from '../../../service/filmClips';
+import { pollUntil, recordMessages, testApi, VIDEO, videoPosts, waitFor } from '../videoTestSupport';
 
 const FILMS = ['.promptreel', 'films'];
 
@@ -168,6 +170,75 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
       [0, 1, 2].map((index) => [index, 3, `Film: ${board.name}`]),
     );
     assert.equal(shot.tasks[0].source?.uri, workspaceUri('src', 'sample.ts').toString());
+  });
+
+  async function shootAndDownload(clips: FilmClip[]): Promise<{ file: vscode.Uri; assembled: AssembledFilm; messages: RecordedMessage[] }> {
+    const api = await testApi();
+    ctx.service.setScenario({ video: { clips, pollsToRunning: 0, pollsToDone: 0 } });
+    const { editor, file } = drafted((await generate()).outcome);
+    await shownFilm(editor);
+    const { films } = await api.video.flows.get();
+    const assembled = new Promise<AssembledFilm>((resolve) => {
+      const listener = films.assembly.onDidAssemble((film) => {
+        listener.dispose();
+        resolve(film);
+      });
+    });
+    const messages = recordMessages((shown) => (shown.items.includes('Shoot 3 Shots') ? 'Shoot 3 Shots' : undefined));
+    try {
+      await editor.handleMessage({ type: 'shoot' });
+      const shot = editor.lastShoot;
+      assert.ok(shot?.kind === 'shot', JSON.stringify(shot));
+      for (const task of shot.tasks) {
+        await pollUntil(api, task.id, (record) => record.state === 'completed', `shot ${task.id} completes`);
+        const saved = await api.video.downloader.download(task.id);
+        assert.equal(saved.kind, 'saved', JSON.stringify(saved));
+      }
+      const film = await Promise.race([
+        assembled,
+        new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('the film was not assembled')), 30_000)),
+      ]);
+      return { file, assembled: film, messages: messages.shown };
+    } finally {
+      messages.restore();
+    }
+  }
+
+  it('issue 27: once every shot is downloaded, they are joined into <stem>.mp4 with its .vtt, recorded in the storyboard', async () => {
+    const { file, assembled } = await shootAndDownload(['shot-a', 'shot-b', 'shot-c']);
+    const stem = file.path
+      .split('/')
+      .pop()!
+      .replace(/\.json$/, '');
+    assert.deepEqual(assembled.output, { video: `${stem}.mp4`, captions: `${stem}.vtt` });
+    assert.deepEqual((await readBoard(file)).output, assembled.output);
+    const video = await vscode.workspace.fs.stat(workspaceUri(...FILMS, `${stem}.mp4`));
+    assert.ok(video.size > 1000, `the film has bytes: ${video.size}`);
+    const vtt = new TextDecoder().decode(await vscode.workspace.fs.readFile(workspaceUri(...FILMS, `${stem}.vtt`)));
+    assert.match(vtt, /^WEBVTT/);
+  });
+
+  it('issue 27: shots that do not join are kept with a playlist, and the reason is shown', async () => {
+    const { file, assembled, messages } = await shootAndDownload(['shot-a', 'shot-portrait', 'shot-a']);
+    const stem = file.path
+      .split('/')
+      .pop()!
+      .replace(/\.json$/, '');
+    assert.equal(assembled.output.video, undefined);
+    assert.equal(assembled.output.playlist, `${stem}.playlist.json`);
+    assert.ok(assembled.output.reason, 'the reason is recorded');
+    assert.ok(
+      messages.some((message) => message.severity === 'warning' && message.message.includes(assembled.output.reason!)),
+      JSON.stringify(messages),
+    );
+    const playlist = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(workspaceUri(...FILMS, `${stem}.playlist.json`)))) as {
+      shots: { file: string }[];
+    };
+    assert.deepEqual(
+      playlist.shots.map((shot) => shot.file),
+      ['s1', 's2', 's3'].map((id) => `${stem}.shots/${id}.mp4`),
+    );
+    await vscode.workspace.fs.stat(workspaceUri(...FILMS, `${stem}.shots`, 's2.mp4'));
   });
 
   it('issue 27: a reply that is not a storyboard is asked again once; a second one is shown with what was wrong', async () => {

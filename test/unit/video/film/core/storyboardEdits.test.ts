@@ -52,6 +52,16 @@ describe('video/film: editing a storyboard (issue 27)', () => {
     assert.equal(edited(applyEdit(board(7), { kind: 'add', shot: { prompt: 'N', caption: 'N.', seconds: 5 } })).shots.at(-1)?.id, 's8');
   });
 
+  it('issue 27: what the shots were made into is kept in the file; a wrong one is named', () => {
+    const made = { ...board(), output: { video: 'film.mp4', captions: 'film.vtt' } };
+    const read = parseStoryboardFile(storyboardJson(made));
+    assert.ok(read.ok);
+    assert.deepEqual(read.storyboard.output, { video: 'film.mp4', captions: 'film.vtt' });
+    assert.ok(storyboardJson(board()).indexOf('"output"') < 0, 'no output before the film is made');
+    const wrong = parseStoryboardFile(JSON.stringify({ ...made, output: { video: 'film.mp4' } }));
+    assert.deepEqual(wrong.ok ? [] : wrong.problems, ['output.captions: Invalid input: expected string, received undefined']);
+  });
+
   it('issue 27: a new film’s file takes the first free name', () => {
     assert.deepEqual(filmFileNames('retry', 3), ['retry.json', 'retry-2.json', 'retry-3.json']);
   });
