@@ -109,7 +109,7 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
     await editor.handleMessage({ type: 'move', id: 's2', by: -1 });
     await editor.handleMessage({ type: 'add', after: 's3' });
     await editor.handleMessage({ type: 'change', id: 's1', prompt: '   ' });
-    for (const junk of [{ type: 'move', id: 's1', by: 2 }, { type: 'shoot', extra: 1 }, { type: 'change' }, null]) await editor.handleMessage(junk);
+    for (const junk of [{ type: 'move', id: 's1', by: 2 }, { type: 'shoot!' }, { type: 'change' }, null]) await editor.handleMessage(junk);
     const board = await readBoard(file);
     assert.deepEqual(
       board.shots.map((shot) => [shot.id, shot.seconds]),
