@@ -33,6 +33,8 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
   private limits: VideoModelLimits | undefined;
   private busy = false;
   private shown: FilmView | undefined;
+  /** Each view is priced before it is sent: only the latest one goes (an older one's price may arrive later). */
+  private views = 0;
   /** What the last Shoot came to (tests read it). */
   lastShoot: ShootOutcome | undefined;
 
@@ -139,11 +141,13 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
 
   private async postFilm(): Promise<void> {
     if (!this.ready) return;
+    const turn = ++this.views;
     const storyboard = this.storyboard;
     const limits = await this.modelLimits();
     const costs = filmCost(this.deps.connection.prices.known().get(storyboard.model), storyboard);
     // The total and what the key keeps are the charge gate's, of exactly the requests Shoot would send.
     const quote = await this.deps.connection.videoCharges.quote(filmRequests(storyboard, shotOptions(this.deps.settings, limits)));
+    if (turn !== this.views) return;
     const priceUsd = quote.charge.priceUsd;
     const offered = limits.durations?.length ? [...limits.durations] : Array.from({ length: MAX_VIDEO_SECONDS }, (_unused, index) => index + 1);
     const durations = [...new Set([...offered, ...storyboard.shots.map((shot) => shot.seconds)])].sort((a, b) => a - b);
