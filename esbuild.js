@@ -127,6 +127,7 @@ const PAGES = {
   'src/chatPanel/webview/page/main.ts': 'chat.js',
   'src/video/gallery/page/main.ts': 'gallery.js',
   'src/video/player/page/main.ts': 'player.js',
+  'src/video/film/page/main.ts': 'film.js',
   'src/account/usage/page/main.ts': 'usage.js',
 };
 

@@ -13,7 +13,14 @@ const ROOT = path.join(__dirname, '..');
 const fix = process.argv.includes('--fix');
 const bin = (relative) => path.join(ROOT, 'node_modules', relative);
 /** The browser code: the page kit and each webview's page (CONTRIBUTING.md, "Layers"). */
-const PAGE_PROJECTS = ['src/webviewPage', 'src/chatPanel/webview/page', 'src/video/gallery/page', 'src/video/player/page', 'src/account/usage/page'];
+const PAGE_PROJECTS = [
+  'src/webviewPage',
+  'src/chatPanel/webview/page',
+  'src/video/gallery/page',
+  'src/video/player/page',
+  'src/video/film/page',
+  'src/account/usage/page',
+];
 
 const checks = [
   { name: 'eslint (layer rules, typescript-eslint)', args: [bin('eslint/bin/eslint.js'), '--max-warnings', '0', ...(fix ? ['--fix'] : []), '.'] },

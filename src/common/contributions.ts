@@ -31,6 +31,7 @@ export const CommandIds = {
   video: {
     generate: 'promptreel.generateVideo',
     generateExplainer: 'promptreel.generateExplainerVideo',
+    generateExplainerFilm: 'promptreel.generateExplainerFilm',
     track: 'promptreel.trackVideoTask',
     refreshAll: 'promptreel.refreshVideoTasks',
     clearFinished: 'promptreel.clearFinishedVideoTasks',
@@ -65,6 +66,7 @@ export const ViewIds = {
   chatPanel: 'promptreel.chatPanel',
   videoGallery: 'promptreel.videoGallery',
   videoPlayer: 'promptreel.videoPlayer',
+  filmEditor: 'promptreel.filmEditor',
   usage: 'promptreel.usage',
 } as const;
 

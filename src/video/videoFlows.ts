@@ -6,6 +6,9 @@ import type { Settings } from '../config/settings';
 import type { CommandHandler } from '../workbench/registerCommands';
 import type { VideoTaskStore } from './core/taskStore';
 import type { VideoPoller } from './core/videoPoller';
+import { CommandIds } from '../common/contributions';
+import { generateFilm } from './film/filmCommand';
+import { FilmEditors } from './film/filmEditor';
 import { VideoGallery } from './gallery/videoGallery';
 import { VideoPlayer } from './player/videoPlayer';
 import { StudioCommands } from './studioCommands';
@@ -44,6 +47,8 @@ export class VideoFlows extends Disposable {
   readonly gallery: VideoGallery;
   /** Variants, recipes, Animate Image, the gallery's command. */
   readonly studio: StudioCommands;
+  /** The explainer films' storyboard editors. */
+  readonly films: FilmEditors;
   /** The handler of each video command id. */
   readonly commandHandlers: Readonly<Record<string, CommandHandler>>;
 
@@ -75,6 +80,12 @@ export class VideoFlows extends Disposable {
       gallery: this.gallery,
       log,
     });
-    this.commandHandlers = { ...this.commands.handlers, ...this.studio.handlers };
+    const filmDeps = { extensionUri: deps.extensionUri, settings, connection, store, creator: this.creator, log };
+    this.films = this._register(new FilmEditors(filmDeps));
+    this.commandHandlers = {
+      ...this.commands.handlers,
+      ...this.studio.handlers,
+      [CommandIds.video.generateExplainerFilm]: () => generateFilm(filmDeps, this.films),
+    };
   }
 }

@@ -199,7 +199,7 @@ describe('the shipped bundles (esbuild.js)', function () {
 
   it("builds each webview's page into its own browser bundle from page code only: no zod, no extension-host code", async () => {
     const pages = buildOptions({ production: true }).filter((entry) => entry.platform === 'browser');
-    assert.deepEqual(pages.map((entry) => path.basename(String(entry.outfile))).sort(), ['chat.js', 'gallery.js', 'player.js', 'usage.js']);
+    assert.deepEqual(pages.map((entry) => path.basename(String(entry.outfile))).sort(), ['chat.js', 'film.js', 'gallery.js', 'player.js', 'usage.js']);
     for (const options of pages) {
       const name = path.basename(String(options.outfile));
       const result = await esbuild.build({ ...options, outfile: path.join(dir, 'webview', name), metafile: true });

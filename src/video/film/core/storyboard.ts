@@ -28,6 +28,8 @@ export const shotSchema = z.object({
   /** The explanation, in plain words: the film's subtitle while the shot plays. */
   caption: text.check(z.maxLength(MAX_CAPTION_CHARS)),
   seconds: z.int().check(z.gte(1), z.lte(MAX_VIDEO_SECONDS)),
+  /** The video task made for this shot when the film was shot (absent until then). */
+  taskId: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
 });
 export type Shot = z.infer<typeof shotSchema>;
 
@@ -53,6 +55,18 @@ export const filmSourceSchema = z
   .check(z.refine((source) => source.endLine >= source.startLine, { error: () => t('the last line comes before the first'), path: ['endLine'] }));
 export type FilmSource = z.infer<typeof filmSourceSchema>;
 
+/** What the shots were joined into, beside the storyboard (names in its folder). */
+export const filmOutputSchema = z.object({
+  /** The joined film (`<stem>.mp4`), when the shots join without re-encoding. */
+  video: z.optional(text),
+  /** Otherwise the playlist of the shots (`<stem>.playlist.json`), and why they did not join. */
+  playlist: z.optional(text),
+  reason: z.optional(z.string()),
+  /** The captions (`<stem>.vtt`). */
+  captions: text,
+});
+export type FilmOutput = z.infer<typeof filmOutputSchema>;
+
 export const storyboardSchema = z
   .object({
     version: z.literal(STORYBOARD_VERSION),
@@ -64,6 +78,7 @@ export const storyboardSchema = z
     settings: z._default(filmSettingsSchema, {}),
     source: z.optional(filmSourceSchema),
     shots: z.array(shotSchema).check(z.minLength(MIN_SHOTS), z.maxLength(MAX_SHOTS)),
+    output: z.optional(filmOutputSchema),
   })
   .check(
     z.superRefine((storyboard, context) => {
@@ -107,7 +122,7 @@ export function parseStoryboardFile(content: string): StoryboardFileParse {
 
 /** The file's text: two-space JSON, fields in the schema's order, a final newline (diffs stay small). */
 export function storyboardJson(storyboard: Storyboard): string {
-  const { version, name, created, model, settings, source, shots } = storyboard;
+  const { version, name, created, model, settings, source, shots, output } = storyboard;
   const ordered = {
     version,
     name,
@@ -115,7 +130,8 @@ export function storyboardJson(storyboard: Storyboard): string {
     model,
     settings,
     ...(source ? { source } : {}),
-    shots: shots.map(({ id, prompt, caption, seconds }) => ({ id, prompt, caption, seconds })),
+    shots: shots.map(({ id, prompt, caption, seconds, taskId }) => ({ id, prompt, caption, seconds, ...(taskId ? { taskId } : {}) })),
+    ...(output ? { output } : {}),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

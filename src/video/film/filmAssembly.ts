@@ -1,0 +1,140 @@
+import * as vscode from 'vscode';
+import { t } from '../../api/l10n';
+import { joinSentences } from '../../api/sentences';
+import { Disposable } from '../../common/lifecycle';
+import { Emitter } from '../../common/emitter';
+import { describeError, type ComponentLogger } from '../../common/logger';
+import { showMessage } from '../../workbench/showMessage';
+import { createLocalFile, openLocalFile, type LocalFileReader } from '../../workspace/localDisk';
+import type { VideoTaskStore } from '../core/taskStore';
+import { savedFile } from '../downloadedFile';
+import { joinFilm, type FilmPlan } from './core/filmJoin';
+import { filmPlaylist, playlistJson } from './core/filmPlaylist';
+import type { FilmOutput, Storyboard } from './core/storyboard';
+
+// Once every shot of a film is downloaded, the film is made of them: one MP4 (remuxed, with the captions as a track)
+// and its `.vtt` beside the storyboard; or, when the shots do not join, the shots copied beside it with a playlist
+// and the reason. What was made is recorded in the storyboard (`output`).
+
+export interface FilmAssemblyDeps {
+  store: VideoTaskStore;
+  log: ComponentLogger;
+  /** The film's storyboard as it is now (the open editor's, or the file's). */
+  read(file: vscode.Uri): Promise<Storyboard | undefined>;
+  /** Records what was made in the storyboard (through the open editor when there is one). */
+  record(file: vscode.Uri, output: FilmOutput): Promise<void>;
+}
+
+export interface AssembledFilm {
+  file: vscode.Uri;
+  output: FilmOutput;
+}
+
+export class FilmAssembly extends Disposable {
+  /** Films shot and not assembled yet, by their storyboard's URI. */
+  private readonly waiting = new Map<string, vscode.Uri>();
+  private readonly busy = new Set<string>();
+  private readonly assembled = this._register(new Emitter<AssembledFilm>());
+  /** A film was assembled (tests wait for it). */
+  readonly onDidAssemble = this.assembled.event;
+
+  constructor(private readonly deps: FilmAssemblyDeps) {
+    super();
+    this._register(deps.store.onDidChange(() => void this.check()));
+  }
+
+  /** Assembles the film once all its shots are downloaded. */
+  watch(file: vscode.Uri): void {
+    this.waiting.set(file.toString(), file);
+    void this.check();
+  }
+
+  private async check(): Promise<void> {
+    for (const [key, file] of this.waiting) {
+      if (this.busy.has(key)) continue;
+      this.busy.add(key);
+      try {
+        const storyboard = await this.deps.read(file);
+        const shots = storyboard && (await this.downloadedShots(storyboard));
+        if (!storyboard || !shots) continue;
+        this.waiting.delete(key);
+        const output = await this.assemble(file, storyboard, shots);
+        if (output) {
+          await this.deps.record(file, output);
+          this.assembled.fire({ file, output });
+        }
+      } catch (error) {
+        this.deps.log.error(`Assembling the film ${file.toString()} failed: ${describeError(error)}`);
+        showMessage('error', t('The film could not be made of its shots: {0}', describeError(error)));
+      } finally {
+        this.busy.delete(key);
+      }
+    }
+  }
+
+  /** Each shot's downloaded file, in order; undefined while one is missing. */
+  private async downloadedShots(storyboard: Storyboard): Promise<vscode.Uri[] | undefined> {
+    const files: vscode.Uri[] = [];
+    for (const shot of storyboard.shots) {
+      const task = shot.taskId ? this.deps.store.get(shot.taskId) : undefined;
+      const file = task && (await savedFile(task));
+      if (!file) return undefined;
+      files.push(file);
+    }
+    return files;
+  }
+
+  private async assemble(file: vscode.Uri, storyboard: Storyboard, shots: vscode.Uri[]): Promise<FilmOutput | undefined> {
+    if (file.scheme !== 'file' || shots.some((shot) => shot.scheme !== 'file')) {
+      this.deps.log.info(`The film ${file.toString()} is not on this machine's disk: its shots are not joined.`);
+      return undefined;
+    }
+    const folder = vscode.Uri.joinPath(file, '..');
+    const stem = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.json$/, '');
+    const readers: LocalFileReader[] = [];
+    let plan: FilmPlan;
+    const video = await freeName(folder, stem, '.mp4');
+    try {
+      for (const shot of shots) readers.push(await openLocalFile(shot.fsPath));
+      const sources = readers.map((reader, index) => ({ source: reader, caption: storyboard.shots[index].caption }));
+      ({ plan } = await joinFilm(sources, () => createLocalFile(vscode.Uri.joinPath(folder, video).fsPath)));
+    } finally {
+      await Promise.all(readers.map((reader) => reader.close().catch(() => undefined)));
+    }
+    const captions = await freeName(folder, stem, '.vtt');
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, captions), new TextEncoder().encode(plan.vtt));
+    if (plan.joinable) {
+      this.deps.log.info(`Film ${storyboard.name}: ${storyboard.shots.length} shots joined into ${video} (${plan.seconds.toFixed(1)} s).`);
+      return { video, captions };
+    }
+    // The shots are copied beside the playlist: its files stay relative to it, wherever the downloads went.
+    const shotsFolder = await freeName(folder, stem, '.shots');
+    const names = storyboard.shots.map((shot) => `${shotsFolder}/${shot.id}.mp4`);
+    for (const [index, shot] of shots.entries()) await vscode.workspace.fs.copy(shot, vscode.Uri.joinPath(folder, ...names[index].split('/')));
+    const playlist = await freeName(folder, stem, '.playlist.json');
+    const content = playlistJson(filmPlaylist(storyboard.name, plan, names, captions));
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, playlist), new TextEncoder().encode(content));
+    this.deps.log.info(`Film ${storyboard.name}: the shots do not join (${plan.reason}); playlist ${playlist}.`);
+    showMessage(
+      'warning',
+      joinSentences(
+        t('The shots of "{0}" cannot be joined into one file: {1}', storyboard.name, plan.reason),
+        t('They are kept beside the storyboard, with a playlist: {0}.', playlist),
+      ),
+    );
+    return { playlist, reason: plan.reason, captions };
+  }
+}
+
+/** `<stem><ending>`, or `<stem>-2<ending>`…: a name nothing in `folder` has. */
+async function freeName(folder: vscode.Uri, stem: string, ending: string): Promise<string> {
+  for (let index = 1; index < 100; index++) {
+    const name = index === 1 ? `${stem}${ending}` : `${stem}-${index}${ending}`;
+    try {
+      await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, name));
+    } catch {
+      return name;
+    }
+  }
+  throw new Error(t('Every name for {0} is taken.', `${stem}${ending}`));
+}

@@ -1,0 +1,104 @@
+import { button, el } from '../../../webviewPage/dom';
+import { HostChannel } from '../../../webviewPage/hostChannel';
+import { t } from '../../../webviewPage/l10n';
+import type { FilmToHost, FilmView, HostToFilm, ShotView } from '../protocol';
+
+// Entry point of the storyboard editor's bundle (dist/webview/film.js). The host owns the film: each change is sent
+// to it, and the page shows the film it sends back.
+
+const channel = new HostChannel<FilmToHost, HostToFilm, Record<string, never>>(() => ({}));
+const root = document.getElementById('film') ?? document.body;
+const title = el('h1');
+const meta = el('p', { className: 'meta' });
+const total = el('p', { className: 'total', attrs: { role: 'status', id: 'total' } });
+const warning = el('p', { className: 'warning', hidden: true });
+const made = el('p', { className: 'made', hidden: true });
+const shootButton = button('', { className: 'primary' });
+shootButton.id = 'shoot';
+const notice = el('p', { className: 'notice', attrs: { role: 'status', 'aria-live': 'polite' } });
+const list = el('ol', { className: 'shots', attrs: { 'aria-label': t('Shots') } });
+const addButton = button(t('Add Shot'), { className: 'secondary', ariaLabel: t('Add a shot at the end') });
+
+root.removeAttribute('aria-busy');
+root.replaceChildren(
+  el('header', { className: 'toolbar' }, [el('div', {}, [title, meta, made]), el('div', { className: 'actions' }, [total, warning, shootButton])]),
+  notice,
+  list,
+  addButton,
+);
+
+shootButton.addEventListener('click', () => channel.post({ type: 'shoot' }));
+addButton.addEventListener('click', () => channel.post({ type: 'add' }));
+
+channel.onMessage((message) => {
+  if (message?.type === 'film') render(message.film);
+  else if (message?.type === 'notice') notice.textContent = message.text;
+});
+channel.post({ type: 'ready' });
+
+function render(film: FilmView): void {
+  // A re-render keeps the focused control (by its key) and the text being typed in it.
+  const active = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
+  const focusKey = active?.dataset.focusKey;
+  const typing = active instanceof HTMLTextAreaElement ? active.value : undefined;
+  title.textContent = film.name;
+  meta.textContent = t('{0} · {1}', film.model, film.file);
+  total.textContent = t('Total: {0}', film.total);
+  warning.textContent = film.warning ?? '';
+  warning.hidden = !film.warning;
+  made.textContent = film.made ? t('Made into {0}', film.made) : '';
+  made.hidden = !film.made;
+  shootButton.textContent = film.shoot;
+  shootButton.disabled = film.busy;
+  addButton.disabled = film.busy || !film.canAdd;
+  list.setAttribute('aria-busy', String(film.busy));
+  list.replaceChildren(...film.shots.map((shot, index) => shotItem(film, shot, index)));
+  if (!focusKey) return;
+  const again = list.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+  if (!again) return;
+  if (again instanceof HTMLTextAreaElement && typing !== undefined) again.value = typing;
+  again.focus();
+}
+
+function shotItem(film: FilmView, shot: ShotView, index: number): HTMLLIElement {
+  const number = index + 1;
+  const field = (name: 'prompt' | 'caption', label: string, maxLength?: number): HTMLElement => {
+    const area = el('textarea', {
+      text: shot[name],
+      attrs: { id: `${shot.id}-${name}`, rows: name === 'prompt' ? '4' : '2', maxlength: maxLength ? String(maxLength) : undefined },
+      dataset: { focusKey: `${shot.id}:${name}` },
+    });
+    area.disabled = film.busy;
+    area.addEventListener('change', () => channel.post({ type: 'change', id: shot.id, [name]: area.value }));
+    return el('div', { className: 'field' }, [el('label', { text: label, attrs: { for: area.id } }), area]);
+  };
+  const seconds = el('select', { attrs: { id: `${shot.id}-seconds` }, dataset: { focusKey: `${shot.id}:seconds` } });
+  for (const duration of film.durations) seconds.append(el('option', { text: t('{0} s', duration), attrs: { value: String(duration) } }));
+  seconds.value = String(shot.seconds);
+  seconds.disabled = film.busy;
+  seconds.addEventListener('change', () => channel.post({ type: 'change', id: shot.id, seconds: Number(seconds.value) }));
+  const action = (label: string, ariaLabel: string, key: string, enabled: boolean, message: FilmToHost): HTMLButtonElement => {
+    const control = button(label, { ariaLabel, dataset: { focusKey: `${shot.id}:${key}` } });
+    control.disabled = film.busy || !enabled;
+    control.addEventListener('click', () => channel.post(message));
+    return control;
+  };
+  const last = index === film.shots.length - 1;
+  return el('li', { className: 'shot', attrs: { 'aria-label': t('Shot {0}', number) } }, [
+    el('h2', { text: t('Shot {0}', number) }),
+    field('prompt', t('Visual prompt')),
+    field('caption', t('Caption'), 200),
+    el('div', { className: 'row' }, [
+      el('label', { text: t('Duration'), attrs: { for: seconds.id } }),
+      seconds,
+      el('span', { className: 'cost', text: shot.cost ? t('Cost: {0}', shot.cost) : t('Cost: price not known') }),
+      shot.taskId ? el('span', { className: 'task', text: t('Task {0}', shot.taskId) }) : undefined,
+    ]),
+    el('div', { className: 'row buttons' }, [
+      action(t('Move Up'), t('Move shot {0} up', number), 'up', index > 0, { type: 'move', id: shot.id, by: -1 }),
+      action(t('Move Down'), t('Move shot {0} down', number), 'down', !last, { type: 'move', id: shot.id, by: 1 }),
+      action(t('Add Shot After'), t('Add a shot after shot {0}', number), 'add', film.canAdd, { type: 'add', after: shot.id }),
+      action(t('Remove'), t('Remove shot {0}', number), 'remove', film.canRemove, { type: 'remove', id: shot.id }),
+    ]),
+  ]);
+}

@@ -1,0 +1,62 @@
+import * as z from 'zod/mini';
+import { MAX_VIDEO_SECONDS } from '../../api/video/request';
+import { MAX_CAPTION_CHARS } from './core/storyboard';
+
+// The storyboard editor's page and its host (FilmEditorHost): the host sends the film as it is in its file, with
+// each shot's cost and the charge gate's total; the page asks for one change at a time (checked here with zod).
+
+export interface ShotView {
+  id: string;
+  prompt: string;
+  caption: string;
+  seconds: number;
+  /** `$0.40`, or undefined when the price is not known. */
+  cost?: string;
+  /** The shot's task, once shot. */
+  taskId?: string;
+}
+
+export interface FilmView {
+  name: string;
+  model: string;
+  /** The workspace-relative file the storyboard is saved in. */
+  file: string;
+  shots: ShotView[];
+  /** The durations a shot may have (the model's, or every whole second). */
+  durations: number[];
+  /** The charge gate's words for the whole film: `$2.00 · $8.00 left after`, or `price not known`. */
+  total: string;
+  /** Why the key may not cover it, when there is a reason. */
+  warning?: string;
+  /** The button's label: `Shoot the film for $2.00`, or `Shoot the film (price not known)`. */
+  shoot: string;
+  /** What the shots were made into: the film's file, or its playlist's. */
+  made?: string;
+  canAdd: boolean;
+  canRemove: boolean;
+  /** Shooting now: the page's buttons wait. */
+  busy: boolean;
+}
+
+/** Host → page: the film, or a sentence about the last change (refused, saved, shot). */
+export type HostToFilm = { type: 'film'; film: FilmView } | { type: 'notice'; text: string };
+
+const id = z.string().check(z.minLength(1), z.maxLength(40));
+const text = z.string().check(z.maxLength(4000));
+
+/** Page → host. */
+export const filmToHostSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({
+    type: z.literal('change'),
+    id,
+    prompt: z.optional(text),
+    caption: z.optional(z.string().check(z.maxLength(MAX_CAPTION_CHARS * 4))),
+    seconds: z.optional(z.int().check(z.gte(1), z.lte(MAX_VIDEO_SECONDS))),
+  }),
+  z.object({ type: z.literal('move'), id, by: z.union([z.literal(-1), z.literal(1)]) }),
+  z.object({ type: z.literal('add'), after: z.optional(id) }),
+  z.object({ type: z.literal('remove'), id }),
+  z.object({ type: z.literal('shoot') }),
+]);
+export type FilmToHost = z.infer<typeof filmToHostSchema>;
