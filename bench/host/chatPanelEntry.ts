@@ -1,5 +1,5 @@
 // Loaded by VS Code as `extensionTestsPath`: puts a 500-message conversation into Promptreel's chat, opens it in a
-// chat panel, then streams a 5,000-chunk reply into it. The bench's driver measures the webview meanwhile (Playwright);
+// chat panel when the driver says the window has settled, then streams a 5,000-chunk reply into it. The bench's driver measures the webview meanwhile (Playwright);
 // the two meet through console lines (entry → driver) and signal files (driver → entry).
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
@@ -83,6 +83,9 @@ export async function run(): Promise<void> {
     });
   }
   chat.store.changed(conversation.id, { listChanged: true, persist: 'now' });
+  // The panel opens once the driver has seen the window start up and settle (what a user opening a chat meets).
+  console.log(`${PHASE} prepared ${Date.now()}`);
+  await waitForFile(`${signal}.open`);
 
   console.log(`${PHASE} render ${Date.now()}`);
   const host = chat.panels.show(conversation.id) as Partial<PanelHost> | undefined;
