@@ -6,7 +6,7 @@
 export interface OpenTimes {
   /** The page's navigation start (its `performance.timeOrigin`). */
   pageStartAt?: number;
-  /** The host's snapshot arrived (its `message` event). */
+  /** The host's snapshot arrived (its `message` event was queued). */
   snapshotAt?: number;
   /** The frame that painted the last screen: the list at its bottom, every message in view rendered. */
   lastScreenAt?: number;
@@ -36,7 +36,9 @@ export function installOpenProbe(options: OpenProbeOptions): void {
   const times: OpenTimes = { pageStartAt: performance.timeOrigin };
   const onMessage = (event: MessageEvent<unknown>) => {
     const data = event.data as { type?: unknown } | null;
-    if (times.snapshotAt === undefined && typeof data === 'object' && data !== null && data.type === 'snapshot') times.snapshotAt = Date.now();
+    // The event's time stamp is when it was queued: whichever listener runs first (the page's renders the snapshot).
+    if (times.snapshotAt === undefined && typeof data === 'object' && data !== null && data.type === 'snapshot')
+      times.snapshotAt = performance.timeOrigin + event.timeStamp;
   };
   const unrendered = (element: Element) => element.hasAttribute('data-pending') || element.querySelector('[data-pending]') !== null;
   const lastScreen = (list: HTMLElement): number | undefined => {
@@ -87,8 +89,7 @@ export function installOpenProbe(options: OpenProbeOptions): void {
     const list = document.getElementById('messages');
     if (list) {
       clearInterval(poll);
-      // Capturing: before the page's own listener, which renders the snapshot.
-      window.addEventListener('message', onMessage, true);
+      window.addEventListener('message', onMessage);
       watch(list);
     } else if (Date.now() - started > 60_000) clearInterval(poll);
   }, 5);
