@@ -6,6 +6,7 @@ import { FrameScheduler } from './frameScheduler';
 import { Header } from './header';
 import type { ChatChannel } from './chatChannel';
 import { buildLayout } from './layout';
+import { warmUpMarkdown } from './markdownStream';
 import { MessageListView } from './messageListView';
 import { actionLabel, AssistantMessageView } from './messageViews';
 
@@ -50,8 +51,9 @@ export class ChatApp {
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.composer.requestStop()) event.preventDefault();
     });
+    // The page said `ready` as it started (earlyReady.ts): the snapshot comes here.
     channel.onMessage((message) => this.receive(message));
-    channel.post({ type: 'ready', ...(channel.saved.conversationId ? { conversationId: channel.saved.conversationId } : {}) });
+    setTimeout(warmUpMarkdown, 0);
   }
 
   /** Sends an intent; one that starts a reply brings the list back to the bottom to follow it. */
