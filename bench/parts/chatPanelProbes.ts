@@ -6,6 +6,8 @@
 export interface OpenTimes {
   /** The page's navigation start (its `performance.timeOrigin`). */
   pageStartAt?: number;
+  /** The page's script had built the chat's list (seen within 5 ms): the script has run. */
+  scriptRanAt?: number;
   /** The host's snapshot arrived (its `message` event was queued). */
   snapshotAt?: number;
   /** The frame that painted the last screen: the list at its bottom, every message in view rendered. */
@@ -89,6 +91,7 @@ export function installOpenProbe(options: OpenProbeOptions): void {
     const list = document.getElementById('messages');
     if (list) {
       clearInterval(poll);
+      times.scriptRanAt = Date.now();
       window.addEventListener('message', onMessage);
       watch(list);
     } else if (Date.now() - started > 60_000) clearInterval(poll);
@@ -199,6 +202,57 @@ export function scrollToTop(options: ScrollOptions): Promise<ScrollResult> {
       const before = list.scrollTop;
       list.scrollTop = Math.max(0, before - options.step);
       scrolledPx += before - list.scrollTop;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+export interface PlainScrollOptions {
+  step: number;
+  frames: number;
+}
+
+/**
+ * In the chat page: the same scroll over a plain block instead of the chat (a scroller of the list's size laid over
+ * it, as tall as it, painted with stripes), for as many frames: what this machine allows at this moment, the limit
+ * the chat's figures are read against.
+ */
+export function scrollPlainBlock(options: PlainScrollOptions): Promise<{ frameGaps: number[] }> {
+  return new Promise((resolve, reject) => {
+    const list = document.getElementById('messages');
+    if (!list) return reject(new Error('no #messages in the chat page'));
+    const box = list.getBoundingClientRect();
+    const scroller = document.createElement('div');
+    Object.assign(scroller.style, {
+      position: 'fixed',
+      left: `${box.left}px`,
+      top: `${box.top}px`,
+      width: `${box.width}px`,
+      height: `${box.height}px`,
+      overflowY: 'auto',
+      zIndex: '1000',
+      background: 'canvas',
+    });
+    const block = document.createElement('div');
+    Object.assign(block.style, {
+      height: `${list.scrollHeight}px`,
+      background: 'repeating-linear-gradient(0deg, transparent 0 18px, rgba(128, 128, 128, 0.3) 18px 19px)',
+    });
+    scroller.append(block);
+    document.body.append(scroller);
+    scroller.scrollTop = scroller.scrollHeight;
+    const frameGaps: number[] = [];
+    let last: number | undefined;
+    const tick = (time: number) => {
+      if (last !== undefined) frameGaps.push(time - last);
+      last = time;
+      if (frameGaps.length >= options.frames) {
+        scroller.remove();
+        resolve({ frameGaps });
+        return;
+      }
+      scroller.scrollTop = Math.max(0, scroller.scrollTop - options.step);
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
