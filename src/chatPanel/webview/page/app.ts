@@ -51,8 +51,9 @@ export class ChatApp {
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.composer.requestStop()) event.preventDefault();
     });
-    // The page said `ready` as it started (earlyReady.ts): the snapshot comes here.
     channel.onMessage((message) => this.receive(message));
+    channel.post({ type: 'ready', ...(channel.saved.conversationId ? { conversationId: channel.saved.conversationId } : {}) });
+    // While the snapshot travels.
     setTimeout(warmUpMarkdown, 0);
   }
 
