@@ -71,6 +71,12 @@ export class MessageListView {
   private pinnedAnchor: ScrollAnchor | undefined;
   private savedAnchor = '';
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastPass = 0;
+  /** Where each slot begins, as last measured; `stale` once something may have changed a height. */
+  private offsets: number[] | undefined;
+  private stale = true;
+  /** Tells when a message in the page changes its height (a reasoning unfolded, a reply growing). */
+  private readonly sizes = new ResizeObserver(() => this.rendered());
   private nextFrame = false;
   private idleRequested = false;
   /** A pass is running, or messages render ahead: the views they render say they grew, which is known. */
@@ -89,7 +95,7 @@ export class MessageListView {
     list.addEventListener('scroll', () => this.scheduler.schedule(this.scrolledJob, this.scrolledJob), { passive: true });
     list.addEventListener('click', (event) => onMessageListClick(event, (intent) => this.host.post(intent)));
     list.addEventListener('copy', (event) => this.copy(event));
-    new ResizeObserver(() => this.scheduler.schedule(this, this.passJob)).observe(list);
+    new ResizeObserver(() => this.rendered()).observe(list);
     addEventListener('pagehide', () => this.saveNow());
   }
 
@@ -116,6 +122,7 @@ export class MessageListView {
       }
     }
     this.restore = undefined;
+    this.stale = true;
     this.messages = conversation.messages;
     this.indexOf = new Map(conversation.messages.map((message, index) => [message.id, index]));
     this.busy = conversation.busy;
@@ -147,6 +154,7 @@ export class MessageListView {
 
   /** Something in a message changed its height: the list follows the bottom, or settles around the view. */
   rendered(): void {
+    this.stale = true;
     if (!this.passing) this.scheduler.schedule(this, this.passJob);
   }
 
@@ -186,6 +194,7 @@ export class MessageListView {
   /** Puts the page in line with `range`: the spacers around the articles, moving only what is out of place. */
   private place(): void {
     if (this.messages.length === 0) {
+      this.sizes.disconnect();
       this.empty ??= emptyState();
       this.list.replaceChildren(this.empty);
       return;
@@ -200,12 +209,19 @@ export class MessageListView {
     for (const child of Array.from(this.list.children)) {
       if (staying.has(child)) continue;
       if (child.contains(document.activeElement)) this.list.focus({ preventScroll: true });
+      this.sizes.unobserve(child);
       child.remove();
+      this.stale = true;
     }
     let next = this.list.firstElementChild;
     for (const element of wanted) {
-      if (element === next) next = next.nextElementSibling;
-      else this.list.insertBefore(element, next);
+      if (element === next) {
+        next = next.nextElementSibling;
+        continue;
+      }
+      this.list.insertBefore(element, next);
+      if (element !== this.above && element !== this.below) this.sizes.observe(element);
+      this.stale = true;
     }
   }
 
@@ -275,7 +291,10 @@ export class MessageListView {
   private settle(): void {
     const started = performance.now();
     for (let round = 0; round < ROUNDS; round++) {
-      const offsets = slotOffsets(this.heights());
+      // A scroll alone changes no height: the frames of a scroll only look where the view is.
+      if (this.stale || !this.offsets) this.offsets = slotOffsets(this.heights());
+      this.stale = false;
+      const offsets = this.offsets;
       this.setSpacers(offsets);
       if (this.following) this.list.scrollTop = this.list.scrollHeight;
       else if (this.pinnedAnchor) this.bringBack(this.pinnedAnchor, offsets);
@@ -389,10 +408,17 @@ export class MessageListView {
     this.list.scrollTop = this.paddingTop + top + anchor.offset;
   }
 
+  /** One timer for a whole scroll (setting one per frame costs more than the frame's own work). */
   private saveSoon(): void {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
+    this.lastPass = performance.now();
+    this.saveTimer ??= setTimeout(this.saveWhenStill, SAVE_DELAY_MS);
   }
+
+  private readonly saveWhenStill = () => {
+    const still = performance.now() - this.lastPass;
+    if (still < SAVE_DELAY_MS) this.saveTimer = setTimeout(this.saveWhenStill, SAVE_DELAY_MS - still);
+    else this.saveNow();
+  };
 
   /** The first message in view and how far its top is above the view's: saved, so a reload comes back there. */
   private saveNow(): void {
