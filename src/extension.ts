@@ -1,3 +1,4 @@
+// Pinned by `npm run bench -- --only startup`: the JS loaded at activation, and activation in the real host.
 // First: every module's t('…') is vscode.l10n.t from here on (see src/api/l10n.ts).
 import './workbench/l10n';
 import * as vscode from 'vscode';

@@ -1,3 +1,4 @@
+// Pinned by `npm run bench -- --only throughput,ttft`: streaming throughput against a raw undici read, and the first token within 1 ms of it.
 import type { Dispatcher, FormData } from 'undici';
 import type { Readable } from 'node:stream';
 import { apiUrl } from './baseUrl';

@@ -1,3 +1,4 @@
+// Pinned by `npm run bench -- --only editor`: time over the stream alone, and one undo step.
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
 import { Disposable } from '../common/lifecycle';

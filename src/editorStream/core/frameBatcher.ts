@@ -1,3 +1,4 @@
+// Pinned by `npm run bench -- --only editor`: time over the stream alone, and one undo step.
 import { systemClock, type Clock } from '../../common/clock';
 import type { IDisposable } from '../../common/lifecycle';
 

@@ -1,3 +1,4 @@
+// Pinned by `npm run bench -- --only poller`: requests per cycle, none while idle, a completion seen within one interval.
 // When to ask about a task again. Pure, so the numbers are unit-tested without any timer.
 
 /** No task waits longer than this between two polls (unless the configured interval itself is longer). */

@@ -1,3 +1,4 @@
+// Pinned by `npm run bench -- --only poller`: requests per cycle, none while idle, a completion seen within one interval.
 import type { StateStorage } from '../../common/stateStorage';
 import { Disposable } from '../../common/lifecycle';
 import type { ApiLogger } from '../../api';

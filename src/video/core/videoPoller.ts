@@ -1,3 +1,4 @@
+// Pinned by `npm run bench -- --only poller`: requests per cycle, none while idle, a completion seen within one interval.
 import { isApiError, type ApiError, type ApiLogger, type VideoTask } from '../../api';
 import { Disposable, MutableDisposable, toDisposable } from '../../common/lifecycle';
 import { Emitter, type Event } from '../../common/emitter';

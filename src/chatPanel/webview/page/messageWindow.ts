@@ -1,3 +1,4 @@
+// Pinned by `npm run bench -- --only chat`: frames over 50 ms while streaming, and a 500-message chat's last screen and scroll.
 // Which messages of a long conversation the page renders: those in view and a margin around them; the others stand in
 // a spacer above and one below, each as tall as the messages it replaces (measured once rendered, estimated before).
 // Plain geometry without the DOM (unit-tested); messageListView.ts applies it to the page.

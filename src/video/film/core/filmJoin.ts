@@ -1,3 +1,4 @@
+// Pinned by `npm run bench -- --only film`: seconds per minute of film and peak memory, against copying the same shots.
 import {
   ALL_FORMATS,
   EncodedAudioPacketSource,
