@@ -302,18 +302,11 @@ export type HostCommand = (typeof HOST_COMMANDS)[number];
 export type CodeActionKind = Extract<WebviewToHost, { type: 'codeAction' }>['action'];
 export type ToolDecision = Extract<WebviewToHost, { type: 'toolApproval' }>['decision'];
 
-/** Where the message list was: the first message in view, and how many pixels of it were above the view. */
-export const scrollAnchorSchema = z.object({ messageId: z.string(), offset: z.number() });
-export type ScrollAnchor = z.infer<typeof scrollAnchorSchema>;
-
-/**
- * What the webview keeps in `setState` (and what a restored panel hands back): never conversation content. No
- * `scrollAnchor`: the list was at its bottom (a pixel offset would need every message above it rendered to mean anything).
- */
+/** What the webview keeps in `setState` (and what a restored panel hands back): never conversation content. */
 export const webviewStateSchema = z.object({
   conversationId: z.optional(z.string()),
   draft: z.optional(z.string()),
-  scrollAnchor: z.optional(scrollAnchorSchema),
+  scrollTop: z.optional(z.number()),
 });
 export type WebviewState = z.infer<typeof webviewStateSchema>;
 
