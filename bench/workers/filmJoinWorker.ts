@@ -1,13 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { bytesReader, joinFilm, type ByteWriter } from '../../src/video/film/core/filmJoin';
-import { createLocalFile, openLocalFile, type LocalFileReader } from '../../src/workspace/localDisk';
+import { bytesReader, bytesWriter, joinFilm } from '../../src/video/film/core/filmJoin';
 import { filmJobSchema, type FilmJob, type FilmReport } from './protocol';
 
 /**
- * A fresh process per run, so its RSS before is a clean baseline: it joins the shots into one film with ours (the
- * extension's own reader and writer of the disk), or copies the same files with fs.copyFile (the peer), and reports
+ * A fresh process per run, so its RSS before is a clean baseline: it joins the shots into one film as the extension
+ * does (each shot read whole, the film made in memory, then written in one write, as vscode.workspace.fs works), or copies the same files with fs.copyFile (the peer), and reports
  * the time and the peak RSS (the kernel's high-water mark, and a 5 ms sampling as a cross-check).
  */
 process.once('message', (raw: unknown) => {
@@ -36,16 +35,15 @@ async function run(raw: unknown): Promise<FilmReport> {
 }
 
 async function join(job: FilmJob): Promise<{ bytes: number; seconds: number }> {
-  const readers: LocalFileReader[] = [];
-  try {
-    for (const shot of job.shots) readers.push(await openLocalFile(shot));
-    const shots = readers.map((source, index) => ({ source, caption: `Shot ${index + 1} says what this part of the code does.` }));
-    const { plan, film } = await joinFilm(shots, () => createLocalFile(job.destination));
-    if (!film) throw new Error(`the shots did not join: ${plan.joinable ? '' : plan.reason}`);
-    return { bytes: film.bytes, seconds: film.seconds };
-  } finally {
-    await Promise.all(readers.map((reader) => reader.close()));
+  const shots = [];
+  for (const [index, shot] of job.shots.entries()) {
+    shots.push({ source: bytesReader(await fs.promises.readFile(shot)), caption: `Shot ${index + 1} says what this part of the code does.` });
   }
+  const target = bytesWriter();
+  const { plan, film } = await joinFilm(shots, async () => target);
+  if (!film) throw new Error(`the shots did not join: ${plan.joinable ? '' : plan.reason}`);
+  await fs.promises.writeFile(job.destination, target.bytes(), { flag: 'wx' });
+  return { bytes: film.bytes, seconds: film.seconds };
 }
 
 async function copy(job: FilmJob): Promise<{ bytes: number; seconds: number }> {
@@ -61,6 +59,5 @@ async function copy(job: FilmJob): Promise<{ bytes: number; seconds: number }> {
 /** One shot joined into nothing: loads mediabunny and compiles the hot paths, as an extension that joined before. */
 async function warmUp(shot: string): Promise<void> {
   const source = bytesReader(await fs.promises.readFile(shot));
-  const nowhere: ByteWriter = { write: async () => undefined, close: async () => undefined };
-  await joinFilm([{ source, caption: 'warm-up' }], async () => nowhere);
+  await joinFilm([{ source, caption: 'warm-up' }], async () => bytesWriter());
 }

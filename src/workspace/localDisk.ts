@@ -1,11 +1,9 @@
-// Pinned by `npm run bench -- --only film`: seconds per minute of film and peak memory, against copying the same shots.
 // The one module outside src/api that reads the disk itself (eslint.config.mjs allows it here alone). It serves
 // `file:` URIs, which name this machine's disk: the extension host runs where the workspace's files are (a remote
 // window's files are on the remote host, and so is this extension host). `vscode.workspace.fs` cannot say where a link
 // leads, and lists a folder eight times slower than Node does here (the boundary lists every folder it checks).
-// Every other file operation goes through `vscode.workspace.fs`, except random access to large media (the explainer
-// film's join reads its shots part by part and writes the film at positions), which `vscode.workspace.fs` cannot do.
-import { open, readdir, realpath, stat } from 'node:fs/promises';
+// Every other file operation goes through `vscode.workspace.fs`.
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { sep } from 'node:path';
 import type { FolderEntry } from './core/canonicalPlace';
 
@@ -37,49 +35,4 @@ export async function readLocalFolder(fsPath: string): Promise<FolderEntry[] | u
   } catch {
     return undefined;
   }
-}
-
-/** A file of this disk opened for reads at any position (a film's shot, complete: its size is read once); the caller closes it. */
-export interface LocalFileReader {
-  size(): Promise<number>;
-  read(start: number, end: number): Promise<Uint8Array>;
-  close(): Promise<void>;
-}
-
-export async function openLocalFile(fsPath: string): Promise<LocalFileReader> {
-  const handle = await open(fsPath, 'r');
-  const { size } = await handle.stat();
-  return {
-    size: async () => size,
-    read: async (start, end) => {
-      const bytes = Buffer.allocUnsafe(end - start);
-      let filled = 0;
-      while (filled < bytes.length) {
-        const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, start + filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      return filled === bytes.length ? bytes : bytes.subarray(0, filled);
-    },
-    close: () => handle.close(),
-  };
-}
-
-/** A new file of this disk written at positions (the joined film); never one that exists. The caller closes it. */
-export interface LocalFileWriter {
-  write(data: Uint8Array, position: number): Promise<void>;
-  close(): Promise<void>;
-}
-
-export async function createLocalFile(fsPath: string): Promise<LocalFileWriter> {
-  const handle = await open(fsPath, 'wx');
-  return {
-    write: async (data, position) => {
-      for (let written = 0; written < data.byteLength;) {
-        const { bytesWritten } = await handle.write(data, written, data.byteLength - written, position + written);
-        written += bytesWritten;
-      }
-    },
-    close: () => handle.close(),
-  };
 }

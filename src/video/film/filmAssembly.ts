@@ -5,10 +5,9 @@ import { Disposable } from '../../common/lifecycle';
 import { Emitter } from '../../common/emitter';
 import { describeError, type ComponentLogger } from '../../common/logger';
 import { showMessage } from '../../workbench/showMessage';
-import { createLocalFile, openLocalFile, type LocalFileReader } from '../../workspace/localDisk';
 import type { VideoTaskStore } from '../core/taskStore';
 import { savedFile } from '../downloadedFile';
-import { joinFilm, type FilmPlan } from './core/filmJoin';
+import { bytesReader, bytesWriter, joinFilm } from './core/filmJoin';
 import { filmPlaylist, playlistJson } from './core/filmPlaylist';
 import type { FilmOutput, Storyboard } from './core/storyboard';
 
@@ -34,6 +33,8 @@ export class FilmAssembly extends Disposable {
   /** Films shot and not assembled yet, by their storyboard's URI. */
   private readonly waiting = new Map<string, vscode.Uri>();
   private readonly busy = new Set<string>();
+  /** Each waiting film's shot tasks as last read: while one has no downloaded file, a change of the list reads nothing. */
+  private readonly shotTasks = new Map<string, readonly string[]>();
   private readonly assembled = this._register(new Emitter<AssembledFilm>());
   /** A film was assembled (tests wait for it). */
   readonly onDidAssemble = this.assembled.event;
@@ -46,18 +47,22 @@ export class FilmAssembly extends Disposable {
   /** Assembles the film once all its shots are downloaded. */
   watch(file: vscode.Uri): void {
     this.waiting.set(file.toString(), file);
+    this.shotTasks.delete(file.toString());
     void this.check();
   }
 
   private async check(): Promise<void> {
     for (const [key, file] of this.waiting) {
-      if (this.busy.has(key)) continue;
+      if (this.busy.has(key) || this.stillDownloading(key)) continue;
       this.busy.add(key);
       try {
         const storyboard = await this.deps.read(file);
+        const taskIds = storyboard?.shots.flatMap((shot) => (shot.taskId ? [shot.taskId] : [])) ?? [];
+        if (storyboard && taskIds.length === storyboard.shots.length) this.shotTasks.set(key, taskIds);
         const shots = storyboard && (await this.downloadedShots(storyboard));
         if (!storyboard || !shots) continue;
         this.waiting.delete(key);
+        this.shotTasks.delete(key);
         const output = await this.assemble(file, storyboard, shots);
         if (output) {
           await this.deps.record(file, output);
@@ -70,6 +75,10 @@ export class FilmAssembly extends Disposable {
         this.busy.delete(key);
       }
     }
+  }
+
+  private stillDownloading(key: string): boolean {
+    return this.shotTasks.get(key)?.some((id) => !this.deps.store.get(id)?.downloadedPath) ?? false;
   }
 
   /** Each shot's downloaded file, in order; undefined while one is missing. */
@@ -85,22 +94,17 @@ export class FilmAssembly extends Disposable {
   }
 
   private async assemble(file: vscode.Uri, storyboard: Storyboard, shots: vscode.Uri[]): Promise<FilmOutput | undefined> {
-    if (file.scheme !== 'file' || shots.some((shot) => shot.scheme !== 'file')) {
-      this.deps.log.info(`The film ${file.toString()} is not on this machine's disk: its shots are not joined.`);
-      return undefined;
-    }
     const folder = vscode.Uri.joinPath(file, '..');
     const stem = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.json$/, '');
-    const readers: LocalFileReader[] = [];
-    let plan: FilmPlan;
+    // Through vscode.workspace.fs, so a remote or virtual workspace makes its film too: each shot is read whole and
+    // the film made in memory (a film is a few shots of seconds each), then saved in one write.
+    const sources = [];
+    for (const [index, shot] of shots.entries())
+      sources.push({ source: bytesReader(await vscode.workspace.fs.readFile(shot)), caption: storyboard.shots[index].caption });
+    const target = bytesWriter();
+    const { plan } = await joinFilm(sources, async () => target);
     const video = await freeName(folder, stem, '.mp4');
-    try {
-      for (const shot of shots) readers.push(await openLocalFile(shot.fsPath));
-      const sources = readers.map((reader, index) => ({ source: reader, caption: storyboard.shots[index].caption }));
-      ({ plan } = await joinFilm(sources, () => createLocalFile(vscode.Uri.joinPath(folder, video).fsPath)));
-    } finally {
-      await Promise.all(readers.map((reader) => reader.close().catch(() => undefined)));
-    }
+    if (plan.joinable) await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, video), target.bytes());
     const captions = await freeName(folder, stem, '.vtt');
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, captions), new TextEncoder().encode(plan.vtt));
     if (plan.joinable) {

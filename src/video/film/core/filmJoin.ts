@@ -50,6 +50,26 @@ export function bytesReader(bytes: Uint8Array): ByteReader {
   return { size: async () => bytes.byteLength, read: async (start, end) => bytes.subarray(start, end) };
 }
 
+/** A writer into memory, growing as written (the film is then saved in one write, through any file system). */
+export function bytesWriter(): ByteWriter & { bytes(): Uint8Array } {
+  let buffer = new Uint8Array(1 << 20);
+  let length = 0;
+  return {
+    write: async (data, position) => {
+      const end = position + data.byteLength;
+      if (end > buffer.byteLength) {
+        const grown = new Uint8Array(Math.max(end, buffer.byteLength * 2));
+        grown.set(buffer.subarray(0, length));
+        buffer = grown;
+      }
+      buffer.set(data, position);
+      length = Math.max(length, end);
+    },
+    close: async () => undefined,
+    bytes: () => buffer.subarray(0, length),
+  };
+}
+
 export interface FilmShot {
   source: ByteReader;
   caption: string;

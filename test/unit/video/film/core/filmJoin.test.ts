@@ -4,9 +4,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input, type InputTrack } from 'mediabunny';
-import { bytesReader, joinFilm, planFilm, writeFilm, type ByteWriter, type FilmShot } from '../../../../../src/video/film/core/filmJoin';
+import { bytesReader, bytesWriter, joinFilm, planFilm, writeFilm, type ByteWriter, type FilmShot } from '../../../../../src/video/film/core/filmJoin';
 import { filmPlaylist, parseFilmPlaylist, playlistJson, playlistM3u } from '../../../../../src/video/film/core/filmPlaylist';
-import { createLocalFile, openLocalFile, type LocalFileReader } from '../../../../../src/workspace/localDisk';
+import { createDiskFile, openDiskFile } from '../../../support/diskPorts';
 import type { FilmClip } from '../../../../service';
 import { clientFor, useLocalService } from '../../../support/localService';
 import { ffprobeFilm, hasFfprobe, readMp4Captions } from './mp4Captions';
@@ -51,7 +51,7 @@ async function readBack(file: string): Promise<{ video: TrackFacts; audio?: Trac
 describe('video/film: joining the shots into one film (issue 27)', () => {
   const ctx = useLocalService();
   let folder: string;
-  const opened: LocalFileReader[] = [];
+  const opened: { close(): Promise<void> }[] = [];
 
   beforeEach(() => {
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-film-'));
@@ -77,7 +77,7 @@ describe('video/film: joining the shots into one film (issue 27)', () => {
   async function shotsOf(files: readonly string[]): Promise<FilmShot[]> {
     const shots: FilmShot[] = [];
     for (const [index, file] of files.entries()) {
-      const source = await openLocalFile(file);
+      const source = await openDiskFile(file);
       opened.push(source);
       shots.push({ source, caption: CAPTIONS[index] ?? `Shot ${index + 1}` });
     }
@@ -89,7 +89,7 @@ describe('video/film: joining the shots into one film (issue 27)', () => {
     const parts = await Promise.all(files.map(readBack));
     const out = path.join(folder, 'film.mp4');
     const progress: number[] = [];
-    const { plan, film } = await joinFilm(await shotsOf(files), () => createLocalFile(out), { onProgress: (done) => progress.push(done.shots) });
+    const { plan, film } = await joinFilm(await shotsOf(files), () => createDiskFile(out), { onProgress: (done) => progress.push(done.shots) });
 
     assert.ok(plan.joinable, plan.joinable ? '' : plan.reason);
     assert.ok(film);
@@ -161,6 +161,18 @@ describe('video/film: joining the shots into one film (issue 27)', () => {
     );
   });
 
+  it('issue 27: made in memory from shots read whole (as the extension does, through vscode.workspace.fs), the film is the same file', async () => {
+    const files = await shoot(['shot-a', 'shot-b', 'shot-c']);
+    const onDisk = path.join(folder, 'on-disk.mp4');
+    await joinFilm(await shotsOf(files), () => createDiskFile(onDisk));
+    const inMemory = bytesWriter();
+    const shots = files.map((file, index) => ({ source: bytesReader(fs.readFileSync(file)), caption: CAPTIONS[index] ?? `Shot ${index + 1}` }));
+    const { film } = await joinFilm(shots, async () => inMemory);
+    assert.ok(film);
+    assert.equal(inMemory.bytes().byteLength, film.bytes);
+    assert.ok(Buffer.from(inMemory.bytes()).equals(fs.readFileSync(onDisk)), 'the same bytes as the film written at positions on disk');
+  });
+
   it('issue 27: ffprobe reads the joined film alike: its length, its streams and the captions', async function () {
     if (!hasFfprobe()) {
       console.log('      ffprobe is not on PATH: this check is skipped (the mediabunny and box checks above still ran).');
@@ -168,7 +180,7 @@ describe('video/film: joining the shots into one film (issue 27)', () => {
     }
     const files = await shoot(['shot-a', 'shot-b', 'shot-c']);
     const out = path.join(folder, 'film.mp4');
-    const { plan } = await joinFilm(await shotsOf(files), () => createLocalFile(out));
+    const { plan } = await joinFilm(await shotsOf(files), () => createDiskFile(out));
     assert.ok(plan.joinable);
     const probed = ffprobeFilm(out);
     assert.ok(Math.abs(probed.duration - 4.5) <= 2 / 24, `ffprobe says ${probed.duration} s`);
@@ -195,7 +207,7 @@ describe('video/film: joining the shots into one film (issue 27)', () => {
     let opened = 0;
     const { plan, film } = await joinFilm(await shotsOf(portrait), async () => {
       opened++;
-      return createLocalFile(path.join(folder, 'never.mp4'));
+      return createDiskFile(path.join(folder, 'never.mp4'));
     });
     assert.equal(plan.joinable, false);
     assert.equal(film, undefined);

@@ -60,10 +60,10 @@ describe('video/film: the storyboard the chat model drafts (issue 27)', () => {
     assert.match(text, /Also mentioned: src\/sleep\.ts\n\nexport const sleep/);
     assert.match(text, /What the film should focus on: focus on the waiting$/);
 
-    const any = storyboardPrompt({ ...INPUT, durations: undefined, firstFrame: false, maxPromptLength: 500 });
-    assert.match(any.instructions, /whole number of seconds from 1 to 60; 5 suits most shots/);
-    assert.match(any.instructions, /repeat the style/);
-    assert.match(any.instructions, /at most 500 characters/);
+    const anyDuration = storyboardPrompt({ ...INPUT, durations: undefined, firstFrame: false, maxPromptLength: 500 });
+    assert.match(anyDuration.instructions, /whole number of seconds from 1 to 60; 5 suits most shots/);
+    assert.match(anyDuration.instructions, /repeat the style/);
+    assert.match(anyDuration.instructions, /at most 500 characters/);
   });
 
   it('issue 27: reads the storyboard in a fence or among words, under other common field names, with durations as strings', () => {
