@@ -1,4 +1,4 @@
-import { ensureReadyToCharge } from '../workbench/readiness';
+import { explainerWriter, selectedCode } from './codeExplainer';
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { isApiError } from '../api';
@@ -24,25 +24,18 @@ export interface ExplainerDeps {
 
 /** Generate Explainer Video from Selection: the chat model writes a prompt from the selected code; the user edits it before anything is charged. */
 export async function generateExplainer(deps: ExplainerDeps): Promise<CreateOutcome | undefined> {
-  const editor = vscode.window.activeTextEditor;
-  const selection = editor?.selection;
-  const code = editor && selection && !selection.isEmpty ? editor.document.getText(selection) : '';
-  if (!editor || !selection || !code.trim()) {
-    showMessage('info', t('Select the code to explain in an editor first, then run Generate Explainer Video from Selection.'));
-    return undefined;
-  }
-  const client = await ensureReadyToCharge(deps.connection, t('Generating an explainer video'));
-  if (!client) return { kind: 'not-ready' };
-  const chatModel = await deps.connection.chatModel.resolve();
-  if (!chatModel) {
-    showMessage('warning', t('The explainer prompt is written by your chat model, and the service lists none: select one first.'), [
-      { title: t('Select Chat Model'), run: () => vscode.commands.executeCommand(CommandIds.selectChatModel) },
-    ]);
-    return undefined;
-  }
-  const document = editor.document;
-  const fileName = vscode.workspace.asRelativePath(document.uri, false);
-  const lines = `${fileName}:${selection.start.line + 1}-${selection.end.line + 1}`;
+  const selected = selectedCode(t('Select the code to explain in an editor first, then run Generate Explainer Video from Selection.'));
+  if (!selected) return undefined;
+  const writer = await explainerWriter(
+    deps.connection,
+    deps.settings,
+    t('Generating an explainer video'),
+    t('The explainer prompt is written by your chat model, and the service lists none: select one first.'),
+  );
+  if (writer === 'not-ready') return { kind: 'not-ready' };
+  if (!writer) return undefined;
+  const { document, selection, code, fileName, lines } = selected;
+  const chatModel = writer.model.model;
   let written: string;
   try {
     written = await vscode.window.withProgress(
@@ -50,8 +43,7 @@ export async function generateExplainer(deps: ExplainerDeps): Promise<CreateOutc
       (_progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
-        const model = { model: chatModel, settings: deps.settings.chat, capabilities: deps.connection.catalog.capabilitiesOf(chatModel) };
-        return writeExplainerPrompt(client, model, code, document.languageId, fileName, controller.signal);
+        return writeExplainerPrompt(writer.client, writer.model, code, document.languageId, fileName, controller.signal);
       },
     );
   } catch (error) {

@@ -4,7 +4,7 @@ import { t } from '../../api/l10n';
 import { joinSentences } from '../../api/sentences';
 import { CommandIds } from '../../common/contributions';
 import { describeError } from '../../common/logger';
-import { ensureReadyToCharge } from '../../workbench/readiness';
+import { explainerWriter, selectedCode } from '../codeExplainer';
 import { showMessage } from '../../workbench/showMessage';
 import { limitsOf } from '../modelLimits';
 import { FILMS_FOLDER, newStoryboard, type FilmSettings, type Storyboard } from './core/storyboard';
@@ -24,31 +24,25 @@ export type FilmOutcome =
  * charged here: the editor's Shoot asks for the price first.
  */
 export async function generateFilm(deps: FilmEditorDeps, editors: FilmEditors): Promise<FilmOutcome | undefined> {
-  const editor = vscode.window.activeTextEditor;
-  const selection = editor?.selection;
-  const code = editor && selection && !selection.isEmpty ? editor.document.getText(selection) : '';
-  if (!editor || !selection || !code.trim()) {
-    showMessage('info', t('Select the code to explain in an editor first, then run Generate Explainer Film from Selection.'));
-    return undefined;
-  }
-  const document = editor.document;
+  const selected = selectedCode(t('Select the code to explain in an editor first, then run Generate Explainer Film from Selection.'));
+  if (!selected) return undefined;
+  const { document, selection, code, fileName, lines } = selected;
   const folder = vscode.workspace.getWorkspaceFolder(document.uri);
   if (!folder) {
     showMessage('info', t('A film is saved in the workspace folder of its code: open the folder of this file first.'));
     return undefined;
   }
-  const client = await ensureReadyToCharge(deps.connection, t('Drafting an explainer film'));
-  if (!client) return { kind: 'not-ready' };
-  const chatModel = await deps.connection.chatModel.resolve();
-  if (!chatModel) {
-    showMessage('warning', t('The storyboard is written by your chat model, and the service lists none: select one first.'), [
-      { title: t('Select Chat Model'), run: () => vscode.commands.executeCommand(CommandIds.selectChatModel) },
-    ]);
-    return undefined;
-  }
+  const writer = await explainerWriter(
+    deps.connection,
+    deps.settings,
+    t('Drafting an explainer film'),
+    t('The storyboard is written by your chat model, and the service lists none: select one first.'),
+  );
+  if (writer === 'not-ready') return { kind: 'not-ready' };
+  if (!writer) return undefined;
+  const chatModel = writer.model.model;
   const video = deps.settings.video;
   const limits = await limitsOf(deps.settings, deps.connection, video.model);
-  const fileName = vscode.workspace.asRelativePath(document.uri, false);
   const input: StoryboardInput = {
     code,
     languageId: document.languageId,
@@ -58,7 +52,6 @@ export async function generateFilm(deps: FilmEditorDeps, editors: FilmEditors): 
     ...(limits.maxPromptLength !== undefined ? { maxPromptLength: limits.maxPromptLength } : {}),
     firstFrame: limits.firstFrame,
   };
-  const lines = `${fileName}:${selection.start.line + 1}-${selection.end.line + 1}`;
   let outcome: DraftOutcome;
   try {
     outcome = await vscode.window.withProgress(
@@ -66,8 +59,7 @@ export async function generateFilm(deps: FilmEditorDeps, editors: FilmEditors): 
       (_progress, token) => {
         const controller = new AbortController();
         const cancelled = token.onCancellationRequested(() => controller.abort());
-        const model = { model: chatModel, settings: deps.settings.chat, capabilities: deps.connection.catalog.capabilitiesOf(chatModel) };
-        return draftStoryboard(chatAsker(client, model), input, controller.signal).finally(() => cancelled.dispose());
+        return draftStoryboard(chatAsker(writer.client, writer.model), input, controller.signal).finally(() => cancelled.dispose());
       },
     );
   } catch (error) {

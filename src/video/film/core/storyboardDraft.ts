@@ -2,10 +2,9 @@ import * as z from 'zod/mini';
 import type { ChatMessage, PromptreelClient } from '../../../api';
 import { t } from '../../../api/l10n';
 import { MAX_VIDEO_SECONDS } from '../../../api/video/request';
-import type { ResolvedCapabilities } from '../../../chatRequest/capabilities';
 import { buildChatRequest } from '../../../chatRequest/chatRequestBuilder';
-import type { ChatSampling } from '../../../config/chatSampling';
 import { MAX_CAPTION_CHARS, MAX_SHOTS, MIN_SHOTS } from './storyboard';
+import type { ExplainerModel } from '../../core/explainerPrompt';
 
 // Generate Explainer Film from Selection, its first step: the chat model turns code into a storyboard (3–8 shots,
 // each a visual prompt, a caption that explains, a duration the video model offers). Its reply is checked; a reply
@@ -312,17 +311,11 @@ function problemForModel(problem: StoryboardProblem): string {
   }
 }
 
-export interface StoryboardChatModel {
-  model: string;
-  settings: ChatSampling;
-  capabilities: ResolvedCapabilities;
-}
-
 /**
  * The ask port over a Promptreel client: one non-streamed chat completion shaped by the chat-request layer, in JSON
  * mode where the model has it (the layer leaves it out, and says so, where it does not).
  */
-export function chatAsker(client: Pick<PromptreelClient, 'createChatCompletion'>, { model, settings, capabilities }: StoryboardChatModel): AskChat {
+export function chatAsker(client: Pick<PromptreelClient, 'createChatCompletion'>, { model, settings, capabilities }: ExplainerModel): AskChat {
   return async (prompt, signal) => {
     const { request } = buildChatRequest({ model, ...prompt, settings, overrides: { jsonMode: true } }, capabilities);
     return (await client.createChatCompletion(request, signal)).text;
