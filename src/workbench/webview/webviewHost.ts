@@ -74,6 +74,7 @@ export abstract class WebviewHost<In extends { type: string }, Out> extends Disp
       cspSource: webview.cspSource,
       nonce: newNonce(),
       ...(page.allow ? { allow: page.allow } : {}),
+      baseStyleHref: webview.asWebviewUri(vscode.Uri.joinPath(options.extensionUri, 'media', 'page.css')).toString(),
       styleHref: webview.asWebviewUri(vscode.Uri.joinPath(options.extensionUri, 'media', page.style)).toString(),
       scriptSrc: webview.asWebviewUri(vscode.Uri.joinPath(options.extensionUri, 'dist', 'webview', page.script)).toString(),
       body: page.body,

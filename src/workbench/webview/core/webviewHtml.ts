@@ -16,6 +16,8 @@ export interface WebviewHtmlOptions {
   nonce: string;
   /** What else the page may load from its own files besides images. */
   allow?: { fonts?: boolean; media?: boolean };
+  /** The stylesheet every page shares (media/page.css), loaded first; then the page's own, which may override it. */
+  baseStyleHref?: string;
   /** The page's stylesheet, through the webview's resource origin. */
   styleHref: string;
   /** The page's bundle, through the webview's resource origin; it runs by the nonce only. */
@@ -52,7 +54,7 @@ export function webviewHtml(options: WebviewHtmlOptions): string {
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${escapeHtml(options.title)}</title>
-<link rel="stylesheet" href="${escapeHtml(options.styleHref)}">
+${options.baseStyleHref ? `<link rel="stylesheet" href="${escapeHtml(options.baseStyleHref)}">\n` : ''}<link rel="stylesheet" href="${escapeHtml(options.styleHref)}">
 </head>
 <body>
 ${options.body}

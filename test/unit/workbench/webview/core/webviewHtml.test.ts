@@ -42,6 +42,13 @@ describe('webview pages (one CSP for every webview, src/workbench/webview)', () 
     assert.ok(html.includes(`<link rel="stylesheet" href="${SOURCE}/media/chat.css">`), html);
   });
 
+  it("loads the kit's shared stylesheet before the page's own, so the page's rules win", () => {
+    const html = page({ baseStyleHref: `${SOURCE}/media/page.css` });
+    const base = html.indexOf(`<link rel="stylesheet" href="${SOURCE}/media/page.css">`);
+    const own = html.indexOf(`<link rel="stylesheet" href="${SOURCE}/media/chat.css">`);
+    assert.ok(base > 0 && own > base, html);
+  });
+
   it('allows media only when asked, and no inline script or style at all', () => {
     const html = page({ allow: { media: true } });
     const policy = csp(html);
