@@ -1,5 +1,5 @@
 // Loaded by VS Code as `extensionTestsPath`: puts a 500-message conversation into Promptreel's chat, opens it in a
-// chat panel, then streams a 5,000-chunk reply into it. The bench's driver measures the webview meanwhile (Playwright);
+// chat panel when the driver says the window has settled, then streams a 5,000-chunk reply into it. The bench's driver measures the webview meanwhile (Playwright);
 // the two meet through console lines (entry → driver) and signal files (driver → entry).
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
@@ -14,9 +14,10 @@ interface ChatApi {
   controller: { send(conversationId: string, input: { text: string }): Promise<{ status?: string; text?: string } | undefined> };
 }
 
-/** The part of a panel's ChatSession this entry listens to (checked at run time). */
+/** The part of a panel's ChatSession this entry listens to (checked at run time; `webview` is protected there). */
 interface PanelHost {
   onDidPost(listener: (message: { type: string }) => void): { dispose(): void };
+  webview?: { onDidReceiveMessage(listener: (message: unknown) => void): { dispose(): void } };
 }
 
 function chatApi(api: unknown): ChatApi {
@@ -83,11 +84,22 @@ export async function run(): Promise<void> {
     });
   }
   chat.store.changed(conversation.id, { listChanged: true, persist: 'now' });
+  // The panel opens once the driver has seen the window start up and settle (what a user opening a chat meets).
+  console.log(`${PHASE} prepared ${Date.now()}`);
+  await waitForFile(`${signal}.open`);
 
   console.log(`${PHASE} render ${Date.now()}`);
   const host = chat.panels.show(conversation.id) as Partial<PanelHost> | undefined;
-  // Where the time to show the conversation goes: when the host posted the snapshot (the webview said `ready` just
-  // before), and its size. Measured after the post, so the measuring does not delay it.
+  console.log(`${PHASE} returned ${Date.now()}`);
+  // Where the time to show the conversation goes: when the page said `ready`, when the host posted the snapshot, and
+  // its size. Measured after the post, so the measuring does not delay it.
+  if (typeof host?.webview?.onDidReceiveMessage === 'function') {
+    const received = host.webview.onDidReceiveMessage((message) => {
+      if ((message as { type?: unknown } | null)?.type !== 'ready') return;
+      received.dispose();
+      console.log(`${PHASE} ready ${Date.now()}`);
+    });
+  }
   if (typeof host?.onDidPost === 'function') {
     const posted = host.onDidPost((message) => {
       if (message.type !== 'snapshot') return;

@@ -302,11 +302,18 @@ export type HostCommand = (typeof HOST_COMMANDS)[number];
 export type CodeActionKind = Extract<WebviewToHost, { type: 'codeAction' }>['action'];
 export type ToolDecision = Extract<WebviewToHost, { type: 'toolApproval' }>['decision'];
 
-/** What the webview keeps in `setState` (and what a restored panel hands back): never conversation content. */
+/** Where the message list was: the first message in view, and how many pixels of it were above the view. */
+export const scrollAnchorSchema = z.object({ messageId: z.string(), offset: z.number() });
+export type ScrollAnchor = z.infer<typeof scrollAnchorSchema>;
+
+/**
+ * What the webview keeps in `setState` (and what a restored panel hands back): never conversation content. No
+ * `scrollAnchor`: the list was at its bottom (a pixel offset would need every message above it rendered to mean anything).
+ */
 export const webviewStateSchema = z.object({
   conversationId: z.optional(z.string()),
   draft: z.optional(z.string()),
-  scrollTop: z.optional(z.number()),
+  scrollAnchor: z.optional(scrollAnchorSchema),
 });
 export type WebviewState = z.infer<typeof webviewStateSchema>;
 

@@ -1,7 +1,7 @@
 import { HostChannel } from '../../../webviewPage/hostChannel';
-import type { HostToWebview, WebviewState, WebviewToHost } from '../protocol';
+import type { HostToWebview, ScrollAnchor, WebviewState, WebviewToHost } from '../protocol';
 
-/** The chat page's channel: the chat protocol both ways, and its draft, scroll and conversation kept across reloads. */
+/** The chat page's channel: the chat protocol both ways, and its draft, scroll anchor and conversation kept across reloads. */
 export type ChatChannel = HostChannel<WebviewToHost, HostToWebview, WebviewState>;
 
 export function chatChannel(): ChatChannel {
@@ -14,6 +14,12 @@ function readState(raw: unknown): WebviewState {
   return {
     ...(typeof value.conversationId === 'string' ? { conversationId: value.conversationId } : {}),
     ...(typeof value.draft === 'string' ? { draft: value.draft } : {}),
-    ...(typeof value.scrollTop === 'number' ? { scrollTop: value.scrollTop } : {}),
+    ...(isScrollAnchor(value.scrollAnchor) ? { scrollAnchor: value.scrollAnchor } : {}),
   };
+}
+
+function isScrollAnchor(value: unknown): value is ScrollAnchor {
+  if (typeof value !== 'object' || value === null) return false;
+  const anchor = value as Record<string, unknown>;
+  return typeof anchor.messageId === 'string' && typeof anchor.offset === 'number' && Number.isFinite(anchor.offset);
 }

@@ -1,4 +1,4 @@
-// Pinned by `npm run bench -- --only chat`: frames over 50 ms while streaming, and rendering a 500-message chat.
+// Pinned by `npm run bench -- --only chat`: frames over 50 ms while streaming, and a 500-message chat's last screen and scroll.
 /** The frame functions the scheduler uses; tests pass fake ones (the scheduler itself touches no DOM). */
 export interface FrameHost {
   requestFrame(callback: () => void): unknown;

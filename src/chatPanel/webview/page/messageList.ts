@@ -1,4 +1,4 @@
-// Pinned by `npm run bench -- --only chat`: frames over 50 ms while streaming, and rendering a 500-message chat.
+// Pinned by `npm run bench -- --only chat`: frames over 50 ms while streaming, and a 500-message chat's last screen and scroll.
 import type { WebviewToHost } from '../protocol';
 import { t } from '../../../webviewPage/l10n';
 import { el } from '../../../webviewPage/dom';

@@ -65,7 +65,11 @@ describe('chat webview protocol', () => {
   });
 
   it('reads the state a restored panel hands back', () => {
-    assert.deepEqual(webviewStateSchema.parse({ conversationId: 'c1', draft: 'x', scrollTop: 3 }), { conversationId: 'c1', draft: 'x', scrollTop: 3 });
+    const state = { conversationId: 'c1', draft: 'x', scrollAnchor: { messageId: 'm7', offset: 40 } };
+    assert.deepEqual(webviewStateSchema.parse(state), state);
+    // A state saved before the list kept an anchor (its pixel offset) is read without it: the chat opens at its end.
+    assert.deepEqual(webviewStateSchema.parse({ conversationId: 'c1', scrollTop: 3 }), { conversationId: 'c1' });
+    assert.equal(webviewStateSchema.safeParse({ conversationId: 'c1', scrollAnchor: { messageId: 'm7' } }).success, false);
     assert.equal(webviewStateSchema.safeParse({ conversationId: 5 }).success, false);
   });
 });
