@@ -1,5 +1,5 @@
 import { el } from '../../../webviewPage/dom';
-import type { FrameScheduler, JobPriority } from './frameScheduler';
+import type { FrameScheduler } from './frameScheduler';
 import { renderTokens } from './markdown';
 import { normalizeNewlines, splitStreamingMarkdown } from './markdownParser';
 
@@ -36,11 +36,8 @@ export class MarkdownStream {
     return this.source;
   }
 
-  /**
-   * Replaces the whole text (a snapshot, or a conversation re-sent by the host). `later`: render it when the frame
-   * has time left (a message far from the bottom of a long conversation), not in the next frame.
-   */
-  set(text: string, priority: JobPriority = 'now'): void {
+  /** Replaces the whole text (a snapshot, or a conversation re-sent by the host). */
+  set(text: string): void {
     if (text === this.source) return;
     if (!text.startsWith(this.source)) {
       // Not a continuation: what was rendered no longer holds.
@@ -49,14 +46,14 @@ export class MarkdownStream {
     }
     this.source = text;
     this.dirty = true;
-    this.schedule(priority);
+    this.schedule();
   }
 
   append(delta: string): void {
     if (!delta) return;
     this.source += delta;
     this.dirty = true;
-    this.schedule('now');
+    this.schedule();
   }
 
   /** Renders what is pending at once (a finished message); nothing when the page shows it already. */
@@ -69,9 +66,9 @@ export class MarkdownStream {
     this.scheduler.cancel(this);
   }
 
-  private schedule(priority: JobPriority): void {
+  private schedule(): void {
     this.container.dataset.pending = '';
-    this.scheduler.schedule(this, this.job, priority);
+    this.scheduler.schedule(this, this.job);
   }
 
   private render(): void {

@@ -175,7 +175,7 @@ export class MessageListView {
     }
     if (this.viewData.get(view) !== message) {
       this.viewData.set(view, message);
-      const place = { isLast: message.id === this.lastAssistantId, busy: this.busy, priority: 'now' as const };
+      const place = { isLast: message.id === this.lastAssistantId, busy: this.busy };
       if (view instanceof AssistantMessageView && message.role === 'assistant') view.update(message, place);
       else if (view instanceof UserMessageView && message.role === 'user') view.update(message, place);
     }
