@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
+import { assertNoSeriousViolations } from './support/axe';
 import { fillInput, quickInputRow, runCommand } from './support/palette';
 import { LONG_WAIT, chatFrame, normalize, openFile, showPromptreelSideBar, waitUntil } from './support/chatPage';
 import { useWorkbench } from './support/workbench';
@@ -178,6 +179,7 @@ describe('a 500-message chat (issue 28 item 2, real VS Code)', () => {
     assert.ok(opened.inPage >= 2 && opened.inPage <= 40, `${opened.inPage} of ${2 * TURNS} messages in the page`);
     assert.equal(await message(frame, `Deep answer ${DEEP}`).count(), 0, 'a message far up is not in the page yet');
     await context.workbench.screenshot('chat-long-opened');
+    await assertNoSeriousViolations(frame, 'chat page with a 500-message chat');
 
     // Select All over the list and copy: every message's text, not only that of the messages in the page.
     const copied = await frame.locator('#messages').evaluate((list) => {
@@ -200,6 +202,7 @@ describe('a 500-message chat (issue 28 item 2, real VS Code)', () => {
     assert.ok(top.inPage <= 40, `${top.inPage} messages in the page at the top: those at the bottom left it`);
     assert.equal(await message(frame, last).count(), 0);
     assert.ok(normalize(await message(frame, 'Question 0:').innerText()).includes('Question 0: what does stream do here?'));
+    await assertNoSeriousViolations(frame, 'chat page at the top of a 500-message chat');
     console.log(`      [chat] ${screens} screens up to the first of ${2 * TURNS} messages; ${opened.inPage} in the page at the end, ${top.inPage} at the top`);
 
     // The deep reply, a few screens down from the top: rendered when the scroll reaches it, as any reply is.
