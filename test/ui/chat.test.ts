@@ -11,6 +11,8 @@ import {
   normalize,
   openChat,
   openFile,
+  scrollToEnd,
+  scrollUpTo,
   send,
   showPromptreelSideBar,
   waitForNewReply,
@@ -209,7 +211,9 @@ describe('chat panel (real VS Code, end to end)', () => {
     await openFile(page, 'scratch.ts');
     const editorLines = page.locator('.editor-group-container.active .monaco-editor .view-lines');
     const frame = await openChat(page);
-    const insert = frame.locator('article.message.assistant .code-block').first().locator('button', { hasText: 'Insert' });
+    const markdownReply = frame.locator('article.message.assistant', { has: frame.locator('h1', { hasText: 'Sample heading' }) });
+    await scrollUpTo(frame, markdownReply);
+    const insert = markdownReply.locator('.code-block').first().locator('button', { hasText: 'Insert' });
     await insert.click();
     await waitUntil(async () => normalize(await editorLines.innerText()).includes('export function greet(name: string): string {'), 'the code in the editor');
     assert.match(normalize(await editorLines.innerText()), /return `Hello, \$\{name\}!`;/);
@@ -370,7 +374,9 @@ describe('chat panel (real VS Code, end to end)', () => {
       await pickItem(page, theme);
       const frame = await openChat(page);
       await frame.locator(`body.${bodyClass}`).waitFor({ state: 'attached', timeout: LONG_WAIT });
-      await frame.locator('article.message.assistant .code-block').first().scrollIntoViewIfNeeded();
+      const markdownReply = frame.locator('article.message.assistant', { has: frame.locator('h1', { hasText: 'Sample heading' }) });
+      await scrollUpTo(frame, markdownReply);
+      await markdownReply.locator('.code-block').first().scrollIntoViewIfNeeded();
       await context.workbench.screenshot(shot);
     }
     await runCommand(page, 'Preferences: Color Theme');
@@ -384,8 +390,9 @@ describe('chat panel (real VS Code, end to end)', () => {
       let showing = 0;
       const frames = await page.locator('iframe.webview.ready').filter({ visible: true }).count();
       for (let nth = 0; nth < frames; nth++) {
-        const user = chatFrame(page, nth).locator('article.message.user', { hasText: 'Show me some #markdown' });
-        if ((await user.count().catch(() => 0)) > 0) showing++;
+        // Named by its first message, which a long chat opened at its end does not have in the page.
+        const chat = chatFrame(page, nth).locator('#conversation-picker option:checked', { hasText: 'Show me some #markdown' });
+        if ((await chat.count().catch(() => 0)) > 0) showing++;
       }
       return showing;
     };
@@ -406,9 +413,12 @@ describe('chat panel (real VS Code, end to end)', () => {
     await waitUntil(async () => (await page.locator('iframe.webview.ready').filter({ visible: true }).count()) >= 2, 'the side bar and panel webviews');
     for (const nth of [0, 1]) {
       const frame = chatFrame(page, nth);
+      // Each page comes back where it was; from the end, the turns come into the page as the list scrolls up to them.
+      await frame.locator('article.message').last().waitFor({ state: 'visible', timeout: LONG_WAIT });
+      await scrollToEnd(frame);
+      await scrollUpTo(frame, frame.locator('article.message.assistant[data-status="stopped"]'));
+      await scrollUpTo(frame, frame.locator('article.message.user', { hasText: 'Show me some #markdown' }));
       await frame.locator('article.message.assistant h1', { hasText: 'Sample heading' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
-      await frame.locator('article.message.user', { hasText: 'Show me some #markdown' }).waitFor();
-      await frame.locator('article.message.assistant[data-status="stopped"]').first().waitFor({ state: 'attached' });
       await frame.locator('article.message.assistant .code-block code.hljs .hljs-keyword').first().waitFor({ state: 'attached' });
     }
     await context.workbench.screenshot('chat-restored-after-reload');

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
+import { assertNoSeriousViolations } from './support/axe';
 import { fillInput, quickInputRow, runCommand } from './support/palette';
 import { LONG_WAIT, chatFrame, normalize, openFile, showPromptreelSideBar, waitUntil } from './support/chatPage';
 import { useWorkbench } from './support/workbench';
@@ -155,12 +156,16 @@ describe('a 500-message chat (issue 28 item 2, real VS Code)', () => {
   it('issue 28.2: opens at its last message with only the messages near the view in the page, renders older ones as they are scrolled to, and a deep one like any other', async () => {
     const { page, workspace } = context.workbench;
     await showPromptreelSideBar(page);
+    // The keys go to the workbench, not to a webview that took the focus (F1 opens the palette).
+    const sideBarTitle = page.locator('.part.sidebar .title-label', { hasText: 'Promptreel' });
+    await sideBarTitle.click();
     await runCommand(page, 'Promptreel: Import Chat from JSON…');
     // VS Code's own file dialog in the browser: once it lists the folder, the file's path is typed and accepted.
     await quickInputRow(page, 'long-chat.json').waitFor({ state: 'visible', timeout: LONG_WAIT });
     await fillInput(page, path.join(workspace, 'long-chat.json'));
     await chatFrame(page).locator('#conversation-picker option:checked', { hasText: 'A long chat' }).waitFor({ state: 'attached', timeout: LONG_WAIT });
     // The imported chat in an editor panel: the widest webview shown.
+    await sideBarTitle.click();
     await runCommand(page, 'Promptreel: Open Chat in Editor');
     await page.locator('.tab', { hasText: 'A long chat' }).first().waitFor({ state: 'visible', timeout: LONG_WAIT });
     const frame = await widestChatFrame(page);
@@ -174,6 +179,21 @@ describe('a 500-message chat (issue 28 item 2, real VS Code)', () => {
     assert.ok(opened.inPage >= 2 && opened.inPage <= 40, `${opened.inPage} of ${2 * TURNS} messages in the page`);
     assert.equal(await message(frame, `Deep answer ${DEEP}`).count(), 0, 'a message far up is not in the page yet');
     await context.workbench.screenshot('chat-long-opened');
+    await assertNoSeriousViolations(frame, 'chat page with a 500-message chat');
+
+    // Select All over the list and copy: every message's text, not only that of the messages in the page.
+    const copied = await frame.locator('#messages').evaluate((list) => {
+      const range = document.createRange();
+      range.selectNodeContents(list);
+      document.getSelection()?.removeAllRanges();
+      document.getSelection()?.addRange(range);
+      const clipboardData = new DataTransfer();
+      list.dispatchEvent(new ClipboardEvent('copy', { clipboardData, bubbles: true, cancelable: true }));
+      document.getSelection()?.removeAllRanges();
+      return clipboardData.getData('text/plain');
+    });
+    assert.equal(copied.match(/^Question \d+:/gm)?.length, TURNS, 'every question is copied');
+    assert.ok(copied.startsWith('Question 0: what does stream do here?') && copied.includes(`Deep answer ${DEEP}`) && copied.includes(last));
 
     const screens = await scrollUntil(frame, -1, 'Question 0:', 'top');
     const top = await listState(frame);
@@ -182,6 +202,7 @@ describe('a 500-message chat (issue 28 item 2, real VS Code)', () => {
     assert.ok(top.inPage <= 40, `${top.inPage} messages in the page at the top: those at the bottom left it`);
     assert.equal(await message(frame, last).count(), 0);
     assert.ok(normalize(await message(frame, 'Question 0:').innerText()).includes('Question 0: what does stream do here?'));
+    await assertNoSeriousViolations(frame, 'chat page at the top of a 500-message chat');
     console.log(`      [chat] ${screens} screens up to the first of ${2 * TURNS} messages; ${opened.inPage} in the page at the end, ${top.inPage} at the top`);
 
     // The deep reply, a few screens down from the top: rendered when the scroll reaches it, as any reply is.
@@ -204,7 +225,7 @@ describe('a 500-message chat (issue 28 item 2, real VS Code)', () => {
     // Another editor over the panel, then the panel again: VS Code loads its page anew, which comes back to that reply.
     const before = await listState(frame);
     await frame.locator('#messages').evaluate(() => ((window as unknown as { keptPage?: boolean }).keptPage = true));
-    await page.locator('.part.sidebar .title-label', { hasText: 'Promptreel' }).click();
+    await sideBarTitle.click();
     await openFile(page, 'README.md');
     await page.locator('.tab', { hasText: 'A long chat' }).first().click();
     await message(frame, `Deep answer ${DEEP}`).locator('code.hljs').waitFor({ state: 'visible', timeout: LONG_WAIT });

@@ -1,4 +1,4 @@
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { fillInput, pickItem } from './palette';
 import { activityBarItem, openViewContainer } from './views';
 
@@ -49,6 +49,52 @@ export async function waitUntil(probe: () => Promise<boolean> | boolean, what: s
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Scrolls the chat's list up a screen at a time until `target` is in the page: a long chat has only the messages near
+ * the view in it.
+ */
+export async function scrollUpTo(frame: FrameLocator, target: Locator): Promise<void> {
+  await waitUntil(
+    async () => {
+      if ((await target.count()) > 0) return true;
+      await frame.locator('#messages').evaluate(
+        (list) =>
+          new Promise<void>((resolve) => {
+            list.scrollTop -= list.clientHeight;
+            requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+          }),
+      );
+      return (await target.count()) > 0;
+    },
+    'the message to come into the page as the chat scrolls up',
+    LONG_WAIT,
+    () =>
+      frame.locator('#messages').evaluate((list) => ({
+        scrollTop: list.scrollTop,
+        scrollHeight: list.scrollHeight,
+        clientHeight: list.clientHeight,
+        children: Array.from(list.children).map((child) =>
+          child.classList.contains('message-spacer') ? (child as HTMLElement).style.height : (child.textContent ?? '').replace(/\s+/g, ' ').slice(0, 40),
+        ),
+      })),
+  );
+}
+
+/** Scrolls the chat's list to its end (it may have been left anywhere: a page loaded anew comes back where it was). */
+export async function scrollToEnd(frame: FrameLocator): Promise<void> {
+  await waitUntil(
+    () =>
+      frame.locator('#messages').evaluate(
+        (list) =>
+          new Promise<boolean>((resolve) => {
+            list.scrollTop = list.scrollHeight;
+            requestAnimationFrame(() => requestAnimationFrame(() => resolve(list.scrollHeight - list.scrollTop - list.clientHeight < 2)));
+          }),
+      ),
+    "the chat's list at its end",
+  );
 }
 
 /** The last reply of the conversation shown. */

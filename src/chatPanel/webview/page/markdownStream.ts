@@ -1,6 +1,6 @@
 // Pinned by `npm run bench -- --only chat`: frames over 50 ms while streaming, and a 500-message chat's last screen and scroll.
 import { el } from '../../../webviewPage/dom';
-import type { FrameScheduler, JobPriority } from './frameScheduler';
+import type { FrameScheduler } from './frameScheduler';
 import { renderTokens } from './markdown';
 import { normalizeNewlines, splitStreamingMarkdown } from './markdownParser';
 
@@ -37,11 +37,8 @@ export class MarkdownStream {
     return this.source;
   }
 
-  /**
-   * Replaces the whole text (a snapshot, or a conversation re-sent by the host). `later`: render it when the frame
-   * has time left (a message far from the bottom of a long conversation), not in the next frame.
-   */
-  set(text: string, priority: JobPriority = 'now'): void {
+  /** Replaces the whole text (a snapshot, or a conversation re-sent by the host). */
+  set(text: string): void {
     if (text === this.source) return;
     if (!text.startsWith(this.source)) {
       // Not a continuation: what was rendered no longer holds.
@@ -50,14 +47,14 @@ export class MarkdownStream {
     }
     this.source = text;
     this.dirty = true;
-    this.schedule(priority);
+    this.schedule();
   }
 
   append(delta: string): void {
     if (!delta) return;
     this.source += delta;
     this.dirty = true;
-    this.schedule('now');
+    this.schedule();
   }
 
   /** Renders what is pending at once (a finished message); nothing when the page shows it already. */
@@ -70,9 +67,9 @@ export class MarkdownStream {
     this.scheduler.cancel(this);
   }
 
-  private schedule(priority: JobPriority): void {
+  private schedule(): void {
     this.container.dataset.pending = '';
-    this.scheduler.schedule(this, this.job, priority);
+    this.scheduler.schedule(this, this.job);
   }
 
   private render(): void {

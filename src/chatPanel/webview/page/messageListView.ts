@@ -94,7 +94,8 @@ export class MessageListView {
     // Reading the scroll position lays the page out: done in the next frame, after its rendering, not per event.
     list.addEventListener('scroll', () => this.scheduler.schedule(this.scrolledJob, this.scrolledJob), { passive: true });
     list.addEventListener('click', (event) => onMessageListClick(event, (intent) => this.host.post(intent)));
-    list.addEventListener('copy', (event) => this.copy(event));
+    // On the document: a selection that starts above the list (Select All) copies from there.
+    document.addEventListener('copy', (event) => this.copy(event));
     new ResizeObserver(() => this.rendered()).observe(list);
     addEventListener('pagehide', () => this.saveNow());
   }
@@ -174,7 +175,7 @@ export class MessageListView {
     }
     if (this.viewData.get(view) !== message) {
       this.viewData.set(view, message);
-      const place = { isLast: message.id === this.lastAssistantId, busy: this.busy, priority: 'now' as const };
+      const place = { isLast: message.id === this.lastAssistantId, busy: this.busy };
       if (view instanceof AssistantMessageView && message.role === 'assistant') view.update(message, place);
       else if (view instanceof UserMessageView && message.role === 'user') view.update(message, place);
     }
@@ -466,6 +467,7 @@ export class MessageListView {
     const selection = document.getSelection();
     if (!selection || selection.isCollapsed || selection.rangeCount === 0 || !event.clipboardData) return;
     const range = selection.getRangeAt(0);
+    if (!range.intersectsNode(this.list)) return;
     const spansAbove = this.range.start > 0 && range.intersectsNode(this.above);
     const spansBelow = this.range.end < this.messages.length && range.intersectsNode(this.below);
     if (!spansAbove && !spansBelow) return;

@@ -3,7 +3,7 @@ import type { AssistantMessageView as AssistantMessageData, WebviewToHost } from
 import { fillNodes, t } from '../../../webviewPage/l10n';
 import { button, el } from '../../../webviewPage/dom';
 import { costElement, formatTokens } from './figures';
-import type { FrameScheduler, JobPriority } from './frameScheduler';
+import type { FrameScheduler } from './frameScheduler';
 import { MarkdownStream } from './markdownStream';
 import { RateLimitBanner } from './rateLimitBanner';
 import { renderToolCalls } from './toolCallViews';
@@ -24,11 +24,6 @@ export interface MessagePlace {
   isLast: boolean;
   /** A reply is streaming in this conversation (actions are disabled meanwhile). */
   busy: boolean;
-  /**
-   * `now`: render the text at once (the messages at the bottom, a reply that just finished). `later`: when a frame
-   * has time left (messages far up a long conversation shown at once), so the bottom shows without waiting for them.
-   */
-  priority?: JobPriority;
 }
 
 /** What the header says of a reply; a finished one says nothing, unless it stopped at max_tokens. */
@@ -134,10 +129,9 @@ export class AssistantMessageView {
 
   /** Brings the view in line with the host's copy of the message (the authority on the text). */
   update(message: AssistantMessageData, place: MessagePlace): void {
-    const priority = place.priority ?? 'now';
     this.setReasoning(message.reasoning);
-    this.markdown.set(message.text, priority);
-    if (message.status !== 'streaming' && priority === 'now') this.markdown.flush();
+    this.markdown.set(message.text);
+    if (message.status !== 'streaming') this.markdown.flush();
     this.current = { ...message };
     this.place = place;
     this.setToolCalls(message.toolCalls);
