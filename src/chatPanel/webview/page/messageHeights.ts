@@ -1,3 +1,4 @@
+// Pinned by `npm run bench -- --only chat`: frames over 50 ms while streaming, and a 500-message chat's last screen and scroll.
 import type { MessageView } from '../protocol';
 
 // How tall a message not rendered yet probably is: the spacers stand for such messages, and the page renders as many

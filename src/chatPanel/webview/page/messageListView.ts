@@ -1,3 +1,4 @@
+// Pinned by `npm run bench -- --only chat`: frames over 50 ms while streaming, and a 500-message chat's last screen and scroll.
 import type { ConversationView, MessageView, ScrollAnchor, WebviewToHost } from '../protocol';
 import { el } from '../../../webviewPage/dom';
 import type { FrameScheduler } from './frameScheduler';
