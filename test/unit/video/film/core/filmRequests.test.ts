@@ -63,6 +63,22 @@ describe('video/film: what shooting a film sends and costs (issue 27)', () => {
     assert.throws(() => shotRequest(storyboard(), 3, { defaults: DEFAULTS, firstFrame: true }), RangeError);
   });
 
+  it('issue 27: for a first-frame model every shot after the first is quoted as starting from the previous shot’s last frame', () => {
+    const chained = filmRequests(storyboard(), { defaults: DEFAULTS, firstFrame: true });
+    assert.deepEqual(
+      chained.map((request) => request.firstFrameFromPrevious),
+      [undefined, true, true],
+    );
+    assert.ok(chained.every((request) => request.firstFrame === undefined), 'no frame is known when the film is priced');
+    const plain = filmRequests(storyboard(), { defaults: DEFAULTS, firstFrame: false });
+    assert.ok(plain.every((request) => request.firstFrameFromPrevious === undefined));
+    const again = filmRequests(storyboard(), { defaults: DEFAULTS, firstFrame: true }, [2]);
+    assert.equal(again.length, 1, 'a shot shot again alone');
+    assert.equal(again[0].prompt, 'A clock waits');
+    assert.equal(again[0].firstFrameFromPrevious, true);
+    assert.equal(filmRequests(storyboard(), { defaults: DEFAULTS, firstFrame: true }, [0])[0].firstFrameFromPrevious, undefined);
+  });
+
   it('issue 27: a model without first frames gets the previous shot’s prompt as context, within its prompt limit', () => {
     const board = storyboard();
     assert.equal(shotPrompt(board, 0, { firstFrame: false }), 'A parcel is thrown at a door');
