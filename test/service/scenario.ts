@@ -80,7 +80,7 @@ const videoSchema = z.strictObject({
   clips: z.array(z.enum(FILM_CLIPS)).nullable(),
   /**
    * Which tasks fail whatever `outcome` says: the Nth `POST /v1/videos` that makes a task since reset() (from 0) is
-   * in this list, it fails with `failureReason` (one failed shot of a film, the others made).
+   * in this list, it ends failed with `failureReason` when the others end (one failed shot of a film, the others made).
    */
   failTasks: z.array(z.number().int().min(0)),
 });

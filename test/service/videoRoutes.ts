@@ -49,8 +49,8 @@ export async function createVideo(context: RouteContext): Promise<void> {
     key: context.key,
     inputReference: multipart?.inputReference ?? null,
     clip: state.nextClip(video.clips),
+    fails: video.failTasks.includes(state.videoCreates++),
   });
-  if (video.failTasks.includes(state.videoCreates++)) task.forced = 'failed';
   // Charged once the task exists, whatever becomes of the answer.
   logCharge(state, context.key, scenario.account, { model, startedAt, stream: false, requestId: context.requestId, path: '/v1/videos' });
   if (video.dropCreateConnection) {

@@ -118,7 +118,8 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
       void this.post({ type: 'takeFrame', request, src });
     });
     if (signal.aborted) throw new Error(t('Shooting was stopped.'));
-    if (answer.png === undefined) throw new Error(t('The last frame of {0} could not be taken: {1}', file.path.slice(file.path.lastIndexOf('/') + 1), answer.error ?? ''));
+    if (answer.png === undefined)
+      throw new Error(t('The last frame of {0} could not be taken: {1}', file.path.slice(file.path.lastIndexOf('/') + 1), answer.error ?? ''));
     const parsed = parseFramePng(answer.png);
     if (!parsed.ok) throw new Error(t('The last frame of {0} could not be taken: {1}', file.path.slice(file.path.lastIndexOf('/') + 1), parsed.problem));
     return parsed;
@@ -265,9 +266,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
       ...(warning ? { warning } : {}),
       shoot:
         main.kind === 'rest'
-          ? priceUsd !== undefined
-            ? t('Shoot the {0} shots not sent for {1}', mainShots.length, formatUsd(priceUsd))
-            : t('Shoot the {0} shots not sent (price not known)', mainShots.length)
+          ? restLabel(mainShots.length, priceUsd)
           : priceUsd !== undefined
             ? t('Shoot the film for {0}', formatUsd(priceUsd))
             : t('Shoot the film (price not known)'),
@@ -298,6 +297,14 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
         return { state: 'in-progress', text: t('In progress') };
     }
   }
+}
+
+/** The main button when some shots were never sent: it shoots those. */
+function restLabel(count: number, priceUsd: number | undefined): string {
+  if (count === 1) return priceUsd !== undefined ? t('Shoot the shot not sent for {0}', formatUsd(priceUsd)) : t('Shoot the shot not sent (price not known)');
+  return priceUsd !== undefined
+    ? t('Shoot the {0} shots not sent for {1}', count, formatUsd(priceUsd))
+    : t('Shoot the {0} shots not sent (price not known)', count);
 }
 
 function refusalText(refusal: EditRefusal): string {

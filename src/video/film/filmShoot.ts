@@ -76,7 +76,12 @@ export function shotsToShoot(storyboard: Storyboard, which: ShootWhich): number[
  * (`recordTask`) as soon as it is made. For a first-frame model the shots are made one after another: each waits
  * until the shot before is made and downloaded, and is sent with its last frame (the gate hands it out only so).
  */
-export async function shootFilm(deps: FilmShootDeps, film: { file: vscode.Uri; storyboard: Storyboard }, which: ShootWhich, hooks: ShootHooks): Promise<ShootOutcome> {
+export async function shootFilm(
+  deps: FilmShootDeps,
+  film: { file: vscode.Uri; storyboard: Storyboard },
+  which: ShootWhich,
+  hooks: ShootHooks,
+): Promise<ShootOutcome> {
   const { storyboard } = film;
   const indexes = shotsToShoot(storyboard, which);
   if (indexes.length === 0) return { kind: 'nothing' };
@@ -156,13 +161,18 @@ function wording(storyboard: Storyboard, which: ShootWhich, indexes: number[], c
     };
   }
   return {
-    title: which.kind === 'rest' ? t('Shoot the {0} shots of "{1}" not sent yet?', count, storyboard.name) : t('Shoot the film "{0}"?', storyboard.name),
+    title:
+      which.kind !== 'rest'
+        ? t('Shoot the film "{0}"?', storyboard.name)
+        : count === 1
+          ? t('Shoot the shot of "{0}" not sent yet?', storyboard.name)
+          : t('Shoot the {0} shots of "{1}" not sent yet?', count, storyboard.name),
     lines: [
       t('{0} · {1} shots · {2} s in all', storyboard.model, count, which.kind === 'film' ? plannedSeconds(storyboard) : seconds),
       t('Each shot is one video request, sent once and never retried.'),
       ...(chain ? [chain] : []),
     ],
-    action: t('Shoot {0} Shots', count),
+    action: count === 1 ? t('Shoot 1 Shot') : t('Shoot {0} Shots', count),
   };
 }
 

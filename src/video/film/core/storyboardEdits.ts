@@ -28,7 +28,9 @@ export function applyEdit(storyboard: Storyboard, edit: StoryboardEdit): EditRes
       const reshoot = prompt !== shot.prompt || seconds !== shot.seconds;
       // A shot to be made again is not sent yet: its task and what that task cost go with it.
       const { taskId, priceUsd, chargedUsd, ...rest } = shot;
-      const made = reshoot ? {} : { ...(taskId ? { taskId } : {}), ...(priceUsd !== undefined ? { priceUsd } : {}), ...(chargedUsd !== undefined ? { chargedUsd } : {}) };
+      const made = reshoot
+        ? {}
+        : { ...(taskId ? { taskId } : {}), ...(priceUsd !== undefined ? { priceUsd } : {}), ...(chargedUsd !== undefined ? { chargedUsd } : {}) };
       shots[index] = { ...rest, prompt, caption, seconds, ...made };
       break;
     }

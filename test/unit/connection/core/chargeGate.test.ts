@@ -90,7 +90,7 @@ describe('connection: the charge gate (review 2.3)', () => {
     assert.equal(charges.approveHeld('other'), undefined);
   });
 
-  it("issue 27: a chained shot is quoted without its first frame and taken only with it; an unmarked request never takes one", async () => {
+  it('issue 27: a chained shot is quoted without its first frame and taken only with it; an unmarked request never takes one', async () => {
     const charges = gate({ prices: { 'video-model': { kind: 'per-call', usd: 0.4, source: 'service' } } });
     const frame = { uri: 'file:///films/demo.frames/s1.png', fileName: 's1.png', contentType: 'image/png' };
     const chained: ChargedVideoRequest = { ...REQUEST, prompt: 'Shot 2', firstFrameFromPrevious: true };

@@ -69,7 +69,10 @@ describe('video/film: what shooting a film sends and costs (issue 27)', () => {
       chained.map((request) => request.firstFrameFromPrevious),
       [undefined, true, true],
     );
-    assert.ok(chained.every((request) => request.firstFrame === undefined), 'no frame is known when the film is priced');
+    assert.ok(
+      chained.every((request) => request.firstFrame === undefined),
+      'no frame is known when the film is priced',
+    );
     const plain = filmRequests(storyboard(), { defaults: DEFAULTS, firstFrame: false });
     assert.ok(plain.every((request) => request.firstFrameFromPrevious === undefined));
     const again = filmRequests(storyboard(), { defaults: DEFAULTS, firstFrame: true }, [2]);

@@ -78,7 +78,10 @@ describe('video/film: the storyboard file (issue 27)', () => {
 
   it('issue 27: the record keeps each shot’s price and charged cost; a file written before them still opens', () => {
     const board = storyboard();
-    const priced: Storyboard = { ...board, shots: board.shots.map((shot, index) => (index === 0 ? { ...shot, taskId: 'task-1', priceUsd: 0.4, chargedUsd: 0.38 } : shot)) };
+    const priced: Storyboard = {
+      ...board,
+      shots: board.shots.map((shot, index) => (index === 0 ? { ...shot, taskId: 'task-1', priceUsd: 0.4, chargedUsd: 0.38 } : shot)),
+    };
     const read = parseStoryboardFile(storyboardJson(priced));
     assert.ok(read.ok);
     assert.deepEqual(read.storyboard.shots[0], { ...board.shots[0], taskId: 'task-1', priceUsd: 0.4, chargedUsd: 0.38 });
