@@ -157,9 +157,14 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     return this.shown;
   }
 
+  /** Shows the film again (shooting started or ended). */
+  refresh(): Promise<void> {
+    return this.postFilm();
+  }
+
   protected async onReady(): Promise<void> {
     this.pageReady?.();
-    await this.postFilm();
+    await this.tasksChanged();
     // A page that loaded again (its resource roots changed) is asked again for the frames it was drawing.
     for (const [request, frame] of this.frames) await this.post({ type: 'takeFrame', request, src: frame.src });
   }
@@ -172,7 +177,12 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     if (message.type === 'stop') return this.actions.stop(this.file);
     if (this.actions.isShooting(this.file)) return;
     if (message.type === 'shoot') return this.shoot(this.mainShoot());
-    if (message.type === 'reshoot') return this.shoot({ kind: 'again', shotId: message.id });
+    if (message.type === 'reshoot') {
+      // Only a shot the editor offers to shoot again (failed, or never sent): a made shot is not charged twice by a stray message.
+      const shot = this.storyboard.shots.find((each) => each.id === message.id);
+      if (!shot || !this.canReshoot(shot)) return;
+      return this.shoot({ kind: 'again', shotId: message.id });
+    }
     const edit = await this.editOf(message);
     const result = applyEdit(this.storyboard, edit);
     if (!result.ok) {
@@ -258,7 +268,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
           ...(cost !== undefined ? { cost: formatUsd(cost) } : {}),
           state,
           stateText: text,
-          canReshoot: state === 'failed' || (state === 'not-sent' && storyboard.shots.some((other) => other.taskId)),
+          canReshoot: this.canReshoot(shot),
         };
       }),
       durations,
@@ -278,6 +288,12 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     };
     this.shown = film;
     await this.post({ type: 'film', film });
+  }
+
+  /** A shot is offered to be shot again alone when it failed, or was never sent while other shots were. */
+  private canReshoot(shot: Shot): boolean {
+    const { state } = this.shotState(shot);
+    return state === 'failed' || (state === 'not-sent' && this.storyboard.shots.some((other) => other.taskId));
   }
 
   /** Where a shot's task is, in the user's words. */
@@ -436,7 +452,7 @@ export class FilmEditors extends Disposable {
     if (this.shooting.has(key) || !storyboard) return { kind: 'nothing' };
     const controller = new AbortController();
     this.shooting.set(key, controller);
-    await this.editorOf(file)?.apply((same) => same);
+    await this.editorOf(file)?.refresh();
     try {
       const groupId = storyboard.shots.map((shot) => shot.taskId && this.deps.store.get(shot.taskId)?.group?.id).find((id) => id);
       const outcome = await shootFilm(this.deps, { file, storyboard }, which, {
@@ -449,7 +465,7 @@ export class FilmEditors extends Disposable {
       return outcome;
     } finally {
       this.shooting.delete(key);
-      await this.editorOf(file)?.apply((same) => same);
+      await this.editorOf(file)?.refresh();
     }
   }
 
@@ -466,6 +482,9 @@ export class FilmEditors extends Disposable {
     const video = await this.shotVideo(taskId, index + 1, signal);
     const editor = await this.openFile(file, true);
     if (!editor) throw new Error(t('The storyboard could not be opened to take the last frame of shot {0}.', index + 1));
+    // A hidden page is not running (its messages are lost): shown again without the focus, it loads and is asked again.
+    const panel = this.panelOf(file);
+    if (panel && !panel.visible) panel.reveal(panel.viewColumn, true);
     const frame = await editor.takeFrame(video, signal);
     const stem = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.json$/, '');
     const folder = vscode.Uri.joinPath(file, '..', `${stem}.frames`);

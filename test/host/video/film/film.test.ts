@@ -315,6 +315,17 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
     const film = await assembled;
     assert.equal(film.output.video, `${stem}.mp4`);
     assert.equal(videoPosts(ctx.service).length, 3);
+    const charged = await waitFor(
+      async () => {
+        const read = await readBoard(file);
+        return read.shots.every((shot) => shot.chargedUsd !== undefined) ? read : undefined;
+      },
+      { what: 'the charged costs from the key’s log in the film’s record', timeoutMs: 20_000 },
+    );
+    assert.deepEqual(
+      charged.shots.map((shot) => shot.chargedUsd),
+      [0.4, 0.4, 0.4],
+    );
   });
 
   it('issue 27: a failed shot stops the chain; it is shot again alone (one more POST, from the last frame before it), then the rest, and the film is made', async () => {
@@ -365,6 +376,89 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
     const done = await shownFilm(editor, (view) => view.shots.every((shot) => shot.state === 'done'));
     assert.ok(done.shots.every((shot) => !shot.canReshoot));
     assert.equal(videoPosts(ctx.service).length, 4);
+  });
+
+  it('issue 27: Stop during the chain sends nothing more; the shots left are offered with their price', async () => {
+    await setSetting('models.capabilities', { 'promptreel-video': { firstFrame: true } });
+    // The first shot is never done: the chain waits for its last frame until stopped.
+    ctx.service.setScenario({ video: { clips: ['shot-a', 'shot-b', 'shot-c'], pollsToRunning: 0, pollsToDone: 1000 } });
+    const { editor } = drafted((await generate()).outcome);
+    await shownFilm(editor);
+    const messages = recordMessages((shown) => (shown.items.includes('Shoot 3 Shots') ? 'Shoot 3 Shots' : undefined));
+    try {
+      const shooting = editor.handleMessage({ type: 'shoot' });
+      await waitFor(() => videoPosts(ctx.service).length === 1 || undefined, { what: 'the first shot sent' });
+      const busy = await shownFilm(editor, (film) => film.busy);
+      assert.ok(busy.shots.every((shot) => !shot.canReshoot));
+      await editor.handleMessage({ type: 'shoot' });
+      await editor.handleMessage({ type: 'stop' });
+      await shooting;
+      const outcome = editor.lastShoot;
+      assert.ok(outcome?.kind === 'stopped', JSON.stringify(outcome));
+      assert.equal(outcome.notSent, 2);
+      assert.ok(
+        messages.shown.some((shown) => shown.message === 'Shooting stopped: 1 of 3 shots were sent.'),
+        JSON.stringify(messages.shown),
+      );
+      assert.equal(messages.shown.filter((shown) => shown.items.includes('Shoot 3 Shots')).length, 1, 'a Shoot while shooting asks nothing');
+    } finally {
+      messages.restore();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(videoPosts(ctx.service).length, 1, 'nothing more was sent');
+    const view = await shownFilm(editor, (film) => !film.busy);
+    assert.deepEqual(
+      view.shots.map((shot) => [shot.state, shot.canReshoot]),
+      [
+        ['in-progress', false],
+        ['not-sent', true],
+        ['not-sent', true],
+      ],
+    );
+    assert.equal(view.shoot, 'Shoot the 2 shots not sent for $0.80');
+    await editor.handleMessage({ type: 'reshoot', id: 's1' });
+    assert.equal(videoPosts(ctx.service).length, 1, 'a shot being made is not offered again, whatever the page says');
+  });
+
+  it('issue 27: the chain goes on when the editor is closed or hidden: it is opened again in the background to take the frame', async () => {
+    await setSetting('models.capabilities', { 'promptreel-video': { firstFrame: true } });
+    ctx.service.setScenario({ video: { clips: ['shot-a', 'shot-b', 'shot-c'], pollsToRunning: 0, pollsToDone: 1 } });
+    const api = await testApi();
+    const { films } = await api.video.flows.get();
+    const { editor, file } = drafted((await generate()).outcome);
+    await shownFilm(editor);
+    const messages = recordMessages((shown) => (shown.items.includes('Shoot 3 Shots') ? 'Shoot 3 Shots' : undefined));
+    try {
+      const shooting = editor.handleMessage({ type: 'shoot' });
+      await waitFor(() => videoPosts(ctx.service).length === 1 || undefined, { what: 'the first shot sent' });
+      films.panelOf(file)!.dispose();
+      assert.equal(films.editorOf(file), undefined, 'closed');
+      await waitFor(() => videoPosts(ctx.service).length === 2 || undefined, { what: 'the second shot sent', timeoutMs: 20_000 });
+      const reopened = films.panelOf(file);
+      assert.ok(reopened, 'the editor was opened again to take the frame');
+      // Hidden behind a text editor in its group: its page stops, and is shown again (without the focus) for the next frame.
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(workspaceUri('src', 'sample.ts')), {
+        viewColumn: reopened.viewColumn,
+        preview: false,
+      });
+      await waitFor(() => !reopened.visible || undefined, { what: 'the editor hidden' });
+      await shooting;
+      assert.ok(editor.lastShoot?.kind === 'shot', JSON.stringify(editor.lastShoot));
+      assert.equal(videoPosts(ctx.service).length, 3);
+      assert.ok(reopened.visible, 'shown again to take the last frame');
+      const board = await readBoard(file);
+      assert.ok(
+        board.shots.every((shot) => shot.taskId),
+        'every task recorded in the file',
+      );
+      for (const index of [1, 2]) {
+        const body = videoPosts(ctx.service)[index].body;
+        assert.ok(isMultipartBody(body));
+        assert.equal(body.files['input_reference']?.fileName, `${board.shots[index - 1].id}.png`);
+      }
+    } finally {
+      messages.restore();
+    }
   });
 
   it('issue 27: for a model without first frames a failed shot is shot again alone, and the film is then made', async () => {
