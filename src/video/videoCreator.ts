@@ -75,6 +75,9 @@ export class VideoCreator {
       throw new ApiError({ kind: 'no-key', message: recoveryForMissing(readiness, t('Generating a video')).message, hint: '' });
     }
     const client = readiness.client;
+    if (!extras.firstFrame && this.connection.videoCharges.needsFirstFrame(approval)) {
+      throw new Error(t('This shot starts from the last frame of the shot before, which is not there: nothing was sent.'));
+    }
     const request = this.connection.videoCharges.take(approval, extras.firstFrame);
     if (!request) throw new Error(t('This confirmation was used already: nothing was sent. Generate the video again to confirm its price.'));
     const { source, group, signal } = extras;

@@ -12,7 +12,7 @@ import { webviewOptions, WebviewHost } from '../../workbench/webview/webviewHost
 import { showMessage } from '../../workbench/showMessage';
 import type { VideoModelLimits } from '../core/videoModelLimits';
 import { limitsOf } from '../modelLimits';
-import { filmCost, filmRequests } from './core/filmRequests';
+import { filmCost, filmRequests, shotsToShoot, type ShootWhich } from './core/filmRequests';
 import { parseFramePng } from './core/framePng';
 import { MAX_SHOTS, MIN_SHOTS, type FilmOutput, type Shot, type Storyboard } from './core/storyboard';
 import { FilmAssembly } from './filmAssembly';
@@ -22,7 +22,7 @@ import type { VideoDownloader } from '../videoDownloader';
 import { savedFile } from '../downloadedFile';
 import { applyEdit, type EditRefusal, type StoryboardEdit } from './core/storyboardEdits';
 import { readFilm, saveFilm } from './filmFiles';
-import { shootFilm, shotOptions, shotsToShoot, type FilmShootDeps, type ShootOutcome, type ShootWhich } from './filmShoot';
+import { shootFilm, shotOptions, type FilmShootDeps, type ShootOutcome } from './filmShoot';
 import { filmToHostSchema, type FilmToHost, type FilmView, type HostToFilm, type ShotState } from './protocol';
 
 export interface FilmEditorDeps extends FilmShootDeps {
@@ -49,8 +49,6 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
   private limits: VideoModelLimits | undefined;
   /** Last frames asked of the page and not answered yet (asked again when the page loads again). */
   private readonly frames = new Map<string, { src: string; done: (answer: { png?: string; error?: string }) => void }>();
-  private pageReady: (() => void) | undefined;
-  private readonly whenReady = new Promise<void>((resolve) => (this.pageReady = resolve));
   private shown: FilmView | undefined;
   /** Each view is priced before it is sent: only the latest one goes (an older one's price may arrive later). */
   private views = 0;
@@ -101,7 +99,6 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
   async takeFrame(file: vscode.Uri, signal: AbortSignal): Promise<{ bytes: Uint8Array; width: number; height: number }> {
     const folder = vscode.Uri.joinPath(file, '..');
     if (!vscode.workspace.getWorkspaceFolder(file)) this.setResourceRoots([...(vscode.workspace.workspaceFolders ?? []).map((each) => each.uri), folder]);
-    await this.whenReady;
     const request = randomUUID();
     const src = this.webview.asWebviewUri(file).toString();
     const answer = await new Promise<{ png?: string; error?: string }>((resolve) => {
@@ -115,7 +112,8 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
       };
       signal.addEventListener('abort', aborted);
       this.frames.set(request, { src, done });
-      void this.post({ type: 'takeFrame', request, src });
+      // A page still loading is asked once it says `ready` (onReady).
+      if (this.ready) void this.post({ type: 'takeFrame', request, src });
     });
     if (signal.aborted) throw new Error(t('Shooting was stopped.'));
     if (answer.png === undefined)
@@ -163,7 +161,6 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
   }
 
   protected async onReady(): Promise<void> {
-    this.pageReady?.();
     await this.tasksChanged();
     // A page that loaded again (its resource roots changed) is asked again for the frames it was drawing.
     for (const [request, frame] of this.frames) await this.post({ type: 'takeFrame', request, src: frame.src });

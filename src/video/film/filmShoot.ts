@@ -15,7 +15,7 @@ import type { VideoModelLimits } from '../core/videoModelLimits';
 import type { FirstFrame, TaskGroup, TaskSource, VideoTaskRecord } from '../core/videoTaskRecord';
 import { limitsOf } from '../modelLimits';
 import type { VideoCreator } from '../videoCreator';
-import { filmRequests, type ShotRequestOptions } from './core/filmRequests';
+import { filmRequests, shotsToShoot, type ShootWhich, type ShotRequestOptions } from './core/filmRequests';
 import { plannedSeconds, type Storyboard } from './core/storyboard';
 
 export interface FilmShootDeps {
@@ -31,9 +31,6 @@ export type ShootOutcome =
   | { kind: 'cancelled' }
   | { kind: 'not-ready' }
   | { kind: 'nothing' };
-
-/** Which shots a Shoot sends: the whole film, the shots never sent (a chain that stopped), or one shot again. */
-export type ShootWhich = { kind: 'film' } | { kind: 'rest' } | { kind: 'again'; shotId: string };
 
 export interface ShootHooks {
   /** Records the task made for a shot in the film's file, as soon as it is made. */
@@ -59,15 +56,6 @@ export function shotOptions(settings: Settings, limits: VideoModelLimits): ShotR
     firstFrame: limits.firstFrame,
     ...(limits.maxPromptLength !== undefined ? { maxPromptLength: limits.maxPromptLength } : {}),
   };
-}
-
-/** The shots (0-based) a Shoot of `which` sends. */
-export function shotsToShoot(storyboard: Storyboard, which: ShootWhich): number[] {
-  const all = storyboard.shots.map((_shot, index) => index);
-  if (which.kind === 'film') return all;
-  if (which.kind === 'rest') return all.filter((index) => !storyboard.shots[index].taskId);
-  const index = storyboard.shots.findIndex((shot) => shot.id === which.shotId);
-  return index < 0 ? [] : [index];
 }
 
 /**

@@ -82,6 +82,18 @@ export function shotPrompt(storyboard: Pick<Storyboard, 'shots'>, index: number,
   return `${shot.prompt}${CONTINUITY}${note}`;
 }
 
+/** Which shots a Shoot sends: the whole film, the shots never sent (a chain that stopped), or one shot again. */
+export type ShootWhich = { kind: 'film' } | { kind: 'rest' } | { kind: 'again'; shotId: string };
+
+/** The shots (0-based, in order) a Shoot of `which` sends. */
+export function shotsToShoot(storyboard: Pick<Storyboard, 'shots'>, which: ShootWhich): number[] {
+  const all = storyboard.shots.map((_shot, index) => index);
+  if (which.kind === 'film') return all;
+  if (which.kind === 'rest') return all.filter((index) => !storyboard.shots[index].taskId);
+  const index = storyboard.shots.findIndex((shot) => shot.id === which.shotId);
+  return index < 0 ? [] : [index];
+}
+
 export interface FilmCost {
   /** Each shot's cost in US dollars, undefined where it is not known. */
   shots: (number | undefined)[];

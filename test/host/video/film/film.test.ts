@@ -461,6 +461,21 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
     }
   });
 
+  it('issue 27: the creator sends a chained shot only with its first frame, and no first frame with any other request', async () => {
+    const api = await testApi();
+    const { creator } = await api.video.flows.get();
+    const gate = api.connection.videoCharges;
+    const shot = { model: 'promptreel-video', prompt: 'The parcel lands', seconds: '5' };
+    const approval = gate.approve(await gate.quote([shot, { ...shot, prompt: 'The door opens', firstFrameFromPrevious: true }]));
+    assert.ok(approval);
+    const frame = { uri: workspaceUri(...FILMS, 'f.frames', 's1.png').toString(), fileName: 's1.png', contentType: 'image/png' };
+    await assert.rejects(creator.createOrThrow(approval, { firstFrame: frame }), /This confirmation was used already: nothing was sent/);
+    await creator.createOrThrow(approval);
+    await assert.rejects(creator.createOrThrow(approval), /starts from the last frame of the shot before, which is not there: nothing was sent/);
+    assert.equal(videoPosts(ctx.service).length, 1, 'only the first shot, without a frame');
+    assert.equal(gate.remaining(approval), 1);
+  });
+
   it('issue 27: for a model without first frames a failed shot is shot again alone, and the film is then made', async () => {
     ctx.service.setScenario({ video: { clips: ['shot-a', 'shot-b', 'shot-c'], pollsToRunning: 0, pollsToDone: 1, failTasks: [1] } });
     const { editor, file } = drafted((await generate()).outcome);

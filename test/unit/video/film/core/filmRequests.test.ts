@@ -3,7 +3,7 @@ import type { KeyHealthState } from '../../../../../src/connection/account/core/
 import type { PriceQuote } from '../../../../../src/connection/account/core/priceBook';
 import { ChargeGate, describeQuotePrice, type ChargedVideoRequest } from '../../../../../src/connection/core/chargeGate';
 import type { VideoOptions } from '../../../../../src/video/core/videoOptions';
-import { filmCost, filmRequests, shotPrompt, shotRequest } from '../../../../../src/video/film/core/filmRequests';
+import { filmCost, filmRequests, shotPrompt, shotRequest, shotsToShoot } from '../../../../../src/video/film/core/filmRequests';
 import { newStoryboard, type Storyboard } from '../../../../../src/video/film/core/storyboard';
 import { FakeClock } from '../../../../fakes/fakeClock';
 
@@ -80,6 +80,15 @@ describe('video/film: what shooting a film sends and costs (issue 27)', () => {
     assert.equal(again[0].prompt, 'A clock waits');
     assert.equal(again[0].firstFrameFromPrevious, true);
     assert.equal(filmRequests(storyboard(), { defaults: DEFAULTS, firstFrame: true }, [0])[0].firstFrameFromPrevious, undefined);
+  });
+
+  it('issue 27: Shoot sends the whole film, the shots never sent, or one shot again', () => {
+    const board = storyboard();
+    board.shots[0] = { ...board.shots[0], taskId: 'task-1' };
+    assert.deepEqual(shotsToShoot(board, { kind: 'film' }), [0, 1, 2]);
+    assert.deepEqual(shotsToShoot(board, { kind: 'rest' }), [1, 2]);
+    assert.deepEqual(shotsToShoot(board, { kind: 'again', shotId: 's3' }), [2]);
+    assert.deepEqual(shotsToShoot(board, { kind: 'again', shotId: 'gone' }), []);
   });
 
   it('issue 27: a model without first frames gets the previous shot’s prompt as context, within its prompt limit', () => {
