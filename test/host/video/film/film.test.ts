@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { FilmOutcome } from '../../../../src/video/film/filmCommand';
 import type { FilmEditorHost } from '../../../../src/video/film/filmEditor';
@@ -10,12 +11,18 @@ import { useConnectedService } from '../../support/connectedService';
 import { closeAllEditors, workspaceUri } from '../../support/workspace';
 import { assertStrictPage } from '../../support/webviewPage';
 import type { RecordedMessage } from '../../support/recordMessages';
-import type { FilmClip } from '../../../service/filmClips';
+import { filmClipPath, type FilmClip } from '../../../service/filmClips';
 import { isMultipartBody } from '../../../service';
 import { parseFramePng } from '../../../../src/video/film/core/framePng';
+import { distance, fingerprint, pngPixels } from './pngPixels';
 import { recordMessages, setSetting, testApi, VIDEO, videoPosts, waitFor } from '../videoTestSupport';
 
 const FILMS = ['.promptreel', 'films'];
+/** What ffmpeg decodes of the first and last frame of each film clip (scripts/make-film-frames.js). */
+const FRAMES = JSON.parse(fs.readFileSync(filmClipPath('shot-a').replace(/shot-a\.mp4$/, 'frames.json'), 'utf8')) as Record<
+  FilmClip,
+  { width: number; height: number; first: number[]; last: number[] }
+>;
 
 async function selectSample(): Promise<void> {
   const document = await vscode.workspace.openTextDocument(workspaceUri('src', 'sample.ts'));
@@ -307,6 +314,21 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
     }
     const frames = [1, 2].map((index) => (posts[index].body as { files: Record<string, { sha256: string }> }).files['input_reference'].sha256);
     assert.notEqual(frames[0], frames[1], 'the last frames of two different shots differ');
+    // The pixels are the last frame of the shot before (clips shot-a, shot-b), not its first: compared with what
+    // ffmpeg decodes of each (fixtures/film/frames.json, scripts/make-film-frames.js).
+    for (const [index, clip] of [
+      [0, 'shot-a'],
+      [1, 'shot-b'],
+    ] as const) {
+      const saved = await vscode.workspace.fs.readFile(workspaceUri(...FILMS, `${stem}.frames`, `${board.shots[index].id}.png`));
+      const drawn = fingerprint(pngPixels(saved));
+      const reference = FRAMES[clip];
+      const [toLast, toFirst] = [distance(drawn, reference.last), distance(drawn, reference.first)];
+      assert.ok(
+        toLast < 2 && toLast < toFirst / 2,
+        `the frame of shot ${index + 1} is ${clip}'s last: ${toLast.toFixed(2)} from it, ${toFirst.toFixed(2)} from its first`,
+      );
+    }
     assert.deepEqual(
       board.shots.map((shot) => shot.priceUsd),
       [0.4, 0.4, 0.4],
