@@ -50,6 +50,8 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
   /** Last frames asked of the page and not answered yet (asked again when the page loads again). */
   private readonly frames = new Map<string, { src: string; done: (answer: { png?: string; error?: string }) => void }>();
   private shown: FilmView | undefined;
+  /** The state of the shots' tasks the page was last sent. */
+  private tasksShown: string | undefined;
   /** Each view is priced before it is sent: only the latest one goes (an older one's price may arrive later). */
   private views = 0;
   /** What the last Shoot came to (tests read it). */
@@ -125,6 +127,15 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
 
   /** A shot's task changed: its state is shown, and what it was charged, once known, is kept in the film's record. */
   private async tasksChanged(): Promise<void> {
+    // The task list changes at every poll of any task: the page is sent the film only when one of its shots changed.
+    const signature = JSON.stringify(
+      this.storyboard.shots.map((shot) => {
+        const task = shot.taskId ? this.deps.store.get(shot.taskId) : undefined;
+        return [shot.taskId, task?.state, task?.error, !!(task?.downloadedUri ?? task?.downloadedPath), task?.charged?.usd];
+      }),
+    );
+    if (signature === this.tasksShown) return;
+    this.tasksShown = signature;
     const charged = (shot: Shot) => (shot.taskId ? this.deps.store.get(shot.taskId)?.charged?.usd : undefined);
     if (this.storyboard.shots.some((shot) => charged(shot) !== undefined && charged(shot) !== shot.chargedUsd)) {
       await this.apply((storyboard) => ({
@@ -161,6 +172,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
   }
 
   protected async onReady(): Promise<void> {
+    this.tasksShown = undefined;
     await this.tasksChanged();
     // A page that loaded again (its resource roots changed) is asked again for the frames it was drawing.
     for (const [request, frame] of this.frames) await this.post({ type: 'takeFrame', request, src: frame.src });
