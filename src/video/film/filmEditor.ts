@@ -19,7 +19,7 @@ import { FilmAssembly } from './filmAssembly';
 import type { VideoTaskStore } from '../core/taskStore';
 import type { FirstFrame, VideoTaskRecord } from '../core/videoTaskRecord';
 import type { VideoDownloader } from '../videoDownloader';
-import { savedFile } from '../downloadedFile';
+import { saveFrame, ShotVideos } from './shotVideos';
 import { applyEdit, type EditRefusal, type StoryboardEdit } from './core/storyboardEdits';
 import { readFilm, saveFilm } from './filmFiles';
 import { shootFilm, shotOptions, type FilmShootDeps, type ShootOutcome } from './filmShoot';
@@ -357,8 +357,7 @@ export class FilmEditors extends Disposable {
   private readonly open = new Map<string, OpenEditor>();
   /** The films being shot, by their file: Stop aborts. */
   private readonly shooting = new Map<string, AbortController>();
-  /** The shot downloads this started, by task: one per task, whoever waits for it. */
-  private readonly downloads = new Map<string, Promise<vscode.Uri | undefined>>();
+  private readonly shots: ShotVideos;
   /** Makes each film shot here of its shots once they are downloaded. */
   readonly assembly: FilmAssembly;
   private readonly actions: FilmActions = {
@@ -371,6 +370,7 @@ export class FilmEditors extends Disposable {
     super();
     this._register(toDisposable(() => [...this.open.values()].forEach((editor) => editor.panel.dispose())));
     this._register(toDisposable(() => [...this.shooting.values()].forEach((controller) => controller.abort())));
+    this.shots = new ShotVideos(deps.store, deps.downloader);
     this.assembly = this._register(
       new FilmAssembly({
         store: deps.store,
@@ -379,7 +379,7 @@ export class FilmEditors extends Disposable {
         record: async (file, output) => {
           await this.update(file, (storyboard) => ({ ...storyboard, output }));
         },
-        download: (id) => this.downloadShot(id),
+        download: (id) => this.shots.download(id),
       }),
     );
   }
@@ -488,67 +488,15 @@ export class FilmEditors extends Disposable {
     const index = storyboard?.shots.findIndex((shot) => shot.id === shotId) ?? -1;
     const taskId = storyboard?.shots[index]?.taskId;
     if (!taskId) throw new Error(t('Shot {0} has no video yet.', index + 1));
-    const video = await this.shotVideo(taskId, index + 1, signal);
+    const video = await this.shots.videoOf(taskId, index + 1, signal);
     const editor = await this.openFile(file, true);
     if (!editor) throw new Error(t('The storyboard could not be opened to take the last frame of shot {0}.', index + 1));
     // A hidden page is not running (its messages are lost): shown again without the focus, it loads and is asked again.
     const panel = this.panelOf(file);
     if (panel && !panel.visible) panel.reveal(panel.viewColumn, true);
     const frame = await editor.takeFrame(video, signal);
-    const stem = file.path.slice(file.path.lastIndexOf('/') + 1).replace(/\.json$/, '');
-    const folder = vscode.Uri.joinPath(file, '..', `${stem}.frames`);
-    await vscode.workspace.fs.createDirectory(folder);
-    const fileName = `${shotId}.png`;
-    const saved = vscode.Uri.joinPath(folder, fileName);
-    await vscode.workspace.fs.writeFile(saved, frame.bytes);
-    this.deps.log.info(`Took the last frame of shot ${index + 1} (${frame.width}×${frame.height}) into ${saved.toString()}.`);
-    return { uri: saved.toString(), fileName, contentType: 'image/png' };
-  }
-
-  /** The shot's downloaded video, waiting until its task is made and downloading it; rejects when it failed. */
-  private shotVideo(taskId: string, shot: number, signal: AbortSignal): Promise<vscode.Uri> {
-    return new Promise<vscode.Uri>((resolve, reject) => {
-      let settled = false;
-      const finish = (result: vscode.Uri | Error) => {
-        if (settled) return;
-        settled = true;
-        listener.dispose();
-        signal.removeEventListener('abort', aborted);
-        if (result instanceof Error) reject(result);
-        else resolve(result);
-      };
-      const aborted = () => finish(new Error(t('Shooting was stopped.')));
-      const check = async () => {
-        const task = this.deps.store.get(taskId);
-        if (!task) return finish(new Error(t('The task of shot {0} is no longer in the list.', shot)));
-        if (task.state === 'failed' || task.state === 'unconfirmed' || task.state === 'stale')
-          return finish(new Error(t('shot {0} failed: {1}', shot, task.error ?? t('the service gave no reason'))));
-        if (task.state !== 'completed') return;
-        const file = await this.downloadShot(taskId);
-        if (file) finish(file);
-        else if (!this.deps.store.get(taskId)?.downloadedUri) finish(new Error(t('The video of shot {0} could not be downloaded.', shot)));
-      };
-      const listener = this.deps.store.onDidChange(() => void check());
-      signal.addEventListener('abort', aborted);
-      if (signal.aborted) aborted();
-      void check();
-    });
-  }
-
-  /** A completed shot's video: its downloaded file, downloaded now when it is not (whatever promptreel.video.autoDownload says). */
-  private downloadShot(id: string): Promise<vscode.Uri | undefined> {
-    const running = this.downloads.get(id);
-    if (running) return running;
-    const started = (async () => {
-      const task = this.deps.store.get(id);
-      if (!task || task.state !== 'completed') return undefined;
-      const saved = await savedFile(task);
-      if (saved) return saved;
-      const outcome = await this.deps.downloader.download(id, { automatic: true });
-      return outcome.kind === 'saved' ? outcome.uri : undefined;
-    })().finally(() => this.downloads.delete(id));
-    this.downloads.set(id, started);
-    return started;
+    this.deps.log.info(`Took the last frame of shot ${index + 1} (${frame.width}×${frame.height}).`);
+    return saveFrame(file, shotId, frame.bytes);
   }
 }
 
