@@ -11,7 +11,7 @@ import { showRecovery } from '../workbench/recoveryActions';
 import { recoveryFor, recoveryForMissing } from '../connection/core/recovery';
 import { newRecord, shortenPrompt } from './core/taskModel';
 import type { VideoTaskStore } from './core/taskStore';
-import type { StoredCreateRequest, TaskGroup, TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
+import type { FirstFrame, StoredCreateRequest, TaskGroup, TaskSource, VideoTaskRecord } from './core/videoTaskRecord';
 import { readFirstFrame } from './firstFrame';
 import { confirmChargeInModal } from '../workbench/chargeConfirmation';
 import type { Approval, ChargedVideoRequest } from '../connection/core/chargeGate';
@@ -27,6 +27,8 @@ export interface CreateExtras {
   group?: TaskGroup;
   /** Stops the create only before anything is sent (see createOrThrow). */
   signal?: AbortSignal;
+  /** The first frame of a request quoted as starting from the previous shot's last frame (ChargeGate.take). */
+  firstFrame?: FirstFrame;
 }
 
 /** What a create came to: the task, or the message the user was shown (and whether a task may exist anyway). */
@@ -73,7 +75,10 @@ export class VideoCreator {
       throw new ApiError({ kind: 'no-key', message: recoveryForMissing(readiness, t('Generating a video')).message, hint: '' });
     }
     const client = readiness.client;
-    const request = this.connection.videoCharges.take(approval);
+    if (!extras.firstFrame && this.connection.videoCharges.needsFirstFrame(approval)) {
+      throw new Error(t('This shot starts from the last frame of the shot before, which is not there: nothing was sent.'));
+    }
+    const request = this.connection.videoCharges.take(approval, extras.firstFrame);
     if (!request) throw new Error(t('This confirmation was used already: nothing was sent. Generate the video again to confirm its price.'));
     const { source, group, signal } = extras;
     // Read before the request: an image that cannot be read stops it before anything is sent.
@@ -134,7 +139,7 @@ export class VideoCreator {
       ],
       action: t('Send Again'),
     });
-    return approval ? this.create(approval, { ...extras, signal: undefined }) : undefined;
+    return approval ? this.create(approval, { ...extras, signal: undefined, firstFrame: undefined }) : undefined;
   }
 
   private failed(error: unknown, request: StoredCreateRequest, extras: CreateExtras): CreateOutcome {

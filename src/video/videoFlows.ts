@@ -80,7 +80,7 @@ export class VideoFlows extends Disposable {
       gallery: this.gallery,
       log,
     });
-    const filmDeps = { extensionUri: deps.extensionUri, settings, connection, store, creator: this.creator, log };
+    const filmDeps = { extensionUri: deps.extensionUri, settings, connection, store, creator: this.creator, downloader, log };
     this.films = this._register(new FilmEditors(filmDeps));
     this.commandHandlers = {
       ...this.commands.handlers,

@@ -78,6 +78,11 @@ const videoSchema = z.strictObject({
    * fps) differ from them (fixtures/README.md).
    */
   clips: z.array(z.enum(FILM_CLIPS)).nullable(),
+  /**
+   * Which tasks fail whatever `outcome` says: the Nth `POST /v1/videos` that makes a task since reset() (from 0) is
+   * in this list, it ends failed with `failureReason` when the others end (one failed shot of a film, the others made).
+   */
+  failTasks: z.array(z.number().int().min(0)),
 });
 
 const cdnSchema = z.strictObject({
@@ -297,6 +302,7 @@ export function defaultScenario(): Scenario {
       failureReason: 'Video generation failed: the upstream provider rejected the prompt',
       contentRedirect: false,
       clips: null,
+      failTasks: [],
     },
     cdn: {
       redirects: 0,

@@ -19,6 +19,8 @@ export class ServiceState {
   cdnUrl = '';
   /** How many tasks took a film clip (scenario `video.clips`) since reset(): the next one takes the clip after. */
   clipTurns = 0;
+  /** How many tasks `POST /v1/videos` made since reset() (scenario `video.failTasks` counts them). */
+  videoCreates = 0;
   private readonly keys = new Set<string>();
   private readonly keyPatches = new Map<string, ScenarioPatch>();
   /** Each key's log, oldest first. */
@@ -111,6 +113,7 @@ export class ServiceState {
     this.logs.clear();
     this.logReads = 0;
     this.clipTurns = 0;
+    this.videoCreates = 0;
   }
 
   /** The clip of a task created now under `clips` (in turn), or null for the sample. */

@@ -49,6 +49,7 @@ export async function createVideo(context: RouteContext): Promise<void> {
     key: context.key,
     inputReference: multipart?.inputReference ?? null,
     clip: state.nextClip(video.clips),
+    fails: video.failTasks.includes(state.videoCreates++),
   });
   // Charged once the task exists, whatever becomes of the answer.
   logCharge(state, context.key, scenario.account, { model, startedAt, stream: false, requestId: context.requestId, path: '/v1/videos' });

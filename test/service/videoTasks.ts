@@ -30,6 +30,8 @@ export interface ServiceTask {
   inputReference: RecordedFilePart | null;
   /** The film clip its file is (scenario `video.clips` when it was created), or null for the sample. */
   clip: FilmClip | null;
+  /** It ends failed whatever the scenario's `outcome` (scenario `video.failTasks` when it was created). */
+  fails: boolean;
 }
 
 export function newTask(cdnUrl: string, init: Partial<ServiceTask> = {}): ServiceTask {
@@ -48,6 +50,7 @@ export function newTask(cdnUrl: string, init: Partial<ServiceTask> = {}): Servic
     finishedAt: null,
     inputReference: null,
     clip: null,
+    fails: false,
     ...init,
     id,
   };
@@ -62,7 +65,7 @@ export type TaskPhase = { kind: 'waiting'; polls: number } | { kind: 'running'; 
  */
 export function taskPhase(task: ServiceTask, video: VideoScenario, now = Date.now()): TaskPhase {
   if (task.forced) return { kind: task.forced };
-  const final: TaskPhase = { kind: video.outcome };
+  const final: TaskPhase = { kind: task.fails ? 'failed' : video.outcome };
   if (video.durationMs !== null) {
     const elapsed = now - task.createdAt;
     const runningAt = video.durationMs / 4;

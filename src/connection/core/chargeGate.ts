@@ -27,7 +27,15 @@ export interface ChargedVideoRequest extends ChargedRequest {
     readonly seed?: number;
   };
   readonly firstFrame?: { readonly uri: string; readonly fileName: string; readonly contentType: string };
+  /**
+   * The request starts from the previous shot's last frame, which exists only once that shot is made (a film's
+   * first-frame chain): quoted without it (an image does not change the price), and taken only with it (`take`).
+   */
+  readonly firstFrameFromPrevious?: true;
 }
+
+/** The image a marked request starts from, given when it is taken. */
+export type TakenFirstFrame = NonNullable<ChargedVideoRequest['firstFrame']>;
 
 /**
  * What exactly would be charged: the requests, their price (or that it is not known) and what the key keeps, and the
@@ -132,11 +140,32 @@ export class ChargeGate<R extends ChargedRequest> {
     return id === undefined ? undefined : this.approve(id);
   }
 
-  /** The next request of an approval, to send now; undefined when all were sent or the approval is not the gate's. */
-  take(approval: Approval<R>): R | undefined {
+  /**
+   * The next request of an approval, to send now; undefined when all were sent or the approval is not the gate's.
+   * A request quoted with `firstFrameFromPrevious` is handed out only with `firstFrame` (filled in, the marker gone);
+   * a first frame for any other request is refused: the approval covers exactly what was quoted. A refusal takes
+   * nothing (the request is still the next one).
+   */
+  take(approval: Approval<R>, firstFrame?: TakenFirstFrame): R | undefined {
     const spending = this.approvals.get(approval);
     if (!spending || spending.next >= approval.quote.requests.length) return undefined;
-    return approval.quote.requests[spending.next++];
+    const request = approval.quote.requests[spending.next];
+    const marked = 'firstFrameFromPrevious' in request && request.firstFrameFromPrevious === true;
+    if (marked !== (firstFrame !== undefined)) return undefined;
+    spending.next++;
+    if (!firstFrame) return request;
+    const filled: Record<string, unknown> = structuredClone(request) as unknown as Record<string, unknown>;
+    delete filled['firstFrameFromPrevious'];
+    const { uri, fileName, contentType } = firstFrame;
+    filled['firstFrame'] = { uri, fileName, contentType };
+    return deepFreeze(filled as unknown as R);
+  }
+
+  /** Whether the next request of an approval waits for the previous shot's last frame (see `take`). */
+  needsFirstFrame(approval: Approval<R>): boolean {
+    const spending = this.approvals.get(approval);
+    const request = spending ? approval.quote.requests[spending.next] : undefined;
+    return request !== undefined && 'firstFrameFromPrevious' in request && request.firstFrameFromPrevious === true;
   }
 
   /** How many requests of an approval were not taken yet. */

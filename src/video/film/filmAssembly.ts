@@ -22,6 +22,8 @@ export interface FilmAssemblyDeps {
   read(file: vscode.Uri): Promise<Storyboard | undefined>;
   /** Records what was made in the storyboard (through the open editor when there is one). */
   record(file: vscode.Uri, output: FilmOutput): Promise<void>;
+  /** Downloads a completed shot's video that is not downloaded yet (a film needs its files, whatever autoDownload says). */
+  download(id: string): Promise<unknown>;
 }
 
 export interface AssembledFilm {
@@ -53,12 +55,16 @@ export class FilmAssembly extends Disposable {
 
   private async check(): Promise<void> {
     for (const [key, file] of this.waiting) {
+      this.fetchShots(key);
       if (this.busy.has(key) || this.stillDownloading(key)) continue;
       this.busy.add(key);
       try {
         const storyboard = await this.deps.read(file);
         const taskIds = storyboard?.shots.flatMap((shot) => (shot.taskId ? [shot.taskId] : [])) ?? [];
-        if (storyboard && taskIds.length === storyboard.shots.length) this.shotTasks.set(key, taskIds);
+        if (storyboard && taskIds.length === storyboard.shots.length) {
+          this.shotTasks.set(key, taskIds);
+          this.fetchShots(key);
+        }
         const shots = storyboard && (await this.downloadedShots(storyboard));
         if (!storyboard || !shots) continue;
         this.waiting.delete(key);
@@ -74,6 +80,14 @@ export class FilmAssembly extends Disposable {
       } finally {
         this.busy.delete(key);
       }
+    }
+  }
+
+  /** Downloads the film's completed shots that are not downloaded yet. */
+  private fetchShots(key: string): void {
+    for (const id of this.shotTasks.get(key) ?? []) {
+      const task = this.deps.store.get(id);
+      if (task?.state === 'completed' && !task.downloadedUri && !task.downloadedPath) void this.deps.download(id);
     }
   }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { formatUsd } from '../../api/account/prices';
 import { t } from '../../api/l10n';
@@ -11,19 +12,34 @@ import { webviewOptions, WebviewHost } from '../../workbench/webview/webviewHost
 import { showMessage } from '../../workbench/showMessage';
 import type { VideoModelLimits } from '../core/videoModelLimits';
 import { limitsOf } from '../modelLimits';
-import { filmCost, filmRequests } from './core/filmRequests';
-import { MAX_SHOTS, MIN_SHOTS, type FilmOutput, type Storyboard } from './core/storyboard';
+import { filmCost, filmRequests, shotsToShoot, type ShootWhich } from './core/filmRequests';
+import { parseFramePng } from './core/framePng';
+import { MAX_SHOTS, MIN_SHOTS, type FilmOutput, type Shot, type Storyboard } from './core/storyboard';
 import { FilmAssembly } from './filmAssembly';
 import type { VideoTaskStore } from '../core/taskStore';
+import type { FirstFrame, VideoTaskRecord } from '../core/videoTaskRecord';
+import type { VideoDownloader } from '../videoDownloader';
+import { saveFrame, ShotVideos } from './shotVideos';
 import { applyEdit, type EditRefusal, type StoryboardEdit } from './core/storyboardEdits';
 import { readFilm, saveFilm } from './filmFiles';
 import { shootFilm, shotOptions, type FilmShootDeps, type ShootOutcome } from './filmShoot';
-import { filmToHostSchema, type FilmToHost, type FilmView, type HostToFilm } from './protocol';
+import { filmToHostSchema, type FilmToHost, type FilmView, type HostToFilm, type ShotState } from './protocol';
 
 export interface FilmEditorDeps extends FilmShootDeps {
   extensionUri: vscode.Uri;
   store: VideoTaskStore;
+  downloader: VideoDownloader;
 }
+
+/** What an editor asks of the films' owner (FilmEditors): shooting outlives the editor that started it. */
+interface FilmActions {
+  shoot(file: vscode.Uri, which: ShootWhich): Promise<ShootOutcome>;
+  stop(file: vscode.Uri): void;
+  isShooting(file: vscode.Uri): boolean;
+}
+
+/** How long the page has to draw a shot's last frame. */
+const FRAME_TIMEOUT_MS = 60_000;
 
 /**
  * The storyboard editor's host: the film as its file holds it, each change of the page applied, checked and saved
@@ -31,8 +47,11 @@ export interface FilmEditorDeps extends FilmShootDeps {
  */
 export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
   private limits: VideoModelLimits | undefined;
-  private busy = false;
+  /** Last frames asked of the page and not answered yet (asked again when the page loads again). */
+  private readonly frames = new Map<string, { src: string; done: (answer: { png?: string; error?: string }) => void }>();
   private shown: FilmView | undefined;
+  /** The state of the shots' tasks the page was last sent. */
+  private tasksShown: string | undefined;
   /** Each view is priced before it is sent: only the latest one goes (an older one's price may arrive later). */
   private views = 0;
   /** What the last Shoot came to (tests read it). */
@@ -43,19 +62,92 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     private readonly deps: FilmEditorDeps,
     readonly file: vscode.Uri,
     private storyboard: Storyboard,
-    private readonly afterShoot: (file: vscode.Uri) => void,
+    private readonly actions: FilmActions,
   ) {
     super(
       webview,
-      { name: 'storyboard editor', extensionUri: deps.extensionUri, log: deps.log, schema: filmToHostSchema },
+      {
+        name: 'storyboard editor',
+        extensionUri: deps.extensionUri,
+        log: deps.log,
+        schema: filmToHostSchema,
+        resourceRoots: (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri),
+      },
       {
         title: t('Storyboard'),
         script: 'film.js',
         style: 'film.css',
         body: `<main id="film" aria-busy="true"><p>${escapeHtml(t('Loading the storyboard…'))}</p></main>`,
+        allow: { media: true },
       },
     );
     this._register(deps.connection.prices.onDidChange(() => void this.postFilm()));
+    this._register(deps.store.onDidChange(() => void this.tasksChanged()));
+    this._register({ dispose: () => [...this.frames.values()].forEach((frame) => frame.done({ error: 'the storyboard editor was closed' })) });
+  }
+
+  /** Changes the film (shooting records its tasks so), saved at once and shown. */
+  async apply(change: (storyboard: Storyboard) => Storyboard): Promise<Storyboard> {
+    this.storyboard = change(this.storyboard);
+    await saveFilm(this.file, this.storyboard);
+    await this.postFilm();
+    return this.storyboard;
+  }
+
+  /**
+   * The last frame of the video `file` as a PNG, drawn by the page (Node has no video decoder) and checked here:
+   * a PNG of at most MAX_FRAME_BYTES. The page may load the file's folder.
+   */
+  async takeFrame(file: vscode.Uri, signal: AbortSignal): Promise<{ bytes: Uint8Array; width: number; height: number }> {
+    const folder = vscode.Uri.joinPath(file, '..');
+    if (!vscode.workspace.getWorkspaceFolder(file)) this.setResourceRoots([...(vscode.workspace.workspaceFolders ?? []).map((each) => each.uri), folder]);
+    const request = randomUUID();
+    const src = this.webview.asWebviewUri(file).toString();
+    const answer = await new Promise<{ png?: string; error?: string }>((resolve) => {
+      const timer = setTimeout(() => done({ error: 'the page did not draw the frame in time' }), FRAME_TIMEOUT_MS);
+      const aborted = () => done({ error: 'stopped' });
+      const done = (result: { png?: string; error?: string }) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', aborted);
+        this.frames.delete(request);
+        resolve(result);
+      };
+      signal.addEventListener('abort', aborted);
+      this.frames.set(request, { src, done });
+      // A page still loading is asked once it says `ready` (onReady).
+      if (this.ready) void this.post({ type: 'takeFrame', request, src });
+    });
+    if (signal.aborted) throw new Error(t('Shooting was stopped.'));
+    if (answer.png === undefined)
+      throw new Error(t('The last frame of {0} could not be taken: {1}', file.path.slice(file.path.lastIndexOf('/') + 1), answer.error ?? ''));
+    const parsed = parseFramePng(answer.png);
+    if (!parsed.ok) throw new Error(t('The last frame of {0} could not be taken: {1}', file.path.slice(file.path.lastIndexOf('/') + 1), parsed.problem));
+    return parsed;
+  }
+
+  /** A shot's task changed: its state is shown, and what it was charged, once known, is kept in the film's record. */
+  private async tasksChanged(): Promise<void> {
+    // The task list changes at every poll of any task: the page is sent the film only when one of its shots changed.
+    const signature = JSON.stringify(
+      this.storyboard.shots.map((shot) => {
+        const task = shot.taskId ? this.deps.store.get(shot.taskId) : undefined;
+        return [shot.taskId, task?.state, task?.error, !!(task?.downloadedUri ?? task?.downloadedPath), task?.charged?.usd];
+      }),
+    );
+    if (signature === this.tasksShown) return;
+    this.tasksShown = signature;
+    const charged = (shot: Shot) => (shot.taskId ? this.deps.store.get(shot.taskId)?.charged?.usd : undefined);
+    if (this.storyboard.shots.some((shot) => charged(shot) !== undefined && charged(shot) !== shot.chargedUsd)) {
+      await this.apply((storyboard) => ({
+        ...storyboard,
+        shots: storyboard.shots.map((shot) => {
+          const usd = charged(shot);
+          return usd === undefined ? shot : { ...shot, chargedUsd: usd };
+        }),
+      }));
+      return;
+    }
+    await this.postFilm();
   }
 
   get film(): Storyboard {
@@ -74,13 +166,32 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     return this.shown;
   }
 
-  protected onReady(): Promise<void> {
+  /** Shows the film again (shooting started or ended). */
+  refresh(): Promise<void> {
     return this.postFilm();
   }
 
+  protected async onReady(): Promise<void> {
+    this.tasksShown = undefined;
+    await this.tasksChanged();
+    // A page that loaded again (its resource roots changed) is asked again for the frames it was drawing.
+    for (const [request, frame] of this.frames) await this.post({ type: 'takeFrame', request, src: frame.src });
+  }
+
   protected async onMessage(message: Exclude<FilmToHost, { type: 'ready' }>): Promise<void> {
-    if (this.busy) return;
-    if (message.type === 'shoot') return this.shoot();
+    if (message.type === 'frame') {
+      this.frames.get(message.request)?.done(message);
+      return;
+    }
+    if (message.type === 'stop') return this.actions.stop(this.file);
+    if (this.actions.isShooting(this.file)) return;
+    if (message.type === 'shoot') return this.shoot(this.mainShoot());
+    if (message.type === 'reshoot') {
+      // Only a shot the editor offers to shoot again (failed, or never sent): a made shot is not charged twice by a stray message.
+      const shot = this.storyboard.shots.find((each) => each.id === message.id);
+      if (!shot || !this.canReshoot(shot)) return;
+      return this.shoot({ kind: 'again', shotId: message.id });
+    }
     const edit = await this.editOf(message);
     const result = applyEdit(this.storyboard, edit);
     if (!result.ok) {
@@ -93,7 +204,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     await this.postFilm();
   }
 
-  private async editOf(message: Exclude<FilmToHost, { type: 'ready' | 'shoot' }>): Promise<StoryboardEdit> {
+  private async editOf(message: Extract<FilmToHost, { type: 'change' | 'move' | 'remove' | 'add' }>): Promise<StoryboardEdit> {
     switch (message.type) {
       case 'change':
         return { kind: 'change', id: message.id, prompt: message.prompt, caption: message.caption, seconds: message.seconds };
@@ -114,19 +225,14 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     }
   }
 
-  private async shoot(): Promise<void> {
-    this.busy = true;
-    await this.postFilm();
-    try {
-      this.lastShoot = await shootFilm(this.deps, { file: this.file, storyboard: this.storyboard }, async (shotId, task) => {
-        this.storyboard = { ...this.storyboard, shots: this.storyboard.shots.map((shot) => (shot.id === shotId ? { ...shot, taskId: task.id } : shot)) };
-        await saveFilm(this.file, this.storyboard);
-      });
-      if (this.lastShoot.kind === 'shot') this.afterShoot(this.file);
-    } finally {
-      this.busy = false;
-      await this.postFilm();
-    }
+  /** What the main button shoots: the shots never sent when some were (a chain that stopped), else the whole film. */
+  private mainShoot(): ShootWhich {
+    const sent = this.storyboard.shots.filter((shot) => shot.taskId).length;
+    return sent > 0 && sent < this.storyboard.shots.length ? { kind: 'rest' } : { kind: 'film' };
+  }
+
+  private async shoot(which: ShootWhich): Promise<void> {
+    this.lastShoot = await this.actions.shoot(this.file, which);
   }
 
   protected override failed(message: FilmToHost, error: unknown): void {
@@ -146,7 +252,9 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     const limits = await this.modelLimits();
     const costs = filmCost(this.deps.connection.prices.known().get(storyboard.model), storyboard);
     // The total and what the key keeps are the charge gate's, of exactly the requests Shoot would send.
-    const quote = await this.deps.connection.videoCharges.quote(filmRequests(storyboard, shotOptions(this.deps.settings, limits)));
+    const main = this.mainShoot();
+    const mainShots = shotsToShoot(storyboard, main);
+    const quote = await this.deps.connection.videoCharges.quote(filmRequests(storyboard, shotOptions(this.deps.settings, limits), mainShots));
     if (turn !== this.views) return;
     const priceUsd = quote.charge.priceUsd;
     const offered = limits.durations?.length ? [...limits.durations] : Array.from({ length: MAX_VIDEO_SECONDS }, (_unused, index) => index + 1);
@@ -158,20 +266,70 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
       file: vscode.workspace.asRelativePath(this.file, false),
       shots: storyboard.shots.map((shot, index) => {
         const cost = costs.shots[index];
-        return { ...shot, ...(cost !== undefined ? { cost: formatUsd(cost) } : {}) };
+        const { state, text } = this.shotState(shot);
+        const { id, prompt, caption, seconds, taskId } = shot;
+        return {
+          id,
+          prompt,
+          caption,
+          seconds,
+          ...(taskId ? { taskId } : {}),
+          ...(cost !== undefined ? { cost: formatUsd(cost) } : {}),
+          state,
+          stateText: text,
+          canReshoot: this.canReshoot(shot),
+        };
       }),
       durations,
       total: describeQuotePrice(quote),
       ...(warning ? { warning } : {}),
-      shoot: priceUsd !== undefined ? t('Shoot the film for {0}', formatUsd(priceUsd)) : t('Shoot the film (price not known)'),
+      shoot:
+        main.kind === 'rest'
+          ? restLabel(mainShots.length, priceUsd)
+          : priceUsd !== undefined
+            ? t('Shoot the film for {0}', formatUsd(priceUsd))
+            : t('Shoot the film (price not known)'),
       ...(storyboard.output ? { made: storyboard.output.video ?? storyboard.output.playlist } : {}),
       canAdd: storyboard.shots.length < MAX_SHOTS,
       canRemove: storyboard.shots.length > MIN_SHOTS,
-      busy: this.busy,
+      busy: this.actions.isShooting(this.file),
+      chain: limits.firstFrame,
     };
     this.shown = film;
     await this.post({ type: 'film', film });
   }
+
+  /** A shot is offered to be shot again alone when it failed, or was never sent while other shots were. */
+  private canReshoot(shot: Shot): boolean {
+    const { state } = this.shotState(shot);
+    return state === 'failed' || (state === 'not-sent' && this.storyboard.shots.some((other) => other.taskId));
+  }
+
+  /** Where a shot's task is, in the user's words. */
+  private shotState(shot: Shot): { state: ShotState; text: string } {
+    if (!shot.taskId) return { state: 'not-sent', text: t('Not sent') };
+    const task = this.deps.store.get(shot.taskId);
+    switch (task?.state) {
+      case undefined:
+        return { state: 'done', text: t('Sent (its task is no longer in the list)') };
+      case 'completed':
+        return { state: 'done', text: task.downloadedUri || task.downloadedPath ? t('Done') : t('Done, downloading') };
+      case 'failed':
+        return { state: 'failed', text: t('Failed: {0}', task.error ?? t('the service gave no reason')) };
+      case 'unconfirmed':
+        return { state: 'failed', text: t('Failed: the answer to its request was lost') };
+      default:
+        return { state: 'in-progress', text: t('In progress') };
+    }
+  }
+}
+
+/** The main button when some shots were never sent: it shoots those. */
+function restLabel(count: number, priceUsd: number | undefined): string {
+  if (count === 1) return priceUsd !== undefined ? t('Shoot the shot not sent for {0}', formatUsd(priceUsd)) : t('Shoot the shot not sent (price not known)');
+  return priceUsd !== undefined
+    ? t('Shoot the {0} shots not sent for {1}', count, formatUsd(priceUsd))
+    : t('Shoot the {0} shots not sent (price not known)', count);
 }
 
 function refusalText(refusal: EditRefusal): string {
@@ -194,40 +352,46 @@ interface OpenEditor {
   host: FilmEditorHost;
 }
 
-/** The open storyboard editors, one per film file. */
+/** The open storyboard editors, one per film file; and the shooting of each film, which outlives its editor. */
 export class FilmEditors extends Disposable {
   private readonly open = new Map<string, OpenEditor>();
+  /** The films being shot, by their file: Stop aborts. */
+  private readonly shooting = new Map<string, AbortController>();
+  private readonly shots: ShotVideos;
   /** Makes each film shot here of its shots once they are downloaded. */
   readonly assembly: FilmAssembly;
+  private readonly actions: FilmActions = {
+    shoot: (file, which) => this.shoot(file, which),
+    stop: (file) => this.shooting.get(file.toString())?.abort(),
+    isShooting: (file) => this.shooting.has(file.toString()),
+  };
 
   constructor(private readonly deps: FilmEditorDeps) {
     super();
     this._register(toDisposable(() => [...this.open.values()].forEach((editor) => editor.panel.dispose())));
+    this._register(toDisposable(() => [...this.shooting.values()].forEach((controller) => controller.abort())));
+    this.shots = new ShotVideos(deps.store, deps.downloader);
     this.assembly = this._register(
       new FilmAssembly({
         store: deps.store,
         log: deps.log,
-        read: async (file) => {
-          const editor = this.editorOf(file);
-          if (editor) return editor.film;
-          const read = await readFilm(file);
-          return read.ok ? read.storyboard : undefined;
-        },
+        read: (file) => this.storyboardOf(file),
         record: async (file, output) => {
-          const editor = this.editorOf(file);
-          if (editor) return editor.recordOutput(output);
-          const read = await readFilm(file);
-          if (read.ok) await saveFilm(file, { ...read.storyboard, output });
+          await this.update(file, (storyboard) => ({ ...storyboard, output }));
         },
+        download: (id) => this.shots.download(id),
       }),
     );
   }
 
-  /** Opens (or reveals) the editor of a film file; undefined when the file is not a storyboard (the user is told why). */
-  async openFile(file: vscode.Uri): Promise<FilmEditorHost | undefined> {
+  /**
+   * Opens (or reveals) the editor of a film file; undefined when the file is not a storyboard (the user is told why).
+   * `background`: opened without taking the focus (to take a shot's last frame while the user works elsewhere).
+   */
+  async openFile(file: vscode.Uri, background = false): Promise<FilmEditorHost | undefined> {
     const existing = this.open.get(file.toString());
     if (existing) {
-      existing.panel.reveal();
+      if (!background) existing.panel.reveal();
       return existing.host;
     }
     const read = await readFilm(file);
@@ -239,11 +403,11 @@ export class FilmEditors extends Disposable {
     const panel = vscode.window.createWebviewPanel(
       ViewIds.filmEditor,
       t('Storyboard: {0}', read.storyboard.name),
-      vscode.ViewColumn.Active,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: background },
       webviewOptions(this.deps.extensionUri),
     );
     panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'promptreel.svg');
-    const host = new FilmEditorHost(panel.webview, this.deps, file, read.storyboard, (shot) => this.assembly.watch(shot));
+    const host = new FilmEditorHost(panel.webview, this.deps, file, read.storyboard, this.actions);
     const key = file.toString();
     this.open.set(key, { panel, host });
     panel.onDidDispose(() => {
@@ -271,4 +435,79 @@ export class FilmEditors extends Disposable {
       this.deps.log.error(`The storyboard editor failed: ${describeError(error)}`);
     }
   }
+
+  /** The film's storyboard as it is now (the open editor's, or the file's). */
+  private async storyboardOf(file: vscode.Uri): Promise<Storyboard | undefined> {
+    const editor = this.editorOf(file);
+    if (editor) return editor.film;
+    const read = await readFilm(file);
+    return read.ok ? read.storyboard : undefined;
+  }
+
+  /** Changes the film through its open editor, or in its file. */
+  private async update(file: vscode.Uri, change: (storyboard: Storyboard) => Storyboard): Promise<void> {
+    const editor = this.editorOf(file);
+    if (editor) {
+      await editor.apply(change);
+      return;
+    }
+    const read = await readFilm(file);
+    if (read.ok) await saveFilm(file, change(read.storyboard));
+  }
+
+  private async shoot(file: vscode.Uri, which: ShootWhich): Promise<ShootOutcome> {
+    const key = file.toString();
+    const storyboard = await this.storyboardOf(file);
+    if (this.shooting.has(key) || !storyboard) return { kind: 'nothing' };
+    const controller = new AbortController();
+    this.shooting.set(key, controller);
+    await this.editorOf(file)?.refresh();
+    try {
+      const groupId = storyboard.shots.map((shot) => shot.taskId && this.deps.store.get(shot.taskId)?.group?.id).find((id) => id);
+      const outcome = await shootFilm(this.deps, { file, storyboard }, which, {
+        recordTask: (shotId, task) => this.update(file, (now) => withTask(now, shotId, task)),
+        lastFrame: (shotId, signal) => this.lastFrame(file, shotId, signal),
+        stop: controller.signal,
+        ...(which.kind !== 'film' && groupId ? { groupId } : {}),
+      });
+      if ((outcome.kind === 'shot' || outcome.kind === 'stopped') && outcome.tasks.length > 0) this.assembly.watch(file);
+      return outcome;
+    } finally {
+      this.shooting.delete(key);
+      await this.editorOf(file)?.refresh();
+    }
+  }
+
+  /**
+   * The last frame of a shot of the film, once its task is made and its video downloaded: drawn by the film's editor
+   * (opened in the background if it was closed), checked, and saved beside the storyboard
+   * (`<stem>.frames/<shot>.png`) as the next shot's first frame.
+   */
+  private async lastFrame(file: vscode.Uri, shotId: string, signal: AbortSignal): Promise<FirstFrame> {
+    const storyboard = await this.storyboardOf(file);
+    const index = storyboard?.shots.findIndex((shot) => shot.id === shotId) ?? -1;
+    const taskId = storyboard?.shots[index]?.taskId;
+    if (!taskId) throw new Error(t('Shot {0} has no video yet.', index + 1));
+    const video = await this.shots.videoOf(taskId, index + 1, signal);
+    const editor = await this.openFile(file, true);
+    if (!editor) throw new Error(t('The storyboard could not be opened to take the last frame of shot {0}.', index + 1));
+    // A hidden page is not running (its messages are lost): shown again without the focus, it loads and is asked again.
+    const panel = this.panelOf(file);
+    if (panel && !panel.visible) panel.reveal(panel.viewColumn, true);
+    const frame = await editor.takeFrame(video, signal);
+    this.deps.log.info(`Took the last frame of shot ${index + 1} (${frame.width}×${frame.height}).`);
+    return saveFrame(file, shotId, frame.bytes);
+  }
+}
+
+/** The film with `task` made for the shot `shotId`: its id and the price its confirmation gave it. */
+function withTask(storyboard: Storyboard, shotId: string, task: VideoTaskRecord): Storyboard {
+  return {
+    ...storyboard,
+    shots: storyboard.shots.map((shot) => {
+      if (shot.id !== shotId) return shot;
+      const { chargedUsd: _charged, priceUsd: _price, ...rest } = shot;
+      return { ...rest, taskId: task.id, ...(task.priceUsd !== undefined ? { priceUsd: task.priceUsd } : {}) };
+    }),
+  };
 }

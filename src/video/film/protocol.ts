@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { MAX_VIDEO_SECONDS } from '../../api/video/request';
+import { MAX_FRAME_BASE64 } from './core/framePng';
 import { MAX_CAPTION_CHARS } from './core/storyboard';
 
 // The storyboard editor's page and its host (FilmEditorHost): the host sends the film as it is in its file, with
@@ -14,7 +15,15 @@ export interface ShotView {
   cost?: string;
   /** The shot's task, once shot. */
   taskId?: string;
+  /** Where its task is: never sent, being made, made, or failed (`stateText` says why). */
+  state: ShotState;
+  /** `Failed: the prompt was refused`, `In progress`… */
+  stateText: string;
+  /** It can be shot again alone (failed, or never sent while other shots were). */
+  canReshoot: boolean;
 }
+
+export type ShotState = 'not-sent' | 'in-progress' | 'done' | 'failed';
 
 export interface FilmView {
   name: string;
@@ -34,12 +43,17 @@ export interface FilmView {
   made?: string;
   canAdd: boolean;
   canRemove: boolean;
-  /** Shooting now: the page's buttons wait. */
+  /** Shooting now: the page's buttons wait (Stop excepted). */
   busy: boolean;
+  /** The shots are made one after another, each from the last frame of the one before. */
+  chain: boolean;
 }
 
-/** Host → page: the film, or a sentence about the last change (refused, saved, shot). */
-export type HostToFilm = { type: 'film'; film: FilmView } | { type: 'notice'; text: string };
+/**
+ * Host → page: the film, or a sentence about the last change (refused, saved, shot), or a request for the last frame
+ * of a shot's video (`src`: its webview address), answered with a `frame` message of the same `request`.
+ */
+export type HostToFilm = { type: 'film'; film: FilmView } | { type: 'notice'; text: string } | { type: 'takeFrame'; request: string; src: string };
 
 const id = z.string().check(z.minLength(1), z.maxLength(40));
 const text = z.string().check(z.maxLength(4000));
@@ -58,5 +72,14 @@ export const filmToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('add'), after: z.optional(id) }),
   z.object({ type: z.literal('remove'), id }),
   z.object({ type: z.literal('shoot') }),
+  z.object({ type: z.literal('reshoot'), id }),
+  z.object({ type: z.literal('stop') }),
+  z.object({
+    type: z.literal('frame'),
+    request: id,
+    /** The PNG, base64 (checked again by parseFramePng), or why the page could not draw it. */
+    png: z.optional(z.string().check(z.maxLength(MAX_FRAME_BASE64))),
+    error: z.optional(z.string().check(z.maxLength(500))),
+  }),
 ]);
 export type FilmToHost = z.infer<typeof filmToHostSchema>;

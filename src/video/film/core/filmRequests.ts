@@ -1,5 +1,6 @@
 import { videoCost, type ModelPrice } from '../../../api/account/prices';
 import { toCreateRequest, type VideoOptions } from '../../core/videoOptions';
+import type { ChargedVideoRequest } from '../../../connection/core/chargeGate';
 import type { FirstFrame, StoredCreateRequest } from '../../core/videoTaskRecord';
 import type { Storyboard } from './storyboard';
 
@@ -48,9 +49,17 @@ export function shotRequest(storyboard: Storyboard, index: number, options: Shot
   });
 }
 
-/** Every shot's request, in order, as the quote before shooting prices them (first frames are not known yet: they do not change the price). */
-export function filmRequests(storyboard: Storyboard, options: ShotRequestOptions): StoredCreateRequest[] {
-  return storyboard.shots.map((_shot, index) => shotRequest(storyboard, index, options));
+/**
+ * The requests of the shots at `indexes` (all, in order, by default), as the charge gate quotes them. For a model
+ * that takes a first frame, every shot after the first is marked as starting from the previous shot's last frame:
+ * that frame exists only once the shot before is made, and the gate hands the request out only with it (an image
+ * does not change the price).
+ */
+export function filmRequests(storyboard: Storyboard, options: ShotRequestOptions, indexes?: readonly number[]): ChargedVideoRequest[] {
+  return (indexes ?? storyboard.shots.map((_shot, index) => index)).map((index) => {
+    const request = shotRequest(storyboard, index, options);
+    return options.firstFrame && index > 0 ? { ...request, firstFrameFromPrevious: true as const } : request;
+  });
 }
 
 const CONTINUITY = '\n\nContinuity: the shot before this one showed ';
@@ -71,6 +80,18 @@ export function shotPrompt(storyboard: Pick<Storyboard, 'shots'>, index: number,
   const context = [...previous.prompt];
   const note = context.length <= room ? previous.prompt : `${context.slice(0, room - 1).join('')}…`;
   return `${shot.prompt}${CONTINUITY}${note}`;
+}
+
+/** Which shots a Shoot sends: the whole film, the shots never sent (a chain that stopped), or one shot again. */
+export type ShootWhich = { kind: 'film' } | { kind: 'rest' } | { kind: 'again'; shotId: string };
+
+/** The shots (0-based, in order) a Shoot of `which` sends. */
+export function shotsToShoot(storyboard: Pick<Storyboard, 'shots'>, which: ShootWhich): number[] {
+  const all = storyboard.shots.map((_shot, index) => index);
+  if (which.kind === 'film') return all;
+  if (which.kind === 'rest') return all.filter((index) => !storyboard.shots[index].taskId);
+  const index = storyboard.shots.findIndex((shot) => shot.id === which.shotId);
+  return index < 0 ? [] : [index];
 }
 
 export interface FilmCost {

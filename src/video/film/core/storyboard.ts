@@ -30,6 +30,10 @@ export const shotSchema = z.object({
   seconds: z.int().check(z.gte(1), z.lte(MAX_VIDEO_SECONDS)),
   /** The video task made for this shot when the film was shot (absent until then). */
   taskId: z.optional(z.string().check(z.minLength(1), z.maxLength(500))),
+  /** What the confirmation that sent its task priced it at, in US dollars (absent when the price was not known). */
+  priceUsd: z.optional(z.number().check(z.gte(0))),
+  /** What the service's log of the key says that task really cost, once known. */
+  chargedUsd: z.optional(z.number().check(z.gte(0))),
 });
 export type Shot = z.infer<typeof shotSchema>;
 
@@ -130,7 +134,15 @@ export function storyboardJson(storyboard: Storyboard): string {
     model,
     settings,
     ...(source ? { source } : {}),
-    shots: shots.map(({ id, prompt, caption, seconds, taskId }) => ({ id, prompt, caption, seconds, ...(taskId ? { taskId } : {}) })),
+    shots: shots.map(({ id, prompt, caption, seconds, taskId, priceUsd, chargedUsd }) => ({
+      id,
+      prompt,
+      caption,
+      seconds,
+      ...(taskId ? { taskId } : {}),
+      ...(priceUsd !== undefined ? { priceUsd } : {}),
+      ...(chargedUsd !== undefined ? { chargedUsd } : {}),
+    })),
     ...(output ? { output } : {}),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;

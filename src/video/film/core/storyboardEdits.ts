@@ -26,8 +26,12 @@ export function applyEdit(storyboard: Storyboard, edit: StoryboardEdit): EditRes
       const caption = edit.caption?.trim() ?? shot.caption;
       const seconds = edit.seconds ?? shot.seconds;
       const reshoot = prompt !== shot.prompt || seconds !== shot.seconds;
-      const { taskId, ...rest } = shot;
-      shots[index] = { ...rest, prompt, caption, seconds, ...(taskId && !reshoot ? { taskId } : {}) };
+      // A shot to be made again is not sent yet: its task and what that task cost go with it.
+      const { taskId, priceUsd, chargedUsd, ...rest } = shot;
+      const made = reshoot
+        ? {}
+        : { ...(taskId ? { taskId } : {}), ...(priceUsd !== undefined ? { priceUsd } : {}), ...(chargedUsd !== undefined ? { chargedUsd } : {}) };
+      shots[index] = { ...rest, prompt, caption, seconds, ...made };
       break;
     }
     case 'move': {

@@ -2,6 +2,7 @@ import { button, el } from '../../../webviewPage/dom';
 import { HostChannel } from '../../../webviewPage/hostChannel';
 import { t } from '../../../webviewPage/l10n';
 import type { FilmToHost, FilmView, HostToFilm, ShotView } from '../protocol';
+import { lastFrame } from './lastFrame';
 
 // Entry point of the storyboard editor's bundle (dist/webview/film.js). The host owns the film: each change is sent
 // to it, and the page shows the film it sends back.
@@ -15,24 +16,36 @@ const warning = el('p', { className: 'warning', hidden: true });
 const made = el('p', { className: 'made', hidden: true });
 const shootButton = button('', { className: 'primary' });
 shootButton.id = 'shoot';
+const stopButton = button(t('Stop'), { className: 'secondary', ariaLabel: t('Stop shooting: nothing more is sent') });
+stopButton.hidden = true;
+const chainNote = el('p', { className: 'meta', hidden: true, text: t('The shots are made one after another, each from the last frame of the one before.') });
 const notice = el('p', { className: 'notice', attrs: { role: 'status', 'aria-live': 'polite' } });
 const list = el('ol', { className: 'shots', attrs: { 'aria-label': t('Shots') } });
 const addButton = button(t('Add Shot'), { className: 'secondary', ariaLabel: t('Add a shot at the end') });
 
 root.removeAttribute('aria-busy');
 root.replaceChildren(
-  el('header', { className: 'toolbar' }, [el('div', {}, [title, meta, made]), el('div', { className: 'actions' }, [total, warning, shootButton])]),
+  el('header', { className: 'toolbar' }, [el('div', {}, [title, meta, made]), el('div', { className: 'actions' }, [total, warning, shootButton, stopButton])]),
+  chainNote,
   notice,
   list,
   addButton,
 );
 
 shootButton.addEventListener('click', () => channel.post({ type: 'shoot' }));
+stopButton.addEventListener('click', () => channel.post({ type: 'stop' }));
 addButton.addEventListener('click', () => channel.post({ type: 'add' }));
 
 channel.onMessage((message) => {
   if (message?.type === 'film') render(message.film);
   else if (message?.type === 'notice') notice.textContent = message.text;
+  else if (message?.type === 'takeFrame') {
+    const { request } = message;
+    lastFrame(message.src).then(
+      (png) => channel.post({ type: 'frame', request, png }),
+      (error: unknown) => channel.post({ type: 'frame', request, error: (error instanceof Error ? error.message : String(error)).slice(0, 500) }),
+    );
+  }
 });
 channel.post({ type: 'ready' });
 
@@ -50,6 +63,8 @@ function render(film: FilmView): void {
   made.hidden = !film.made;
   shootButton.textContent = film.shoot;
   shootButton.disabled = film.busy;
+  stopButton.hidden = !film.busy;
+  chainNote.hidden = !film.chain;
   addButton.disabled = film.busy || !film.canAdd;
   list.setAttribute('aria-busy', String(film.busy));
   list.replaceChildren(...film.shots.map((shot, index) => shotItem(film, shot, index)));
@@ -93,12 +108,14 @@ function shotItem(film: FilmView, shot: ShotView, index: number): HTMLLIElement 
       seconds,
       el('span', { className: 'cost', text: shot.cost ? t('Cost: {0}', shot.cost) : t('Cost: price not known') }),
       shot.taskId ? el('span', { className: 'task', text: t('Task {0}', shot.taskId) }) : undefined,
+      el('span', { className: `state ${shot.state}`, text: shot.stateText }),
     ]),
     el('div', { className: 'row buttons' }, [
       action(t('Move Up'), t('Move shot {0} up', number), 'up', index > 0, { type: 'move', id: shot.id, by: -1 }),
       action(t('Move Down'), t('Move shot {0} down', number), 'down', !last, { type: 'move', id: shot.id, by: 1 }),
       action(t('Add Shot After'), t('Add a shot after shot {0}', number), 'add', film.canAdd, { type: 'add', after: shot.id }),
       action(t('Remove'), t('Remove shot {0}', number), 'remove', film.canRemove, { type: 'remove', id: shot.id }),
+      shot.canReshoot ? action(t('Shoot Again'), t('Shoot shot {0} again', number), 'reshoot', true, { type: 'reshoot', id: shot.id }) : undefined,
     ]),
   ]);
 }

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { FilmOutcome } from '../../../../src/video/film/filmCommand';
 import type { FilmEditorHost } from '../../../../src/video/film/filmEditor';
@@ -9,10 +11,18 @@ import { useConnectedService } from '../../support/connectedService';
 import { closeAllEditors, workspaceUri } from '../../support/workspace';
 import { assertStrictPage } from '../../support/webviewPage';
 import type { RecordedMessage } from '../../support/recordMessages';
-import type { FilmClip } from '../../../service/filmClips';
-import { pollUntil, recordMessages, testApi, VIDEO, videoPosts, waitFor } from '../videoTestSupport';
+import { filmClipPath, type FilmClip } from '../../../service/filmClips';
+import { isMultipartBody } from '../../../service';
+import { parseFramePng } from '../../../../src/video/film/core/framePng';
+import { distance, fingerprint, pngPixels } from './pngPixels';
+import { recordMessages, setSetting, testApi, VIDEO, videoPosts, waitFor } from '../videoTestSupport';
 
 const FILMS = ['.promptreel', 'films'];
+/** What ffmpeg decodes of the first and last frame of each film clip (scripts/make-film-frames.js). */
+const FRAMES = JSON.parse(fs.readFileSync(filmClipPath('shot-a').replace(/shot-a\.mp4$/, 'frames.json'), 'utf8')) as Record<
+  FilmClip,
+  { width: number; height: number; first: number[]; last: number[] }
+>;
 
 async function selectSample(): Promise<void> {
   const document = await vscode.workspace.openTextDocument(workspaceUri('src', 'sample.ts'));
@@ -58,7 +68,7 @@ function chatRequests(service: { requests: { path: string; body: unknown }[] }) 
 
 describe('video/film: Generate Explainer Film from Selection (issue 27)', () => {
   const ctx = useConnectedService(VIDEO, {
-    settings: { 'chat.model': 'promptreel-chat' },
+    settings: { 'chat.model': 'promptreel-chat', 'models.capabilities': undefined },
     cleanup: async () => {
       await closeAllEditors();
       await vscode.workspace.fs.delete(workspaceUri(...FILMS), { recursive: true, useTrash: false }).then(undefined, () => undefined);
@@ -79,7 +89,7 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
     assert.ok(chat.messages.at(-1)?.content.includes('src/sample.ts (typescript)'), 'the file name and language are sent');
 
     const shown = await shownFilm(film.editor);
-    assertStrictPage((await api.video.flows.get()).films.panelOf(film.file)!.webview, 'film.js');
+    assertStrictPage((await api.video.flows.get()).films.panelOf(film.file)!.webview, 'film.js', { media: true });
     assert.deepEqual(
       shown.shots.map((shot) => [shot.id, shot.cost]),
       [
@@ -172,33 +182,44 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
     assert.equal(shot.tasks[0].source?.uri, workspaceUri('src', 'sample.ts').toString());
   });
 
-  async function shootAndDownload(clips: FilmClip[]): Promise<{ file: vscode.Uri; assembled: AssembledFilm; messages: RecordedMessage[] }> {
-    const api = await testApi();
-    ctx.service.setScenario({ video: { clips, pollsToRunning: 0, pollsToDone: 0 } });
-    const { editor, file } = drafted((await generate()).outcome);
-    await shownFilm(editor);
-    const { films } = await api.video.flows.get();
-    const assembled = new Promise<AssembledFilm>((resolve) => {
+  /** The next film the assembly makes (within 30 s). */
+  async function nextAssembled(): Promise<AssembledFilm> {
+    const { films } = await (await testApi()).video.flows.get();
+    return new Promise<AssembledFilm>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        listener.dispose();
+        reject(new Error('the film was not assembled'));
+      }, 30_000);
       const listener = films.assembly.onDidAssemble((film) => {
+        clearTimeout(timer);
         listener.dispose();
         resolve(film);
       });
     });
+  }
+
+  /** Shoots a drafted film, answering its confirmation with `action`; what the editor's Shoot came to. */
+  async function shoot(editor: FilmEditorHost, message: unknown, action: string): Promise<{ outcome: FilmEditorHost['lastShoot']; shown: RecordedMessage[] }> {
+    const messages = recordMessages((shown) => (shown.items.includes(action) ? action : undefined));
+    try {
+      await editor.handleMessage(message);
+      return { outcome: editor.lastShoot, shown: messages.shown };
+    } finally {
+      messages.restore();
+    }
+  }
+
+  // The shots are downloaded for the film by themselves (promptreel.video.autoDownload is off in the tests).
+  async function shootAndDownload(clips: FilmClip[]): Promise<{ file: vscode.Uri; assembled: AssembledFilm; messages: RecordedMessage[] }> {
+    ctx.service.setScenario({ video: { clips, pollsToRunning: 0, pollsToDone: 0 } });
+    const { editor, file } = drafted((await generate()).outcome);
+    await shownFilm(editor);
+    const assembled = nextAssembled();
     const messages = recordMessages((shown) => (shown.items.includes('Shoot 3 Shots') ? 'Shoot 3 Shots' : undefined));
     try {
       await editor.handleMessage({ type: 'shoot' });
-      const shot = editor.lastShoot;
-      assert.ok(shot?.kind === 'shot', JSON.stringify(shot));
-      for (const task of shot.tasks) {
-        await pollUntil(api, task.id, (record) => record.state === 'completed', `shot ${task.id} completes`);
-        const saved = await api.video.downloader.download(task.id);
-        assert.equal(saved.kind, 'saved', JSON.stringify(saved));
-      }
-      const film = await Promise.race([
-        assembled,
-        new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('the film was not assembled')), 30_000)),
-      ]);
-      return { file, assembled: film, messages: messages.shown };
+      assert.ok(editor.lastShoot?.kind === 'shot', JSON.stringify(editor.lastShoot));
+      return { file, assembled: await assembled, messages: messages.shown };
     } finally {
       messages.restore();
     }
@@ -239,6 +260,259 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
       ['s1', 's2', 's3'].map((id) => `${stem}.shots/${id}.mp4`),
     );
     await vscode.workspace.fs.stat(workspaceUri(...FILMS, `${stem}.shots`, 's2.mp4'));
+  });
+
+  it('issue 27: for a first-frame model each shot after the first is sent with the last frame of the one before, as a PNG, after one confirmation', async () => {
+    await setSetting('models.capabilities', { 'promptreel-video': { firstFrame: true } });
+    ctx.service.setScenario({ video: { clips: ['shot-a', 'shot-b', 'shot-c'], pollsToRunning: 0, pollsToDone: 0 } });
+    const { editor, file } = drafted((await generate()).outcome);
+    const view = await shownFilm(editor);
+    assert.equal(view.chain, true);
+
+    const cancelled = await shoot(editor, { type: 'shoot' }, 'none');
+    assert.deepEqual(cancelled.outcome, { kind: 'cancelled' });
+    const asked = cancelled.shown.find((message) => message.items.includes('Shoot 3 Shots'));
+    assert.match(asked?.detail ?? '', /The shots are made one after another, each from the last frame of the one before\./);
+    assert.match(asked?.detail ?? '', /Price: \$1\.20 · \$2\.00 left after \(3 × \$0\.40\)\./, 'one confirmation, with the total of the three shots');
+    assert.equal(videoPosts(ctx.service).length, 0, 'cancelling at the price sends nothing');
+
+    const assembled = nextAssembled();
+    const { outcome, shown } = await shoot(editor, { type: 'shoot' }, 'Shoot 3 Shots');
+    assert.ok(outcome?.kind === 'shot', JSON.stringify(outcome));
+    assert.equal(shown.filter((message) => message.detail?.includes('Price:')).length, 1, 'confirmed once for the whole film');
+    const posts = videoPosts(ctx.service);
+    assert.equal(posts.length, 3, 'exactly one POST per shot');
+    assert.ok(!isMultipartBody(posts[0].body), 'the first shot starts from its prompt alone');
+    const board = await readBoard(file);
+    const stem = file.path
+      .split('/')
+      .pop()!
+      .replace(/\.json$/, '');
+    for (const index of [1, 2]) {
+      const body = posts[index].body;
+      assert.ok(isMultipartBody(body), `shot ${index + 1} is multipart: ${JSON.stringify(body)}`);
+      assert.equal(body.fields['prompt'], board.shots[index].prompt, 'a chained shot needs no continuity note');
+      const previous = board.shots[index - 1].id;
+      const saved = await vscode.workspace.fs.readFile(workspaceUri(...FILMS, `${stem}.frames`, `${previous}.png`));
+      const png = parseFramePng(Buffer.from(saved).toString('base64'));
+      assert.ok(png.ok, `the frame of ${previous} is a PNG`);
+      assert.deepEqual([png.width, png.height], [320, 180], 'the size of the video');
+      assert.ok(saved.length > 5000, `a frame with a picture, not a blank canvas: ${saved.length} bytes`);
+      assert.deepEqual(body.files['input_reference'], {
+        fileName: `${previous}.png`,
+        contentType: 'image/png',
+        size: saved.length,
+        sha256: createHash('sha256').update(saved).digest('hex'),
+      });
+      // Each shot is its own clip (shot-a, shot-b): the frame each next shot starts from is its predecessor's.
+      const task = (await testApi()).video.store.get(board.shots[index].taskId!);
+      assert.deepEqual(task?.request?.firstFrame, {
+        uri: workspaceUri(...FILMS, `${stem}.frames`, `${previous}.png`).toString(),
+        fileName: `${previous}.png`,
+        contentType: 'image/png',
+      });
+    }
+    const frames = [1, 2].map((index) => (posts[index].body as { files: Record<string, { sha256: string }> }).files['input_reference'].sha256);
+    assert.notEqual(frames[0], frames[1], 'the last frames of two different shots differ');
+    // The pixels are the last frame of the shot before (clips shot-a, shot-b), not its first: compared with what
+    // ffmpeg decodes of each (fixtures/film/frames.json, scripts/make-film-frames.js).
+    for (const [index, clip] of [
+      [0, 'shot-a'],
+      [1, 'shot-b'],
+    ] as const) {
+      const saved = await vscode.workspace.fs.readFile(workspaceUri(...FILMS, `${stem}.frames`, `${board.shots[index].id}.png`));
+      const drawn = fingerprint(pngPixels(saved));
+      const reference = FRAMES[clip];
+      const [toLast, toFirst] = [distance(drawn, reference.last), distance(drawn, reference.first)];
+      assert.ok(
+        toLast < 2 && toLast < toFirst / 2,
+        `the frame of shot ${index + 1} is ${clip}'s last: ${toLast.toFixed(2)} from it, ${toFirst.toFixed(2)} from its first`,
+      );
+    }
+    assert.deepEqual(
+      board.shots.map((shot) => shot.priceUsd),
+      [0.4, 0.4, 0.4],
+      'the record keeps the price each shot was confirmed at',
+    );
+    const film = await assembled;
+    assert.equal(film.output.video, `${stem}.mp4`);
+    assert.equal(videoPosts(ctx.service).length, 3);
+    const charged = await waitFor(
+      async () => {
+        const read = await readBoard(file);
+        return read.shots.every((shot) => shot.chargedUsd !== undefined) ? read : undefined;
+      },
+      { what: 'the charged costs from the key’s log in the film’s record', timeoutMs: 20_000 },
+    );
+    assert.deepEqual(
+      charged.shots.map((shot) => shot.chargedUsd),
+      [0.4, 0.4, 0.4],
+    );
+  });
+
+  it('issue 27: a failed shot stops the chain; it is shot again alone (one more POST, from the last frame before it), then the rest, and the film is made', async () => {
+    await setSetting('models.capabilities', { 'promptreel-video': { firstFrame: true } });
+    // The second task the service makes fails; the others are made (clips a, b, c, a in turn: a, c, a join).
+    ctx.service.setScenario({ video: { clips: ['shot-a', 'shot-b', 'shot-c'], pollsToRunning: 0, pollsToDone: 1, failTasks: [1] } });
+    const { editor, file } = drafted((await generate()).outcome);
+    await shownFilm(editor);
+    const first = await shoot(editor, { type: 'shoot' }, 'Shoot 3 Shots');
+    assert.ok(first.outcome?.kind === 'stopped', JSON.stringify(first.outcome));
+    assert.equal(first.outcome.notSent, 1, 'shot 3 was not sent: its first frame never existed');
+    assert.equal(videoPosts(ctx.service).length, 2);
+    const stoppedMessage = first.shown.find((message) => message.severity === 'error');
+    assert.match(stoppedMessage?.message ?? '', /Shot 3 was not sent: shot 2 failed: Video generation failed/);
+
+    const failed = await shownFilm(editor, (film) => film.shots[1].state === 'failed' && !film.busy);
+    assert.deepEqual(
+      failed.shots.map((shot) => [shot.state, shot.canReshoot]),
+      [
+        ['done', false],
+        ['failed', true],
+        ['not-sent', true],
+      ],
+    );
+    assert.match(failed.shots[1].stateText, /^Failed: Video generation failed/);
+    assert.equal(failed.shoot, 'Shoot the shot not sent for $0.40');
+
+    const assembled = nextAssembled();
+    const again = await shoot(editor, { type: 'reshoot', id: 's2' }, 'Shoot Again');
+    assert.ok(again.outcome?.kind === 'shot', JSON.stringify(again.outcome));
+    const asked = again.shown.find((message) => message.items.includes('Shoot Again'));
+    assert.equal(asked?.message, `Shoot shot 2 of "${(await readBoard(file)).name}" again?`);
+    assert.match(asked?.detail ?? '', /Price: \$0\.40 · /);
+    assert.match(asked?.detail ?? '', /It starts from the last frame of shot 1\./);
+    const posts = videoPosts(ctx.service);
+    assert.equal(posts.length, 3, 'shooting one shot again costs exactly one more POST');
+    const reshot = posts[2].body;
+    assert.ok(isMultipartBody(reshot));
+    assert.equal(reshot.files['input_reference']?.fileName, 's1.png');
+    const board = await readBoard(file);
+    assert.equal(board.shots[1].taskId, again.outcome.tasks[0].id, 'the shot’s task is replaced in the file');
+
+    const rest = await shoot(editor, { type: 'shoot' }, 'Shoot 1 Shot');
+    assert.ok(rest.outcome?.kind === 'shot', JSON.stringify(rest.outcome));
+    assert.equal(videoPosts(ctx.service).length, 4, 'the shot never sent, once');
+    const film = await assembled;
+    assert.ok(film.output.video, JSON.stringify(film.output));
+    const done = await shownFilm(editor, (view) => view.shots.every((shot) => shot.state === 'done'));
+    assert.ok(done.shots.every((shot) => !shot.canReshoot));
+    assert.equal(videoPosts(ctx.service).length, 4);
+  });
+
+  it('issue 27: Stop during the chain sends nothing more; the shots left are offered with their price', async () => {
+    await setSetting('models.capabilities', { 'promptreel-video': { firstFrame: true } });
+    // The first shot is never done: the chain waits for its last frame until stopped.
+    ctx.service.setScenario({ video: { clips: ['shot-a', 'shot-b', 'shot-c'], pollsToRunning: 0, pollsToDone: 1000 } });
+    const { editor } = drafted((await generate()).outcome);
+    await shownFilm(editor);
+    const messages = recordMessages((shown) => (shown.items.includes('Shoot 3 Shots') ? 'Shoot 3 Shots' : undefined));
+    try {
+      const shooting = editor.handleMessage({ type: 'shoot' });
+      await waitFor(() => videoPosts(ctx.service).length === 1 || undefined, { what: 'the first shot sent' });
+      const busy = await shownFilm(editor, (film) => film.busy);
+      assert.ok(busy.shots.every((shot) => !shot.canReshoot));
+      await editor.handleMessage({ type: 'shoot' });
+      await editor.handleMessage({ type: 'stop' });
+      await shooting;
+      const outcome = editor.lastShoot;
+      assert.ok(outcome?.kind === 'stopped', JSON.stringify(outcome));
+      assert.equal(outcome.notSent, 2);
+      assert.ok(
+        messages.shown.some((shown) => shown.message === 'Shooting stopped: 1 of 3 shots were sent.'),
+        JSON.stringify(messages.shown),
+      );
+      assert.equal(messages.shown.filter((shown) => shown.items.includes('Shoot 3 Shots')).length, 1, 'a Shoot while shooting asks nothing');
+    } finally {
+      messages.restore();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(videoPosts(ctx.service).length, 1, 'nothing more was sent');
+    const view = await shownFilm(editor, (film) => !film.busy);
+    assert.deepEqual(
+      view.shots.map((shot) => [shot.state, shot.canReshoot]),
+      [
+        ['in-progress', false],
+        ['not-sent', true],
+        ['not-sent', true],
+      ],
+    );
+    assert.equal(view.shoot, 'Shoot the 2 shots not sent for $0.80');
+    await editor.handleMessage({ type: 'reshoot', id: 's1' });
+    assert.equal(videoPosts(ctx.service).length, 1, 'a shot being made is not offered again, whatever the page says');
+  });
+
+  it('issue 27: the chain goes on when the editor is closed or hidden: it is opened again in the background to take the frame', async () => {
+    await setSetting('models.capabilities', { 'promptreel-video': { firstFrame: true } });
+    ctx.service.setScenario({ video: { clips: ['shot-a', 'shot-b', 'shot-c'], pollsToRunning: 0, pollsToDone: 1 } });
+    const api = await testApi();
+    const { films } = await api.video.flows.get();
+    const { editor, file } = drafted((await generate()).outcome);
+    await shownFilm(editor);
+    const messages = recordMessages((shown) => (shown.items.includes('Shoot 3 Shots') ? 'Shoot 3 Shots' : undefined));
+    try {
+      const shooting = editor.handleMessage({ type: 'shoot' });
+      await waitFor(() => videoPosts(ctx.service).length === 1 || undefined, { what: 'the first shot sent' });
+      films.panelOf(file)!.dispose();
+      assert.equal(films.editorOf(file), undefined, 'closed');
+      await waitFor(() => videoPosts(ctx.service).length === 2 || undefined, { what: 'the second shot sent', timeoutMs: 20_000 });
+      const reopened = films.panelOf(file);
+      assert.ok(reopened, 'the editor was opened again to take the frame');
+      // Hidden behind a text editor in its group: its page stops, and is shown again (without the focus) for the next frame.
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(workspaceUri('src', 'sample.ts')), {
+        viewColumn: reopened.viewColumn,
+        preview: false,
+      });
+      await waitFor(() => !reopened.visible || undefined, { what: 'the editor hidden' });
+      await shooting;
+      assert.ok(editor.lastShoot?.kind === 'shot', JSON.stringify(editor.lastShoot));
+      assert.equal(videoPosts(ctx.service).length, 3);
+      assert.ok(reopened.visible, 'shown again to take the last frame');
+      const board = await readBoard(file);
+      assert.ok(
+        board.shots.every((shot) => shot.taskId),
+        'every task recorded in the file',
+      );
+      for (const index of [1, 2]) {
+        const body = videoPosts(ctx.service)[index].body;
+        assert.ok(isMultipartBody(body));
+        assert.equal(body.files['input_reference']?.fileName, `${board.shots[index - 1].id}.png`);
+      }
+    } finally {
+      messages.restore();
+    }
+  });
+
+  it('issue 27: the creator sends a chained shot only with its first frame, and no first frame with any other request', async () => {
+    const api = await testApi();
+    const { creator } = await api.video.flows.get();
+    const gate = api.connection.videoCharges;
+    const shot = { model: 'promptreel-video', prompt: 'The parcel lands', seconds: '5' };
+    const approval = gate.approve(await gate.quote([shot, { ...shot, prompt: 'The door opens', firstFrameFromPrevious: true }]));
+    assert.ok(approval);
+    const frame = { uri: workspaceUri(...FILMS, 'f.frames', 's1.png').toString(), fileName: 's1.png', contentType: 'image/png' };
+    await assert.rejects(creator.createOrThrow(approval, { firstFrame: frame }), /This confirmation was used already: nothing was sent/);
+    await creator.createOrThrow(approval);
+    await assert.rejects(creator.createOrThrow(approval), /starts from the last frame of the shot before, which is not there: nothing was sent/);
+    assert.equal(videoPosts(ctx.service).length, 1, 'only the first shot, without a frame');
+    assert.equal(gate.remaining(approval), 1);
+  });
+
+  it('issue 27: for a model without first frames a failed shot is shot again alone, and the film is then made', async () => {
+    ctx.service.setScenario({ video: { clips: ['shot-a', 'shot-b', 'shot-c'], pollsToRunning: 0, pollsToDone: 1, failTasks: [1] } });
+    const { editor, file } = drafted((await generate()).outcome);
+    await shownFilm(editor);
+    const first = await shoot(editor, { type: 'shoot' }, 'Shoot 3 Shots');
+    assert.ok(first.outcome?.kind === 'shot', JSON.stringify(first.outcome));
+    assert.equal(videoPosts(ctx.service).length, 3);
+    await shownFilm(editor, (film) => film.shots[1].state === 'failed');
+    const assembled = nextAssembled();
+    const again = await shoot(editor, { type: 'reshoot', id: 's2' }, 'Shoot Again');
+    assert.ok(again.outcome?.kind === 'shot', JSON.stringify(again.outcome));
+    assert.equal(videoPosts(ctx.service).length, 4, 'one more POST, not three');
+    assert.ok(!isMultipartBody(videoPosts(ctx.service)[3].body));
+    assert.ok((await assembled).output.video);
+    assert.equal((await readBoard(file)).shots[1].taskId, again.outcome.tasks[0].id);
   });
 
   it('issue 27: a reply that is not a storyboard is asked again once; a second one is shown with what was wrong', async () => {

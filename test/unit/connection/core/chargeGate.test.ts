@@ -89,4 +89,39 @@ describe('connection: the charge gate (review 2.3)', () => {
     assert.equal(charges.approveHeld('input'), undefined);
     assert.equal(charges.approveHeld('other'), undefined);
   });
+
+  it('issue 27: a chained shot is quoted without its first frame and taken only with it; an unmarked request never takes one', async () => {
+    const charges = gate({ prices: { 'video-model': { kind: 'per-call', usd: 0.4, source: 'service' } } });
+    const frame = { uri: 'file:///films/demo.frames/s1.png', fileName: 's1.png', contentType: 'image/png' };
+    const chained: ChargedVideoRequest = { ...REQUEST, prompt: 'Shot 2', firstFrameFromPrevious: true };
+    const quote = await charges.quote([REQUEST, chained]);
+    assert.equal(quote.charge.priceUsd, 0.8, 'the marker does not change the price');
+    const approval = charges.approve(quote);
+    assert.ok(approval);
+
+    assert.equal(charges.needsFirstFrame(approval), false);
+    assert.equal(charges.take(approval, frame), undefined, 'no first frame is smuggled into an unmarked request');
+    assert.equal(charges.remaining(approval), 2, 'a refusal takes nothing');
+    const first = charges.take(approval);
+    assert.equal(first?.prompt, 'A kite');
+    assert.equal(first?.firstFrame, undefined);
+
+    assert.equal(charges.needsFirstFrame(approval), true);
+    assert.equal(charges.take(approval), undefined, 'a chained shot is not sent without its first frame');
+    assert.equal(charges.remaining(approval), 1);
+    const second = charges.take(approval, { ...frame, extra: 'dropped' } as typeof frame);
+    assert.deepEqual(second, { ...REQUEST, prompt: 'Shot 2', firstFrame: frame }, 'filled in, the marker gone, nothing else changed');
+    assert.ok(Object.isFrozen(second) && Object.isFrozen(second?.firstFrame));
+    assert.equal(charges.take(approval, frame), undefined, 'each request once');
+    assert.equal(quote.requests[1].firstFrame, undefined, 'the quote itself is unchanged');
+  });
+
+  it('issue 27: an approval of unmarked requests cannot be used to send a first frame, even for its last request', async () => {
+    const charges = gate();
+    const approval = charges.approve(await charges.quote([REQUEST]));
+    assert.ok(approval);
+    const frame = { uri: 'file:///elsewhere.png', fileName: 'elsewhere.png', contentType: 'image/png' };
+    assert.equal(charges.take(approval, frame), undefined);
+    assert.deepEqual(charges.take(approval), REQUEST);
+  });
 });

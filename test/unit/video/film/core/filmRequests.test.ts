@@ -3,7 +3,7 @@ import type { KeyHealthState } from '../../../../../src/connection/account/core/
 import type { PriceQuote } from '../../../../../src/connection/account/core/priceBook';
 import { ChargeGate, describeQuotePrice, type ChargedVideoRequest } from '../../../../../src/connection/core/chargeGate';
 import type { VideoOptions } from '../../../../../src/video/core/videoOptions';
-import { filmCost, filmRequests, shotPrompt, shotRequest } from '../../../../../src/video/film/core/filmRequests';
+import { filmCost, filmRequests, shotPrompt, shotRequest, shotsToShoot } from '../../../../../src/video/film/core/filmRequests';
 import { newStoryboard, type Storyboard } from '../../../../../src/video/film/core/storyboard';
 import { FakeClock } from '../../../../fakes/fakeClock';
 
@@ -61,6 +61,34 @@ describe('video/film: what shooting a film sends and costs (issue 27)', () => {
     assert.deepEqual(shotRequest(storyboard(), 1, { defaults: DEFAULTS, firstFrame: true }, frame).firstFrame, frame, 'the previous shot’s last frame');
     assert.equal(shotRequest(storyboard(), 1, { defaults: DEFAULTS, firstFrame: false }, frame).firstFrame, undefined, 'never to a model without first frames');
     assert.throws(() => shotRequest(storyboard(), 3, { defaults: DEFAULTS, firstFrame: true }), RangeError);
+  });
+
+  it('issue 27: for a first-frame model every shot after the first is quoted as starting from the previous shot’s last frame', () => {
+    const chained = filmRequests(storyboard(), { defaults: DEFAULTS, firstFrame: true });
+    assert.deepEqual(
+      chained.map((request) => request.firstFrameFromPrevious),
+      [undefined, true, true],
+    );
+    assert.ok(
+      chained.every((request) => request.firstFrame === undefined),
+      'no frame is known when the film is priced',
+    );
+    const plain = filmRequests(storyboard(), { defaults: DEFAULTS, firstFrame: false });
+    assert.ok(plain.every((request) => request.firstFrameFromPrevious === undefined));
+    const again = filmRequests(storyboard(), { defaults: DEFAULTS, firstFrame: true }, [2]);
+    assert.equal(again.length, 1, 'a shot shot again alone');
+    assert.equal(again[0].prompt, 'A clock waits');
+    assert.equal(again[0].firstFrameFromPrevious, true);
+    assert.equal(filmRequests(storyboard(), { defaults: DEFAULTS, firstFrame: true }, [0])[0].firstFrameFromPrevious, undefined);
+  });
+
+  it('issue 27: Shoot sends the whole film, the shots never sent, or one shot again', () => {
+    const board = storyboard();
+    board.shots[0] = { ...board.shots[0], taskId: 'task-1' };
+    assert.deepEqual(shotsToShoot(board, { kind: 'film' }), [0, 1, 2]);
+    assert.deepEqual(shotsToShoot(board, { kind: 'rest' }), [1, 2]);
+    assert.deepEqual(shotsToShoot(board, { kind: 'again', shotId: 's3' }), [2]);
+    assert.deepEqual(shotsToShoot(board, { kind: 'again', shotId: 'gone' }), []);
   });
 
   it('issue 27: a model without first frames gets the previous shot’s prompt as context, within its prompt limit', () => {

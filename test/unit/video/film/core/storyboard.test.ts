@@ -76,6 +76,25 @@ describe('video/film: the storyboard file (issue 27)', () => {
     assert.match(notJson.ok ? '' : notJson.problems[0], /^The file is not JSON \(/);
   });
 
+  it('issue 27: the record keeps each shot’s price and charged cost; a file written before them still opens', () => {
+    const board = storyboard();
+    const priced: Storyboard = {
+      ...board,
+      shots: board.shots.map((shot, index) => (index === 0 ? { ...shot, taskId: 'task-1', priceUsd: 0.4, chargedUsd: 0.38 } : shot)),
+    };
+    const read = parseStoryboardFile(storyboardJson(priced));
+    assert.ok(read.ok);
+    assert.deepEqual(read.storyboard.shots[0], { ...board.shots[0], taskId: 'task-1', priceUsd: 0.4, chargedUsd: 0.38 });
+    assert.equal('priceUsd' in read.storyboard.shots[1], false);
+    const old = JSON.parse(storyboardJson(board)) as { shots: Record<string, unknown>[] };
+    old.shots[0] = { ...old.shots[0], taskId: 'task-old' };
+    const older = parseStoryboardFile(JSON.stringify(old));
+    assert.ok(older.ok, 'a file without prices opens');
+    assert.equal(older.storyboard.shots[0].priceUsd, undefined);
+    const negative = parseStoryboardFile(storyboardJson({ ...board, shots: board.shots.map((shot) => ({ ...shot, priceUsd: -1 })) }));
+    assert.equal(negative.ok, false);
+  });
+
   it('issue 27: new shot ids are free ones, and file names are safe', () => {
     assert.equal(newShotId([{ id: 's1' }, { id: 's2' }, { id: 's3' }]), 's4');
     assert.equal(newShotId([{ id: 's4' }, { id: 's2' }, { id: 's3' }]), 's5');
