@@ -481,7 +481,7 @@ export class FilmEditors extends Disposable {
   /**
    * The last frame of a shot of the film, once its task is made and its video downloaded: drawn by the film's editor
    * (opened in the background if it was closed), checked, and saved beside the storyboard
-   * (`<stem>.frames/<shot>.png`) as the next shot's first frame.
+   * (`<stem>.frames/<task>/<shot>.png`) as the next shot's first frame.
    */
   private async lastFrame(file: vscode.Uri, shotId: string, signal: AbortSignal): Promise<FirstFrame> {
     const storyboard = await this.storyboardOf(file);
@@ -496,7 +496,7 @@ export class FilmEditors extends Disposable {
     if (panel && !panel.visible) panel.reveal(panel.viewColumn, true);
     const frame = await editor.takeFrame(video, signal);
     this.deps.log.info(`Took the last frame of shot ${index + 1} (${frame.width}×${frame.height}).`);
-    return saveFrame(file, shotId, frame.bytes);
+    return saveFrame(file, { id: shotId, taskId }, frame.bytes);
   }
 }
 

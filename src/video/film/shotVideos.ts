@@ -64,12 +64,16 @@ export class ShotVideos {
   }
 }
 
-/** Saves a shot's last frame beside the storyboard (`<stem>.frames/<shot>.png`), as the next shot's first frame. */
-export async function saveFrame(film: vscode.Uri, shotId: string, png: Uint8Array): Promise<FirstFrame> {
+/**
+ * Saves the last frame of a shot's video beside the storyboard (`<stem>.frames/<task>/<shot>.png`), as the next shot's
+ * first frame. One folder per task: a shot made again has a new last frame, and the tasks made from the old one still
+ * name the frame they were made from (Regenerate reads it).
+ */
+export async function saveFrame(film: vscode.Uri, shot: { id: string; taskId: string }, png: Uint8Array): Promise<FirstFrame> {
   const stem = film.path.slice(film.path.lastIndexOf('/') + 1).replace(/\.json$/, '');
-  const folder = vscode.Uri.joinPath(film, '..', `${stem}.frames`);
+  const folder = vscode.Uri.joinPath(film, '..', `${stem}.frames`, shot.taskId.replace(/[^\w.-]/g, '_'));
   await vscode.workspace.fs.createDirectory(folder);
-  const fileName = `${shotId}.png`;
+  const fileName = `${shot.id}.png`;
   const saved = vscode.Uri.joinPath(folder, fileName);
   await vscode.workspace.fs.writeFile(saved, png);
   return { uri: saved.toString(), fileName, contentType: 'image/png' };

@@ -293,7 +293,8 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
       assert.ok(isMultipartBody(body), `shot ${index + 1} is multipart: ${JSON.stringify(body)}`);
       assert.equal(body.fields['prompt'], board.shots[index].prompt, 'a chained shot needs no continuity note');
       const previous = board.shots[index - 1].id;
-      const saved = await vscode.workspace.fs.readFile(workspaceUri(...FILMS, `${stem}.frames`, `${previous}.png`));
+      const frameFile = workspaceUri(...FILMS, `${stem}.frames`, board.shots[index - 1].taskId!, `${previous}.png`);
+      const saved = await vscode.workspace.fs.readFile(frameFile);
       const png = parseFramePng(Buffer.from(saved).toString('base64'));
       assert.ok(png.ok, `the frame of ${previous} is a PNG`);
       assert.deepEqual([png.width, png.height], [320, 180], 'the size of the video');
@@ -307,7 +308,7 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
       // Each shot is its own clip (shot-a, shot-b): the frame each next shot starts from is its predecessor's.
       const task = (await testApi()).video.store.get(board.shots[index].taskId!);
       assert.deepEqual(task?.request?.firstFrame, {
-        uri: workspaceUri(...FILMS, `${stem}.frames`, `${previous}.png`).toString(),
+        uri: frameFile.toString(),
         fileName: `${previous}.png`,
         contentType: 'image/png',
       });
@@ -320,7 +321,8 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
       [0, 'shot-a'],
       [1, 'shot-b'],
     ] as const) {
-      const saved = await vscode.workspace.fs.readFile(workspaceUri(...FILMS, `${stem}.frames`, `${board.shots[index].id}.png`));
+      const { id, taskId } = board.shots[index];
+      const saved = await vscode.workspace.fs.readFile(workspaceUri(...FILMS, `${stem}.frames`, taskId!, `${id}.png`));
       const drawn = fingerprint(pngPixels(saved));
       const reference = FRAMES[clip];
       const [toLast, toFirst] = [distance(drawn, reference.last), distance(drawn, reference.first)];
