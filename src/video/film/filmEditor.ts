@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { formatUsd } from '../../api/account/prices';
 import { t } from '../../api/l10n';
 import { MAX_VIDEO_SECONDS } from '../../api/video/request';
-import { ViewIds } from '../../common/contributions';
+import { CommandIds, ViewIds } from '../../common/contributions';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import { describeError } from '../../common/logger';
 import { describeQuotePrice, quoteWarning } from '../../connection/core/chargeGate';
@@ -79,6 +79,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
   }
 
   protected async onMessage(message: Exclude<FilmToHost, { type: 'ready' }>): Promise<void> {
+    if (message.type === 'play') return void (await vscode.commands.executeCommand(CommandIds.video.playFilm, this.file));
     if (this.busy) return;
     if (message.type === 'shoot') return this.shoot();
     const edit = await this.editOf(message);
@@ -93,7 +94,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     await this.postFilm();
   }
 
-  private async editOf(message: Exclude<FilmToHost, { type: 'ready' | 'shoot' }>): Promise<StoryboardEdit> {
+  private async editOf(message: Exclude<FilmToHost, { type: 'ready' | 'shoot' | 'play' }>): Promise<StoryboardEdit> {
     switch (message.type) {
       case 'change':
         return { kind: 'change', id: message.id, prompt: message.prompt, caption: message.caption, seconds: message.seconds };

@@ -58,5 +58,7 @@ export const filmToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('add'), after: z.optional(id) }),
   z.object({ type: z.literal('remove'), id }),
   z.object({ type: z.literal('shoot') }),
+  /** Play the made film (in the player). */
+  z.object({ type: z.literal('play') }),
 ]);
 export type FilmToHost = z.infer<typeof filmToHostSchema>;

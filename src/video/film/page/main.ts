@@ -13,6 +13,9 @@ const meta = el('p', { className: 'meta' });
 const total = el('p', { className: 'total', attrs: { role: 'status', id: 'total' } });
 const warning = el('p', { className: 'warning', hidden: true });
 const made = el('p', { className: 'made', hidden: true });
+const playButton = button(t('Play the film'), { className: 'secondary' });
+playButton.id = 'play';
+playButton.hidden = true;
 const shootButton = button('', { className: 'primary' });
 shootButton.id = 'shoot';
 const notice = el('p', { className: 'notice', attrs: { role: 'status', 'aria-live': 'polite' } });
@@ -21,7 +24,7 @@ const addButton = button(t('Add Shot'), { className: 'secondary', ariaLabel: t('
 
 root.removeAttribute('aria-busy');
 root.replaceChildren(
-  el('header', { className: 'toolbar' }, [el('div', {}, [title, meta, made]), el('div', { className: 'actions' }, [total, warning, shootButton])]),
+  el('header', { className: 'toolbar' }, [el('div', {}, [title, meta, made, playButton]), el('div', { className: 'actions' }, [total, warning, shootButton])]),
   notice,
   list,
   addButton,
@@ -29,6 +32,7 @@ root.replaceChildren(
 
 shootButton.addEventListener('click', () => channel.post({ type: 'shoot' }));
 addButton.addEventListener('click', () => channel.post({ type: 'add' }));
+playButton.addEventListener('click', () => channel.post({ type: 'play' }));
 
 channel.onMessage((message) => {
   if (message?.type === 'film') render(message.film);
@@ -48,6 +52,7 @@ function render(film: FilmView): void {
   warning.hidden = !film.warning;
   made.textContent = film.made ? t('Made into {0}', film.made) : '';
   made.hidden = !film.made;
+  playButton.hidden = !film.made;
   shootButton.textContent = film.shoot;
   shootButton.disabled = film.busy;
   addButton.disabled = film.busy || !film.canAdd;
