@@ -16,7 +16,11 @@ export interface MadeFilmShot {
  * clips (without shooting): the storyboard with its `output`, and the joined `<stem>.mp4` with `<stem>.vtt` when the
  * clips join, else `<stem>.shots/<id>.mp4`, `<stem>.playlist.json` and the `.vtt`. Paths relative to the films folder.
  */
-export async function madeFilmFiles(stem: string, name: string, shots: readonly MadeFilmShot[]): Promise<{ files: Map<string, Uint8Array>; output: FilmOutput }> {
+export async function madeFilmFiles(
+  stem: string,
+  name: string,
+  shots: readonly MadeFilmShot[],
+): Promise<{ files: Map<string, Uint8Array>; output: FilmOutput }> {
   const target = bytesWriter();
   const { plan } = await joinFilm(
     shots.map((shot) => ({ source: bytesReader(filmClipBytes(shot.clip)), caption: shot.caption })),

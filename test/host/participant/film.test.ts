@@ -59,7 +59,8 @@ describe('participant: @promptreel /film (issue 27)', () => {
       stream.text.includes(`has ${storyboard.shots.length} shots, ${seconds} seconds in all, saved in \`${vscode.workspace.asRelativePath(file, false)}\``),
       stream.text,
     );
-    for (const [index, shot] of storyboard.shots.entries()) assert.ok(stream.text.includes(`${index + 1}. ${escapeMarkdown(shot.caption)}`), `the caption of ${shot.id} is listed`);
+    for (const [index, shot] of storyboard.shots.entries())
+      assert.ok(stream.text.includes(`${index + 1}. ${escapeMarkdown(shot.caption)}`), `the caption of ${shot.id} is listed`);
     assert.deepEqual(
       stream.buttons.map((button) => [button.command, (button.arguments?.[0] as vscode.Uri | undefined)?.toString()]),
       [['promptreel.openStoryboard', file.toString()]],

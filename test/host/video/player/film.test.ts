@@ -98,7 +98,10 @@ describe('video/player: Play Film plays a made film with its captions (issue 27)
       await vscode.workspace.fs.writeFile(draft, new TextEncoder().encode(JSON.stringify(read)));
       assert.equal(await vscode.commands.executeCommand('promptreel.playFilm', draft), undefined);
       // A hand-edited output cannot reach outside the films folder.
-      await vscode.workspace.fs.writeFile(draft, new TextEncoder().encode(JSON.stringify({ ...read, output: { video: '../../README.md', captions: 'x.vtt' } })));
+      await vscode.workspace.fs.writeFile(
+        draft,
+        new TextEncoder().encode(JSON.stringify({ ...read, output: { video: '../../README.md', captions: 'x.vtt' } })),
+      );
       assert.equal(await vscode.commands.executeCommand('promptreel.playFilm', draft), undefined);
       assert.deepEqual(
         messages.shown.map((shown) => [shown.severity, shown.message]),
