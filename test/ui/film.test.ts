@@ -101,4 +101,27 @@ describe('explainer film (storyboard editor, player with captions; issue 27)', (
     await page.waitForTimeout(300);
     await context.workbench.screenshot('film-player-caption');
   });
+
+  it('issue 27: Explainer Film in the chat panel drafts a film of the selection the panel holds', async () => {
+    const { page, workspace } = context.workbench;
+    const films = path.join(workspace, ...FILMS_PATH.split('/'));
+    const drafts = () => fs.readdirSync(films).filter((name) => /^how-sample-works(-\d+)?\.json$/.test(name));
+    const before = drafts().length;
+    await openFile(page, 'sample.ts');
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
+    await page.keyboard.press('Control+A');
+    await context.workbench.runCommand('Promptreel: Ask About Selection');
+    const chip = (await frameWith(page, '#draft-context', LONG_WAIT)).locator('#draft-context');
+    const film = chip.locator('button', { hasText: 'Explainer Film' });
+    await film.waitFor({ state: 'visible', timeout: LONG_WAIT });
+    await film.focus();
+    await page.keyboard.press('Enter');
+    await waitUntil(
+      () => drafts().length === before + 1,
+      'a second storyboard of the same code',
+      LONG_WAIT,
+      async () => drafts(),
+    );
+    await frameWith(page, 'main#film ol.shots', LONG_WAIT);
+  });
 });
