@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { t } from '../../api/l10n';
-import { CommandIds } from '../../common/contributions';
+import { CommandIds, LANGUAGE_MODEL_VENDOR } from '../../common/contributions';
 import { codeSpan, escapeMarkdown } from '../../common/markdownText';
 import type { ComponentLogger } from '../../common/logger';
 import type { Settings } from '../../config/settings';
@@ -52,7 +52,8 @@ export class FilmChatCommand implements ChatCommandHandler {
       stream.markdown(t('Not sent: your budget is spent. Change it in the settings (`promptreel.account.dailyBudget`, `promptreel.account.monthlyBudget`).'));
       return { metadata: { kind: 'setup' } };
     }
-    const chatModel = await this.connection.chatModel.resolve();
+    // The model picked in the chat's model picker when it is one of ours, else the chat model in use (as @promptreel answers).
+    const chatModel = request.model?.vendor === LANGUAGE_MODEL_VENDOR ? request.model.id : await this.connection.chatModel.resolve();
     if (!chatModel) {
       stream.markdown(t('The storyboard is written by your chat model, and the service lists none: select one first.'));
       const select = recoveryCommand('selectChatModel');

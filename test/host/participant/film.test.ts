@@ -74,6 +74,14 @@ describe('participant: @promptreel /film (issue 27)', () => {
     assert.ok(flows.films.editorOf(file));
   });
 
+  it('issue 27: drafts with the model picked in the chat when it is a Promptreel model', async () => {
+    const api = await testApi();
+    await selectLines('src/sample.ts', 2, 4);
+    const picked = { vendor: 'promptreel', id: 'promptreel-reasoner' } as unknown as vscode.LanguageModelChat;
+    await api.participant.handle(chatRequest({ prompt: '', command: 'film', model: picked }), { history: [] }, new RecordingStream(), noToken());
+    assert.equal((chatRequests(ctx.service)[0]?.body as { model?: string } | undefined)?.model, 'promptreel-reasoner');
+  });
+
   it('issue 27: without a selection or an attached file it says what to do and sends nothing', async () => {
     const api = await testApi();
     const stream = new RecordingStream();
