@@ -4,7 +4,7 @@ import * as path from 'path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { FILMS_PATH, madeFilmFiles, type MadeFilmShot } from '../service/madeFilm';
 import { LONG_WAIT, openFile, waitUntil } from './support/chatPage';
-import { frameWith } from './support/views';
+import { frameWith, runContextMenuItem, treeRow } from './support/views';
 import { useWorkbench } from './support/workbench';
 
 /** Three clips that join: the film is one MP4 with its .vtt. */
@@ -100,6 +100,24 @@ describe('explainer film (storyboard editor, player with captions; issue 27)', (
     // Let the caption render before the picture is taken.
     await page.waitForTimeout(300);
     await context.workbench.screenshot('film-player-caption');
+
+    // The explorer offers Play Film and Open Storyboard on a storyboard, not on its playlist or captions.
+    await context.workbench.runCommand('View: Close All Editors');
+    await page.locator('.tab[aria-label="How sample.ts works"]').waitFor({ state: 'hidden', timeout: LONG_WAIT });
+    // The explorer shows `.promptreel/films` as one (compact) row.
+    await treeRow(page, /^\.promptreel/).click();
+    const storyboard = treeRow(page, /^sample-explained\.json$/);
+    await storyboard.waitFor({ state: 'visible', timeout: LONG_WAIT });
+    await treeRow(page, /^sample-explained\.vtt$/).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Copy Path' }).first().waitFor({ state: 'visible', timeout: LONG_WAIT });
+    assert.equal(await page.getByRole('menuitem', { name: 'Play Film' }).count(), 0, 'no Play Film on the captions');
+    await page.keyboard.press('Escape');
+    await runContextMenuItem(storyboard, 'Play Film');
+    await (
+      await frameWith(page, 'video#player > track[kind="captions"]', LONG_WAIT)
+    )
+      .locator('#status', { hasText: 'How sample.ts works — 320×180' })
+      .waitFor();
   });
 
   it('issue 27: Explainer Film in the chat panel drafts a film of the selection the panel holds', async () => {
