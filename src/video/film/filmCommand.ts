@@ -89,11 +89,11 @@ export async function generateFilm(deps: FilmEditorDeps, editors: FilmEditors, a
     case 'cancelled':
       return undefined;
     case 'failed':
-      showFailure(draft.message);
+      showFailure(draft.message, argument);
       return undefined;
     case 'not-a-storyboard':
       await showReply(draft.text, draft.problems);
-      showFailure(t('The chat model did not write a valid storyboard, even when asked again: {0}', draft.problems.join(' ')));
+      showFailure(t('The chat model did not write a valid storyboard, even when asked again: {0}', draft.problems.join(' ')), argument);
       return draft;
     case 'drafted':
       return draft;
@@ -197,9 +197,11 @@ export async function draftFilm(
   return { kind: 'drafted', file, storyboard, ...(opened ? { editor: opened } : {}) };
 }
 
-function showFailure(message: string): void {
+/** The failure, with Retry (of the same code: the chat panel's argument is given again). */
+function showFailure(message: string, argument: unknown): void {
+  const again = filmCodeArgumentSchema.safeParse(argument).success ? [argument] : [];
   showMessage('error', message, [
-    { title: t('Retry'), run: () => vscode.commands.executeCommand(CommandIds.video.generateExplainerFilm) },
+    { title: t('Retry'), run: () => vscode.commands.executeCommand(CommandIds.video.generateExplainerFilm, ...again) },
     { title: t('Show Logs'), run: () => vscode.commands.executeCommand(CommandIds.showLogs) },
   ]);
 }
