@@ -190,7 +190,7 @@ export class Composer {
 
   /** Explainer Film: drafts a film's storyboard of the selection (the typed text is its focus); no chat reply. */
   private filmButton(): HTMLButtonElement {
-    const control = button(t('Explainer Film'), { ariaLabel: t('Draft an explainer film of the selection'), dataset: { quickAction: 'film' } });
+    const control = button(t('Explainer Film'), { title: t('Draft an explainer film of the selection'), dataset: { quickAction: 'film' } });
     control.addEventListener('click', () => {
       this.host.post({ type: 'makeFilm', text: this.input.value });
       this.clear();
