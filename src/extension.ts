@@ -173,13 +173,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<Prompt
     new LazyFeature(
       'chat participant',
       async (): Promise<ParticipantHandlers> => {
-        const [{ AnswerHandler }, { VideoCommand }, { ParticipantVideoTasksAdapter }] = await Promise.all([
+        const [{ AnswerHandler }, { VideoCommand }, { ParticipantVideoTasksAdapter }, { FilmChatCommand }] = await Promise.all([
           import('./participant/answerHandler'),
           import('./video/chatVideoCommand'),
           import('./video/chatVideoTasks'),
+          import('./video/film/chatFilmCommand'),
         ]);
         const videoTasks = new ParticipantVideoTasksAdapter(video, settings, connection);
-        return { answers: new AnswerHandler(settings, connection, participantLog), video: new VideoCommand(videoTasks, connection, participantLog) };
+        return {
+          answers: new AnswerHandler(settings, connection, participantLog),
+          video: new VideoCommand(videoTasks, connection, participantLog),
+          film: new FilmChatCommand(video, settings, connection, participantLog),
+        };
       },
       logger.forComponent('main'),
     ),

@@ -32,6 +32,8 @@ export const CommandIds = {
     generate: 'promptreel.generateVideo',
     generateExplainer: 'promptreel.generateExplainerVideo',
     generateExplainerFilm: 'promptreel.generateExplainerFilm',
+    playFilm: 'promptreel.playFilm',
+    openStoryboard: 'promptreel.openStoryboard',
     track: 'promptreel.trackVideoTask',
     refreshAll: 'promptreel.refreshVideoTasks',
     clearFinished: 'promptreel.clearFinishedVideoTasks',
@@ -79,7 +81,7 @@ export const ContextKeys = {
 
 /** The `@promptreel` chat participant, and its slash commands. */
 export const PARTICIPANT_ID = 'promptreel.participant';
-export const ParticipantCommands = { explain: 'explain', video: 'video' } as const;
+export const ParticipantCommands = { explain: 'explain', video: 'video', film: 'film' } as const;
 /** The vendor of `languageModelChatProviders`. */
 export const LANGUAGE_MODEL_VENDOR = 'promptreel';
 /** The video tool of VS Code's agent (`languageModelTools`). */

@@ -9,7 +9,7 @@ import { abortOn } from '../workbench/abortOn';
 import { buildChatRequest, describeAdjustment } from '../chatRequest/chatRequestBuilder';
 import { escapeMarkdown } from '../common/markdownText';
 import { pastTurns } from './chatHistory';
-import { editorSelection, referencedContext } from './contextCollector';
+import { editorSelection, referencedContext } from '../workbench/chatContext';
 import { explainRequest, questionWithContext, SYSTEM_PROMPT, withoutDuplicates, type ContextItem } from './core/contextFormat';
 import { buildConversation } from './core/participantMessages';
 import { readyForChat, type ParticipantResult } from '../workbench/chatParticipant';

@@ -12,9 +12,11 @@ export interface ParticipantHandlers {
   readonly answers: AnswerHandler;
   /** `/video`. */
   readonly video: ChatCommandHandler;
+  /** `/film`. */
+  readonly film: ChatCommandHandler;
 }
 
-/** `@promptreel` in VS Code's chat: answers, `/explain` and `/video`, with follow-ups after each result. */
+/** `@promptreel` in VS Code's chat: answers, `/explain`, `/video` and `/film`, with follow-ups after each result. */
 export class PromptreelParticipant extends Disposable {
   readonly participant: vscode.ChatParticipant;
 
@@ -44,10 +46,12 @@ export class PromptreelParticipant extends Disposable {
   ): Promise<ParticipantResult> {
     this.log.debug(`@promptreel ${request.command ? `/${request.command}` : 'request'} (${request.references.length} reference(s)).`);
     try {
-      const { answers, video } = await this.handlers();
+      const { answers, video, film } = await this.handlers();
       switch (request.command) {
         case ParticipantCommands.video:
           return await video.handle(request, context, stream, token);
+        case ParticipantCommands.film:
+          return await film.handle(request, context, stream, token);
         case ParticipantCommands.explain:
           return await answers.answer(request, context, stream, token, 'explain');
         default:

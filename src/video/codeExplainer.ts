@@ -21,13 +21,17 @@ export interface SelectedCode {
 
 /** The selected code, or undefined after `noSelection` is shown. */
 export function selectedCode(noSelection: string): SelectedCode | undefined {
+  const selected = activeSelection();
+  if (!selected) showMessage('info', noSelection);
+  return selected;
+}
+
+/** The active editor's selection, when it holds some code. */
+export function activeSelection(): SelectedCode | undefined {
   const editor = vscode.window.activeTextEditor;
   const selection = editor?.selection;
   const code = editor && selection && !selection.isEmpty ? editor.document.getText(selection) : '';
-  if (!editor || !selection || !code.trim()) {
-    showMessage('info', noSelection);
-    return undefined;
-  }
+  if (!editor || !selection || !code.trim()) return undefined;
   const fileName = vscode.workspace.asRelativePath(editor.document.uri, false);
   return { document: editor.document, selection, code, fileName, lines: `${fileName}:${selection.start.line + 1}-${selection.end.line + 1}` };
 }
@@ -50,5 +54,10 @@ export async function explainerWriter(
     showMessage('warning', noChatModel, [{ title: t('Select Chat Model'), run: () => vscode.commands.executeCommand(CommandIds.selectChatModel) }]);
     return undefined;
   }
-  return { client, model: { model: chatModel, settings: settings.chat, capabilities: connection.catalog.capabilitiesOf(chatModel) } };
+  return { client, model: explainerModel(connection, settings, chatModel) };
+}
+
+/** The chat model that writes an explainer, with what the chat-request layer needs to shape its request. */
+export function explainerModel(connection: Connection, settings: Settings, chatModel: string): ExplainerModel {
+  return { model: chatModel, settings: settings.chat, capabilities: connection.catalog.capabilitiesOf(chatModel) };
 }

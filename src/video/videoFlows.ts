@@ -8,7 +8,8 @@ import type { VideoTaskStore } from './core/taskStore';
 import type { VideoPoller } from './core/videoPoller';
 import { CommandIds } from '../common/contributions';
 import { generateFilm } from './film/filmCommand';
-import { FilmEditors } from './film/filmEditor';
+import { FilmEditors, type FilmEditorDeps } from './film/filmEditor';
+import { pickFilm, storyboardArgument } from './film/filmPicker';
 import { VideoGallery } from './gallery/videoGallery';
 import { VideoPlayer } from './player/videoPlayer';
 import { StudioCommands } from './studioCommands';
@@ -49,6 +50,8 @@ export class VideoFlows extends Disposable {
   readonly studio: StudioCommands;
   /** The explainer films' storyboard editors. */
   readonly films: FilmEditors;
+  /** What drafting and shooting a film use (`@promptreel /film` drafts through them too). */
+  readonly filmDeps: FilmEditorDeps;
   /** The handler of each video command id. */
   readonly commandHandlers: Readonly<Record<string, CommandHandler>>;
 
@@ -81,11 +84,20 @@ export class VideoFlows extends Disposable {
       log,
     });
     const filmDeps = { extensionUri: deps.extensionUri, settings, connection, store, creator: this.creator, downloader, log };
+    this.filmDeps = filmDeps;
     this.films = this._register(new FilmEditors(filmDeps));
     this.commandHandlers = {
       ...this.commands.handlers,
       ...this.studio.handlers,
-      [CommandIds.video.generateExplainerFilm]: () => generateFilm(filmDeps, this.films),
+      [CommandIds.video.generateExplainerFilm]: (argument?: unknown) => generateFilm(filmDeps, this.films, argument),
+      [CommandIds.video.playFilm]: async (argument?: unknown) => {
+        const file = storyboardArgument(argument) ?? (await pickFilm(true));
+        return file ? this.player.openFilm(file) : undefined;
+      },
+      [CommandIds.video.openStoryboard]: async (argument?: unknown) => {
+        const file = storyboardArgument(argument) ?? (await pickFilm(false));
+        return file ? this.films.openFile(file) : undefined;
+      },
     };
   }
 }

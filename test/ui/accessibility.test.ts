@@ -1,9 +1,12 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'fs';
+import * as path from 'path';
 import { assertNoSeriousViolations } from './support/axe';
 import { LONG_WAIT, lastReply, openChat, send, waitForStatus, waitUntil } from './support/chatPage';
 import { quickInputBox } from './support/palette';
 import { frameWith, viewPane } from './support/views';
 import { useWorkbench } from './support/workbench';
+import { FILMS_PATH, madeFilmFiles } from '../service/madeFilm';
 
 // Issue 28.9: axe-core run inside each page of the extension as a user sees it (the chat after a reply with code, the
 // Video Gallery with a card, the player playing a downloaded video) finds nothing serious or critical; a finished
@@ -96,5 +99,37 @@ describe('accessibility of the pages (issue 28.9, axe-core in the real workbench
     });
     await waitUntil(() => video.evaluate((element: HTMLVideoElement) => element.currentTime > 0.3), 'the video to play');
     await assertNoSeriousViolations(player, 'player');
+  });
+
+  it('issue 27: the player playing a film with its captions has no serious violation', async () => {
+    const { page, workspace } = context.workbench;
+    const { files } = await madeFilmFiles('axe-film', 'Film for axe', [
+      { clip: 'shot-a', caption: 'The first caption.' },
+      { clip: 'shot-b', caption: 'The second caption.' },
+      { clip: 'shot-c', caption: 'The third caption.' },
+    ]);
+    for (const [name, bytes] of files) {
+      const file = path.join(workspace, ...FILMS_PATH.split('/'), ...name.split('/'));
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, bytes);
+    }
+    await context.workbench.runCommand('Promptreel: Open Storyboard');
+    await context.workbench.pickItem('Film for axe');
+    const editor = await frameWith(page, 'main#film #play:not([hidden])', LONG_WAIT);
+
+    await editor.locator('#play').click();
+    const player = await frameWith(page, 'video#player > track[kind="captions"]', LONG_WAIT);
+    await player.locator('#status', { hasText: 'Film for axe — 320×180' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
+    const video = player.locator('video#player');
+    await video.evaluate((element: HTMLVideoElement) => {
+      element.muted = true;
+      return element.play();
+    });
+    await waitUntil(
+      () =>
+        video.evaluate((element: HTMLVideoElement) => Array.from(element.textTracks).some((track) => track.mode === 'showing' && !!track.activeCues?.length)),
+      'a caption to show',
+    );
+    await assertNoSeriousViolations(player, 'player playing a film');
   });
 });

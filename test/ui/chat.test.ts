@@ -229,10 +229,11 @@ describe('chat panel (real VS Code, end to end)', () => {
     const frame = chatFrame(page);
     const chip = frame.locator('#draft-context');
     await chip.locator('.context-label', { hasText: 'src/sample.ts, lines 1-9 (typescript)' }).waitFor({ state: 'visible', timeout: LONG_WAIT });
-    for (const label of ['Explain', 'Find Bugs', 'Write Tests', 'Document']) await chip.locator('button', { hasText: label }).waitFor();
+    for (const label of ['Explain', 'Find Bugs', 'Write Tests', 'Document', 'Explainer Film'])
+      await chip.getByRole('button', { name: label, exact: true }).waitFor();
     await context.workbench.screenshot('chat-ask-about-selection');
     const previous = await lastReplyId(frame);
-    await chip.locator('button', { hasText: 'Explain' }).click();
+    await chip.getByRole('button', { name: 'Explain', exact: true }).click();
     await waitForNewReply(frame, previous);
     await waitForStatus(frame, 'done');
     const user = frame.locator('article.message.user').last();

@@ -167,6 +167,24 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
     if (this.focusWhenReady) this.composer.changed(true);
   }
 
+  /**
+   * An explainer film of the selection the panel holds, through Generate Explainer Film from Selection (the video
+   * feature's command) with that code and what was typed as the film's focus.
+   */
+  private async makeFilm(typed: string): Promise<unknown> {
+    const context = this.composer.draft.context;
+    if (!context) return vscode.commands.executeCommand(CommandIds.video.generateExplainerFilm);
+    const { code, languageId, relativePath, startLine, endLine } = context;
+    return vscode.commands.executeCommand(CommandIds.video.generateExplainerFilm, {
+      code,
+      languageId,
+      fileName: relativePath,
+      startLine,
+      endLine,
+      ...(typed.trim() ? { request: typed.trim() } : {}),
+    });
+  }
+
   protected async onMessage(message: Exclude<WebviewToHost, { type: 'ready' }>): Promise<unknown> {
     const { controller, conversations, codeBlocks, models } = this.services;
     switch (message.type) {
@@ -176,6 +194,8 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
         const prompt = quickActionPrompt(message.action, this.composer.draft.context);
         return this.sendTurn(message.conversationId, message.text.trim() ? `${prompt}\n\n${message.text.trim()}` : prompt, message.text);
       }
+      case 'makeFilm':
+        return this.makeFilm(message.text);
       case 'stop':
         return controller.stop(message.conversationId);
       case 'retryNow':

@@ -288,6 +288,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('removeImage'), index: z.int().check(z.gte(0)) }),
   z.strictObject({ type: z.literal('clearContext') }),
   z.strictObject({ type: z.literal('quickAction'), conversationId: id, action: quickActionSchema, text: z.string().check(z.maxLength(50_000)) }),
+  /** An explainer film of the selection the composer holds (`text`: what was typed, the film's focus). */
+  z.strictObject({ type: z.literal('makeFilm'), text: z.string().check(z.maxLength(50_000)) }),
   z.strictObject({
     type: z.literal('codeAction'),
     action: z.enum(['copy', 'insert', 'replace', 'newFile']),

@@ -1,14 +1,9 @@
 // Plain text building for the `@promptreel` participant: no `vscode` here, so it is unit-tested in Node.
 
+import type { ContextItem } from '../../workbench/core/contextItem';
+
 /** A piece of code or text the user gave as context: the editor selection, or a #file / #selection reference. */
-export interface ContextItem {
-  /** e.g. `src/sample.ts:3-5`. */
-  label: string;
-  languageId?: string;
-  text: string;
-  /** Where it comes from: a whole document (no lines) or some of its lines (0-based, inclusive). */
-  source?: { uri: string; lines?: { start: number; end: number } };
-}
+export type { ContextItem };
 
 /** Leaves out items another item already contains (e.g. the selection when its file is attached too). */
 export function withoutDuplicates(items: readonly ContextItem[]): ContextItem[] {

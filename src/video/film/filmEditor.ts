@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { formatUsd } from '../../api/account/prices';
 import { t } from '../../api/l10n';
 import { MAX_VIDEO_SECONDS } from '../../api/video/request';
-import { ViewIds } from '../../common/contributions';
+import { CommandIds, ViewIds } from '../../common/contributions';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import { describeError } from '../../common/logger';
 import { describeQuotePrice, quoteWarning } from '../../connection/core/chargeGate';
@@ -184,6 +184,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
       return;
     }
     if (message.type === 'stop') return this.actions.stop(this.file);
+    if (message.type === 'play') return void (await vscode.commands.executeCommand(CommandIds.video.playFilm, this.file));
     if (this.actions.isShooting(this.file)) return;
     if (message.type === 'shoot') return this.shoot(this.mainShoot());
     if (message.type === 'reshoot') {

@@ -81,5 +81,7 @@ export const filmToHostSchema = z.discriminatedUnion('type', [
     png: z.optional(z.string().check(z.maxLength(MAX_FRAME_BASE64))),
     error: z.optional(z.string().check(z.maxLength(500))),
   }),
+  /** Play the made film (in the player). */
+  z.object({ type: z.literal('play') }),
 ]);
 export type FilmToHost = z.infer<typeof filmToHostSchema>;

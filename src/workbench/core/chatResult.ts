@@ -3,7 +3,8 @@ import * as z from 'zod/mini';
 /** What a `@promptreel` result remembers (VS Code keeps it as JSON in `ChatResult.metadata`). */
 export const resultMetadataSchema = z.object({
   /** `video-confirm`: `/video` showed the price and waits for the user to confirm (a follow-up asks again). */
-  kind: z.enum(['answer', 'explain', 'video', 'video-confirm', 'setup', 'error', 'cancelled']),
+  /** `film`: `/film` drafted a storyboard (`storyboard`: its file's URI). */
+  kind: z.enum(['answer', 'explain', 'video', 'video-confirm', 'film', 'setup', 'error', 'cancelled']),
   model: z.optional(z.string()),
   /** The video prompt (for "make another one"). */
   prompt: z.optional(z.string()),
@@ -13,5 +14,6 @@ export const resultMetadataSchema = z.object({
   price: z.optional(z.string()),
   /** The charge gate's quote shown by `video-confirm`: its follow-up confirms that quote, once. */
   quoteId: z.optional(z.string()),
+  storyboard: z.optional(z.string()),
 });
 export type ResultMetadata = z.infer<typeof resultMetadataSchema>;

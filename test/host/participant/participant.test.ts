@@ -20,7 +20,7 @@ function noToken(): vscode.CancellationToken {
 describe('participant: @promptreel answers', () => {
   const ctx = useConnectedService({ settings: { 'chat.model': 'promptreel-chat' }, prepare: closeAllEditors, teardown: closeAllEditors });
 
-  it('is contributed as @promptreel with /explain and /video, and registered', async () => {
+  it('is contributed as @promptreel with /explain, /video and /film, and registered', async () => {
     const { participant } = await testApi();
     const contributed = (vscode.extensions.getExtension('promptreel.promptreel')?.packageJSON as { contributes: { chatParticipants: Contributed[] } })
       .contributes.chatParticipants;
@@ -30,7 +30,7 @@ describe('participant: @promptreel answers', () => {
     );
     assert.deepEqual(
       contributed[0].commands.map((command) => command.name),
-      ['explain', 'video'],
+      ['explain', 'video', 'film'],
     );
     assert.equal(participant.participant.id, 'promptreel.participant');
     assert.ok(participant.participant.iconPath instanceof vscode.Uri && participant.participant.iconPath.path.endsWith('/media/promptreel.svg'));

@@ -188,6 +188,16 @@ export class Composer {
     this.clear();
   }
 
+  /** Explainer Film: drafts a film's storyboard of the selection (the typed text is its focus); no chat reply. */
+  private filmButton(): HTMLButtonElement {
+    const control = button(t('Explainer Film'), { title: t('Draft an explainer film of the selection'), dataset: { quickAction: 'film' } });
+    control.addEventListener('click', () => {
+      this.host.post({ type: 'makeFilm', text: this.input.value });
+      this.clear();
+    });
+    return control;
+  }
+
   private clear(): void {
     this.input.value = '';
     this.popup.close();
@@ -205,16 +215,15 @@ export class Composer {
     }
     const remove = button('×', { className: 'chip-remove', ariaLabel: t('Remove the selection from the message') });
     remove.addEventListener('click', () => this.host.post({ type: 'clearContext' }));
-    const actions = el(
-      'div',
-      { className: 'quick-actions', attrs: { role: 'group', 'aria-label': t('Quick actions on the selection') } },
-      QUICK_ACTIONS.map((action) => {
+    const actions = el('div', { className: 'quick-actions', attrs: { role: 'group', 'aria-label': t('Quick actions on the selection') } }, [
+      ...QUICK_ACTIONS.map((action) => {
         const control = button(quickActionLabel(action), { dataset: { quickAction: action } });
         control.disabled = this.busy;
         control.addEventListener('click', () => this.quickAction(action));
         return control;
       }),
-    );
+      this.filmButton(),
+    ]);
     this.context.replaceChildren(
       el('div', { className: 'context-chip' }, [el('span', { className: 'context-label', text: selectionLabel(context) }), remove]),
       ...context.diagnostics.slice(0, 3).map((d) => el('p', { className: `context-diagnostic ${d.severity}`, text: t('Line {0}: {1}', d.line, d.message) })),

@@ -14,6 +14,9 @@ const meta = el('p', { className: 'meta' });
 const total = el('p', { className: 'total', attrs: { role: 'status', id: 'total' } });
 const warning = el('p', { className: 'warning', hidden: true });
 const made = el('p', { className: 'made', hidden: true });
+const playButton = button(t('Play the film'), { className: 'secondary' });
+playButton.id = 'play';
+playButton.hidden = true;
 const shootButton = button('', { className: 'primary' });
 shootButton.id = 'shoot';
 const stopButton = button(t('Stop'), { className: 'secondary', ariaLabel: t('Stop shooting: nothing more is sent') });
@@ -25,7 +28,10 @@ const addButton = button(t('Add Shot'), { className: 'secondary', ariaLabel: t('
 
 root.removeAttribute('aria-busy');
 root.replaceChildren(
-  el('header', { className: 'toolbar' }, [el('div', {}, [title, meta, made]), el('div', { className: 'actions' }, [total, warning, shootButton, stopButton])]),
+  el('header', { className: 'toolbar' }, [
+    el('div', {}, [title, meta, made, playButton]),
+    el('div', { className: 'actions' }, [total, warning, shootButton, stopButton]),
+  ]),
   chainNote,
   notice,
   list,
@@ -35,6 +41,7 @@ root.replaceChildren(
 shootButton.addEventListener('click', () => channel.post({ type: 'shoot' }));
 stopButton.addEventListener('click', () => channel.post({ type: 'stop' }));
 addButton.addEventListener('click', () => channel.post({ type: 'add' }));
+playButton.addEventListener('click', () => channel.post({ type: 'play' }));
 
 channel.onMessage((message) => {
   if (message?.type === 'film') render(message.film);
@@ -61,6 +68,7 @@ function render(film: FilmView): void {
   warning.hidden = !film.warning;
   made.textContent = film.made ? t('Made into {0}', film.made) : '';
   made.hidden = !film.made;
+  playButton.hidden = !film.made;
   shootButton.textContent = film.shoot;
   shootButton.disabled = film.busy;
   stopButton.hidden = !film.busy;

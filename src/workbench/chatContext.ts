@@ -1,7 +1,12 @@
 import * as vscode from 'vscode';
 import type { ComponentLogger } from '../common/logger';
 import { describeError } from '../common/logger';
-import type { ContextItem } from './core/contextFormat';
+import type { ContextItem } from './core/contextItem';
+
+// What a chat turn is about, as every `@promptreel` command reads it: the active editor's selection and the references
+// the user attached (`#file`, `#selection`, dragged files).
+
+export type { ContextItem };
 
 /** Files bigger than this are not read whole as a reference (a range of them still is). */
 const MAX_REFERENCE_BYTES = 512 * 1024;
