@@ -6,8 +6,8 @@ import { registerPanelSerializer } from '../workbench/webview/webviewHost';
 import type { VideoFlows } from './videoFlows';
 
 /**
- * What VS Code must know of the video flows from activation on: the commands, the agent's tool, and the gallery and
- * players it restores after a reload. The flows' code loads when one of them is first used.
+ * What VS Code must know of the video flows from activation on: the commands, the agent's tool, and the gallery,
+ * players and storyboard editors it restores after a reload. The flows' code loads when one of them is first used.
  */
 export function registerVideoSurfaces(flows: LazyFeature<VideoFlows>, log: ComponentLogger): vscode.Disposable {
   return vscode.Disposable.from(
@@ -18,5 +18,6 @@ export function registerVideoSurfaces(flows: LazyFeature<VideoFlows>, log: Compo
     }),
     registerPanelSerializer(ViewIds.videoGallery, async (panel) => (await flows.get()).gallery.restore(panel), log),
     registerPanelSerializer(ViewIds.videoPlayer, async (panel, state) => (await flows.get()).player.restore(panel, state), log),
+    registerPanelSerializer(ViewIds.filmEditor, async (panel, state) => (await flows.get()).films.restore(panel, state), log),
   );
 }

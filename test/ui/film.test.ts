@@ -49,6 +49,15 @@ describe('explainer film (storyboard editor, player with captions; issue 27)', (
     await context.workbench.screenshot('film-storyboard');
   });
 
+  it('issue 27: the storyboard editor comes back after a window reload, with its shots and price', async () => {
+    const { page } = context.workbench;
+    await context.workbench.runCommand('Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60_000 });
+    editor = await frameWith(page, 'main#film ol.shots > li:nth-child(3)', 60_000);
+    await editor.locator('#shoot', { hasText: /^Shoot the film for \$\d+\.\d\d$/ }).waitFor({ state: 'visible', timeout: LONG_WAIT });
+  });
+
   it('issue 27: the storyboard editor of a made film plays it in the player, its caption shown', async () => {
     const { page, workspace } = context.workbench;
     const { files } = await madeFilmFiles('sample-explained', 'How sample.ts works', SHOTS);

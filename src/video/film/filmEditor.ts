@@ -23,7 +23,7 @@ import { saveFrame, ShotVideos } from './shotVideos';
 import { applyEdit, type EditRefusal, type StoryboardEdit } from './core/storyboardEdits';
 import { readFilm, saveFilm } from './filmFiles';
 import { shootFilm, shotOptions, type FilmShootDeps, type ShootOutcome } from './filmShoot';
-import { filmToHostSchema, type FilmToHost, type FilmView, type HostToFilm, type ShotState } from './protocol';
+import { filmStateSchema, filmToHostSchema, type FilmToHost, type FilmView, type HostToFilm, type ShotState } from './protocol';
 
 export interface FilmEditorDeps extends FilmShootDeps {
   extensionUri: vscode.Uri;
@@ -265,6 +265,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
       name: storyboard.name,
       model: storyboard.model,
       file: vscode.workspace.asRelativePath(this.file, false),
+      uri: this.file.toString(),
       shots: storyboard.shots.map((shot, index) => {
         const cost = costs.shots[index];
         const { state, text } = this.shotState(shot);
@@ -407,8 +408,30 @@ export class FilmEditors extends Disposable {
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: background },
       webviewOptions(this.deps.extensionUri),
     );
+    return this.attach(panel, file, read.storyboard);
+  }
+
+  /**
+   * A storyboard editor VS Code brings back after a window reload: it opens its file again (as the file is now), or
+   * closes when the file is gone, is no longer a storyboard, or is open in another editor already.
+   */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const saved = filmStateSchema.safeParse(state);
+    const file = saved.success ? uriOf(saved.data.file) : undefined;
+    const read = file && !this.open.has(file.toString()) ? await readFilm(file) : undefined;
+    if (!file || !read?.ok) {
+      this.deps.log.info(file ? `The storyboard editor of ${file.toString()} was not restored.` : 'A storyboard editor was not restored.');
+      panel.dispose();
+      return;
+    }
+    panel.webview.options = webviewOptions(this.deps.extensionUri);
+    panel.title = t('Storyboard: {0}', read.storyboard.name);
+    this.attach(panel, file, read.storyboard);
+  }
+
+  private attach(panel: vscode.WebviewPanel, file: vscode.Uri, storyboard: Storyboard): FilmEditorHost {
     panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'promptreel.svg');
-    const host = new FilmEditorHost(panel.webview, this.deps, file, read.storyboard, this.actions);
+    const host = new FilmEditorHost(panel.webview, this.deps, file, storyboard, this.actions);
     const key = file.toString();
     this.open.set(key, { panel, host });
     panel.onDidDispose(() => {
@@ -511,4 +534,12 @@ function withTask(storyboard: Storyboard, shotId: string, task: VideoTaskRecord)
       return { ...rest, taskId: task.id, ...(task.priceUsd !== undefined ? { priceUsd: task.priceUsd } : {}) };
     }),
   };
+}
+
+function uriOf(text: string): vscode.Uri | undefined {
+  try {
+    return vscode.Uri.parse(text, true);
+  } catch {
+    return undefined;
+  }
 }

@@ -30,6 +30,8 @@ export interface FilmView {
   model: string;
   /** The workspace-relative file the storyboard is saved in. */
   file: string;
+  /** The storyboard file's URI: the page keeps it (`FilmState`) so the editor comes back after a window reload. */
+  uri: string;
   shots: ShotView[];
   /** The durations a shot may have (the model's, or every whole second). */
   durations: number[];
@@ -85,3 +87,7 @@ export const filmToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('play') }),
 ]);
 export type FilmToHost = z.infer<typeof filmToHostSchema>;
+
+/** What the page keeps across a window reload: the storyboard it shows, which its restored panel opens again. */
+export const filmStateSchema = z.object({ file: z.string().check(z.minLength(1), z.maxLength(4000)) });
+export type FilmState = z.infer<typeof filmStateSchema>;

@@ -1,13 +1,13 @@
 import { button, el } from '../../../webviewPage/dom';
 import { HostChannel } from '../../../webviewPage/hostChannel';
 import { t } from '../../../webviewPage/l10n';
-import type { FilmToHost, FilmView, HostToFilm, ShotView } from '../protocol';
+import type { FilmState, FilmToHost, FilmView, HostToFilm, ShotView } from '../protocol';
 import { lastFrame } from './lastFrame';
 
 // Entry point of the storyboard editor's bundle (dist/webview/film.js). The host owns the film: each change is sent
 // to it, and the page shows the film it sends back.
 
-const channel = new HostChannel<FilmToHost, HostToFilm, Record<string, never>>(() => ({}));
+const channel = new HostChannel<FilmToHost, HostToFilm, Partial<FilmState>>(() => ({}));
 const root = document.getElementById('film') ?? document.body;
 const title = el('h1');
 const meta = el('p', { className: 'meta' });
@@ -44,8 +44,10 @@ addButton.addEventListener('click', () => channel.post({ type: 'add' }));
 playButton.addEventListener('click', () => channel.post({ type: 'play' }));
 
 channel.onMessage((message) => {
-  if (message?.type === 'film') render(message.film);
-  else if (message?.type === 'notice') notice.textContent = message.text;
+  if (message?.type === 'film') {
+    if (channel.saved.file !== message.film.uri) channel.save({ file: message.film.uri });
+    render(message.film);
+  } else if (message?.type === 'notice') notice.textContent = message.text;
   else if (message?.type === 'takeFrame') {
     const { request } = message;
     lastFrame(message.src).then(

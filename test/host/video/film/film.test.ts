@@ -109,6 +109,49 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
     assert.equal((await readBoard(film.file)).name, board.name);
   });
 
+  it('issue 27: after a window reload the storyboard editor opens its file again, as the file is now; a file gone closes it', async () => {
+    const films = (await (await testApi()).video.flows.get()).films;
+    const film = drafted((await generate()).outcome);
+    const shown = await shownFilm(film.editor);
+    assert.equal(shown.uri, film.file.toString(), 'the page is sent the URI it keeps for a reload');
+    films.panelOf(film.file)!.reveal();
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await waitFor(() => !films.editorOf(film.file), { what: 'the editor to close' });
+    const board = await readBoard(film.file);
+    await vscode.workspace.fs.writeFile(
+      film.file,
+      new TextEncoder().encode(
+        JSON.stringify({ ...board, shots: board.shots.map((shot, index) => (index === 0 ? { ...shot, caption: 'Changed while closed.' } : shot)) }),
+      ),
+    );
+
+    // What VS Code does on a reload: a panel of the editor's type, given to the serializer with the state its page kept.
+    const revived = vscode.window.createWebviewPanel('promptreel.filmEditor', 'restoring', vscode.ViewColumn.Active, {});
+    await films.restore(revived, { file: film.file.toString() });
+    const restored = films.editorOf(film.file);
+    assert.ok(restored, 'the restored panel is the film’s editor');
+    assert.equal(films.panelOf(film.file), revived);
+    assert.equal(revived.title, `Storyboard: ${board.name}`);
+    const again = await shownFilm(restored);
+    assert.equal(again.shots[0].caption, 'Changed while closed.', 'the file as it is now');
+    assertStrictPage(revived.webview, 'film.js', { media: true });
+
+    const second = vscode.window.createWebviewPanel('promptreel.filmEditor', 'restoring', vscode.ViewColumn.Active, {});
+    let closed = false;
+    second.onDidDispose(() => (closed = true));
+    await films.restore(second, { file: film.file.toString() });
+    assert.ok(closed, 'a second editor of a film already open closes');
+    assert.equal(films.panelOf(film.file), revived);
+
+    for (const state of [{ file: workspaceUri(...FILMS, 'gone.json').toString() }, { file: 'not a uri' }, undefined]) {
+      const gone = vscode.window.createWebviewPanel('promptreel.filmEditor', 'restoring', vscode.ViewColumn.Active, {});
+      let disposed = false;
+      gone.onDidDispose(() => (disposed = true));
+      await films.restore(gone, state);
+      assert.ok(disposed, `closed: ${JSON.stringify(state)}`);
+    }
+  });
+
   it('issue 27: edits are saved to the file at once, 3 to 8 shots kept, and the total follows', async () => {
     const { outcome } = await generate();
     const { editor, file } = drafted(outcome);
