@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Locator } from 'playwright-core';
 import { FILMS_PATH, madeFilmFiles, type MadeFilmShot } from '../service/madeFilm';
+import { assertNoSeriousViolations } from './support/axe';
 import { LONG_WAIT, openFile, waitUntil } from './support/chatPage';
 import { frameWith, runContextMenuItem, treeRow } from './support/views';
 import { useWorkbench } from './support/workbench';
@@ -47,6 +48,7 @@ describe('explainer film (storyboard editor, player with captions; issue 27)', (
     assert.equal(await editor.locator('#play').isVisible(), false, 'nothing to play before the film is made');
     assert.equal(service.requests.filter((request) => request.method === 'POST' && request.path === '/v1/videos').length, 0);
     await context.workbench.screenshot('film-storyboard');
+    await assertNoSeriousViolations(editor, 'storyboard editor');
   });
 
   it('issue 27: the storyboard editor comes back after a window reload, with its shots and price', async () => {

@@ -19,12 +19,12 @@ playButton.id = 'play';
 playButton.hidden = true;
 const shootButton = button('', { className: 'primary' });
 shootButton.id = 'shoot';
-const stopButton = button(t('Stop'), { className: 'secondary', ariaLabel: t('Stop shooting: nothing more is sent') });
+const stopButton = button(t('Stop'), { className: 'secondary', ariaLabel: t('Stop: nothing more is sent') });
 stopButton.hidden = true;
 const chainNote = el('p', { className: 'meta', hidden: true, text: t('The shots are made one after another, each from the last frame of the one before.') });
 const notice = el('p', { className: 'notice', attrs: { role: 'status', 'aria-live': 'polite' } });
 const list = el('ol', { className: 'shots', attrs: { 'aria-label': t('Shots') } });
-const addButton = button(t('Add Shot'), { className: 'secondary', ariaLabel: t('Add a shot at the end') });
+const addButton = button(t('Add Shot'), { className: 'secondary', ariaLabel: t('Add Shot: at the end') });
 
 root.removeAttribute('aria-busy');
 root.replaceChildren(
@@ -121,11 +121,11 @@ function shotItem(film: FilmView, shot: ShotView, index: number): HTMLLIElement 
       el('span', { className: `state ${shot.state}`, text: shot.stateText }),
     ]),
     el('div', { className: 'row buttons' }, [
-      action(t('Move Up'), t('Move shot {0} up', number), 'up', index > 0, { type: 'move', id: shot.id, by: -1 }),
-      action(t('Move Down'), t('Move shot {0} down', number), 'down', !last, { type: 'move', id: shot.id, by: 1 }),
-      action(t('Add Shot After'), t('Add a shot after shot {0}', number), 'add', film.canAdd, { type: 'add', after: shot.id }),
-      action(t('Remove'), t('Remove shot {0}', number), 'remove', film.canRemove, { type: 'remove', id: shot.id }),
-      shot.canReshoot ? action(t('Shoot Again'), t('Shoot shot {0} again', number), 'reshoot', true, { type: 'reshoot', id: shot.id }) : undefined,
+      action(t('Move Up'), t('Move Up: shot {0}', number), 'up', index > 0, { type: 'move', id: shot.id, by: -1 }),
+      action(t('Move Down'), t('Move Down: shot {0}', number), 'down', !last, { type: 'move', id: shot.id, by: 1 }),
+      action(t('Add Shot After'), t('Add Shot After: shot {0}', number), 'add', film.canAdd, { type: 'add', after: shot.id }),
+      action(t('Remove'), t('Remove: shot {0}', number), 'remove', film.canRemove, { type: 'remove', id: shot.id }),
+      shot.canReshoot ? action(t('Shoot Again'), t('Shoot Again: shot {0}', number), 'reshoot', true, { type: 'reshoot', id: shot.id }) : undefined,
     ]),
   ]);
 }
