@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { bytesReader, bytesWriter, joinFilm } from '../../src/video/film/core/filmJoin';
 import { filmPlaylist, playlistJson } from '../../src/video/film/core/filmPlaylist';
 import { newStoryboard, storyboardJson, type FilmOutput } from '../../src/video/film/core/storyboard';
@@ -47,4 +49,14 @@ export async function madeFilmFiles(
   );
   files.set(`${stem}.json`, text(storyboardJson({ ...storyboard, output })));
   return { files, output };
+}
+
+/** Writes a made film (`madeFilmFiles`) into the films folder of the workspace folder at `workspace` (a path on disk). */
+export async function writeMadeFilm(workspace: string, stem: string, name: string, shots: readonly MadeFilmShot[]): Promise<void> {
+  const { files } = await madeFilmFiles(stem, name, shots);
+  for (const [file, bytes] of files) {
+    const target = path.join(workspace, ...FILMS_PATH.split('/'), ...file.split('/'));
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, bytes);
+  }
 }

@@ -1,12 +1,10 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'fs';
-import * as path from 'path';
 import { assertNoSeriousViolations } from './support/axe';
 import { LONG_WAIT, lastReply, openChat, send, waitForStatus, waitUntil } from './support/chatPage';
 import { quickInputBox } from './support/palette';
 import { frameWith, viewPane } from './support/views';
 import { useWorkbench } from './support/workbench';
-import { FILMS_PATH, madeFilmFiles } from '../service/madeFilm';
+import { writeMadeFilm } from '../service/madeFilm';
 
 // Issue 28.9: axe-core run inside each page of the extension as a user sees it (the chat after a reply with code, the
 // Video Gallery with a card, the player playing a downloaded video) finds nothing serious or critical; a finished
@@ -103,16 +101,11 @@ describe('accessibility of the pages (issue 28.9, axe-core in the real workbench
 
   it('issue 27: the player playing a film with its captions has no serious violation', async () => {
     const { page, workspace } = context.workbench;
-    const { files } = await madeFilmFiles('axe-film', 'Film for axe', [
+    await writeMadeFilm(workspace, 'axe-film', 'Film for axe', [
       { clip: 'shot-a', caption: 'The first caption.' },
       { clip: 'shot-b', caption: 'The second caption.' },
       { clip: 'shot-c', caption: 'The third caption.' },
     ]);
-    for (const [name, bytes] of files) {
-      const file = path.join(workspace, ...FILMS_PATH.split('/'), ...name.split('/'));
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, bytes);
-    }
     await context.workbench.runCommand('Promptreel: Open Storyboard');
     await context.workbench.pickItem('Film for axe');
     const editor = await frameWith(page, 'main#film #play:not([hidden])', LONG_WAIT);

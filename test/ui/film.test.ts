@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Locator } from 'playwright-core';
-import { FILMS_PATH, madeFilmFiles, type MadeFilmShot } from '../service/madeFilm';
+import { FILMS_PATH, writeMadeFilm, type MadeFilmShot } from '../service/madeFilm';
 import { assertNoSeriousViolations } from './support/axe';
 import { LONG_WAIT, openFile, waitUntil } from './support/chatPage';
 import { frameWith, runContextMenuItem, treeRow } from './support/views';
@@ -62,12 +62,7 @@ describe('explainer film (storyboard editor, player with captions; issue 27)', (
 
   it('issue 27: the storyboard editor of a made film plays it in the player, its caption shown', async () => {
     const { page, workspace } = context.workbench;
-    const { files } = await madeFilmFiles('sample-explained', 'How sample.ts works', SHOTS);
-    for (const [name, bytes] of files) {
-      const file = path.join(workspace, ...FILMS_PATH.split('/'), ...name.split('/'));
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, bytes);
-    }
+    await writeMadeFilm(workspace, 'sample-explained', 'How sample.ts works', SHOTS);
     await context.workbench.runCommand('Promptreel: Open Storyboard');
     await context.workbench.pickItem('How sample.ts works');
     const made = await frameWith(page, 'main#film #play:not([hidden])', LONG_WAIT);
