@@ -43,12 +43,13 @@ describe('shell: activation and contributions', () => {
     const events = packageJson().activationEvents;
     // onStartupFinished: pending video tasks are followed, and their completion announced, without any view open;
     // it waits until the window is up, so it never delays start-up. onWebviewPanel (not derived from the
-    // contributions) restores chat panels and video players after a reload.
+    // contributions) restores chat panels, video players, the gallery, storyboard editors and Show Usage after a reload.
     assert.deepEqual(events, [
       'onStartupFinished',
       'onWebviewPanel:promptreel.chatPanel',
       'onWebviewPanel:promptreel.videoPlayer',
       'onWebviewPanel:promptreel.videoGallery',
+      'onWebviewPanel:promptreel.filmEditor',
       'onWebviewPanel:promptreel.usage',
     ]);
   });
