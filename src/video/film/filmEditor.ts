@@ -14,7 +14,7 @@ import { showMessage } from '../../workbench/showMessage';
 import type { VideoModelLimits } from '../core/videoModelLimits';
 import { RATIOS, RESOLUTIONS } from '../core/videoChoices';
 import { limitsOf } from '../modelLimits';
-import { filmCost, filmRequests, shotsToShoot, type ShootWhich } from './core/filmRequests';
+import { filmCost, filmRequests, shotProblems, shotsToShoot, type ShootWhich } from './core/filmRequests';
 import { parseFramePng } from './core/framePng';
 import { MAX_SHOTS, MIN_SHOTS, type FilmOutput, type Shot, type Storyboard } from './core/storyboard';
 import { FilmAssembly } from './filmAssembly';
@@ -281,7 +281,9 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     // The total and what the key keeps are the charge gate's, of exactly the requests Shoot would send.
     const main = this.mainShoot();
     const mainShots = shotsToShoot(storyboard, main);
-    const quote = await this.deps.connection.videoCharges.quote(filmRequests(storyboard, shotOptions(this.deps.settings, limits), mainShots));
+    const options = shotOptions(this.deps.settings, limits);
+    const problems = shotProblems(storyboard, options, limits);
+    const quote = await this.deps.connection.videoCharges.quote(filmRequests(storyboard, options, mainShots));
     if (turn !== this.views) return;
     const priceUsd = quote.charge.priceUsd;
     const offered = limits.durations?.length ? [...limits.durations] : Array.from({ length: MAX_VIDEO_SECONDS }, (_unused, index) => index + 1);
@@ -313,6 +315,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
           state,
           stateText: text,
           canReshoot: this.canReshoot(shot),
+          ...(problems[index] ? { problems: problems[index] } : {}),
         };
       }),
       durations,

@@ -22,6 +22,8 @@ export interface ShotView {
   stateText: string;
   /** It can be shot again alone (failed, or never sent while other shots were). */
   canReshoot: boolean;
+  /** What the video model will likely refuse in it (a duration it does not offer…), when something. */
+  problems?: string;
 }
 
 export type ShotState = 'not-sent' | 'in-progress' | 'done' | 'failed';

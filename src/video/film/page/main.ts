@@ -172,6 +172,7 @@ function shotItem(film: FilmView, shot: ShotView, index: number): HTMLLIElement 
       shot.taskId ? el('span', { className: 'task', text: t('Task {0}', shot.taskId) }) : undefined,
       el('span', { className: `state ${shot.state}`, text: shot.stateText }),
     ]),
+    shot.problems ? el('p', { className: 'problems', text: shot.problems }) : undefined,
     el('div', { className: 'row buttons' }, [
       action(t('Move Up'), t('Move Up: shot {0}', number), 'up', index > 0, { type: 'move', id: shot.id, by: -1 }),
       action(t('Move Down'), t('Move Down: shot {0}', number), 'down', !last, { type: 'move', id: shot.id, by: 1 }),

@@ -248,6 +248,15 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
     assert.equal(shown.total, '$2.40 · $0.80 left after');
     assert.equal(shown.shoot, 'Shoot the film for $2.40');
     assert.deepEqual(shown.settings, { resolution: '1080p', ratio: '9:16', generateAudio: false });
+    // The check before charging, per shot: a duration the new model does not offer is named (and may still be sent).
+    assert.ok(
+      seconds.some((value) => ![4, 8].includes(value)),
+      `a drafted duration the new model does not offer: ${seconds}`,
+    );
+    for (const [index, shot] of shown.shots.entries()) {
+      if ([4, 8].includes(seconds[index])) assert.equal(shot.problems, undefined, `shot ${index + 1}`);
+      else assert.match(shot.problems ?? '', new RegExp(`^promptreel-video-pro offers .+, not ${seconds[index]}\\.$`), `shot ${index + 1}`);
+    }
 
     // "From your settings": the resolution leaves the file, and the user's applies.
     await editor.handleMessage({ type: 'settings', resolution: null });
@@ -255,8 +264,11 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
     assert.deepEqual(board.settings, { ratio: '9:16', generateAudio: false });
     await editor.handleMessage({ type: 'change', id: board.shots[0].id, seconds: 8 });
 
-    const { outcome } = await shoot(editor, { type: 'shoot' }, 'Shoot 3 Shots');
+    const { outcome, shown: asked } = await shoot(editor, { type: 'shoot' }, 'Shoot 3 Shots');
     assert.ok(outcome?.kind === 'shot', JSON.stringify(outcome));
+    const detail = asked.find((message) => message.items.includes('Shoot 3 Shots'))?.detail ?? '';
+    for (const [index, value] of [8, ...seconds.slice(1)].entries())
+      assert.equal(detail.includes(`Shot ${index + 1}: promptreel-video-pro offers`), ![4, 8].includes(value), `shot ${index + 1} (${value} s) in: ${detail}`);
     const posts = videoPosts(ctx.service).map((post) => post.body as { model: string; seconds: string; metadata: Record<string, unknown> });
     assert.equal(posts.length, 3);
     for (const post of posts) {
