@@ -15,8 +15,7 @@ export interface VideoOptions extends VideoDefaults {
   firstFrame?: FirstFrame;
 }
 
-export const RESOLUTIONS = ['480p', '720p', '1080p'] as const;
-export const RATIOS = ['adaptive', '16:9', '9:16', '4:3', '3:4', '1:1', '21:9'] as const;
+export { RATIOS, RESOLUTIONS } from './videoChoices';
 export const MAX_SECONDS = MAX_VIDEO_SECONDS;
 export const MAX_SEED = MAX_VIDEO_SEED;
 

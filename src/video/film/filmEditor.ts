@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { isVideoModel } from '../../api';
 import { formatUsd } from '../../api/account/prices';
 import { t } from '../../api/l10n';
 import { MAX_VIDEO_SECONDS } from '../../api/video/request';
@@ -11,8 +12,9 @@ import { escapeHtml } from '../../workbench/webview/core/webviewHtml';
 import { webviewOptions, WebviewHost } from '../../workbench/webview/webviewHost';
 import { showMessage } from '../../workbench/showMessage';
 import type { VideoModelLimits } from '../core/videoModelLimits';
+import { RATIOS, RESOLUTIONS } from '../core/videoChoices';
 import { limitsOf } from '../modelLimits';
-import { filmCost, filmRequests, shotsToShoot, type ShootWhich } from './core/filmRequests';
+import { filmCost, filmRequests, shotProblems, shotsToShoot, type ShootWhich } from './core/filmRequests';
 import { parseFramePng } from './core/framePng';
 import { MAX_SHOTS, MIN_SHOTS, type FilmOutput, type Shot, type Storyboard } from './core/storyboard';
 import { FilmAssembly } from './filmAssembly';
@@ -46,7 +48,8 @@ const FRAME_TIMEOUT_MS = 60_000;
  * back at once, the costs and the charge gate's total sent after each; Shoot goes through the gate's modal.
  */
 export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
-  private limits: VideoModelLimits | undefined;
+  /** The limits of the film's model (read again when the model changes). */
+  private limits: { model: string; limits: VideoModelLimits } | undefined;
   /** Last frames asked of the page and not answered yet (asked again when the page loads again). */
   private readonly frames = new Map<string, { src: string; done: (answer: { png?: string; error?: string }) => void }>();
   private shown: FilmView | undefined;
@@ -194,6 +197,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
       return this.shoot({ kind: 'again', shotId: message.id });
     }
     const edit = await this.editOf(message);
+    if (!edit) return;
     const result = applyEdit(this.storyboard, edit);
     if (!result.ok) {
       await this.post({ type: 'notice', text: refusalText(result.refusal) });
@@ -205,8 +209,17 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     await this.postFilm();
   }
 
-  private async editOf(message: Extract<FilmToHost, { type: 'change' | 'move' | 'remove' | 'add' }>): Promise<StoryboardEdit> {
+  /** The edit a page's message asks for; undefined for a model the editor did not offer (a stray message). */
+  private async editOf(message: Extract<FilmToHost, { type: 'change' | 'move' | 'remove' | 'add' | 'settings' }>): Promise<StoryboardEdit | undefined> {
     switch (message.type) {
+      case 'settings': {
+        const { model, resolution, ratio, generateAudio } = message;
+        if (model !== undefined && !(await this.videoModels()).includes(model)) {
+          this.deps.log.warn('The storyboard editor was asked for a model it did not offer; nothing was changed.');
+          return undefined;
+        }
+        return { kind: 'film', ...(model !== undefined ? { model } : {}), settings: { resolution, ratio, generateAudio } };
+      }
       case 'change':
         return { kind: 'change', id: message.id, prompt: message.prompt, caption: message.caption, seconds: message.seconds };
       case 'move':
@@ -242,8 +255,20 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
   }
 
   private async modelLimits(): Promise<VideoModelLimits> {
-    this.limits ??= await limitsOf(this.deps.settings, this.deps.connection, this.storyboard.model);
-    return this.limits;
+    const { model } = this.storyboard;
+    if (this.limits?.model !== model) this.limits = { model, limits: await limitsOf(this.deps.settings, this.deps.connection, model) };
+    return this.limits.limits;
+  }
+
+  /**
+   * The video models the film may be made with, as Generate Video offers them: those the service marks as video (its
+   * whole list when it marks none); the film's own first when the service does not list it.
+   */
+  private async videoModels(): Promise<string[]> {
+    const listed = await this.deps.connection.catalog.allModels().catch(() => []);
+    const video = listed.filter(isVideoModel);
+    const ids = (video.length > 0 ? video : listed).map((model) => model.id);
+    return ids.includes(this.storyboard.model) ? ids : [this.storyboard.model, ...ids];
   }
 
   private async postFilm(): Promise<void> {
@@ -251,19 +276,29 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     const turn = ++this.views;
     const storyboard = this.storyboard;
     const limits = await this.modelLimits();
+    const models = await this.videoModels();
     const costs = filmCost(this.deps.connection.prices.known().get(storyboard.model), storyboard);
     // The total and what the key keeps are the charge gate's, of exactly the requests Shoot would send.
     const main = this.mainShoot();
     const mainShots = shotsToShoot(storyboard, main);
-    const quote = await this.deps.connection.videoCharges.quote(filmRequests(storyboard, shotOptions(this.deps.settings, limits), mainShots));
+    const options = shotOptions(this.deps.settings, limits);
+    const problems = shotProblems(storyboard, options, limits);
+    const quote = await this.deps.connection.videoCharges.quote(filmRequests(storyboard, options, mainShots));
     if (turn !== this.views) return;
     const priceUsd = quote.charge.priceUsd;
     const offered = limits.durations?.length ? [...limits.durations] : Array.from({ length: MAX_VIDEO_SECONDS }, (_unused, index) => index + 1);
     const durations = [...new Set([...offered, ...storyboard.shots.map((shot) => shot.seconds)])].sort((a, b) => a - b);
     const warning = quoteWarning(quote);
+    const { resolution, ratio, generateAudio } = storyboard.settings;
+    const defaults = this.deps.settings.video;
     const film: FilmView = {
       name: storyboard.name,
       model: storyboard.model,
+      models,
+      settings: { ...(resolution ? { resolution } : {}), ...(ratio ? { ratio } : {}), ...(generateAudio !== undefined ? { generateAudio } : {}) },
+      defaults: { resolution: defaults.resolution, ratio: defaults.ratio, generateAudio: defaults.generateAudio },
+      resolutions: withOwn(RESOLUTIONS, resolution),
+      ratios: withOwn(RATIOS, ratio),
       file: vscode.workspace.asRelativePath(this.file, false),
       uri: this.file.toString(),
       shots: storyboard.shots.map((shot, index) => {
@@ -280,6 +315,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
           state,
           stateText: text,
           canReshoot: this.canReshoot(shot),
+          ...(problems[index] ? { problems: problems[index] } : {}),
         };
       }),
       durations,
@@ -334,8 +370,15 @@ function restLabel(count: number, priceUsd: number | undefined): string {
     : t('Shoot the {0} shots not sent (price not known)', count);
 }
 
+/** The values offered, and the film's own when a hand edit set another. */
+function withOwn(offered: readonly string[], own: string | undefined): string[] {
+  return own && !offered.includes(own) ? [...offered, own] : [...offered];
+}
+
 function refusalText(refusal: EditRefusal): string {
   switch (refusal) {
+    case 'invalid-setting':
+      return t('The film’s model and settings were not changed: that value cannot be used.');
     case 'too-few':
       return t('A film has at least {0} shots.', MIN_SHOTS);
     case 'too-many':

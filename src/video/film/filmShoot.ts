@@ -15,7 +15,7 @@ import type { VideoModelLimits } from '../core/videoModelLimits';
 import type { FirstFrame, TaskGroup, TaskSource, VideoTaskRecord } from '../core/videoTaskRecord';
 import { limitsOf } from '../modelLimits';
 import type { VideoCreator } from '../videoCreator';
-import { filmRequests, shotsToShoot, type ShootWhich, type ShotRequestOptions } from './core/filmRequests';
+import { filmRequests, shotProblems, shotsToShoot, type ShootWhich, type ShotRequestOptions } from './core/filmRequests';
 import { plannedSeconds, type Storyboard } from './core/storyboard';
 
 export interface FilmShootDeps {
@@ -79,7 +79,10 @@ export async function shootFilm(
   const requests = filmRequests(storyboard, options, indexes);
   const count = requests.length;
   const chained = options.firstFrame && indexes.some((index) => index > 0);
-  const approval = await confirmChargeInModal(deps.connection.videoCharges, requests, wording(storyboard, which, indexes, chained));
+  const problems = shotProblems(storyboard, options, limits);
+  const checked = indexes.flatMap((index) => (problems[index] ? [t('Shot {0}: {1}', index + 1, problems[index])] : []));
+  const asked = wording(storyboard, which, indexes, chained);
+  const approval = await confirmChargeInModal(deps.connection.videoCharges, requests, { ...asked, lines: [...asked.lines, ...checked] });
   if (!approval) return { kind: 'cancelled' };
   const groupId = hooks.groupId ?? `film-${randomUUID()}`;
   const source = taskSource(film.file, storyboard);

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { MAX_VIDEO_SECONDS } from '../../api/video/request';
+import { RATIOS, RESOLUTIONS } from '../core/videoChoices';
 import { MAX_FRAME_BASE64 } from './core/framePng';
 import { MAX_CAPTION_CHARS } from './core/storyboard';
 
@@ -21,13 +22,31 @@ export interface ShotView {
   stateText: string;
   /** It can be shot again alone (failed, or never sent while other shots were). */
   canReshoot: boolean;
+  /** What the video model will likely refuse in it (a duration it does not offer…), when something. */
+  problems?: string;
 }
 
 export type ShotState = 'not-sent' | 'in-progress' | 'done' | 'failed';
 
+/** The video settings the editor changes. */
+export interface FilmSettingsView {
+  resolution?: string;
+  ratio?: string;
+  generateAudio?: boolean;
+}
+
 export interface FilmView {
   name: string;
   model: string;
+  /** The video models offered: those the service marks as video (its whole list when it marks none), the film's kept. */
+  models: string[];
+  /** The film's own settings; an absent one is the user's (`defaults`). */
+  settings: FilmSettingsView;
+  /** The user's `promptreel.video.*`: what "From your settings (…)" stands for. */
+  defaults: Required<FilmSettingsView>;
+  /** The resolutions and ratios offered (Generate Video's, and the film's own if a hand edit set another). */
+  resolutions: string[];
+  ratios: string[];
   /** The workspace-relative file the storyboard is saved in. */
   file: string;
   /** The storyboard file's URI: the page keeps it (`FilmState`) so the editor comes back after a window reload. */
@@ -59,6 +78,8 @@ export type HostToFilm = { type: 'film'; film: FilmView } | { type: 'notice'; te
 
 const id = z.string().check(z.minLength(1), z.maxLength(40));
 const text = z.string().check(z.maxLength(4000));
+/** The longest model id the page may send (ids are short; the host also checks it is one it offered). */
+export const MAX_MODEL_ID = 200;
 
 /** Page → host. */
 export const filmToHostSchema = z.discriminatedUnion('type', [
@@ -73,6 +94,14 @@ export const filmToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('move'), id, by: z.union([z.literal(-1), z.literal(1)]) }),
   z.object({ type: z.literal('add'), after: z.optional(id) }),
   z.object({ type: z.literal('remove'), id }),
+  /** The film's model and settings; null: left to the user's settings. */
+  z.object({
+    type: z.literal('settings'),
+    model: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_MODEL_ID))),
+    resolution: z.optional(z.nullable(z.enum(RESOLUTIONS))),
+    ratio: z.optional(z.nullable(z.enum(RATIOS))),
+    generateAudio: z.optional(z.nullable(z.boolean())),
+  }),
   z.object({ type: z.literal('shoot') }),
   z.object({ type: z.literal('reshoot'), id }),
   z.object({ type: z.literal('stop') }),

@@ -1,4 +1,6 @@
 import { videoCost, type ModelPrice } from '../../../api/account/prices';
+import { checkPrompt, describeProblems } from '../../core/promptCheck';
+import type { VideoModelLimits } from '../../core/videoModelLimits';
 import { toCreateRequest, type VideoOptions } from '../../core/videoOptions';
 import type { ChargedVideoRequest } from '../../../connection/core/chargeGate';
 import type { FirstFrame, StoredCreateRequest } from '../../core/videoTaskRecord';
@@ -60,6 +62,14 @@ export function filmRequests(storyboard: Storyboard, options: ShotRequestOptions
     const request = shotRequest(storyboard, index, options);
     return options.firstFrame && index > 0 ? { ...request, firstFrameFromPrevious: true as const } : request;
   });
+}
+
+/**
+ * What the video model will likely refuse in each shot's request (a prompt longer than it accepts, a duration it does
+ * not offer), in words, or undefined: the check before charging of Generate Video, per shot. Warnings only.
+ */
+export function shotProblems(storyboard: Storyboard, options: ShotRequestOptions, limits: VideoModelLimits): (string | undefined)[] {
+  return filmRequests(storyboard, options).map((request) => describeProblems(checkPrompt(request, limits)));
 }
 
 const CONTINUITY = '\n\nContinuity: the shot before this one showed ';

@@ -25,6 +25,23 @@ const chainNote = el('p', { className: 'meta', hidden: true, text: t('The shots 
 const notice = el('p', { className: 'notice', attrs: { role: 'status', 'aria-live': 'polite' } });
 const list = el('ol', { className: 'shots', attrs: { 'aria-label': t('Shots') } });
 const addButton = button(t('Add Shot'), { className: 'secondary', ariaLabel: t('Add Shot: at the end') });
+const modelSelect = el('select', { attrs: { id: 'film-model' } });
+const resolutionSelect = el('select', { attrs: { id: 'film-resolution' } });
+const ratioSelect = el('select', { attrs: { id: 'film-ratio' } });
+const audioSelect = el('select', { attrs: { id: 'film-audio' } });
+const settingsNote = el('p', { className: 'meta', text: t('A new model or setting is used for the shots sent from now on; shots already sent keep theirs.') });
+const labelled = (text: string, control: HTMLSelectElement): HTMLElement =>
+  el('span', { className: 'setting' }, [el('label', { text, attrs: { for: control.id } }), control]);
+const settings = el('fieldset', { className: 'settings' }, [
+  el('legend', { text: t('Model and settings') }),
+  el('div', { className: 'row' }, [
+    labelled(t('Video model'), modelSelect),
+    labelled(t('Resolution'), resolutionSelect),
+    labelled(t('Aspect ratio'), ratioSelect),
+    labelled(t('Generate audio'), audioSelect),
+  ]),
+  settingsNote,
+]);
 
 root.removeAttribute('aria-busy');
 root.replaceChildren(
@@ -32,6 +49,7 @@ root.replaceChildren(
     el('div', {}, [title, meta, made, playButton]),
     el('div', { className: 'actions' }, [total, warning, shootButton, stopButton]),
   ]),
+  settings,
   chainNote,
   notice,
   list,
@@ -42,6 +60,14 @@ shootButton.addEventListener('click', () => channel.post({ type: 'shoot' }));
 stopButton.addEventListener('click', () => channel.post({ type: 'stop' }));
 addButton.addEventListener('click', () => channel.post({ type: 'add' }));
 playButton.addEventListener('click', () => channel.post({ type: 'play' }));
+type SettingsMessage = Extract<FilmToHost, { type: 'settings' }>;
+// The empty value is "From your settings": the setting leaves the file and the user's applies. The host checks each value.
+modelSelect.addEventListener('change', () => channel.post({ type: 'settings', model: modelSelect.value }));
+resolutionSelect.addEventListener('change', () =>
+  channel.post({ type: 'settings', resolution: (resolutionSelect.value || null) as SettingsMessage['resolution'] }),
+);
+ratioSelect.addEventListener('change', () => channel.post({ type: 'settings', ratio: (ratioSelect.value || null) as SettingsMessage['ratio'] }));
+audioSelect.addEventListener('change', () => channel.post({ type: 'settings', generateAudio: audioSelect.value === '' ? null : audioSelect.value === 'on' }));
 
 channel.onMessage((message) => {
   if (message?.type === 'film') {
@@ -64,7 +90,8 @@ function render(film: FilmView): void {
   const focusKey = active?.dataset.focusKey;
   const typing = active instanceof HTMLTextAreaElement ? active.value : undefined;
   title.textContent = film.name;
-  meta.textContent = t('{0} · {1}', film.model, film.file);
+  meta.textContent = film.file;
+  renderSettings(film);
   total.textContent = t('Total: {0}', film.total);
   warning.textContent = film.warning ?? '';
   warning.hidden = !film.warning;
@@ -83,6 +110,31 @@ function render(film: FilmView): void {
   if (!again) return;
   if (again instanceof HTMLTextAreaElement && typing !== undefined) again.value = typing;
   again.focus();
+}
+
+/** The film's model and settings; a select's options are replaced only when they changed (an open one stays open). */
+function renderSettings(film: FilmView): void {
+  const own = (value: string) => ({ value, text: value });
+  const fromSettings = (value: string) => ({ value: '', text: t('From your settings ({0})', value) });
+  fill(modelSelect, film.models.map(own), film.model);
+  fill(resolutionSelect, [fromSettings(film.defaults.resolution), ...film.resolutions.map(own)], film.settings.resolution ?? '');
+  fill(ratioSelect, [fromSettings(film.defaults.ratio), ...film.ratios.map(own)], film.settings.ratio ?? '');
+  const audio = (on: boolean) => (on ? t('On') : t('Off'));
+  fill(
+    audioSelect,
+    [fromSettings(audio(film.defaults.generateAudio)), { value: 'on', text: audio(true) }, { value: 'off', text: audio(false) }],
+    film.settings.generateAudio === undefined ? '' : film.settings.generateAudio ? 'on' : 'off',
+  );
+  for (const select of [modelSelect, resolutionSelect, ratioSelect, audioSelect]) select.disabled = film.busy;
+}
+
+function fill(select: HTMLSelectElement, options: { value: string; text: string }[], value: string): void {
+  const signature = JSON.stringify(options);
+  if (select.dataset.options !== signature) {
+    select.replaceChildren(...options.map((option) => el('option', { text: option.text, attrs: { value: option.value } })));
+    select.dataset.options = signature;
+  }
+  select.value = value;
 }
 
 function shotItem(film: FilmView, shot: ShotView, index: number): HTMLLIElement {
@@ -120,6 +172,7 @@ function shotItem(film: FilmView, shot: ShotView, index: number): HTMLLIElement 
       shot.taskId ? el('span', { className: 'task', text: t('Task {0}', shot.taskId) }) : undefined,
       el('span', { className: `state ${shot.state}`, text: shot.stateText }),
     ]),
+    shot.problems ? el('p', { className: 'problems', text: shot.problems }) : undefined,
     el('div', { className: 'row buttons' }, [
       action(t('Move Up'), t('Move Up: shot {0}', number), 'up', index > 0, { type: 'move', id: shot.id, by: -1 }),
       action(t('Move Down'), t('Move Down: shot {0}', number), 'down', !last, { type: 'move', id: shot.id, by: 1 }),

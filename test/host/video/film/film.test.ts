@@ -13,6 +13,7 @@ import { assertStrictPage } from '../../support/webviewPage';
 import type { RecordedMessage } from '../../support/recordMessages';
 import { filmClipPath, type FilmClip } from '../../../service/filmClips';
 import { isMultipartBody } from '../../../service';
+import { MAX_VIDEO_SECONDS } from '../../../../src/api/video/request';
 import { parseFramePng } from '../../../../src/video/film/core/framePng';
 import { distance, fingerprint, pngPixels } from './pngPixels';
 import { recordMessages, setSetting, testApi, VIDEO, videoPosts, waitFor } from '../videoTestSupport';
@@ -179,6 +180,113 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
     // promptreel-video is priced per call: four shots, four times its price.
     assert.equal(shown.total, '$1.60 · $1.60 left after');
     assert.equal(videoPosts(ctx.service).length, 0);
+  });
+
+  it('issue 27: the film’s model and settings are changed in the editor: saved, the durations and prices follow, and Shoot sends them', async () => {
+    const api = await testApi();
+    // A second video model, dearer, that offers only 4 and 8 seconds.
+    const pro = { id: 'promptreel-video-pro', owned_by: 'promptreel', supported_endpoint_types: ['openai-video'] };
+    ctx.service.setScenario({
+      models: [
+        { id: 'promptreel-chat', owned_by: 'promptreel', supported_endpoint_types: ['openai'] },
+        { id: 'promptreel-video', owned_by: 'promptreel', supported_endpoint_types: ['openai-video'] },
+        pro,
+      ],
+      account: {
+        prices: [
+          { model: 'promptreel-chat', modelRatio: 1.5, completionRatio: 4 },
+          { model: 'promptreel-video', perCallUsd: 0.4 },
+          { model: 'promptreel-video-pro', perCallUsd: 0.8 },
+        ],
+      },
+    });
+    api.connection.catalog.invalidate('the test changed the model list');
+    api.connection.prices.forget();
+    await setSetting('models.capabilities', { 'promptreel-video-pro': { durations: [4, 8] } });
+    const { editor, file } = drafted((await generate()).outcome);
+    const before = await shownFilm(editor);
+    assert.deepEqual(before.models, ['promptreel-video', 'promptreel-video-pro'], 'the video models the service lists, not its chat model');
+    // A drafted film keeps the resolution and ratio it was drafted with; audio is the user's.
+    assert.deepEqual(
+      [before.settings, before.defaults],
+      [
+        { resolution: '720p', ratio: 'adaptive' },
+        { resolution: '720p', ratio: 'adaptive', generateAudio: true },
+      ],
+    );
+    assert.equal(before.durations.length, MAX_VIDEO_SECONDS, 'promptreel-video declares no durations: every whole second');
+    assert.equal(before.total, '$1.20 · $2.00 left after');
+
+    await editor.handleMessage({ type: 'settings', model: 'promptreel-video-pro' });
+    await editor.handleMessage({ type: 'settings', resolution: '1080p', ratio: '9:16' });
+    await editor.handleMessage({ type: 'settings', generateAudio: false });
+    // Stray or forged messages are dropped: values outside the offered sets, a model not offered, a model id too long.
+    for (const junk of [
+      { type: 'settings', resolution: '4K' },
+      { type: 'settings', ratio: '2:1' },
+      { type: 'settings', generateAudio: 'no' },
+      { type: 'settings', model: 'promptreel-chat' },
+      { type: 'settings', model: 'promptreel-video-unlisted' },
+      { type: 'settings', model: 'x'.repeat(201) },
+      { type: 'settings', model: '' },
+    ])
+      await editor.handleMessage(junk);
+    let board = await readBoard(file);
+    assert.equal(board.model, 'promptreel-video-pro');
+    assert.deepEqual(board.settings, { resolution: '1080p', ratio: '9:16', generateAudio: false });
+    const seconds = board.shots.map((shot) => shot.seconds);
+    const shown = await shownFilm(editor, (film) => film.model === 'promptreel-video-pro' && film.settings.generateAudio === false);
+    assert.deepEqual(
+      shown.durations,
+      [...new Set([4, 8, ...seconds])].sort((a, b) => a - b),
+      'the new model’s durations (and those the shots have)',
+    );
+    assert.deepEqual(
+      shown.shots.map((shot) => shot.cost),
+      ['$0.80', '$0.80', '$0.80'],
+    );
+    assert.equal(shown.total, '$2.40 · $0.80 left after');
+    assert.equal(shown.shoot, 'Shoot the film for $2.40');
+    assert.deepEqual(shown.settings, { resolution: '1080p', ratio: '9:16', generateAudio: false });
+    // The check before charging, per shot: a duration the new model does not offer is named (and may still be sent).
+    assert.ok(
+      seconds.some((value) => ![4, 8].includes(value)),
+      `a drafted duration the new model does not offer: ${seconds}`,
+    );
+    for (const [index, shot] of shown.shots.entries()) {
+      if ([4, 8].includes(seconds[index])) assert.equal(shot.problems, undefined, `shot ${index + 1}`);
+      else assert.match(shot.problems ?? '', new RegExp(`^promptreel-video-pro offers .+, not ${seconds[index]}\\.$`), `shot ${index + 1}`);
+    }
+
+    // "From your settings": the resolution leaves the file, and the user's applies.
+    await editor.handleMessage({ type: 'settings', resolution: null });
+    board = await readBoard(file);
+    assert.deepEqual(board.settings, { ratio: '9:16', generateAudio: false });
+    await editor.handleMessage({ type: 'change', id: board.shots[0].id, seconds: 8 });
+
+    const { outcome, shown: asked } = await shoot(editor, { type: 'shoot' }, 'Shoot 3 Shots');
+    assert.ok(outcome?.kind === 'shot', JSON.stringify(outcome));
+    const detail = asked.find((message) => message.items.includes('Shoot 3 Shots'))?.detail ?? '';
+    for (const [index, value] of [8, ...seconds.slice(1)].entries())
+      assert.equal(detail.includes(`Shot ${index + 1}: promptreel-video-pro offers`), ![4, 8].includes(value), `shot ${index + 1} (${value} s) in: ${detail}`);
+    const posts = videoPosts(ctx.service).map((post) => post.body as { model: string; seconds: string; metadata: Record<string, unknown> });
+    assert.equal(posts.length, 3);
+    for (const post of posts) {
+      assert.equal(post.model, 'promptreel-video-pro');
+      assert.deepEqual([post.metadata['resolution'], post.metadata['ratio'], post.metadata['generate_audio']], ['720p', '9:16', false]);
+    }
+    assert.equal(posts[0].seconds, '8');
+    assert.deepEqual(
+      (await readBoard(file)).shots.map((shot) => shot.priceUsd),
+      [0.8, 0.8, 0.8],
+    );
+
+    // Changing the model after the shots were sent keeps their tasks and prices: only what is shot next uses it.
+    const sent = await readBoard(file);
+    await editor.handleMessage({ type: 'settings', model: 'promptreel-video' });
+    const after = await readBoard(file);
+    assert.equal(after.model, 'promptreel-video');
+    assert.deepEqual(after.shots, sent.shots);
   });
 
   it('issue 27: Shoot shows the total in the modal; cancelling sends nothing, confirming sends exactly one POST per shot and records each task', async () => {

@@ -3,7 +3,7 @@ import type { KeyHealthState } from '../../../../../src/connection/account/core/
 import type { PriceQuote } from '../../../../../src/connection/account/core/priceBook';
 import { ChargeGate, describeQuotePrice, type ChargedVideoRequest } from '../../../../../src/connection/core/chargeGate';
 import type { VideoOptions } from '../../../../../src/video/core/videoOptions';
-import { filmCost, filmRequests, shotPrompt, shotRequest, shotsToShoot } from '../../../../../src/video/film/core/filmRequests';
+import { filmCost, filmRequests, shotProblems, shotPrompt, shotRequest, shotsToShoot } from '../../../../../src/video/film/core/filmRequests';
 import { newStoryboard, type Storyboard } from '../../../../../src/video/film/core/storyboard';
 import { FakeClock } from '../../../../fakes/fakeClock';
 
@@ -80,6 +80,19 @@ describe('video/film: what shooting a film sends and costs (issue 27)', () => {
     assert.equal(again[0].prompt, 'A clock waits');
     assert.equal(again[0].firstFrameFromPrevious, true);
     assert.equal(filmRequests(storyboard(), { defaults: DEFAULTS, firstFrame: true }, [0])[0].firstFrameFromPrevious, undefined);
+  });
+
+  it('issue 27: each shot gets the check before charging: a duration the model does not offer, a prompt longer than it takes', () => {
+    const options = { defaults: DEFAULTS, firstFrame: false };
+    assert.deepEqual(shotProblems(storyboard(), options, { firstFrame: false }), [undefined, undefined, undefined], 'no limits declared, nothing to name');
+    assert.deepEqual(shotProblems(storyboard(), options, { firstFrame: false, durations: [4, 6] }), [
+      undefined,
+      'promptreel-video offers 4 or 6 seconds, not 8.',
+      undefined,
+    ]);
+    const problems = shotProblems(storyboard(), options, { firstFrame: false, maxPromptLength: 30 });
+    assert.equal(problems[0], undefined, 'a prompt within the limit');
+    assert.match(problems[1] ?? '', /^The prompt has \d+ characters; promptreel-video accepts at most 30\.$/);
   });
 
   it('issue 27: Shoot sends the whole film, the shots never sent, or one shot again', () => {

@@ -29,6 +29,32 @@ describe('video/film: editing a storyboard (issue 27)', () => {
     assert.equal(read.storyboard.shots[1].taskId, 'task_s2');
   });
 
+  it('issue 27: the film’s model and settings change; null leaves a setting to the user’s; shots already sent keep their task and price', () => {
+    const sent = {
+      ...board(),
+      settings: { resolution: '480p', watermark: true },
+      shots: board().shots.map((each, index) => (index === 0 ? { ...each, taskId: 'task_s1', priceUsd: 0.4, chargedUsd: 0.4 } : each)),
+    };
+    const changed = edited(
+      applyEdit(sent, { kind: 'film', model: ' promptreel-video-pro ', settings: { resolution: null, ratio: '9:16', generateAudio: false } }),
+    );
+    assert.equal(changed.model, 'promptreel-video-pro');
+    assert.deepEqual(changed.settings, { watermark: true, ratio: '9:16', generateAudio: false }, 'resolution left to the user; watermark untouched');
+    assert.deepEqual(changed.shots, sent.shots, 'the shots, their tasks and prices are what they were');
+    const read = parseStoryboardFile(storyboardJson(changed));
+    assert.ok(read.ok);
+    assert.deepEqual([read.storyboard.model, read.storyboard.settings], [changed.model, changed.settings]);
+    // Only what is named changes.
+    assert.deepEqual(edited(applyEdit(changed, { kind: 'film', settings: { generateAudio: true } })).settings, {
+      watermark: true,
+      ratio: '9:16',
+      generateAudio: true,
+    });
+    assert.equal(edited(applyEdit(changed, { kind: 'film', settings: { ratio: '1:1' } })).model, 'promptreel-video-pro');
+    assert.deepEqual(applyEdit(sent, { kind: 'film', model: '   ' }), { ok: false, refusal: 'invalid-setting' });
+    assert.deepEqual(applyEdit(sent, { kind: 'film', settings: { ratio: '' } }), { ok: false, refusal: 'invalid-setting' });
+  });
+
   it('issue 27: shots move up and down within the film, and 3 to 8 are kept', () => {
     assert.deepEqual(
       edited(applyEdit(board(), { kind: 'move', id: 's2', by: -1 })).shots.map((shot) => shot.id),
