@@ -557,7 +557,7 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
     await setSetting('models.capabilities', { 'promptreel-video': { firstFrame: true } });
     // The first shot is never done: the chain waits for its last frame until stopped.
     ctx.service.setScenario({ video: { clips: ['shot-a', 'shot-b', 'shot-c'], pollsToRunning: 0, pollsToDone: 1000 } });
-    const { editor } = drafted((await generate()).outcome);
+    const { editor, file } = drafted((await generate()).outcome);
     await shownFilm(editor);
     const messages = recordMessages((shown) => (shown.items.includes('Shoot 3 Shots') ? 'Shoot 3 Shots' : undefined));
     try {
@@ -566,6 +566,20 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
       const busy = await shownFilm(editor, (film) => film.busy);
       assert.ok(busy.shots.every((shot) => !shot.canReshoot));
       await editor.handleMessage({ type: 'shoot' });
+      // While shooting, the film stays as it was confirmed: the page's controls are disabled, and the host drops
+      // what a page sends anyway (its settings, a shot's edit).
+      const confirmed = await waitFor(
+        async () => {
+          const board = await readBoard(file);
+          return board.shots[0].taskId ? board : undefined;
+        },
+        { what: 'the first shot’s task in the file' },
+      );
+      await editor.handleMessage({ type: 'settings', resolution: confirmed.settings.resolution === '480p' ? '1080p' : '480p', generateAudio: true });
+      await editor.handleMessage({ type: 'change', id: 's2', caption: 'Changed while shooting.', seconds: 8 });
+      await editor.handleMessage({ type: 'remove', id: 's3' });
+      assert.deepEqual(await readBoard(file), confirmed, 'nothing changed while shooting');
+      assert.notEqual(editor.film.shots[1].caption, 'Changed while shooting.');
       await editor.handleMessage({ type: 'stop' });
       await shooting;
       const outcome = editor.lastShoot;
