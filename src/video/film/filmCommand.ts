@@ -11,7 +11,8 @@ import { showMessage } from '../../workbench/showMessage';
 import { limitsOf } from '../modelLimits';
 import { FILMS_FOLDER, newStoryboard, type FilmSettings, type Storyboard } from './core/storyboard';
 import { chatAsker, describeStoryboardProblem, draftStoryboard, type DraftOutcome, type StoryboardInput } from './core/storyboardDraft';
-import type { FilmEditorDeps, FilmEditorHost, FilmEditors } from './filmEditor';
+import type { FilmEditors } from './filmEditor';
+import type { FilmEditorDeps, FilmEditorHost } from './filmEditorHost';
 import { writeNewFilm } from './filmFiles';
 
 export type FilmOutcome =

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { FilmOutcome } from '../../../../src/video/film/filmCommand';
-import type { FilmEditorHost } from '../../../../src/video/film/filmEditor';
+import type { FilmEditorHost } from '../../../../src/video/film/filmEditorHost';
 import type { AssembledFilm } from '../../../../src/video/film/filmAssembly';
 import type { FilmView } from '../../../../src/video/film/protocol';
 import { parseStoryboardFile, type Storyboard } from '../../../../src/video/film/core/storyboard';
