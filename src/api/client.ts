@@ -11,6 +11,7 @@ import { decodeChatStream } from './chat/sse';
 import { ThinkSplitter } from './chat/thinkSplitter';
 import { completionEvents, notAStream, wholeAnswerEvents } from './chat/wholeAnswer';
 import { FirstTokenDeadline, withFirstTokenTimeout } from './chat/firstTokenTimeout';
+import { DEFAULT_STREAM_TIMEOUTS, type StreamTimeouts } from './chat/streamTimeouts';
 import { createDispatcher } from './dispatcher';
 import { ApiError, isApiError } from './errors';
 import { gatewayRequestId, headerValue } from './httpErrors';
@@ -49,16 +50,6 @@ export interface ClientOptions {
   /** The user's headers, query parameters and chat body fields for this service, per model. */
   extras?: RequestExtrasSource;
 }
-
-export interface StreamTimeouts {
-  firstTokenMs: number;
-  idleMs: number;
-  /** To open a connection, when the model wants its own (else the dispatcher's 15 s). */
-  connectMs?: number;
-}
-
-/** Reasoning models may think for minutes before the first token; a healthy stream is never silent for two. */
-export const DEFAULT_STREAM_TIMEOUTS: StreamTimeouts = { firstTokenMs: 300_000, idleMs: 120_000 };
 
 /** What a gateway that refuses a streaming feature for a model answers (SERVICE.md, "gateway quirks"). */
 type StreamRefusal = 'stream_options' | 'stream';

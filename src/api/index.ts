@@ -1,4 +1,5 @@
 export { PromptreelClient, videoBody, type ClientOptions } from './client';
+export type { ServiceClient, AccountApi } from './serviceClient';
 export type { ChargedRequestRecord } from './charges';
 export { ApiError, isApiError, type ApiErrorKind } from './errors';
 export { normalizeBaseUrl, apiUrl, describeBaseUrlInput, withoutCredentials } from './baseUrl';

@@ -1,7 +1,7 @@
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { registerCommands } from '../workbench/registerCommands';
-import { normalizeBaseUrl } from '../api';
+import { normalizeBaseUrl } from '../api/baseUrl';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { showMessage } from '../workbench/showMessage';

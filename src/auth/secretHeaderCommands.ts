@@ -1,6 +1,6 @@
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { normalizeBaseUrl } from '../api';
+import { normalizeBaseUrl } from '../api/baseUrl';
 import { headerProblem } from '../api/requestExtras';
 import { Disposable } from '../common/lifecycle';
 import type { Settings } from '../config/settings';

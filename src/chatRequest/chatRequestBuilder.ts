@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, ChatTool, ContentPart } from '../api';
+import type { ChatMessage, ChatRequest, ChatTool, ContentPart } from '../api/chat/request';
 import type { ChatSampling } from '../config/chatSampling';
 import { t } from '../api/l10n';
 import type { ResolvedCapabilities } from './capabilities';

@@ -1,5 +1,5 @@
 import { sanitizeToolSchema } from './toolSchema';
-import type { ChatMessage, ChatTool, ContentPart } from '../api';
+import type { ChatMessage, ChatTool, ContentPart } from '../api/chat/request';
 import { t } from '../api/l10n';
 
 // The VS Code message parts, as plain tagged data: `vscodeParts.ts` maps the real classes to these, so the

@@ -1,4 +1,4 @@
-import type { ChatRequest } from '../api';
+import type { ChatRequest } from '../api/chat/request';
 import type { ModelCapabilities } from '../config/schema';
 
 export type ReasoningEffort = NonNullable<ModelCapabilities['reasoningEffort']>;

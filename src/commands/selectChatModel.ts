@@ -2,7 +2,7 @@ import { ensureReady } from '../workbench/readiness';
 import { registerCommands } from '../workbench/registerCommands';
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import type { ModelInfo } from '../api';
+import type { ModelInfo } from '../api/models';
 import type { PriceQuote } from '../connection/account/core/priceBook';
 import type { Connection } from '../connection/connection';
 import { Disposable } from '../common/lifecycle';

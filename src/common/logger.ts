@@ -1,4 +1,4 @@
-import type { ApiLogger } from '../api';
+import type { ApiLogger } from '../api/apiLogger';
 import { toDisposable, type IDisposable } from './lifecycle';
 import type { SecretRedactor } from './redactor';
 

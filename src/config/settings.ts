@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../common/emitter';
-import { normalizeBaseUrl } from '../api';
+import { normalizeBaseUrl } from '../api/baseUrl';
 import { DEFAULT_RATE_LIMIT, type RateLimitPolicy } from '../api/chat/rateLimitRetry';
 
 import { Disposable } from '../common/lifecycle';

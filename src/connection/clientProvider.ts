@@ -2,7 +2,11 @@ import * as vscode from 'vscode';
 import { streamTimeoutsOf } from './core/streamTimeouts';
 import { Emitter } from '../common/emitter';
 import type { Dispatcher } from 'undici';
-import { PromptreelClient, createDispatcher, normalizeBaseUrl, type ChargedRequestRecord, type RetryPolicy } from '../api';
+import type { ChargedRequestRecord } from '../api/charges';
+import type { RetryPolicy } from '../api/retry';
+import type { ServiceClient } from '../api/serviceClient';
+import { normalizeBaseUrl } from '../api/baseUrl';
+import { LazyClient } from './lazyClient';
 import { Disposable, toDisposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { ApiKeyStore } from './keys/apiKeyStore';
@@ -26,7 +30,7 @@ interface Trust {
 }
 
 /**
- * Builds the PromptreelClient from the settings (base URL, proxy) and the key store, and rebuilds it when they
+ * Builds the client (its code loads on its first request) from the settings (base URL, proxy) and the key store, and rebuilds it when they
  * change. The key is read per request, so a new key needs no rebuild.
  */
 export class ClientProvider extends Disposable {
@@ -41,7 +45,7 @@ export class ClientProvider extends Disposable {
   readonly onDidRecordCharge = this.requestCharged.event;
   /** The connection pools, by service and connect timeout (none: the default one). */
   private readonly dispatchers = new Map<string, Promise<Dispatcher>>();
-  private client: PromptreelClient | undefined;
+  private client: ServiceClient | undefined;
   private trust: Promise<Trust> | undefined;
   /** Header problems already logged (once each, not per request). */
   private readonly reported = new Set<string>();
@@ -77,15 +81,15 @@ export class ClientProvider extends Disposable {
   }
 
   /** The client for the current settings, or undefined while the base URL is unset or invalid. */
-  get(): PromptreelClient | undefined {
+  get(): ServiceClient | undefined {
     if (!this.client) this.client = this.tryCreate();
     return this.client;
   }
 
   /** A separate client sharing the connection pool, e.g. without retries for the endpoint doctor. */
-  create(options: { baseUrl?: string; retry?: Partial<RetryPolicy> } = {}): PromptreelClient {
+  create(options: { baseUrl?: string; retry?: Partial<RetryPolicy> } = {}): ServiceClient {
     const baseUrl = options.baseUrl ?? this.settings.baseUrl;
-    return new PromptreelClient({
+    return new LazyClient({
       baseUrl,
       extras: (model) => this.extrasFor(baseUrl, model),
       apiKey: () => this.keyStore.getKey(),
@@ -118,7 +122,7 @@ export class ClientProvider extends Disposable {
     return extras;
   }
 
-  private tryCreate(): PromptreelClient | undefined {
+  private tryCreate(): ServiceClient | undefined {
     if (!this.settings.baseUrl) return undefined;
     try {
       return this.create();
@@ -183,6 +187,7 @@ export class ClientProvider extends Disposable {
   private async createSharedDispatcher(service: string, connectMs: number | undefined): Promise<Dispatcher> {
     const proxy = readProxyConfig(this.env);
     const { config: tls, secureContext } = await this.trusted();
+    const { createDispatcher } = await import('../api/dispatcher');
     const dispatcher = createDispatcher({
       ...proxy,
       service,

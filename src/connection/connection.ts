@@ -1,4 +1,4 @@
-import type { PromptreelClient } from '../api';
+import type { ServiceClient } from '../api/serviceClient';
 import { keyProblem } from './account/core/keyWarnings';
 import { originOf } from './keys/core/serviceChoice';
 import type { Missing } from './core/recovery';
@@ -122,7 +122,7 @@ export class Connection extends Disposable {
   }
 
   /** The client when the service is ready (background work: nothing is asked), else undefined. */
-  async readyClient(): Promise<PromptreelClient | undefined> {
+  async readyClient(): Promise<ServiceClient | undefined> {
     const readiness = await this.readiness();
     return readiness.kind === 'ready' ? readiness.client : undefined;
   }
@@ -139,4 +139,4 @@ export class Connection extends Disposable {
 }
 
 /** Ready to send, or what is missing first. */
-export type Readiness = { kind: 'ready'; service: string; client: PromptreelClient; keyProblem?: string } | ({ kind: 'missing' } & Missing);
+export type Readiness = { kind: 'ready'; service: string; client: ServiceClient; keyProblem?: string } | ({ kind: 'missing' } & Missing);

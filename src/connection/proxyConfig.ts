@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { DispatcherOptions } from '../api';
+import type { DispatcherOptions } from '../api/dispatcher';
 
 /** The `http.*` settings that change how the client connects. */
 export const PROXY_SETTINGS = ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy'] as const;

@@ -2,7 +2,7 @@ import { ensureReadyToCharge } from '../workbench/readiness';
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import type { CommandHandler } from '../workbench/registerCommands';
-import type { PromptreelClient } from '../api';
+import type { ServiceClient } from '../api/serviceClient';
 import type { Connection } from '../connection/connection';
 import { Disposable } from '../common/lifecycle';
 import { t } from '../api/l10n';
@@ -12,7 +12,7 @@ import { DocumentInsertion } from './documentInsertion';
 import { OutcomeReporter, type CommandName, type EditorStreamResult } from './outcomeReporter';
 import { clipAfter, clipBefore, completionPrompt, rewritePrompt, type EditorPrompt } from './core/prompts';
 import { buildChatRequest, describeAdjustment } from '../chatRequest/chatRequestBuilder';
-import type { ChatRequest } from '../api';
+import type { ChatRequest } from '../api/chat/request';
 import { REWRITE_SCHEME } from './rewriteProposal';
 import type { RewriteProposals } from './rewriteProposals';
 import { rewriteArgsSchema, type RewriteArgs } from './core/rewriteArgs';
@@ -34,7 +34,7 @@ const FENCED_LANGUAGES = new Set(['markdown', 'mdx', 'quarto', 'rmd']);
 
 interface Ready {
   editor: vscode.TextEditor;
-  client: PromptreelClient;
+  client: ServiceClient;
   model: string;
 }
 

@@ -1,6 +1,8 @@
 import { ContextKeys } from '../common/contributions';
 import * as vscode from 'vscode';
-import { withRateLimitRetry, type ChatRequest, type PromptreelClient } from '../api';
+import { withRateLimitRetry } from '../api/chat/rateLimitRetry';
+import type { ChatRequest } from '../api/chat/request';
+import type { ServiceClient } from '../api/serviceClient';
 import { t } from '../api/l10n';
 import { Disposable, MutableDisposable, toDisposable } from '../common/lifecycle';
 import type { ComponentLogger } from '../common/logger';
@@ -16,7 +18,7 @@ export interface EditorStreamRun {
   title: string;
   /** When the command started (timings count from there). */
   started: number;
-  client: PromptreelClient;
+  client: ServiceClient;
   request: ChatRequest;
   sink: StreamSink;
   stripFences: boolean;

@@ -1,6 +1,6 @@
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { isApiError } from '../api';
+import { isApiError } from '../api/errors';
 import { t } from '../api/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { showMessage, type MessageAction, type MessageSeverity } from '../workbench/showMessage';

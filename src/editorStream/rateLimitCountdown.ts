@@ -1,6 +1,6 @@
 import { CommandIds, ContextKeys } from '../common/contributions';
 import * as vscode from 'vscode';
-import type { RateLimitWait } from '../api';
+import type { RateLimitWait } from '../api/chat/rateLimitRetry';
 import { t } from '../api/l10n';
 import { Disposable, toDisposable } from '../common/lifecycle';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isApiError } from '../api';
+import { isApiError } from '../api/errors';
 import { t } from '../api/l10n';
 import { describeError } from '../common/logger';
 import { recoveryFor } from '../connection/core/recovery';

@@ -1,7 +1,8 @@
 import { ensureReady } from '../workbench/readiness';
 import { CommandIds, LANGUAGE_MODEL_VENDOR } from '../common/contributions';
 import * as vscode from 'vscode';
-import { isApiError, type ChatRequest, type ChatTool } from '../api';
+import { isApiError } from '../api/errors';
+import type { ChatRequest, ChatTool } from '../api/chat/request';
 import type { Connection } from '../connection/connection';
 import { Emitter } from '../common/emitter';
 import { t } from '../api/l10n';

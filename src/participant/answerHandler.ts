@@ -1,6 +1,6 @@
 import { LANGUAGE_MODEL_VENDOR } from '../common/contributions';
 import * as vscode from 'vscode';
-import type { ChatRequest } from '../api';
+import type { ChatRequest } from '../api/chat/request';
 import type { Connection } from '../connection/connection';
 import { t } from '../api/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
@@ -15,7 +15,8 @@ import { buildConversation } from './core/participantMessages';
 import { readyForChat, type ParticipantResult } from '../workbench/chatParticipant';
 import { participantFailure } from './participantFailure';
 import { recoveryCommand } from '../workbench/recoveryActions';
-import type { PromptreelClient, Usage } from '../api';
+import type { ServiceClient } from '../api/serviceClient';
+import type { Usage } from '../api/chat/events';
 import type { ReplyRef } from '../connection/account/core/chargedCosts';
 import { costFooter } from './core/costFooter';
 
@@ -87,7 +88,7 @@ export class AnswerHandler {
   }
 
   private async stream(
-    client: PromptreelClient,
+    client: ServiceClient,
     chatRequest: ChatRequest,
     stream: vscode.ChatResponseStream,
     token: vscode.CancellationToken,

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { isApiError } from '../api';
+import { isApiError } from '../api/errors';
 import { t } from '../api/l10n';
 import { recoveryFor } from '../connection/core/recovery';
 import { failureResult, type ParticipantResult } from '../workbench/chatParticipant';

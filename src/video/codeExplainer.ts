@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { PromptreelClient } from '../api';
+import type { ServiceClient } from '../api/serviceClient';
 import { CommandIds } from '../common/contributions';
 import type { Settings } from '../config/settings';
 import type { Connection } from '../connection/connection';
@@ -46,7 +46,7 @@ export async function explainerWriter(
   settings: Settings,
   purpose: string,
   noChatModel: string,
-): Promise<{ client: PromptreelClient; model: ExplainerModel } | 'not-ready' | undefined> {
+): Promise<{ client: ServiceClient; model: ExplainerModel } | 'not-ready' | undefined> {
   const client = await ensureReadyToCharge(connection, purpose);
   if (!client) return 'not-ready';
   const chatModel = await connection.chatModel.resolve();

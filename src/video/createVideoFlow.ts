@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isVideoModel, type ModelInfo } from '../api';
+import { isVideoModel, type ModelInfo } from '../api/models';
 import { describeQuotePrice, folderNote, quoteWarning, QUOTE_DEADLINE_MS, type ChargedVideoRequest, type Quote } from '../connection/core/chargeGate';
 import type { ModelPrice } from '../api/account/prices';
 import { modelDescription } from '../connection/account/core/modelDescription';

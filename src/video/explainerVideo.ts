@@ -1,7 +1,7 @@
 import { explainerWriter, selectedCode } from './codeExplainer';
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { isApiError } from '../api';
+import { isApiError } from '../api/errors';
 import { t } from '../api/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { joinSentences } from '../api/sentences';

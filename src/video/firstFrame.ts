@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { firstFrameType, type VideoInputReference } from '../api';
+import { firstFrameType } from '../api/video/inputReference';
+import type { VideoInputReference } from '../api/video/task';
 import { t } from '../api/l10n';
 import type { FirstFrame } from './core/videoTaskRecord';
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
-import { ApiError, isApiError, mayHaveCreated } from '../api';
+import { ApiError, isApiError } from '../api/errors';
+import { mayHaveCreated } from '../api/video/mayHaveCreated';
 import { t } from '../api/l10n';
 import { videoCost } from '../api/account/prices';
 import { describeError, type ComponentLogger } from '../common/logger';

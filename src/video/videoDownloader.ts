@@ -3,7 +3,8 @@ import { CommandIds } from '../common/contributions';
 import * as os from 'node:os';
 import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
-import { isApiError, removeStaleDownloads, SaveError } from '../api';
+import { isApiError } from '../api/errors';
+import { SaveError } from '../api/video/savedFile';
 import { t } from '../api/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -136,6 +137,7 @@ export class VideoDownloader {
   async removeStaleDownloads(now = Date.now()): Promise<string[]> {
     const folder = this.workspaceDownloadFolder();
     if (!folder) return [];
+    const { removeStaleDownloads } = await import('../api/video/download');
     const removed = await removeStaleDownloads(folder, STALE_PART_AFTER_MS, now);
     if (removed.length > 0) this.log.info(`Removed what an interrupted download left in ${folder}: ${removed.join(', ')}.`);
     return removed;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { isApiError, lostBecause, mayHaveCreated } from '../api';
+import { isApiError } from '../api/errors';
+import { lostBecause, mayHaveCreated } from '../api/video/mayHaveCreated';
 import { systemClock } from '../common/clock';
 import { t } from '../api/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { SaveError, type DownloadProgress, type PromptreelClient } from '../api';
+import { SaveError } from '../api/video/savedFile';
+import type { DownloadProgress } from '../api/video/download';
+import type { ServiceClient } from '../api/serviceClient';
 import { t } from '../api/l10n';
 import { describeError } from '../common/logger';
 import { displayLocation, fileNameOf } from './downloadedFile';
@@ -27,7 +29,7 @@ export interface TransferOptions {
  * supports it) under a free name, and the temporary file goes.
  */
 export async function transferVideo(
-  client: PromptreelClient,
+  client: ServiceClient,
   task: { id: string; videoUrl?: string },
   target: vscode.Uri,
   options: TransferOptions,

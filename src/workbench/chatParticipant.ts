@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { PromptreelClient } from '../api';
+import type { ServiceClient } from '../api/serviceClient';
 import { t } from '../api/l10n';
 import type { Connection } from '../connection/connection';
 import { recoveryForMissing, type Recovery } from '../connection/core/recovery';
@@ -26,7 +26,7 @@ export interface ChatCommandHandler {
 }
 
 /** The client when the service is ready; otherwise what is missing is said, with its buttons, and undefined returned. */
-export async function readyForChat(connection: Connection, stream: vscode.ChatResponseStream): Promise<PromptreelClient | undefined> {
+export async function readyForChat(connection: Connection, stream: vscode.ChatResponseStream): Promise<ServiceClient | undefined> {
   const readiness = await connection.readiness();
   if (readiness.kind === 'ready') return readiness.client;
   const recovery = recoveryForMissing(readiness, 'Promptreel');

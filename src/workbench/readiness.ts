@@ -1,4 +1,4 @@
-import type { PromptreelClient } from '../api';
+import type { ServiceClient } from '../api/serviceClient';
 import type { Connection } from '../connection/connection';
 import { recoveryForMissing } from '../connection/core/recovery';
 import { confirmCharge } from './confirmCharge';
@@ -10,7 +10,7 @@ import { showRecovery } from './recoveryActions';
  * confirmed first (once per origin, asked in a modal); anything else missing is shown with its way out (Set API Key,
  * Open Settings) and undefined returned. `purpose` names what the user started, in their language.
  */
-export async function ensureReady(connection: Connection, purpose: string): Promise<PromptreelClient | undefined> {
+export async function ensureReady(connection: Connection, purpose: string): Promise<ServiceClient | undefined> {
   let readiness = await connection.readiness();
   if (readiness.kind === 'missing' && readiness.missing === 'unconfirmed') {
     if (!(await confirmService(connection.keyStore, purpose))) return undefined;
@@ -26,7 +26,7 @@ export async function ensureReady(connection: Connection, purpose: string): Prom
  * says so before anything is sent (the user may still send: what is known may be out of date); once a budget is spent,
  * asks before sending (BudgetGuard).
  */
-export async function ensureReadyToCharge(connection: Connection, purpose: string): Promise<PromptreelClient | undefined> {
+export async function ensureReadyToCharge(connection: Connection, purpose: string): Promise<ServiceClient | undefined> {
   const client = await ensureReady(connection, purpose);
   if (!client || !(await confirmCharge(connection.keyHealth.state, connection.clock.now(), purpose))) return undefined;
   if (!(await connection.allowChatCharge())) return undefined;

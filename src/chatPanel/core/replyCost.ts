@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest } from '../../api';
+import type { ChatMessage, ChatRequest } from '../../api/chat/request';
 import { costOf, formatUsd, type ModelPrice } from '../../api/account/prices';
 import { t } from '../../api/l10n';
 import type { PlainPart } from '../../chatRequest/messages';

@@ -1,4 +1,5 @@
-import type { ApiError, RateLimitWait } from '../../api';
+import type { ApiError } from '../../api/errors';
+import type { RateLimitWait } from '../../api/chat/rateLimitRetry';
 import type { RateLimitView } from '../webview/protocol';
 
 /**

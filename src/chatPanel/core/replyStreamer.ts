@@ -1,4 +1,5 @@
-import { withRateLimitRetry, type ChatRequest } from '../../api';
+import { withRateLimitRetry } from '../../api/chat/rateLimitRetry';
+import type { ChatRequest } from '../../api/chat/request';
 import type { ModelPrice } from '../../api/account/prices';
 import type { Readiness } from '../../connection/connection';
 import { BudgetDeclined, ServiceNotReady } from '../../connection/core/recovery';

@@ -1,4 +1,4 @@
-import { isVideoModel, type ModelInfo } from '../../api';
+import { isVideoModel, type ModelInfo } from '../../api/models';
 
 /** Models that can chat: video-only ones (by endpoint types) and the configured video model are left out. */
 export function chatModelsOf(models: readonly ModelInfo[], videoModel: string): ModelInfo[] {

@@ -1,6 +1,6 @@
 import { Emitter } from '../../common/emitter';
 import { abortedError } from '../../api/errors';
-import type { ModelInfo } from '../../api';
+import type { ModelInfo } from '../../api/models';
 import type { ApiKeyStore } from '../keys/apiKeyStore';
 import { chatModelsOf } from './chatModels';
 import type { ClientProvider } from '../clientProvider';

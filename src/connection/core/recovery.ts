@@ -1,4 +1,5 @@
-import { isApiError, lostReason, mayHaveCreated, type ApiError } from '../../api';
+import { isApiError, type ApiError } from '../../api/errors';
+import { lostReason, mayHaveCreated } from '../../api/video/mayHaveCreated';
 import { t } from '../../api/l10n';
 import { joinSentences } from '../../api/sentences';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_STREAM_TIMEOUTS, type StreamTimeouts } from '../../api/client';
+import { DEFAULT_STREAM_TIMEOUTS, type StreamTimeouts } from '../../api/chat/streamTimeouts';
 import type { ModelCapabilities } from '../../config/schema';
 
 /** A model's timeouts from `promptreel.models.capabilities`, else the defaults (which suit reasoning models). */

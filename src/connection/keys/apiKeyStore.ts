@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { Emitter } from '../../common/emitter';
-import { normalizeBaseUrl } from '../../api';
+import { normalizeBaseUrl } from '../../api/baseUrl';
 import { Disposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';
 import type { SecretRedactor } from '../../common/redactor';

@@ -1,4 +1,5 @@
-import { isApiError, type AccountReader } from '../../api';
+import { isApiError } from '../../api/errors';
+import type { AccountApi } from '../../api/serviceClient';
 import { keyCondition, quotaDisplay } from '../../api/account/keyHealth';
 import { describePrice, modelPrices, type ModelPrice } from '../../api/account/prices';
 import { withPriceSettings } from '../../connection/account/core/priceBook';
@@ -9,7 +10,7 @@ import { describeQuota } from './quotaWords';
 import { t } from '../../api/l10n';
 
 export interface AccountCheckInput {
-  reader: AccountReader;
+  reader: AccountApi;
   /** The models whose prices are worth naming: the chat model, the video model. */
   models: readonly string[];
   /** `promptreel.models.prices`: they win over the service's list, as everywhere else. */

@@ -1,4 +1,6 @@
-import { describeBaseUrlInput, isVideoModel, withoutCredentials, type ModelInfo, type PromptreelClient } from '../../api';
+import { describeBaseUrlInput, withoutCredentials } from '../../api/baseUrl';
+import { isVideoModel, type ModelInfo } from '../../api/models';
+import type { ServiceClient } from '../../api/serviceClient';
 import type { ApiKeyInfo } from '../../connection/keys/apiKeyStore';
 import { chatModelsOf } from '../../connection/core/chatModels';
 import { describeError } from '../../common/logger';
@@ -13,7 +15,7 @@ import type { CertificateSummary } from '../../api/tls/inspectCertificate';
 import { t } from '../../api/l10n';
 import { joinSentences } from '../../api/sentences';
 
-export type DoctorClient = Pick<PromptreelClient, 'baseUrl' | 'listModels' | 'createChatCompletion' | 'account'>;
+export type DoctorClient = Pick<ServiceClient, 'baseUrl' | 'listModels' | 'createChatCompletion' | 'account'>;
 
 export interface DoctorDependencies {
   /** The base URL as the user typed it. */

@@ -1,4 +1,4 @@
-import { isApiError } from '../../api';
+import { isApiError } from '../../api/errors';
 import { t } from '../../api/l10n';
 import { joinSentences } from '../../api/sentences';
 import type { DoctorAction, DoctorStepName } from './doctorResult';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../api';
+import type { ChatMessage } from '../../api/chat/request';
 
 /** Text sent around the cursor or the selection: enough context for a model, small enough to stay cheap. */
 export const CONTEXT_BEFORE_CHARS = 6000;

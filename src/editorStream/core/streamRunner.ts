@@ -1,5 +1,6 @@
 // Pinned by `npm run bench -- --only editor`: time over the stream alone, and one undo step.
-import type { ChatRequest, ChatStreamEvent } from '../../api';
+import type { ChatRequest } from '../../api/chat/request';
+import type { ChatStreamEvent } from '../../api/chat/events';
 import { FenceStripper } from './fenceStripper';
 import { systemClock, type Clock } from '../../common/clock';
 import { FrameBatcher } from './frameBatcher';

@@ -1,4 +1,4 @@
-import type { ModelInfo } from '../../api';
+import type { ModelInfo } from '../../api/models';
 import { describePrice } from '../../api/account/prices';
 import type { PriceQuote } from '../../connection/account/core/priceBook';
 import type { ModelCapabilities } from '../../config/schema';

@@ -1,4 +1,4 @@
-import type { ChatStreamEvent, Usage } from '../../api';
+import type { ChatStreamEvent, Usage } from '../../api/chat/events';
 import { parseToolInput } from '../../chatRequest/messages';
 
 export type ResponsePart =

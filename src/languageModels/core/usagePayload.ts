@@ -1,4 +1,4 @@
-import type { Usage } from '../../api';
+import type { Usage } from '../../api/chat/events';
 
 /**
  * The mime type of the usage data part. Copilot Chat (which draws VS Code's context-window indicator for third-party

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../api';
+import type { ChatMessage } from '../../api/chat/request';
 import { ParticipantCommands } from '../../common/contributions';
 
 /** One earlier turn of the chat with `@promptreel`, as plain data. */

@@ -1,4 +1,4 @@
-import type { PromptreelClient } from '../../api';
+import type { ServiceClient } from '../../api/serviceClient';
 import type { ResolvedCapabilities } from '../../chatRequest/capabilities';
 import { buildChatRequest, type ChatRequestInput } from '../../chatRequest/chatRequestBuilder';
 import type { ChatSampling } from '../../config/chatSampling';
@@ -39,7 +39,7 @@ export interface ExplainerModel {
 }
 
 export async function writeExplainerPrompt(
-  client: Pick<PromptreelClient, 'createChatCompletion'>,
+  client: Pick<ServiceClient, 'createChatCompletion'>,
   { model, settings, capabilities }: ExplainerModel,
   code: string,
   languageId: string,

@@ -1,4 +1,5 @@
-import type { ApiError, VideoTask } from '../../api';
+import type { ApiError } from '../../api/errors';
+import type { VideoTask } from '../../api/video/task';
 import { t } from '../../api/l10n';
 import type { StoredCreateRequest, TaskSource, TaskState, VideoTaskRecord } from './videoTaskRecord';
 

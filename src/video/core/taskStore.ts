@@ -1,7 +1,7 @@
 // Pinned by `npm run bench -- --only poller`: requests per cycle, none while idle, a completion seen within one interval.
 import type { StateStorage } from '../../common/stateStorage';
 import { Disposable } from '../../common/lifecycle';
-import type { ApiLogger } from '../../api';
+import type { ApiLogger } from '../../api/apiLogger';
 import { Emitter, type Event } from '../../common/emitter';
 import { isFinished, isPollable } from './taskModel';
 import { parseTaskList, type VideoTaskRecord } from './videoTaskRecord';

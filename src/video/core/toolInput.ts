@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { formatUsd, MAX_VIDEO_SECONDS } from '../../api';
+import { formatUsd } from '../../api/account/prices';
+import { MAX_VIDEO_SECONDS } from '../../api/video/request';
 import { describeChargeQuote } from '../../connection/account/core/chargeQuote';
 import { folderNote, quoteWarning, type ChargedRequest, type Quote } from '../../connection/core/chargeGate';
 import { t } from '../../api/l10n';

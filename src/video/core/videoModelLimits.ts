@@ -1,4 +1,4 @@
-import type { ModelInfo } from '../../api';
+import type { ModelInfo } from '../../api/models';
 import type { ModelCapabilities } from '../../config/schema';
 import { t } from '../../api/l10n';
 

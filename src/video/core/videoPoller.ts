@@ -1,5 +1,7 @@
 // Pinned by `npm run bench -- --only poller`: requests per cycle, none while idle, a completion seen within one interval.
-import { isApiError, type ApiError, type ApiLogger, type VideoTask } from '../../api';
+import { isApiError, type ApiError } from '../../api/errors';
+import type { ApiLogger } from '../../api/apiLogger';
+import type { VideoTask } from '../../api/video/task';
 import { Disposable, MutableDisposable, toDisposable } from '../../common/lifecycle';
 import { Emitter, type Event } from '../../common/emitter';
 import type { PollLease } from './pollLease';

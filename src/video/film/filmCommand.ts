@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import { isApiError, type PromptreelClient } from '../../api';
+import { isApiError } from '../../api/errors';
+import type { ServiceClient } from '../../api/serviceClient';
 import { t } from '../../api/l10n';
 import { joinSentences } from '../../api/sentences';
 import { CommandIds } from '../../common/contributions';
@@ -146,7 +147,7 @@ async function folderOf(fileName: string): Promise<vscode.Uri | undefined> {
 export async function draftFilm(
   deps: FilmEditorDeps,
   editors: FilmEditors,
-  writer: { client: PromptreelClient; model: ExplainerModel },
+  writer: { client: ServiceClient; model: ExplainerModel },
   code: FilmCode,
   signal: AbortSignal,
 ): Promise<FilmDraft> {

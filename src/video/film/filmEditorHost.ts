@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { isVideoModel } from '../../api';
+import { isVideoModel } from '../../api/models';
 import { formatUsd } from '../../api/account/prices';
 import { t } from '../../api/l10n';
 import { MAX_VIDEO_SECONDS } from '../../api/video/request';

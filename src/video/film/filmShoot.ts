@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { isApiError, mayHaveCreated } from '../../api';
+import { isApiError } from '../../api/errors';
+import { mayHaveCreated } from '../../api/video/mayHaveCreated';
 import { t } from '../../api/l10n';
 import { joinSentences } from '../../api/sentences';
 import { CommandIds } from '../../common/contributions';

@@ -117,6 +117,11 @@ describe('the shipped bundles (esbuild.js)', function () {
       'src/video/createVideoFlow.ts',
       'src/doctor/core/connectionDoctor.ts',
       'src/participant/answerHandler.ts',
+      // The client's requests, schemas and SSE decoding load with its first call (connection/lazyClient.ts).
+      'src/api/client.ts',
+      'src/api/transport.ts',
+      'src/api/chat/sse.ts',
+      'src/api/video/download.ts',
     ];
     const all = inputsOf(metafile('extension.js'));
     for (const module of lazy) {

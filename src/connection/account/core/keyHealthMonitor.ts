@@ -1,5 +1,6 @@
-import type { AccountReader, ApiLogger } from '../../../api';
-import { isApiError } from '../../../api';
+import type { AccountApi } from '../../../api/serviceClient';
+import type { ApiLogger } from '../../../api/apiLogger';
+import { isApiError } from '../../../api/errors';
 import { quotaDisplay, type KeyHealth, type QuotaDisplay } from '../../../api/account/keyHealth';
 import type { Clock } from '../../../common/clock';
 import { Emitter, type Event } from '../../../common/emitter';
@@ -16,7 +17,7 @@ export type KeyHealthState =
 
 export interface KeyHealthOptions {
   /** The account reader of the service and key in use, or undefined while there is none (nothing is asked). */
-  reader: () => Promise<AccountReader | undefined>;
+  reader: () => Promise<AccountApi | undefined>;
   clock: Clock;
   log: ApiLogger;
   /** A charged request is followed by one read, this long after the last of a burst. */
@@ -74,7 +75,7 @@ export class KeyHealthMonitor extends Disposable {
   }
 
   /** The service's display unit, read once per service (the key's log converts its quota with it too). */
-  displayOf(reader: AccountReader): Promise<QuotaDisplay> {
+  displayOf(reader: AccountApi): Promise<QuotaDisplay> {
     this.display ??= reader.status().then(
       (status) => quotaDisplay(status.offered ? status.value : undefined),
       () => {

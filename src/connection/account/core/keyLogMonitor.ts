@@ -1,4 +1,5 @@
-import type { AccountReader, ApiLogger } from '../../../api';
+import type { AccountApi } from '../../../api/serviceClient';
+import type { ApiLogger } from '../../../api/apiLogger';
 import type { QuotaDisplay } from '../../../api/account/keyHealth';
 import type { KeyLogEntry } from '../../../api/account/keyLog';
 import type { Clock } from '../../../common/clock';
@@ -13,9 +14,9 @@ export type KeyLogState =
   | { kind: 'known'; entries: readonly KeyLogEntry[]; readAt: number };
 
 export interface KeyLogOptions {
-  reader: () => Promise<AccountReader | undefined>;
+  reader: () => Promise<AccountApi | undefined>;
   /** The service's display unit (quota units per dollar), read once per service by its owner (KeyHealthMonitor). */
-  display: (reader: AccountReader) => Promise<QuotaDisplay>;
+  display: (reader: AccountApi) => Promise<QuotaDisplay>;
   clock: Clock;
   log: ApiLogger;
   /** After a burst of charged requests, one read this long after the last of them. */

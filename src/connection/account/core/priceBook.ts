@@ -1,4 +1,5 @@
-import type { AccountReader, ApiLogger } from '../../../api';
+import type { AccountApi } from '../../../api/serviceClient';
+import type { ApiLogger } from '../../../api/apiLogger';
 import { modelPrices, type ModelPrice } from '../../../api/account/prices';
 import { Emitter, type Event } from '../../../common/emitter';
 import { Disposable } from '../../../common/lifecycle';
@@ -9,7 +10,7 @@ export type PriceQuote = ModelPrice & { source: 'service' | 'settings' };
 
 export interface PriceBookOptions {
   /** The account reader of the service and key in use, or undefined while there is none (nothing is asked). */
-  reader: () => Promise<AccountReader | undefined>;
+  reader: () => Promise<AccountApi | undefined>;
   /** `promptreel.models.prices`. */
   overrides: () => Readonly<Record<string, PriceSetting>>;
   log: ApiLogger;

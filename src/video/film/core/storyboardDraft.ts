@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import type { ChatMessage, PromptreelClient } from '../../../api';
+import type { ChatMessage } from '../../../api/chat/request';
+import type { ServiceClient } from '../../../api/serviceClient';
 import { t } from '../../../api/l10n';
 import { MAX_VIDEO_SECONDS } from '../../../api/video/request';
 import { buildChatRequest } from '../../../chatRequest/chatRequestBuilder';
@@ -315,7 +316,7 @@ function problemForModel(problem: StoryboardProblem): string {
  * The ask port over a Promptreel client: one non-streamed chat completion shaped by the chat-request layer, in JSON
  * mode where the model has it (the layer leaves it out, and says so, where it does not).
  */
-export function chatAsker(client: Pick<PromptreelClient, 'createChatCompletion'>, { model, settings, capabilities }: ExplainerModel): AskChat {
+export function chatAsker(client: Pick<ServiceClient, 'createChatCompletion'>, { model, settings, capabilities }: ExplainerModel): AskChat {
   return async (prompt, signal) => {
     const { request } = buildChatRequest({ model, ...prompt, settings, overrides: { jsonMode: true } }, capabilities);
     return (await client.createChatCompletion(request, signal)).text;
