@@ -4,14 +4,12 @@ import * as os from 'node:os';
 import type { Connection } from '../connection/connection';
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import { SaveError } from '../api/video/savedFile';
 import { t } from '../api/l10n';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { joinSentences } from '../api/sentences';
 import { resolveDownloadFolder, videoFileName } from './core/fileNaming';
 import { displayLocation, downloadedFields, fileNameOf } from './downloadedFile';
-import { transferVideo } from './videoTransfer';
 import { showMessage, type ShownMessage } from '../workbench/showMessage';
 import type { VideoTaskStore } from './core/taskStore';
 
@@ -72,6 +70,8 @@ export class VideoDownloader {
     if ('kind' in target) return target;
     const destination = target.uri;
 
+    // The transfer's code loads with the first download, not with every window.
+    const [{ transferVideo }, { SaveError }] = await Promise.all([import('./videoTransfer'), import('../api/video/savedFile')]);
     const controller = new AbortController();
     if (request.signal?.aborted) controller.abort();
     request.signal?.addEventListener('abort', () => controller.abort(), { once: true });

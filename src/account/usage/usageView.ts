@@ -3,12 +3,13 @@ import { t } from '../../api/l10n';
 import { ViewIds } from '../../common/contributions';
 import { Disposable, MutableDisposable, toDisposable } from '../../common/lifecycle';
 import { registerPanelSerializer, webviewOptions } from '../../workbench/webview/webviewHost';
-import { UsageHost, type UsageDeps } from './usageHost';
+import type { UsageHost, UsageDeps } from './usageHost';
 import type { UsageSnapshot } from './protocol';
 
 interface OpenUsage {
   panel: vscode.WebviewPanel;
-  host: UsageHost;
+  /** Set once its code has loaded (the first time, a moment after the panel opens). */
+  host?: UsageHost;
 }
 
 /** Promptreel: Show Usage: one editor panel (open or reveal it), restored after a reload by its serializer. */
@@ -28,7 +29,7 @@ export class UsageView extends Disposable {
 
   /** The view the open page was last sent (undefined when it is closed or its page has not said `ready`). */
   shownSnapshot(): UsageSnapshot | undefined {
-    return this.current?.host.shownSnapshot();
+    return this.current?.host?.shownSnapshot();
   }
 
   /** The open view's host (tests drive Refresh and Export CSV… through it, as the page's buttons do). */
@@ -42,15 +43,14 @@ export class UsageView extends Disposable {
       return this.current.panel;
     }
     const panel = vscode.window.createWebviewPanel(ViewIds.usage, t('Promptreel Usage'), vscode.ViewColumn.Active, webviewOptions(this.deps.extensionUri));
-    this.attach(panel);
+    void this.attach(panel);
     return panel;
   }
 
-  private attach(panel: vscode.WebviewPanel): void {
+  private attach(panel: vscode.WebviewPanel): Promise<void> {
     this.current?.panel.dispose();
     panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'promptreel.svg');
-    const host = new UsageHost(panel.webview, this.deps);
-    const open: OpenUsage = { panel, host };
+    const open: OpenUsage = { panel };
     this.current = open;
     const disposed = panel.onDidDispose(() => {
       if (this.current === open) this.current = undefined;
@@ -58,8 +58,13 @@ export class UsageView extends Disposable {
     });
     const registration = toDisposable(() => {
       disposed.dispose();
-      host.dispose();
+      open.host?.dispose();
+      open.host = undefined;
     });
     this.attached.value = registration;
+    // The page's code loads with the first Show Usage, not with every window.
+    return import('./usageHost').then(({ UsageHost }) => {
+      if (this.attached.value === registration) open.host = new UsageHost(panel.webview, this.deps);
+    });
   }
 }
