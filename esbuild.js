@@ -157,9 +157,7 @@ const commonJsChunks = {
           external: ['vscode'],
           plugins: [onlyActivation],
         }),
-        onFirstUse.length > 0
-          ? esbuild.build({ ...cjs, entryPoints: onFirstUse.map((file) => path.join(staging, file)), outdir, bundle: false })
-          : undefined,
+        onFirstUse.length > 0 ? esbuild.build({ ...cjs, entryPoints: onFirstUse.map((file) => path.join(staging, file)), outdir, bundle: false }) : undefined,
       ]);
       for (const file of shared) {
         fs.writeFileSync(path.join(outdir, file), `"use strict";module.exports=require("./${ENTRY}").${SHARED_EXPORT}[${JSON.stringify(file)}];\n`);

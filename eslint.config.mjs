@@ -58,6 +58,12 @@ const layersRule = {
       if (typeof source !== 'string' || !source.startsWith('.')) return;
       const to = placeOf(path.resolve(path.dirname(context.filename), source));
       if (to?.page) return context.report({ node, message: `Only a webview's page imports page code (${source}).` });
+      const target = path.resolve(path.dirname(context.filename), source).split(path.sep).join('/');
+      if (from.top !== 'api' && !typeOnly && /\/src\/api(\/index)?$/.test(target))
+        return context.report({
+          node,
+          message: `Import the API module itself (e.g. ../api/errors), not the src/api barrel (${source}): the barrel brings every schema and the client into activation.`,
+        });
       if (!to || to.top === from.top) {
         if (to && from.core && !typeOnly && !plainNode(to))
           context.report({
