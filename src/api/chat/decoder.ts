@@ -3,20 +3,15 @@ import { ApiError } from '../errors';
 import { hintForStatus } from '../httpErrors';
 import { extractRequestId } from '../errorBodies';
 import type { ApiLogger } from '../apiLogger';
-import { ChunkTemplate } from './chunkTemplate';
 import type { ChatStreamEvent, ToolCall } from './events';
 import { chunkSchema, toUsage, type ChatChunk } from './schemas';
 import { ThinkSplitter } from './thinkSplitter';
 import { MAX_REPLY_CHARS, MAX_TOOL_CALLS, replyTooLarge, tooManyToolCalls } from './replyBounds';
 import { t } from '../l10n';
 
-/** How many times one stream may set up a chunk template (a layout that keeps changing is not worth it). */
-const MAX_TEMPLATES = 16;
-
 /**
  * Turns the `data:` payloads of a chat completion stream into typed events. Synchronous and allocation-light:
- * it runs once per chunk on the hot path. Every chunk is validated by `chunkSchema`, or, when it repeats the layout of
- * a validated one with another text (a ChunkTemplate), by the schema of that text alone. Throws an ApiError for a
+ * it runs once per chunk on the hot path. Every chunk is parsed and validated by `chunkSchema`. Throws an ApiError for a
  * mid-stream `{"error": …}`.
  */
 export class ChatStreamDecoder {
@@ -34,8 +29,6 @@ export class ChatStreamDecoder {
   private openPieces: string[] = [];
   private finishReason: string | undefined;
   private sawDone = false;
-  private template: ChunkTemplate | undefined;
-  private templatesLeft = MAX_TEMPLATES;
   /** Once text came out of the `<think>` splitter, it passes everything through: it is bypassed from then on. */
   private answering = false;
 
@@ -78,14 +71,6 @@ export class ChatStreamDecoder {
       this.flushThink(out);
       return;
     }
-    const template = this.template;
-    if (template) {
-      const value = template.match(data);
-      if (value !== undefined) {
-        this.decodeTemplated(template, value, out);
-        return;
-      }
-    }
     let json: unknown;
     try {
       json = JSON.parse(data);
@@ -98,24 +83,7 @@ export class ChatStreamDecoder {
       this.log?.warn(`[chat] dropped a stream chunk of unexpected shape: ${parsed.error.issues[0]?.message ?? ''}`);
       return;
     }
-    this.learnLayout(data, parsed.data);
     this.decodeChunk(parsed.data, out);
-  }
-
-  /** The events of a chunk that fits the template: those `decodeChunk` gives for its layout with this value. */
-  private decodeTemplated(template: ChunkTemplate, value: string, out: ChatStreamEvent[]): void {
-    if (template.role) out.push({ type: 'role', role: template.role });
-    if (!value) return;
-    if (template.field === 'content') this.pushContent(value, out);
-    else this.emit('reasoning', value, out);
-  }
-
-  private learnLayout(data: string, chunk: ChatChunk): void {
-    if (this.templatesLeft === 0) return;
-    const template = ChunkTemplate.from(data, chunk);
-    if (!template) return;
-    this.template = template;
-    this.templatesLeft--;
   }
 
   private decodeChunk(chunk: ChatChunk, out: ChatStreamEvent[]): void {

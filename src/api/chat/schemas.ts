@@ -24,7 +24,7 @@ export const streamErrorSchema = z.object({
 });
 
 /** A text field of a delta (`content`, `reasoning_content`, `reasoning`). */
-export const deltaTextSchema = z.nullish(z.string());
+const deltaTextSchema = z.nullish(z.string());
 
 /** Only the fields the client reads: unknown fields are ignored, never rejected. */
 export const chunkSchema = z.object({
