@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lazy } from './lazy';
 
 export interface ModelInfo {
   id: string;
@@ -21,23 +22,25 @@ export interface ModelLimits {
   tools?: boolean;
 }
 
-const modelSchema = z.object({
-  id: z.string().check(z.minLength(1)),
-  owned_by: z.catch(z.nullish(z.string()), undefined),
-  created: z.catch(z.nullish(z.number()), undefined),
-  supported_endpoint_types: z.catch(z.nullish(z.array(z.string())), undefined),
-  context_length: z.catch(z.optional(z.int().check(z.positive())), undefined),
-  max_model_len: z.catch(z.optional(z.int().check(z.positive())), undefined),
-  max_input_tokens: z.catch(z.optional(z.int().check(z.positive())), undefined),
-  max_output_tokens: z.catch(z.optional(z.int().check(z.positive())), undefined),
-  input_modalities: z.catch(z.optional(z.array(z.string())), undefined),
-  supported_parameters: z.catch(z.optional(z.array(z.string())), undefined),
-  // OpenRouter nests some of them.
-  architecture: z.catch(z.optional(z.object({ input_modalities: z.catch(z.optional(z.array(z.string())), undefined) })), undefined),
-  top_provider: z.catch(z.optional(z.object({ max_completion_tokens: z.catch(z.nullish(z.int().check(z.positive())), undefined) })), undefined),
-});
+const modelSchema = lazy(() =>
+  z.object({
+    id: z.string().check(z.minLength(1)),
+    owned_by: z.catch(z.nullish(z.string()), undefined),
+    created: z.catch(z.nullish(z.number()), undefined),
+    supported_endpoint_types: z.catch(z.nullish(z.array(z.string())), undefined),
+    context_length: z.catch(z.optional(z.int().check(z.positive())), undefined),
+    max_model_len: z.catch(z.optional(z.int().check(z.positive())), undefined),
+    max_input_tokens: z.catch(z.optional(z.int().check(z.positive())), undefined),
+    max_output_tokens: z.catch(z.optional(z.int().check(z.positive())), undefined),
+    input_modalities: z.catch(z.optional(z.array(z.string())), undefined),
+    supported_parameters: z.catch(z.optional(z.array(z.string())), undefined),
+    // OpenRouter nests some of them.
+    architecture: z.catch(z.optional(z.object({ input_modalities: z.catch(z.optional(z.array(z.string())), undefined) })), undefined),
+    top_provider: z.catch(z.optional(z.object({ max_completion_tokens: z.catch(z.nullish(z.int().check(z.positive())), undefined) })), undefined),
+  }),
+);
 
-function limitsOf(entry: z.infer<typeof modelSchema>): ModelLimits | undefined {
+function limitsOf(entry: z.infer<ReturnType<typeof modelSchema>>): ModelLimits | undefined {
   const modalities = entry.input_modalities ?? entry.architecture?.input_modalities;
   const maxOutput = entry.max_output_tokens ?? entry.top_provider?.max_completion_tokens ?? undefined;
   const limits: ModelLimits = {
@@ -54,16 +57,16 @@ function defined<K extends keyof ModelLimits>(key: K, value: ModelLimits[K] | un
   return value === undefined ? {} : { [key]: value };
 }
 
-const listSchema = z.union([z.object({ data: z.array(z.unknown()) }), z.array(z.unknown())]);
+const listSchema = lazy(() => z.union([z.object({ data: z.array(z.unknown()) }), z.array(z.unknown())]));
 
 /** Parses `/v1/models`; entries that are not models are skipped rather than failing the whole list. */
 export function parseModelList(raw: unknown): ModelInfo[] | undefined {
-  const list = listSchema.safeParse(raw);
+  const list = listSchema().safeParse(raw);
   if (!list.success) return undefined;
   const entries = Array.isArray(list.data) ? list.data : list.data.data;
   const models: ModelInfo[] = [];
   for (const entry of entries) {
-    const model = modelSchema.safeParse(entry);
+    const model = modelSchema().safeParse(entry);
     if (!model.success) continue;
     models.push({
       id: model.data.id,

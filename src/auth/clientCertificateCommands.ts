@@ -2,7 +2,7 @@ import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
 import type { SecretRedactor } from '../common/redactor';
-import { CLIENT_CERTIFICATE_PASSPHRASE_SECRET } from '../connection/tlsSettings';
+import { CLIENT_CERTIFICATE_PASSPHRASE_SECRET } from '../connection/tlsSettingKeys';
 import { registerCommands } from '../workbench/registerCommands';
 import { showMessage } from '../workbench/showMessage';
 import { t } from '../api/l10n';

@@ -13,10 +13,9 @@ import type { ApiKeyStore } from './keys/apiKeyStore';
 import type { SecretRedactor } from '../common/redactor';
 import type { Settings } from '../config/settings';
 import { PROXY_SETTINGS, readProxyConfig } from './proxyConfig';
-import { CLIENT_CERTIFICATE_PASSPHRASE_SECRET, TLS_SETTINGS, readTlsConfig } from './tlsSettings';
+import { CLIENT_CERTIFICATE_PASSPHRASE_SECRET, TLS_SETTINGS } from './tlsSettingKeys';
 import { ApiError } from '../api/errors';
-import { certificateHint } from '../api/tls/certificateProblem';
-import { secureContextFor, type TlsConfig } from '../api/tls/tlsConfig';
+import type { TlsConfig } from '../api/tls/tlsConfig';
 import type { SecureContext } from 'node:tls';
 import type { RequestExtras } from '../api/requestExtras';
 import type { SecretHeaderStore } from './keys/secretHeaderStore';
@@ -152,6 +151,12 @@ export class ClientProvider extends Disposable {
   }
 
   private async readTrust(): Promise<Trust> {
+    // Reading certificate files, and the messages of their problems, load with the first request.
+    const [{ readTlsConfig }, { secureContextFor }, { certificateHint }] = await Promise.all([
+      import('./tlsSettings'),
+      import('../api/tls/tlsConfig'),
+      import('../api/tls/certificateProblem'),
+    ]);
     const config = await readTlsConfig(this.settings, this.secrets);
     try {
       // Made here, once: parsing a few hundred roots takes tens of milliseconds.

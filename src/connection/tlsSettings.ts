@@ -7,11 +7,7 @@ import { systemCertificates } from '../api/tls/systemCertificates';
 import { pemCertificates, type ClientCertificate, type TlsConfig } from '../api/tls/tlsConfig';
 import type { Settings } from '../config/settings';
 import { t } from '../api/l10n';
-
-/** The settings that change how certificates are trusted and presented (the client is rebuilt when they change). */
-export const TLS_SETTINGS = ['promptreel.tls', 'http.systemCertificates'] as const;
-
-export const CLIENT_CERTIFICATE_PASSPHRASE_SECRET = 'promptreel.tls.clientCertificatePassphrase';
+import { CLIENT_CERTIFICATE_PASSPHRASE_SECRET } from './tlsSettingKeys';
 
 /** `~/certs/ca.pem` → the home folder's; other paths as given (they are paths on the machine running the extension). */
 function expand(file: string): string {

@@ -141,6 +141,6 @@ export function progressLine(task: ParticipantVideoTask): string {
 function confirmedQuote(history: vscode.ChatContext['history'], prompt: string): string | undefined {
   const last = history.at(-1);
   if (!(last instanceof vscode.ChatResponseTurn) || last.participant !== PARTICIPANT_ID) return undefined;
-  const metadata = resultMetadataSchema.safeParse(last.result.metadata);
+  const metadata = resultMetadataSchema().safeParse(last.result.metadata);
   return metadata.success && metadata.data.kind === 'video-confirm' && metadata.data.prompt === prompt ? metadata.data.quoteId : undefined;
 }

@@ -4,10 +4,11 @@ import { Emitter } from '../../common/emitter';
 import { Disposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';
 import type { SecretRedactor } from '../../common/redactor';
+import { lazy } from '../../api/lazy';
 
 const SECRET_PREFIX = 'promptreel.secretHeaders:';
 
-const storedSchema = z.record(z.string(), z.string());
+const storedSchema = lazy(() => z.record(z.string(), z.string()));
 
 /**
  * Header values that are secrets (a gateway's second token, an access proxy's client secret), kept in SecretStorage
@@ -83,7 +84,7 @@ export class SecretHeaderStore extends Disposable {
     } catch {
       parsed = undefined;
     }
-    const headers = storedSchema.safeParse(parsed);
+    const headers = storedSchema().safeParse(parsed);
     if (!headers.success) {
       this.log.warn('The stored secret headers are unreadable: they are not sent. Set them again with "Promptreel: Set Secret Header".');
       return {};

@@ -14,7 +14,7 @@ export interface Followup {
  * VS Code's language; the prompts stay English (the model reads them).
  */
 export function followupsFor(metadata: unknown): Followup[] {
-  const parsed = resultMetadataSchema.safeParse(metadata);
+  const parsed = resultMetadataSchema().safeParse(metadata);
   if (!parsed.success) return [];
   const result = parsed.data;
   switch (result.kind) {

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import type { StateStorage } from '../../common/stateStorage';
+import { lazy } from '../../api/lazy';
 
 export const LEASE_KEY = 'promptreel.video.pollLease';
 
-const leaseSchema = z.object({ owner: z.string(), expiresAt: z.number() });
+const leaseSchema = lazy(() => z.object({ owner: z.string(), expiresAt: z.number() }));
 
 /**
  * Which window polls. Windows share globalState but not timers: the window holding an unexpired lease polls and
@@ -22,8 +23,8 @@ export class PollLease {
     private readonly key: () => string = () => LEASE_KEY,
   ) {}
 
-  private current(): z.infer<typeof leaseSchema> | undefined {
-    const parsed = leaseSchema.safeParse(this.memento.get<unknown>(this.key()));
+  private current(): z.infer<ReturnType<typeof leaseSchema>> | undefined {
+    const parsed = leaseSchema().safeParse(this.memento.get<unknown>(this.key()));
     return parsed.success ? parsed.data : undefined;
   }
 

@@ -102,7 +102,7 @@ export function recipesFrom(entries: readonly unknown[], source: Recipe['source'
   const recipes: Recipe[] = [];
   const problems: string[] = [];
   entries.forEach((entry, index) => {
-    const parsed = recipeSettingSchema.safeParse(entry);
+    const parsed = recipeSettingSchema().safeParse(entry);
     if (parsed.success) recipes.push({ ...parsed.data, source });
     else
       problems.push(

@@ -23,7 +23,7 @@ export const videoToolInputSchema = z.object({
   seconds: z.optional(z.int().check(z.gte(1), z.lte(MAX_VIDEO_SECONDS))),
   resolution: z.optional(z.string().check(z.trim(), z.minLength(1))),
   ratio: z.optional(z.string().check(z.trim(), z.minLength(1))),
-  seed: z.optional(videoSeedSchema),
+  seed: z.optional(videoSeedSchema()),
 });
 export type VideoToolInput = z.infer<typeof videoToolInputSchema>;
 

@@ -20,7 +20,7 @@ export function seedVariants(prompt: string, count: number, baseSeed: number | u
 
 const jsonLineSchema = z.union([
   z.string().check(z.trim(), z.minLength(1)),
-  z.object({ prompt: z.string().check(z.trim(), z.minLength(1)), seed: z.optional(videoSeedSchema), seconds: z.optional(videoSecondsSchema) }),
+  z.object({ prompt: z.string().check(z.trim(), z.minLength(1)), seed: z.optional(videoSeedSchema()), seconds: z.optional(videoSecondsSchema()) }),
 ]);
 
 /**

@@ -45,7 +45,7 @@ export function toCreateRequest(prompt: string, options: VideoOptions): StoredCr
 /** Null when valid, else the message for the input box. */
 export function secondsProblem(value: string): string | null {
   if (!/^\d+$/.test(value.trim())) return t('Enter a whole number of seconds, e.g. 5.');
-  return videoSecondsSchema.safeParse(value).success ? null : t('Enter between 1 and {0} seconds.', MAX_SECONDS);
+  return videoSecondsSchema().safeParse(value).success ? null : t('Enter between 1 and {0} seconds.', MAX_SECONDS);
 }
 
 /** Empty means "no seed". */
@@ -64,12 +64,12 @@ export function seedProblem(value: string): string | null {
 export const generateArgsSchema = z.strictObject({
   prompt: z.optional(z.string().check(z.trim(), z.minLength(1))),
   model: z.optional(z.string().check(z.trim(), z.minLength(1))),
-  seconds: z.optional(videoSecondsSchema),
+  seconds: z.optional(videoSecondsSchema()),
   resolution: z.optional(z.string().check(z.minLength(1))),
   ratio: z.optional(z.string().check(z.minLength(1))),
   generateAudio: z.optional(z.boolean()),
   watermark: z.optional(z.boolean()),
-  seed: z.optional(z.nullable(videoSeedSchema)),
+  seed: z.optional(z.nullable(videoSeedSchema())),
   moderator: z.optional(z.boolean()),
   review: z.optional(z.boolean()),
 });

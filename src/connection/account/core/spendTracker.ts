@@ -7,22 +7,25 @@ import type { StateStorage } from '../../../common/stateStorage';
 import type { Spent } from '../../core/budgets';
 import type { PriceQuote } from './priceBook';
 import { spendEntry, spendTotals, withEntry, type SpendEntry } from './spendLedger';
+import { lazy } from '../../../api/lazy';
 
 /** globalState: the charged requests of this machine, per service (normalized base URL). */
 const LEDGER_KEY = 'promptreel.spending.v1';
 
-const entrySchema = z.object({
-  at: z.number(),
-  kind: z.enum(['chat', 'video']),
-  model: z.string(),
-  usd: z.optional(z.number()),
-  requestId: z.optional(z.string()),
-  taskId: z.optional(z.string()),
-  promptTokens: z.optional(z.number()),
-  completionTokens: z.optional(z.number()),
-  stream: z.optional(z.boolean()),
-});
-const ledgerSchema = z.record(z.string(), z.array(entrySchema));
+const entrySchema = lazy(() =>
+  z.object({
+    at: z.number(),
+    kind: z.enum(['chat', 'video']),
+    model: z.string(),
+    usd: z.optional(z.number()),
+    requestId: z.optional(z.string()),
+    taskId: z.optional(z.string()),
+    promptTokens: z.optional(z.number()),
+    completionTokens: z.optional(z.number()),
+    stream: z.optional(z.boolean()),
+  }),
+);
+const ledgerSchema = lazy(() => z.record(z.string(), z.array(entrySchema())));
 
 export interface SpendTrackerOptions {
   memory: StateStorage;
@@ -73,7 +76,7 @@ export class SpendTracker extends Disposable {
 
   private ledger(): Record<string, SpendEntry[]> {
     if (!this.cached) {
-      const parsed = ledgerSchema.safeParse(this.options.memory.get(LEDGER_KEY));
+      const parsed = ledgerSchema().safeParse(this.options.memory.get(LEDGER_KEY));
       this.cached = parsed.success ? (parsed.data as Record<string, SpendEntry[]>) : {};
     }
     return this.cached;

@@ -44,7 +44,7 @@ export const filmSettingsSchema = z.object({
   generateAudio: z.optional(z.boolean()),
   watermark: z.optional(z.boolean()),
   moderator: z.optional(z.boolean()),
-  seed: z.optional(videoSeedSchema),
+  seed: z.optional(videoSeedSchema()),
 });
 export type FilmSettings = z.infer<typeof filmSettingsSchema>;
 
