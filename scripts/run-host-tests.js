@@ -71,7 +71,10 @@ async function main() {
   const env = {};
   if (vsix) {
     const installStarted = Date.now();
-    await installExtension(profile, vsix, { logFile, layout });
+    await installExtension(profile, vsix, { logFile, layout }).catch((error) => {
+      if (process.env.PROMPTREEL_KEEP_RUNS !== '1') fs.rmSync(runDir, { recursive: true, force: true });
+      throw error;
+    });
     console.log(`[host] ${path.relative(ROOT, vsix)} installed with code-server --install-extension in ${((Date.now() - installStarted) / 1000).toFixed(1)}s`);
     // The key as a user without stored keys gives it (the local service, which the suite starts, accepts it).
     Object.assign(env, {
