@@ -1,23 +1,14 @@
 #!/usr/bin/env node
 // Installs the real-VS-Code test stack into .vscode-test/stack (git-ignored), using only apt and the npm registry:
 //   Debian packages (chromium + the toolchain for native modules), node@24 from npm, code-server (VS Code in the browser).
+// With --vscode 1.104, the oldest VS Code `engines.vscode` allows (code-server 4.104.0 on node@22) into
+// .vscode-test/vscode-1.104 instead (`npm run test:vsix` checks the packaged extension there).
 // Idempotent: each step checks what is there (versions included) and skips. Usage:
-//   node scripts/install-vscode.js [--stack DIR] [--force]
+//   node scripts/install-vscode.js [--vscode 1.139|1.104] [--stack DIR] [--force]
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
-const { STACK } = require('./vscode/paths');
-const {
-  APT_PACKAGES,
-  CHROMIUM,
-  CODE_SERVER_VERSION,
-  NODE_VERSION,
-  VSCODE_VERSION,
-  postinstallMarkers,
-  readJson,
-  stackLayout,
-  stackProblem,
-} = require('./vscode/stack');
+const { APT_PACKAGES, CHROMIUM, NEWEST, STACKS, postinstallMarkers, readJson, ripgrepBinary, stackFor, stackLayout, stackProblem } = require('./vscode/stack');
 
 const NOISE = /Unknown (user|env|cli|project) config|This will stop working in the next major version/;
 
@@ -85,22 +76,23 @@ function nodeVersionOf(binary) {
   return result.status === 0 ? result.stdout.trim().replace(/^v/, '') : undefined;
 }
 
-function ensureNode24(layout) {
+function ensureNode(layout) {
+  const want = layout.spec.node;
   const have = fs.existsSync(layout.node) ? nodeVersionOf(layout.node) : undefined;
-  if (have === NODE_VERSION && fs.existsSync(path.join(layout.nodeHeaders, 'include', 'node', 'node.h'))) {
+  if (have === want && fs.existsSync(path.join(layout.nodeHeaders, 'include', 'node', 'node.h'))) {
     log(`node ${have} present`);
     return;
   }
-  log(`installing node@${NODE_VERSION} from npm (found: ${have || 'none'})`);
-  writePackageJson(layout.nodeHome, 'promptreel-node24', { node: true });
-  run('npm', ['install', '--no-fund', '--no-audit', '--foreground-scripts', `node@${NODE_VERSION}`], { cwd: layout.nodeHome, env: cleanNpmEnv(), quiet: true });
+  log(`installing node@${want} from npm (found: ${have || 'none'})`);
+  writePackageJson(layout.nodeHome, `promptreel-${path.basename(layout.nodeHome)}`, { node: true });
+  run('npm', ['install', '--no-fund', '--no-audit', '--foreground-scripts', `node@${want}`], { cwd: layout.nodeHome, env: cleanNpmEnv(), quiet: true });
   const installed = nodeVersionOf(layout.node);
-  if (installed !== NODE_VERSION) throw new Error(`node@${NODE_VERSION} install failed (binary reports ${installed})`);
+  if (installed !== want) throw new Error(`node@${want} install failed (binary reports ${installed})`);
 }
 
 function codeServerInstalled(layout) {
   const pkg = readJson(path.join(layout.codeServer, 'package.json'));
-  return pkg && pkg.version === CODE_SERVER_VERSION && postinstallMarkers(layout).every((file) => fs.existsSync(file));
+  return pkg && pkg.version === layout.spec.codeServer && postinstallMarkers(layout).every((file) => fs.existsSync(file));
 }
 
 // Settings a user may give npm through the environment (mirrors, proxies, certificates); kept for the stack install.
@@ -125,27 +117,54 @@ function cleanNpmEnv() {
   return env;
 }
 
-/** npm on node 24 (code-server's postinstall checks the node version in npm's user agent), building against node 24's headers. */
-function node24Env(layout) {
+/**
+ * npm on the stack's node (code-server's postinstall checks the node version in npm's user agent), building against
+ * that node's headers.
+ */
+function stackNodeEnv(layout) {
   return {
     ...cleanNpmEnv(),
     PATH: `${layout.nodeBinDir}${path.delimiter}${cleanNpmEnv().PATH}`,
     npm_config_nodedir: layout.nodeHeaders, // ~/.npmrc may say nodedir=/usr, i.e. node 20's headers
     npm_config_update_notifier: 'false',
+    // code-server 4.104's postinstall refuses to run as root without it (npm 11 has no --unsafe-perm flag).
+    npm_config_unsafe_perm: 'true',
+    // node-pty 1.1.0-beta33's postinstall (VS Code 1.104) runs `npx node-gyp configure`, which without a terminal
+    // fetches node-gyp from the npm registry only when told yes.
+    npm_config_yes: 'true',
   };
 }
 
+/**
+ * VS Code's own dependencies without their scripts, Debian's `rg` where `@vscode/ripgrep` would download one (its
+ * postinstall skips the download when `bin/` exists), then every script: the native modules build for the stack's node.
+ * code-server's postinstall, which runs after, then finds lib/vscode installed.
+ */
+function installVsCodeModulesWithDebianRipgrep(layout, env) {
+  const vscodeDir = path.join(layout.codeServer, 'lib', 'vscode');
+  run('npm', ['install', '--no-fund', '--no-audit', '--omit=dev', '--ignore-scripts'], { cwd: vscodeDir, env, quiet: true });
+  const rg = ripgrepBinary(layout);
+  fs.mkdirSync(path.dirname(rg), { recursive: true });
+  fs.rmSync(rg, { force: true });
+  fs.symlinkSync(RIPGREP, rg);
+  run('npm', ['rebuild', '--foreground-scripts'], { cwd: vscodeDir, env, quiet: true });
+}
+
+const RIPGREP = '/usr/bin/rg';
+
 function ensureCodeServer(layout) {
+  const { codeServer: version, vscode } = layout.spec;
   if (codeServerInstalled(layout)) {
-    log(`code-server ${CODE_SERVER_VERSION} present`);
+    log(`code-server ${version} present`);
     return;
   }
-  log(`installing code-server@${CODE_SERVER_VERSION} (VS Code ${VSCODE_VERSION}); about 2 minutes on 2 cores`);
-  const env = node24Env(layout);
+  log(`installing code-server@${version} (VS Code ${vscode}); a few minutes on 2 cores`);
+  const env = stackNodeEnv(layout);
   writePackageJson(layout.dir, 'promptreel-vscode-stack', { 'code-server': true, argon2: true });
   // Without scripts first, then the two packages' scripts explicitly and in the foreground:
-  // code-server's postinstall runs `npm install` in lib/vscode and compiles native modules for node 24.
-  run('npm', ['install', '--no-fund', '--no-audit', '--ignore-scripts', `code-server@${CODE_SERVER_VERSION}`], { cwd: layout.dir, env, quiet: true });
+  // code-server's postinstall runs `npm install` in lib/vscode and compiles native modules for the stack's node.
+  run('npm', ['install', '--no-fund', '--no-audit', '--ignore-scripts', `code-server@${version}`], { cwd: layout.dir, env, quiet: true });
+  if (layout.spec.ripgrepFromDebian) installVsCodeModulesWithDebianRipgrep(layout, env);
   run('npm', ['rebuild', '--foreground-scripts', 'argon2', 'code-server'], { cwd: layout.dir, env, quiet: true });
   if (!codeServerInstalled(layout)) {
     const missing = postinstallMarkers(layout).filter((file) => !fs.existsSync(file));
@@ -158,7 +177,7 @@ function checkCodeServerVersion(layout) {
   const emptyConfig = path.join(layout.dir, 'empty-config.yaml');
   fs.writeFileSync(emptyConfig, '');
   const output = run(layout.node, [layout.codeServerEntry, '--config', emptyConfig, '--version'], { quiet: true });
-  if (!output.includes(CODE_SERVER_VERSION) || !output.includes(`Code ${VSCODE_VERSION}`)) {
+  if (!output.includes(layout.spec.codeServer) || !output.includes(`Code ${layout.spec.vscode}`)) {
     throw new Error(`unexpected code-server --version output: ${output.trim()}`);
   }
   return output.trim().split('\n').pop();
@@ -166,26 +185,32 @@ function checkCodeServerVersion(layout) {
 
 function main() {
   const args = process.argv.slice(2);
-  const stackIndex = args.indexOf('--stack');
-  const stackDir = stackIndex >= 0 ? path.resolve(args[stackIndex + 1]) : STACK;
+  const option = (name) => {
+    const index = args.indexOf(name);
+    return index >= 0 ? args[index + 1] : undefined;
+  };
+  const wanted = option('--vscode');
+  const spec = wanted ? stackFor(wanted) : NEWEST;
+  if (!spec) throw new Error(`no stack is pinned for VS Code ${wanted} (pinned: ${Object.keys(STACKS).join(', ')})`);
+  const stackDir = option('--stack') ? path.resolve(option('--stack')) : spec.dir;
   const force = args.includes('--force');
   const started = Date.now();
 
-  ensureDebianPackages(APT_PACKAGES);
+  ensureDebianPackages([...APT_PACKAGES, ...(spec.ripgrepFromDebian ? ['ripgrep'] : [])]);
   if (!fs.existsSync(CHROMIUM)) throw new Error(`chromium not found at ${CHROMIUM} (set CHROMIUM to its path)`);
 
-  const layout = stackLayout(stackDir);
-  if (!force && !stackProblem(stackDir)) {
-    log(`stack ready: code-server ${CODE_SERVER_VERSION} (VS Code ${VSCODE_VERSION}) on node ${NODE_VERSION} in ${stackDir}`);
+  const layout = stackLayout(stackDir, spec);
+  if (!force && !stackProblem(stackDir, spec)) {
+    log(`stack ready: code-server ${spec.codeServer} (VS Code ${spec.vscode}) on node ${spec.node} in ${stackDir}`);
     return;
   }
   fs.rmSync(layout.stamp, { force: true });
-  ensureNode24(layout);
+  ensureNode(layout);
   ensureCodeServer(layout);
   const version = checkCodeServerVersion(layout);
   fs.writeFileSync(
     layout.stamp,
-    `${JSON.stringify({ node: NODE_VERSION, codeServer: CODE_SERVER_VERSION, vscode: VSCODE_VERSION, installedAt: new Date().toISOString() }, null, 2)}\n`,
+    `${JSON.stringify({ node: spec.node, codeServer: spec.codeServer, vscode: spec.vscode, installedAt: new Date().toISOString() }, null, 2)}\n`,
   );
   log(`code-server ${version}`);
   log(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)}s: ${stackDir}`);

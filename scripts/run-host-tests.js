@@ -3,6 +3,9 @@
 // profile and workspace, and Chromium opening the workbench with a `payload` naming the extension under development
 // (this repo) and the tests entry (out/test/host/index). Exit code 0 only when every test passed.
 // Usage: node scripts/run-host-tests.js [--stats-file FILE] [--timings-file FILE] [--timeout-ms N]   (build + compile-tests first)
+//   --vsix FILE      the packaged extension instead of this repo: installed with `code-server --install-extension` into the
+//                    fresh profile, and the suite of test/vsix (out/test/vsix/index) run against it (`npm run test:vsix`)
+//   --vscode 1.104   another pinned VS Code than the newest (scripts/vscode/stack.js)
 // The limit for the whole suite (default 20 minutes, at least three times its idle duration) only catches a host that
 // stopped answering: each test has its own limit (test/host/index.ts), which fails it by name.
 const fs = require('fs');
@@ -13,44 +16,77 @@ const { addLanguagePack, writeProfile, writeWorkspace } = require('./vscode/prof
 const { startCodeServer } = require('./vscode/server');
 const { launchBrowser } = require('./vscode/browser');
 const { onShutdown } = require('./vscode/processes');
-const { requireStack, readJson } = require('./vscode/stack');
+const { NEWEST, requireStack, readJson, stackFor } = require('./vscode/stack');
+const { installExtension } = require('./vscode/server');
 
 const STATS_MARKER = 'PROMPTREEL_HOST_STATS ';
 const TOOL_FIXTURE = path.join(ROOT, 'test', 'host', 'fixtures', 'tool-extension');
+/**
+ * With --vsix: the extension under development is this empty one, so the installed Promptreel is the one that runs
+ * (this repo as the development path would take its place), and test/vsix is the suite.
+ */
+const VSIX_DRIVER = path.join(ROOT, 'test', 'vsix', 'driver');
+const VSIX_TESTS_ENTRY = path.join(ROOT, 'out', 'test', 'vsix', 'index');
+const SERVICE_ENTRY = path.join(ROOT, 'out', 'test', 'service', 'index.js');
 
 function option(name, fallback) {
   const index = process.argv.indexOf(name);
   return index >= 0 ? process.argv[index + 1] : fallback;
 }
 
-function payloadUrl(server, folder) {
+function payloadUrl(server, folder, { developmentPath, testsEntry }) {
   const authority = new URL(server.url).host;
   const remote = (file) => `vscode-remote://${authority}${file}`;
   const payload = JSON.stringify([
-    ['extensionDevelopmentPath', remote(ROOT)],
-    ['extensionTestsPath', remote(HOST_TESTS_ENTRY)],
+    ['extensionDevelopmentPath', remote(developmentPath)],
+    ['extensionTestsPath', remote(testsEntry)],
   ]);
   return `${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(payload)}`;
 }
 
 // Offline, the workbench's extension-gallery queries fail; that is expected (recipe pitfall 11).
-const OFFLINE_NOISE = /getaddrinfo ENOTFOUND (open-vsx\.org|\S*marketplace|\S*visualstudio)|authentication provider 'github'/;
+const OFFLINE_NOISE =
+  /getaddrinfo ENOTFOUND (open-vsx\.org|\S*marketplace|\S*visualstudio)|authentication provider 'github'|Error while getting the latest version for the extension \S+ from https:\/\/open-vsx\.org/;
 
 async function main() {
   const statsOut = option('--stats-file');
   const timingsOut = option('--timings-file');
   const timeoutMs = Number(option('--timeout-ms', process.env.PROMPTREEL_HOST_TIMEOUT_MS || 20 * 60_000));
-  requireStack();
-  for (const file of [EXTENSION_MAIN, `${HOST_TESTS_ENTRY}.js`]) {
-    if (!fs.existsSync(file)) throw new Error(`missing ${path.relative(ROOT, file)}: run npm run build && npm run compile-tests`);
+  const vsix = option('--vsix') && path.resolve(option('--vsix'));
+  const spec = option('--vscode') ? stackFor(option('--vscode')) : NEWEST;
+  if (!spec) throw new Error(`no VS Code stack is pinned for ${option('--vscode')} (scripts/vscode/stack.js)`);
+  const layout = requireStack(spec.dir, spec);
+  const target = vsix
+    ? { developmentPath: VSIX_DRIVER, testsEntry: VSIX_TESTS_ENTRY, needs: [vsix, `${VSIX_TESTS_ENTRY}.js`, SERVICE_ENTRY] }
+    : { developmentPath: ROOT, testsEntry: HOST_TESTS_ENTRY, needs: [EXTENSION_MAIN, `${HOST_TESTS_ENTRY}.js`] };
+  for (const file of target.needs) {
+    if (!fs.existsSync(file)) throw new Error(`missing ${path.relative(ROOT, file)}: run npm run build (or package) && npm run compile-tests`);
   }
   // Per process, so two runs in one checkout do not share a profile; removed afterwards unless PROMPTREEL_KEEP_RUNS=1.
   const runDir = path.join(RUNS, `host-${process.pid}`);
   fs.rmSync(runDir, { recursive: true, force: true });
   fs.mkdirSync(LOGS, { recursive: true });
   const profile = writeProfile(path.join(runDir, 'profile'));
-  // Another extension's language model tool, as the chat's tool tests need one (VS Code lists it like an installed one).
-  fs.cpSync(TOOL_FIXTURE, path.join(profile.extensionsDir, 'promptreel-tests.tool-fixture-0.0.1'), { recursive: true });
+  const logFile = path.join(LOGS, vsix ? `vsix-${spec.vscode}-code-server.log` : 'host-code-server.log');
+  const env = {};
+  if (vsix) {
+    const installStarted = Date.now();
+    await installExtension(profile, vsix, { logFile, layout }).catch((error) => {
+      if (process.env.PROMPTREEL_KEEP_RUNS !== '1') fs.rmSync(runDir, { recursive: true, force: true });
+      throw error;
+    });
+    console.log(`[host] ${path.relative(ROOT, vsix)} installed with code-server --install-extension in ${((Date.now() - installStarted) / 1000).toFixed(1)}s`);
+    // The key as a user without stored keys gives it (the local service, which the suite starts, accepts it).
+    Object.assign(env, {
+      PROMPTREEL_API_KEY: require(SERVICE_ENTRY).DEMO_KEY,
+      PROMPTREEL_VSIX_EXTENSIONS_DIR: profile.extensionsDir,
+      PROMPTREEL_VSIX_USER_DATA_DIR: profile.userDataDir,
+      PROMPTREEL_VSIX_VSCODE_VERSION: spec.vscode,
+    });
+  } else {
+    // Another extension's language model tool, as the chat's tool tests need one (VS Code lists it like an installed one).
+    fs.cpSync(TOOL_FIXTURE, path.join(profile.extensionsDir, 'promptreel-tests.tool-fixture-0.0.1'), { recursive: true });
+  }
   if (process.env.PROMPTREEL_HOST_LOCALE) addLanguagePack(profile, process.env.PROMPTREEL_HOST_LOCALE);
   const workspace = writeWorkspace(path.join(runDir, 'workspace'));
   // The host's reporter streams its totals there (a run stopped from outside leaves what passed so far).
@@ -72,12 +108,19 @@ async function main() {
     server = await startCodeServer({
       profile,
       workspace,
+      layout,
       smokeDriver: true, // VS Code ignores `payload` without it
       locale: process.env.PROMPTREEL_HOST_LOCALE,
-      env: { PROMPTREEL_HOST_STATS_FILE: hostStatsFile, PROMPTREEL_HOST_TIMINGS_FILE: timingsOut || path.join(LOGS, 'host.timings.json') },
-      logFile: path.join(LOGS, 'host-code-server.log'),
+      env: {
+        ...env,
+        PROMPTREEL_HOST_STATS_FILE: hostStatsFile,
+        PROMPTREEL_HOST_TIMINGS_FILE: timingsOut || path.join(LOGS, vsix ? 'vsix.timings.json' : 'host.timings.json'),
+      },
+      logFile,
     });
-    console.log(`[host] code-server ${server.url} (pgid ${server.pgid}) up in ${(server.startedInMs / 1000).toFixed(2)}s`);
+    console.log(
+      `[host] code-server ${spec.codeServer} (VS Code ${spec.vscode}) ${server.url} (pgid ${server.pgid}) up in ${(server.startedInMs / 1000).toFixed(2)}s`,
+    );
     browser = await launchBrowser();
     const page = await browser.newPage();
     let finish;
@@ -103,7 +146,7 @@ async function main() {
       await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
       await cdp.send('Profiler.start');
     }
-    await page.goto(payloadUrl(server, workspace));
+    await page.goto(payloadUrl(server, workspace, target));
     const timer = new Promise((resolve) => setTimeout(() => resolve('timeout'), timeoutMs));
     const exitCode = await Promise.race([finished, timer]);
     if (cdp) {

@@ -11,7 +11,7 @@ export interface CodeServer {
 }
 
 export declare function serverEnv(layout: unknown, extra?: Record<string, string>): NodeJS.ProcessEnv;
-export declare function installExtension(profile: Profile, vsix: string, options?: { logFile?: string; timeoutMs?: number }): Promise<void>;
+export declare function installExtension(profile: Profile, vsix: string, options?: { logFile?: string; timeoutMs?: number; layout?: unknown }): Promise<void>;
 export declare function startCodeServer(options: {
   profile: Profile;
   workspace: string;
@@ -21,4 +21,6 @@ export declare function startCodeServer(options: {
   logFile?: string;
   startTimeoutMs?: number;
   locale?: string;
+  /** A stack layout (scripts/vscode/stack.js); default the newest. */
+  layout?: unknown;
 }): Promise<CodeServer>;

@@ -30,9 +30,8 @@ function tail(file, lines = 30) {
   }
 }
 
-/** `code-server --install-extension <vsix|id>` into the profile's extensions dir. */
-async function installExtension(profile, vsix, { logFile, timeoutMs = 120000 } = {}) {
-  const layout = requireStack();
+/** `code-server --install-extension <vsix|id>` into the profile's extensions dir (of `layout`'s stack; default the newest). */
+async function installExtension(profile, vsix, { logFile, timeoutMs = 120000, layout = requireStack() } = {}) {
   const proc = spawnGroup(layout.node, [layout.codeServerEntry, ...profileArgs(profile), '--install-extension', vsix, '--force'], {
     env: serverEnv(layout),
     logFile,
@@ -59,10 +58,12 @@ function healthy(url) {
  * Starts code-server on 127.0.0.1 in its own process group and waits until it answers.
  * smokeDriver: needed for `?payload=` (extension tests) and also suppresses notification toasts.
  * locale: VS Code's display language (`zh-cn`), as `--locale` sets it.
+ * layout: the stack to run (stack.js; default the newest).
  * Returns { url, port, pgid, startedInMs, exited, folderUrl(folder), stop() }.
  */
-async function startCodeServer({ profile, workspace, port, smokeDriver = false, env = {}, logFile, startTimeoutMs = 60000, locale }) {
-  const layout = requireStack();
+async function startCodeServer({ profile, workspace, port, smokeDriver = false, env = {}, logFile, startTimeoutMs = 60000, locale, layout = requireStack() }) {
+  // code-server 4.104 has neither option (its VS Code takes `?payload=` without the smoke-test driver).
+  const { cliOptions } = layout.spec;
   const chosenPort = port || (await freePort());
   const url = `http://127.0.0.1:${chosenPort}`;
   const args = [
@@ -77,9 +78,8 @@ async function startCodeServer({ profile, workspace, port, smokeDriver = false, 
     '--disable-workspace-trust',
     '--disable-getting-started-override',
     // A closed tab otherwise keeps its extension host alive for 3 hours.
-    '--reconnection-grace-time',
-    '30',
-    ...(smokeDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...(cliOptions ? ['--reconnection-grace-time', '30'] : []),
+    ...(smokeDriver && cliOptions ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     // VS Code's display language (its own strings stay English without a language pack; extensions' are translated).
     ...(locale ? ['--locale', locale] : []),
     workspace,

@@ -54,7 +54,12 @@ function runMocha(mocha: Mocha): Promise<HostStats> {
   });
 }
 
-export async function run(): Promise<void> {
+export function run(): Promise<void> {
+  return runTestsBelow(__dirname);
+}
+
+/** Runs every *.test.js below `dir` in this extension host (test/vsix/index.ts runs its own suite with it too). */
+export async function runTestsBelow(dir: string): Promise<void> {
   const grep = process.env.PROMPTREEL_HOST_GREP;
   const root = repoRoot();
   // The spec output, plus the totals after each test (the runner reads them when its limit for the whole suite runs
@@ -64,8 +69,8 @@ export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: TEST_TIMEOUT_MS, forbidOnly: true, reporter, reporterOptions, ...(grep ? { grep } : {}) });
   // PROMPTREEL_HOST_FILTER=chat,video runs only the files whose path below test/host contains one of those words.
   const filters = (process.env.PROMPTREEL_HOST_FILTER ?? '').split(',').filter(Boolean);
-  for (const file of findTestFiles(__dirname)) {
-    const relative = path.relative(__dirname, file);
+  for (const file of findTestFiles(dir)) {
+    const relative = path.relative(dir, file);
     if (filters.length === 0 || relative.startsWith('smoke') || filters.some((filter) => relative.includes(filter))) mocha.addFile(file);
   }
   let stats: HostStats;
