@@ -18,6 +18,7 @@ import { VideoCommands } from './videoCommands';
 import { VideoCreator } from './videoCreator';
 import type { VideoDownloader } from './videoDownloader';
 import { VideoTool } from './videoTool';
+import { vscodeAlwaysConfirmsVideoTool } from './toolApproval';
 
 export interface VideoFlowsDeps {
   settings: Settings;
@@ -73,8 +74,9 @@ export class VideoFlows extends Disposable {
       reveal: deps.reveal,
       log,
     });
-    // The agent's (and any tool loop's) way to make a video: VS Code asks the user, with the price, before each call.
-    this.tool = new VideoTool({ settings, connection, store, creator: this.creator, downloader, log });
+    // The agent's (and any tool loop's) way to make a video: VS Code (or Promptreel, where VS Code may skip it) asks
+    // the user, with the price, before each call.
+    this.tool = new VideoTool({ settings, connection, store, creator: this.creator, downloader, log, vscodeAlwaysConfirms: vscodeAlwaysConfirmsVideoTool });
     this.gallery = this._register(new VideoGallery({ extensionUri: deps.extensionUri, store, connection, log }));
     this.studio = new StudioCommands({
       settings,

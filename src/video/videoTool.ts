@@ -17,6 +17,7 @@ import { limitsOf } from './modelLimits';
 import { followTask } from './followTask';
 import type { VideoApproval, VideoCreator } from './videoCreator';
 import type { VideoDownloader } from './videoDownloader';
+import { confirmQuoteInModal } from '../workbench/chargeConfirmation';
 
 export interface VideoToolDeps {
   settings: Settings;
@@ -25,6 +26,8 @@ export interface VideoToolDeps {
   creator: VideoCreator;
   downloader: VideoDownloader;
   log: ComponentLogger;
+  /** Whether VS Code shows the tool's confirmation before every call (`vscodeAlwaysConfirmsVideoTool`). */
+  vscodeAlwaysConfirms(): boolean;
 }
 
 type Plan = { request: StoredCreateRequest; key: string } | { problem: string };
@@ -33,8 +36,8 @@ type Plan = { request: StoredCreateRequest; key: string } | { problem: string };
  * Generate Video as a tool for VS Code's agent and for callers of `vscode.lm.invokeTool`. `prepareInvocation` returns
  * the confirmation (price, prompt, model, settings, checks); VS Code shows it inline in a chat, or as a modal dialog
  * when the call comes from outside one (an extension's own tool loop), and never offers to approve it automatically
- * (see `chat.tools.eligibleForAutoApproval` in package.json's configurationDefaults). `invoke` then creates exactly
- * one task per call, follows it and downloads it.
+ * (see `chat.tools.eligibleForAutoApproval` in package.json's configurationDefaults; before VS Code 1.106, `invoke`
+ * asks instead). `invoke` then creates exactly one task per call, follows it and downloads it.
  */
 export class VideoTool implements vscode.LanguageModelTool<unknown> {
   private readonly ledger = new ToolCallLedger<vscode.LanguageModelToolResult>(systemClock);
@@ -54,20 +57,25 @@ export class VideoTool implements vscode.LanguageModelTool<unknown> {
       limitsOf(this.deps.settings, this.deps.connection, plan.request.model),
     ]);
     const problems = checkPrompt({ prompt: plan.request.prompt, seconds: plan.request.seconds ?? defaults.seconds, model: plan.request.model }, limits);
-    const confirmation = toolConfirmation(plan.request.prompt, optionsFromRequest(plan.request, defaults), quote, problems);
     this.deps.connection.videoCharges.hold(plan.key, quote);
-    return {
-      invocationMessage: t('Generating a video with {0}: "{1}"', plan.request.model, shortenPrompt(plan.request.prompt, 60)),
-      confirmationMessages: { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) },
-    };
+    const invocationMessage = t('Generating a video with {0}: "{1}"', plan.request.model, shortenPrompt(plan.request.prompt, 60));
+    // A VS Code that ignores `chat.tools.eligibleForAutoApproval` (before 1.106) skips its confirmation once the user
+    // chose "Always Allow" for the tool, or with `chat.tools.global.autoApprove`: there it is not asked for, and
+    // `invoke` confirms the held quote in Promptreel's modal instead. One confirmation with the price, that nothing skips.
+    if (!this.deps.vscodeAlwaysConfirms()) return { invocationMessage };
+    const confirmation = toolConfirmation(plan.request.prompt, optionsFromRequest(plan.request, defaults), quote, problems);
+    return { invocationMessage, confirmationMessages: { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) } };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
     const plan = await this.plan(options.input);
     // Thrown errors reach the model as the tool's failure: nothing was sent.
     if ('problem' in plan) throw new Error(plan.problem);
-    const { result, repeated } = this.ledger.run(callKey(options.toolInvocationToken, { ...plan.request }), () => {
-      const approval = this.deps.connection.videoCharges.approveHeld(plan.key);
+    const call = callKey(options.toolInvocationToken, { ...plan.request });
+    const charges = this.deps.connection.videoCharges;
+    // A call made again shares the first one's result (below): nothing to confirm for it.
+    const approval = this.ledger.has(call) ? undefined : this.deps.vscodeAlwaysConfirms() ? charges.approveHeld(plan.key) : await this.confirmHeld(plan.key);
+    const { result, repeated } = this.ledger.run(call, () => {
       if (!approval) throw new Error('The user has not confirmed this video and its price: nothing was sent. Call the tool again so VS Code asks the user.');
       return this.run(approval, token);
     });
@@ -75,6 +83,32 @@ export class VideoTool implements vscode.LanguageModelTool<unknown> {
     this.deps.log.info('Video tool: the same call again; answering with the task it already made.');
     const first = await result;
     return text(`This call was already made (the same input, moments ago), so no second task was created. ${partsText(first)}`);
+  }
+
+  /**
+   * The user's answer to Promptreel's own confirmation of the quote held for this call (see `prepareInvocation`):
+   * its approval, undefined when nothing is held, and a cancellation when the user declines (as when they cancel VS
+   * Code's confirmation).
+   */
+  private async confirmHeld(key: string): Promise<VideoApproval | undefined> {
+    const charges = this.deps.connection.videoCharges;
+    const quote = charges.takeHeld(key);
+    const request = quote?.requests[0];
+    if (!quote || !request) return undefined;
+    const options = optionsFromRequest(request, defaultOptions(this.deps.settings.video));
+    const limits = await limitsOf(this.deps.settings, this.deps.connection, request.model);
+    const problems = checkPrompt({ prompt: request.prompt, seconds: options.seconds, model: request.model }, limits);
+    const approval = await confirmQuoteInModal(charges, quote, {
+      title: t('An agent asks for this video. Generate it?'),
+      lines: [
+        `“${shortenPrompt(request.prompt, 120)}”`,
+        [options.model, t('{0} s', options.seconds), options.resolution, options.ratio].join(' · '),
+        ...problems.map((problem) => problem.message),
+      ],
+      action: t('Generate Video'),
+    });
+    if (!approval) throw new vscode.CancellationError();
+    return approval;
   }
 
   /** What the call would send and what its confirmation says, or why it cannot be made. Sends nothing. */

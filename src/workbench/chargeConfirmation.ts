@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { formatUsd } from '../api/account/prices';
 import { t } from '../api/l10n';
-import { describeQuote, describeQuotePrice, type Approval, type ChargedRequest, type ChargeGate } from '../connection/core/chargeGate';
+import { describeQuote, describeQuotePrice, type Approval, type ChargedRequest, type ChargeGate, type Quote } from '../connection/core/chargeGate';
 
 export interface ModalWording {
   /** The question, e.g. "Generate this video again?". */
@@ -22,8 +22,16 @@ export async function confirmChargeInModal<R extends ChargedRequest>(
   wording: ModalWording,
   fromFolder: readonly string[] = [],
 ): Promise<Approval<R> | undefined> {
-  const quote = await gate.quote(requests, fromFolder);
-  const count = requests.length;
+  return confirmQuoteInModal(gate, await gate.quote(requests, fromFolder), wording);
+}
+
+/** The same modal for a quote the gate made before (held while a confirmation elsewhere was expected). */
+export async function confirmQuoteInModal<R extends ChargedRequest>(
+  gate: ChargeGate<R>,
+  quote: Quote<R>,
+  wording: ModalWording,
+): Promise<Approval<R> | undefined> {
+  const count = quote.requests.length;
   const price =
     count > 1 && quote.charge.priceUsd !== undefined
       ? t('Price: {0} ({1} × {2}).', describeQuotePrice(quote), count, formatUsd(quote.charge.priceUsd / count))

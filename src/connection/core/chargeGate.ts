@@ -134,10 +134,16 @@ export class ChargeGate<R extends ChargedRequest> {
 
   /** The approval of the oldest quote held under `key` (its confirmation was accepted), once. */
   approveHeld(key: string): Approval<R> | undefined {
+    const quote = this.takeHeld(key);
+    return quote && this.approve(quote);
+  }
+
+  /** The oldest quote held under `key`, no longer held: to be confirmed here after all (then `approve`), once. */
+  takeHeld(key: string): Quote<R> | undefined {
     const ids = this.held.get(key) ?? [];
     const id = ids.shift();
     if (ids.length === 0) this.held.delete(key);
-    return id === undefined ? undefined : this.approve(id);
+    return id === undefined ? undefined : this.pending.get(id)?.quote;
   }
 
   /**

@@ -28,6 +28,12 @@ export class ToolCallLedger<T> {
     return { result: entry.result, repeated: false };
   }
 
+  /** Whether `run` would share an earlier run of this call (it runs, or ended within the minute). */
+  has(key: string): boolean {
+    this.forgetOld();
+    return this.entries.has(key);
+  }
+
   get size(): number {
     this.forgetOld();
     return this.entries.size;

@@ -5,6 +5,7 @@ import { CHAT, newConversation } from '../chatPanel/chatTestSupport';
 import { useConnectedService } from '../support/connectedService';
 import { recordMessages, type RecordedMessage } from '../support/recordMessages';
 import { confirmedRequests, scriptQuickInputs, setSetting, testApi, VIDEO, videoPosts, waitFor } from '../video/videoTestSupport';
+import { videoToolWhere } from '../video/videoToolSupport';
 
 function chatPosts(requests: readonly { method: string; path: string }[]): number {
   return requests.filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions').length;
@@ -46,7 +47,7 @@ describe('connection: daily and monthly budgets (issue 26.4)', () => {
     );
     assert.equal(videoPosts(ctx.service).length, 1, 'dismissing the review sent nothing');
 
-    const prepared = await (await api.video.flows.get()).tool.prepareInvocation({ input: { prompt: 'From an agent' } });
+    const prepared = await (await videoToolWhere(true)).prepareInvocation({ input: { prompt: 'From an agent' } });
     const message = prepared.confirmationMessages?.message;
     const text = typeof message === 'string' ? message : (message?.value ?? '');
     assert.ok(text.includes('**Note:** This passes your daily budget of $0\\.50: $0\\.40 spent today'), `the tool’s confirmation names it too:\n${text}`);

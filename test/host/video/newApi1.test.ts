@@ -17,6 +17,7 @@ import {
   videoPosts,
   waitFor,
 } from './videoTestSupport';
+import { answerToolConfirmations } from './videoToolSupport';
 
 /** A new-api 1.0 gateway (SERVICE.md, "Video task query"): no address in the task, the video at /content, which redirects to the CDN. */
 export const NEW_API_1: ServiceScenario = {
@@ -100,7 +101,11 @@ describe('video: a new-api 1.0 gateway (issue 26.1: its own task record, no addr
   it('issue 26.1: the video tool makes one task, follows it and saves the video from /content', async () => {
     const api = await testApi();
     const prompt = 'A paper crane unfolding';
-    const result = await pumping(api, vscode.lm.invokeTool('promptreel_generateVideo', { input: { prompt }, toolInvocationToken: undefined }));
+    // Accepted where Promptreel asks (VS Code before 1.106, toolApproval.test.ts).
+    const confirmations = answerToolConfirmations(true);
+    const result = await pumping(api, vscode.lm.invokeTool('promptreel_generateVideo', { input: { prompt }, toolInvocationToken: undefined })).finally(() =>
+      confirmations.restore(),
+    );
     const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     const match = /\(task (task_\w+)\).*\((file:\/\/[^)]+)\)/.exec(text);
     assert.ok(match, text);

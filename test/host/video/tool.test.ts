@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import { sampleBytes } from '../../service';
 import { pumping, setSetting, testApi, STUDIO, VIDEO, videoPosts } from './videoTestSupport';
 import { useConnectedService } from '../support/connectedService';
+import type { MessageRecorder } from '../support/recordMessages';
+import { answerToolConfirmations, videoToolWhere, vscodeDeclaresEligibleForAutoApproval } from './videoToolSupport';
 
 const TOOL = 'promptreel_generateVideo';
 const PROMPT = 'A kite rising over a windy beach';
@@ -14,19 +16,27 @@ function resultText(result: vscode.LanguageModelToolResult): string {
 
 describe('video: the video tool for agents (issue 16.1)', () => {
   const ctx = useConnectedService(VIDEO, STUDIO);
+  // Where VS Code may skip its own confirmation (before 1.106), Promptreel asks: accepted (toolApproval.test.ts).
+  let confirmations: MessageRecorder | undefined;
+  beforeEach(() => (confirmations = answerToolConfirmations(true)));
+  afterEach(() => confirmations?.restore());
 
   it('issue 16.1: is contributed with its schema, and VS Code is told never to approve it by itself', async () => {
     const tool = vscode.lm.tools.find((candidate) => candidate.name === TOOL);
     assert.ok(tool, 'listed in vscode.lm.tools');
     assert.deepEqual((tool.inputSchema as { required?: string[] }).required, ['prompt']);
-    // Contributed default: VS Code always shows the confirmation (no "Always Allow", no global auto-approve).
+    // Contributed default: VS Code always shows the confirmation (no "Always Allow", no global auto-approve); one
+    // before 1.106 does not know the setting.
     const eligible = vscode.workspace.getConfiguration('chat.tools').inspect<Record<string, boolean>>('eligibleForAutoApproval');
-    assert.equal(eligible?.defaultValue?.['promptreel.promptreel/promptreelVideo'], false, JSON.stringify(eligible));
+    assert.equal(
+      eligible?.defaultValue?.['promptreel.promptreel/promptreelVideo'],
+      vscodeDeclaresEligibleForAutoApproval() ? false : undefined,
+      JSON.stringify(eligible),
+    );
   });
 
   it('issue 16.1: the confirmation shows the price, prompt, model and settings, and preparing it sends nothing', async () => {
-    const api = await testApi();
-    const prepared = await (await api.video.flows.get()).tool.prepareInvocation({ input: { prompt: PROMPT, seconds: 10, ratio: '16:9' } });
+    const prepared = await (await videoToolWhere(true)).prepareInvocation({ input: { prompt: PROMPT, seconds: 10, ratio: '16:9' } });
     const confirmation = prepared.confirmationMessages;
     assert.ok(confirmation, 'a confirmation is asked for');
     assert.equal(confirmation.title, 'Generate a video for $0.40?');
@@ -108,19 +118,20 @@ describe('video: the video tool for agents (issue 16.1)', () => {
 
   it('review 2.3: a call sends only what its confirmation showed, once, and nothing without one', async () => {
     const api = await testApi();
+    const tool = await videoToolWhere(true);
     const input = { prompt: 'A kite confirmed at 5 seconds' };
     await assert.rejects(
-      Promise.resolve((await api.video.flows.get()).tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token)),
+      Promise.resolve(tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token)),
       /has not confirmed this video and its price: nothing was sent/,
     );
     assert.equal(videoPosts(ctx.service).length, 0, 'nothing without a confirmation');
 
-    const prepared = await (await api.video.flows.get()).tool.prepareInvocation({ input });
+    const prepared = await tool.prepareInvocation({ input });
     const message = prepared.confirmationMessages?.message;
     assert.match(typeof message === 'string' ? message : (message?.value ?? ''), /\*\*Settings:\*\* 5 s/);
     // The settings change between the confirmation and the call: what was shown is what is sent.
     await setSetting('video.seconds', '10');
-    await pumping(api, (await api.video.flows.get()).tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
+    await pumping(api, tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token));
     const posts = videoPosts(ctx.service);
     assert.equal(posts.length, 1);
     assert.equal((posts[0].body as { seconds: string }).seconds, '5');

@@ -90,6 +90,17 @@ describe('connection: the charge gate (review 2.3)', () => {
     assert.equal(charges.approveHeld('other'), undefined);
   });
 
+  it('VS Code 1.104: a held quote can be taken to be confirmed here instead, then approved once like any other', async () => {
+    const charges = gate();
+    const quote = await charges.quote([REQUEST]);
+    charges.hold('input', quote);
+    assert.equal(charges.takeHeld('input'), quote);
+    assert.equal(charges.takeHeld('input'), undefined, 'no longer held');
+    assert.equal(charges.approveHeld('input'), undefined, 'nor approved by a confirmation shown elsewhere');
+    assert.equal(charges.approve(quote)?.quote, quote);
+    assert.equal(charges.approve(quote), undefined, 'once');
+  });
+
   it('issue 27: a chained shot is quoted without its first frame and taken only with it; an unmarked request never takes one', async () => {
     const charges = gate({ prices: { 'video-model': { kind: 'per-call', usd: 0.4, source: 'service' } } });
     const frame = { uri: 'file:///films/demo.frames/s1.png', fileName: 's1.png', contentType: 'image/png' };

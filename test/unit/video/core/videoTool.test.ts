@@ -99,6 +99,21 @@ describe('issue 16.1: the video tool for agents', () => {
     assert.equal(runs, 4);
   });
 
+  it('VS Code 1.104: tells whether a call would share an earlier run (nothing to confirm for it)', async () => {
+    const clock = new FakeClock();
+    const ledger = new ToolCallLedger<string>(clock);
+    assert.equal(ledger.has('k'), false);
+    let release: (value: string) => void = () => undefined;
+    const { result } = ledger.run('k', () => new Promise<string>((resolve) => (release = resolve)));
+    assert.equal(ledger.has('k'), true, 'while it runs');
+    release('task_1');
+    await result;
+    assert.equal(ledger.has('k'), true, 'after it ended');
+    assert.equal(ledger.has('other'), false);
+    await clock.advance(REMEMBERED_MS + 1);
+    assert.equal(ledger.has('k'), false, 'forgotten a minute after it ended');
+  });
+
   it('remembers a failed call too (a retry after a lost answer must not send again)', async () => {
     const ledger = new ToolCallLedger<string>(new FakeClock());
     const failed = ledger.run('k', () => Promise.reject(new Error('lost')));
