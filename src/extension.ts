@@ -129,7 +129,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<Prompt
   );
   store.add(connectionTest.registerCommands([CommandIds.testConnection], (command) => command.handlers));
   store.add(new SelectChatModelCommand(settings, connection, logger.forComponent('models')));
-  const video = store.add(new VideoRuntime({ globalState: context.globalState, settings, connection, logger, extensionUri: context.extensionUri }));
+  const video = store.add(
+    new VideoRuntime({
+      globalState: context.globalState,
+      windowState: context.workspaceState,
+      settings,
+      connection,
+      logger,
+      extensionUri: context.extensionUri,
+    }),
+  );
   stopping = () => video.poller.stop();
   const statusBar = store.add(new ChatModelStatusBar(chatModel, video));
   const account = store.add(new AccountFeature(connection, settings, context.globalState, logger.forComponent('account'), context.extensionUri));

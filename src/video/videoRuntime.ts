@@ -25,6 +25,8 @@ const STALE_CLEANUP_DELAY_MS = 3_000;
 
 export interface VideoRuntimeDeps {
   globalState: StateStorage;
+  /** This window's own state (workspaceState): the poll lease's owner, the same after a reload. */
+  windowState: StateStorage;
   settings: Settings;
   /** The service: its key and client, the one model list (the video model pickers offer its models), the chat model
    *  the explainer writes its prompt with. */
@@ -76,7 +78,7 @@ export class VideoRuntime extends Disposable {
         source: () => this.pollSource(),
         service: () => keyStore.scope,
         clock: systemClock,
-        lease: new PollLease(deps.globalState, `${vscode.env.sessionId}:${randomUUID()}`, undefined, () => `${LEASE_KEY}:${keyStore.scope ?? ''}`),
+        lease: new PollLease(deps.globalState, PollLease.ownerOfWindow(deps.windowState, randomUUID), undefined, () => `${LEASE_KEY}:${keyStore.scope ?? ''}`),
         settings: () => settings.video,
         viewVisible: () => this.view.visible,
         log,

@@ -3,6 +3,8 @@ import type { StateStorage } from '../../common/stateStorage';
 import { lazy } from '../../api/lazy';
 
 export const LEASE_KEY = 'promptreel.video.pollLease';
+/** In the window's own state (workspaceState): who this window is as the lease's owner, the same after a reload. */
+export const LEASE_OWNER_KEY = 'promptreel.video.pollLeaseOwner';
 
 const leaseSchema = lazy(() => z.object({ owner: z.string(), expiresAt: z.number() }));
 
@@ -15,6 +17,19 @@ const leaseSchema = lazy(() => z.object({ owner: z.string(), expiresAt: z.number
  * GETs at worst, never a duplicate task.
  */
 export class PollLease {
+  /**
+   * This window's name as a lease owner, kept in the window's own state: a reloaded window is the same owner and takes
+   * its lease back at once. Its release on the way out may never land (a reload in the browser ends the page before the
+   * extension host's last writes), and a new name would wait out `ttlMs` before polling again.
+   */
+  static ownerOfWindow(windowState: StateStorage, newOwner: () => string): string {
+    const kept = windowState.get<unknown>(LEASE_OWNER_KEY);
+    if (typeof kept === 'string' && kept.length > 0) return kept;
+    const owner = newOwner();
+    void windowState.update(LEASE_OWNER_KEY, owner);
+    return owner;
+  }
+
   constructor(
     private readonly memento: StateStorage,
     readonly owner: string,

@@ -387,6 +387,31 @@ describe('video poller (fake clock)', () => {
     assert.ok(second.source.calls.length > 0, 'the second window takes over');
   });
 
+  it('a reloaded window takes its own lease back at once, though its release never landed; another window waits for it to expire', async () => {
+    const clock = new FakeClock();
+    const windowState = new MemoryStorage();
+    const owner = PollLease.ownerOfWindow(windowState, () => 'window-1');
+    assert.equal(
+      PollLease.ownerOfWindow(windowState, () => 'window-1-again'),
+      owner,
+      'a window keeps its name',
+    );
+    const before = setup({ clock, owner });
+    await before.store.add(record('a', clock));
+    await clock.advance(BASE_MS);
+    assert.equal(before.source.callsFor('a'), 1);
+    // The page is reloaded: the extension host goes, and what it wrote last (the lease's release) never lands.
+    const leftBehind = new MemoryStorage();
+    for (const [key, value] of before.memento.values) leftBehind.values.set(key, value);
+    before.poller.dispose();
+
+    const reloaded = setup({ clock, memento: leftBehind, owner: PollLease.ownerOfWindow(windowState, () => 'window-1-new') });
+    const other = setup({ clock, memento: leftBehind, owner: PollLease.ownerOfWindow(new MemoryStorage(), () => 'window-2') });
+    await clock.advance(BASE_MS);
+    assert.equal(reloaded.source.callsFor('a'), 1, 'polled again within one interval of the reload');
+    assert.equal(other.source.callsFor('a'), 0, 'a window of its own only reads');
+  });
+
   it('aborts its requests when disposed, and a new poller over the same state finishes the task', async () => {
     const clock = new FakeClock();
     const memento = new MemoryStorage();
