@@ -11,14 +11,17 @@ import type { Settings } from '../config/settings';
 import { abortOn } from '../workbench/abortOn';
 import { modelInformation } from './core/modelInformation';
 import { TokenCalibration } from './core/tokenCalibration';
+import { LazyFeature } from '../workbench/lazyFeature';
 import type { LanguageModelResponder } from './languageModelResponder';
 
 /** Promptreel's chat models in VS Code's own model list (`vscode.lm`), answering through the Promptreel client. */
 export class PromptreelChatProvider extends Disposable implements vscode.LanguageModelChatProvider {
   readonly onDidChangeLanguageModelChatInformation: vscode.Event<void>;
-  private answering: Promise<LanguageModelResponder> | undefined;
   /** Exposed for tests: how the estimate follows what the service counts, per model. */
   readonly calibration = new TokenCalibration();
+
+  /** The code that answers loads when VS Code first asks, not with every window. */
+  private readonly responder: LazyFeature<LanguageModelResponder>;
 
   constructor(
     private readonly settings: Settings,
@@ -26,6 +29,13 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     private readonly log: ComponentLogger,
   ) {
     super();
+    this.responder = this._register(
+      new LazyFeature(
+        'VS Code Chat answers',
+        async () => new (await import('./languageModelResponder')).LanguageModelResponder(settings, connection, this.calibration, log),
+        log,
+      ),
+    );
     // The list changes with the catalog, and its details with the prices.
     const changed = this._register(new Emitter<void>());
     this._register(connection.catalog.onDidChange(() => changed.fire()));
@@ -77,21 +87,11 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    return (await this.responder()).provideLanguageModelChatResponse(model, messages, options, progress, token);
+    // A failure to load reaches VS Code's Chat as the request's error (and the log), where the user is looking.
+    return (await this.responder.get()).provideLanguageModelChatResponse(model, messages, options, progress, token);
   }
 
   async provideTokenCount(model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
-    return (await this.responder()).provideTokenCount(model, text);
-  }
-
-  /** The code that answers loads when VS Code first asks, not with every window. */
-  private responder(): Promise<LanguageModelResponder> {
-    const loading = (this.answering ??= import('./languageModelResponder').then(
-      ({ LanguageModelResponder }) => new LanguageModelResponder(this.settings, this.connection, this.calibration, this.log),
-    ));
-    loading.catch(() => {
-      if (this.answering === loading) this.answering = undefined;
-    });
-    return loading;
+    return (await this.responder.get()).provideTokenCount(model, text);
   }
 }

@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { t } from '../../api/l10n';
 import { ViewIds } from '../../common/contributions';
 import { Disposable, MutableDisposable, toDisposable } from '../../common/lifecycle';
+import { LazyFeature } from '../../workbench/lazyFeature';
 import { registerPanelSerializer, webviewOptions } from '../../workbench/webview/webviewHost';
+import type * as UsageHostModule from './usageHost';
 import type { UsageHost, UsageDeps } from './usageHost';
 import type { UsageSnapshot } from './protocol';
 
@@ -16,9 +18,12 @@ interface OpenUsage {
 export class UsageView extends Disposable {
   private current: OpenUsage | undefined;
   private readonly attached = this._register(new MutableDisposable());
+  /** The page's code loads with the first Show Usage, not with every window. */
+  private readonly hostCode: LazyFeature<typeof UsageHostModule>;
 
   constructor(private readonly deps: UsageDeps) {
     super();
+    this.hostCode = this._register(new LazyFeature('usage view', () => import('./usageHost'), deps.log));
     this._register(toDisposable(() => this.current?.panel.dispose()));
     this._register(registerPanelSerializer(ViewIds.usage, (panel) => this.attach(panel), deps.log));
   }
@@ -62,9 +67,8 @@ export class UsageView extends Disposable {
       open.host = undefined;
     });
     this.attached.value = registration;
-    // The page's code loads with the first Show Usage, not with every window.
-    return import('./usageHost').then(({ UsageHost }) => {
-      if (this.attached.value === registration) open.host = new UsageHost(panel.webview, this.deps);
+    return this.hostCode.getOrReport().then((code) => {
+      if (code && this.attached.value === registration) open.host = new code.UsageHost(panel.webview, this.deps);
     });
   }
 }
