@@ -85,6 +85,8 @@ describe('account: the usage view (issue 26.3)', () => {
     await vscode.commands.executeCommand('promptreel.showUsage');
     const usage = usageOf(api);
     assert.ok(usage.isOpen);
+    // The page's code loads with the first Show Usage: the page is written once it has.
+    await waitFor(() => usage.host, { what: 'the usage page written' });
     assertStrictPage(usage.open().webview, 'usage.js');
 
     const snapshot = await showsTheLog(usage, () => ctx.service.keyLog());
