@@ -132,6 +132,9 @@ function stackNodeEnv(layout) {
     // node-pty 1.1.0-beta33's postinstall (VS Code 1.104) runs `npx node-gyp configure`, which without a terminal
     // fetches node-gyp from the npm registry only when told yes.
     npm_config_yes: 'true',
+    // node-gyp compiles each native module with one job unless told: on a fresh machine the stack's install is the
+    // longest thing before the host tests can start, and most of it is compiling.
+    JOBS: 'max',
   };
 }
 
