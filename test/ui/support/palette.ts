@@ -62,15 +62,18 @@ export async function runCommand(page: Page, title: string, { attempts = 8, rowT
 }
 
 /** Types into the open quick input (input box or quick pick filter); presses Enter unless `submit` is false. */
-export async function fillInput(page: Page, text: string, { submit = true, timeoutMs = 10_000 } = {}): Promise<void> {
+export async function fillInput(page: Page, text: string, { submit = true, timeoutMs = 30_000 } = {}): Promise<void> {
   const input = quickInputBox(page);
   await input.waitFor({ state: 'visible', timeout: timeoutMs });
   await input.fill(text);
   if (submit) await input.press('Enter');
 }
 
-/** Picks the quick-pick item labelled `label` (exact label; falls back to a row containing the text). */
-export async function pickItem(page: Page, label: string, { timeoutMs = 10_000 } = {}): Promise<void> {
+/**
+ * Picks the quick-pick item labelled `label` (exact label; falls back to a row containing the text). The deadline
+ * only bounds a failure: Quick Open's first file search took over 10 s with the other tier running beside it.
+ */
+export async function pickItem(page: Page, label: string, { timeoutMs = 30_000 } = {}): Promise<void> {
   const exact = quickInputRow(page, label);
   const loose = quickInputRows(page).filter({ hasText: label }).first();
   const row = exact.or(loose).first();
