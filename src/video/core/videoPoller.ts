@@ -7,7 +7,6 @@ import { Emitter, type Event } from '../../common/emitter';
 import type { PollLease } from './pollLease';
 import { pollDelay, timerDelay } from './pollSchedule';
 import type { Clock } from '../../common/clock';
-import { runBounded } from '../../common/runBounded';
 import { applyAnswer, asStale, asUnknownTask, isFollowedHere, isPastStaleLimit, isPollable, isUnknownTask } from './taskModel';
 import type { VideoTaskStore } from './taskStore';
 import type { VideoTaskRecord } from './videoTaskRecord';
@@ -37,8 +36,10 @@ export interface PollerOptions {
   /** The Video Tasks view is visible: poll faster. */
   viewVisible: () => boolean;
   log: ApiLogger;
-  /** Requests in flight at most. */
+  /** Requests in flight while the poller keeps up (default 3). */
   concurrency?: number;
+  /** Requests in flight at most while due tasks wait for a free slot (default 8). */
+  maxConcurrency?: number;
 }
 
 /** A task became final while this window was polling. */
@@ -50,11 +51,15 @@ export interface TaskFinished {
 export type PollerPause = 'offline' | 'auth' | undefined;
 
 const DEFAULT_CONCURRENCY = 3;
+const DEFAULT_MAX_CONCURRENCY = 8;
+/** A task overdue by more than this share of the interval waits past its time: the poller is behind and opens more slots. */
+const LATE_FRACTION = 0.02;
 
 /**
  * The one poller. One timer, set only while some task is queued or running: each tick asks the service about
- * every task that is due (one request per task, at most `concurrency` at a time), then sets the timer for the
- * next due task. Per-task delays back off with the task's age and its failed polls; a `Retry-After` holds every
+ * every task that is due, one request per task. Each slot that an answer frees takes the task that has waited longest,
+ * including tasks that fell due since the tick, so a long round never holds a due task back until it ends; while due
+ * tasks wait for a slot, up to `maxConcurrency` requests go out at once. Then the timer is set for the next due task. Per-task delays back off with the task's age and its failed polls; a `Retry-After` holds every
  * request back; a network failure pauses polling (one probe at a time) until the service answers again; a refused
  * key pauses it until `resume()`. Tasks pending past the stale limit are marked stale and left alone.
  */
@@ -76,10 +81,18 @@ export class VideoPoller extends Disposable {
   /** No request before this time (a `Retry-After`). */
   private notBefore = 0;
   private readonly concurrency: number;
+  private readonly maxConcurrency: number;
+  /** Tasks asked whose answers are not yet in the store: no other slot takes them meanwhile. */
+  private readonly claimed = new Set<string>();
+  /** Loops sending one request at a time (see `openSlot`). */
+  private slots = 0;
+  /** This window held the lease at the last tick: its slots may go on. */
+  private holdsLease = false;
 
   constructor(private readonly options: PollerOptions) {
     super();
     this.concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
+    this.maxConcurrency = Math.max(this.concurrency, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
     this._register(options.store.onDidChange(() => this.schedule()));
     this._register(
       toDisposable(() => {
@@ -135,7 +148,7 @@ export class VideoPoller extends Disposable {
     this.schedule();
   }
 
-  /** Sets the one timer for the next due task, or none when nothing is pending. */
+  /** Sets the one timer for the next due task that no request is out for, or none when nothing is pending. */
   schedule(): void {
     if (this.disposed || this.ticking) return;
     const { clock, lease } = this.options;
@@ -150,12 +163,17 @@ export class VideoPoller extends Disposable {
       return;
     }
     const now = clock.now();
+    const waiting = pollable.filter((task) => !this.claimed.has(task.id));
+    const due = waiting.length > 0 ? Math.min(...waiting.map((task) => task.nextPollAt ?? now)) : Number.POSITIVE_INFINITY;
+    // Slots running take due tasks themselves: the timer opens another only for a task they leave waiting (late),
+    // and with every slot open (or every pending task asked) it only keeps the lease; the answers schedule again.
+    const nextDue = this.slots >= this.maxConcurrency ? Number.POSITIVE_INFINITY : this.slots >= this.concurrency ? due + this.lateMs() + 1 : due;
     const delay = timerDelay({
       now,
-      baseMs: this.options.settings().pollIntervalSeconds * 1000,
+      baseMs: this.baseMs(),
       follower: lease.heldByOther(now),
       offlineProbes: this.pausedFor === 'offline' ? this.failedProbes : undefined,
-      nextDue: Math.min(...pollable.map((task) => task.nextPollAt ?? now)),
+      nextDue,
       notBefore: this.notBefore,
       leaseTtlMs: lease.ttlMs,
     });
@@ -182,16 +200,61 @@ export class VideoPoller extends Disposable {
     const now = clock.now();
     await this.markStale(now, settings().staleAfterHours);
     const pollable = this.followedTasks().filter(isPollable);
-    if (pollable.length === 0 || !lease.tryAcquire(now) || now < this.notBefore) return;
+    this.holdsLease = pollable.length > 0 && lease.tryAcquire(now);
+    if (!this.holdsLease || now < this.notBefore) return;
     const source = this.options.source();
     if (!source) return;
-    let due = pollable.filter((task) => (task.nextPollAt ?? 0) <= now).sort((a, b) => (a.nextPollAt ?? 0) - (b.nextPollAt ?? 0));
-    // Offline: one probe; when it gets an answer, the others follow at once.
-    if (this.pausedFor === 'offline') due = due.length > 0 ? due.slice(0, 1) : pollable.slice(0, 1);
-    const proceed = () => !this.disposed && this.pausedFor !== 'auth' && this.options.clock.now() >= this.notBefore;
-    await runBounded(due, this.concurrency, proceed, (task) => this.pollOne(task.id, source));
-    // The next timer is set from what the answers say: they are all in the store first.
-    await this.answersWritten();
+    if (this.pausedFor === 'offline') {
+      // Offline: one probe; when it gets an answer, the others follow at once.
+      if (this.inFlight.size > 0) return;
+      const due = pollable.filter((task) => (task.nextPollAt ?? 0) <= now).sort((a, b) => (a.nextPollAt ?? 0) - (b.nextPollAt ?? 0));
+      await this.pollOne((due[0] ?? pollable[0]).id, source);
+      // The next timer is set from what the answer says: it is in the store first.
+      await this.answersWritten();
+      return;
+    }
+    for (let task = this.nextDue(); task && this.slots < this.slotLimit(task); task = this.nextDue()) this.openSlot(source);
+  }
+
+  /** `concurrency` slots while the poller keeps up; up to `maxConcurrency` while a task waits past its time. */
+  private slotLimit(task: VideoTaskRecord): number {
+    return this.options.clock.now() - (task.nextPollAt ?? 0) > this.lateMs() ? this.maxConcurrency : this.concurrency;
+  }
+
+  /**
+   * One request at a time, each for the task that has waited longest, until none is due. A slot that finds itself
+   * behind (another task overdue by more than 2% of the interval) opens another, up to `maxConcurrency`.
+   */
+  private openSlot(source: VideoTaskSource): void {
+    this.slots++;
+    const proceed = () => !this.disposed && this.holdsLease && this.pausedFor === undefined && this.options.clock.now() >= this.notBefore;
+    void (async () => {
+      try {
+        for (let task = proceed() ? this.nextDue() : undefined; task; task = proceed() ? this.nextDue() : undefined) {
+          this.claimed.add(task.id);
+          const waiting = this.nextDue();
+          if (waiting && this.slots < this.slotLimit(waiting)) this.openSlot(source);
+          await this.pollOne(task.id, source);
+        }
+      } catch (error) {
+        this.options.log.error(`polling failed: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        this.slots--;
+        this.schedule();
+      }
+    })();
+  }
+
+  /** The due task that has waited longest and that no request is out for. */
+  private nextDue(): VideoTaskRecord | undefined {
+    const now = this.options.clock.now();
+    let best: VideoTaskRecord | undefined;
+    for (const task of this.followedTasks()) {
+      const due = task.nextPollAt ?? 0;
+      if (due > now || this.claimed.has(task.id) || !isPollable(task)) continue;
+      if (!best || due < (best.nextPollAt ?? 0)) best = task;
+    }
+    return best;
   }
 
   private async pollOne(id: string, source: VideoTaskSource): Promise<void> {
@@ -203,11 +266,15 @@ export class VideoPoller extends Disposable {
     try {
       answer = await source.getVideoTask(id, controller.signal);
     } catch (error) {
-      if (!controller.signal.aborted && !this.disposed) await this.failed(id, error);
-      return;
-    } finally {
       this.inFlight.delete(controller);
+      try {
+        if (!controller.signal.aborted && !this.disposed) await this.failed(id, error);
+      } finally {
+        this.release([id]);
+      }
+      return;
     }
+    this.inFlight.delete(controller);
     if (this.disposed) return;
     if (this.pausedFor === 'offline') {
       this.options.log.info('the service answers again: polling resumes.');
@@ -233,28 +300,38 @@ export class VideoPoller extends Disposable {
       const batch = new Map(this.answers);
       this.answers.clear();
       const finished: TaskFinished[] = [];
-      await this.options.store.updateEach((current) => {
-        const got = batch.get(current.id);
-        if (!got) return undefined;
-        const { answer, at, sentAt } = got;
-        this.options.log.debug(`${current.id}: ${answer.status}${answer.progress !== undefined ? ` ${answer.progress}%` : ''}`);
-        const { record, transition } = applyAnswer(current, answer, at);
-        if (transition) finished.push({ task: record, state: transition });
-        if (!isPollable(record)) return record;
-        // A task tracked by id may turn out to be older than the limit as soon as the service says when it began.
-        if (isPastStaleLimit(record, at, this.options.settings().staleAfterHours)) return asStale(record);
-        const delay = this.delayFor(record, at);
-        // The interval is the longest a completion may go unseen: the next answer takes as long to come back as this
-        // one did, so the request leaves that much before the interval is over. A slow answer never makes the next
-        // request follow at once: at least half the delay after the answer.
-        const roundTrip = at - sentAt;
-        return { ...record, nextPollAt: Math.max(sentAt + delay - roundTrip, at + delay / 2) };
-      });
+      try {
+        await this.options.store.updateEach((current) => {
+          const got = batch.get(current.id);
+          if (!got) return undefined;
+          const { answer, at, sentAt } = got;
+          this.options.log.debug(`${current.id}: ${answer.status}${answer.progress !== undefined ? ` ${answer.progress}%` : ''}`);
+          const { record, transition } = applyAnswer(current, answer, at);
+          if (transition) finished.push({ task: record, state: transition });
+          if (!isPollable(record)) return record;
+          // A task tracked by id may turn out to be older than the limit as soon as the service says when it began.
+          if (isPastStaleLimit(record, at, this.options.settings().staleAfterHours)) return asStale(record);
+          const delay = this.delayFor(record, at);
+          // The interval is the longest a completion may go unseen: the next answer takes as long to come back as this
+          // one did, so the request leaves that much before the interval is over. A slow answer never makes the next
+          // request follow at once: at least half the delay after the answer.
+          const roundTrip = at - sentAt;
+          return { ...record, nextPollAt: Math.max(sentAt + delay - roundTrip, at + delay / 2) };
+        });
+      } finally {
+        this.release(batch.keys());
+      }
       for (const event of finished) {
         this.options.log.info(`${event.task.id} ${event.state}${event.task.error ? `: ${event.task.error}` : ''}`);
         this.finished.fire(event);
       }
     }
+  }
+
+  /** These tasks' answers are in the store (or their requests failed): they may be asked again when due. */
+  private release(ids: Iterable<string>): void {
+    for (const id of ids) this.claimed.delete(id);
+    this.schedule();
   }
 
   private async failed(id: string, error: unknown): Promise<void> {
@@ -325,9 +402,17 @@ export class VideoPoller extends Disposable {
     return this.options.store.tasks.filter((task) => isFollowedHere(task, service));
   }
 
+  private baseMs(): number {
+    return this.options.settings().pollIntervalSeconds * 1000;
+  }
+
+  private lateMs(): number {
+    return this.baseMs() * LATE_FRACTION;
+  }
+
   private delayFor(record: VideoTaskRecord, now: number): number {
     return pollDelay({
-      baseMs: this.options.settings().pollIntervalSeconds * 1000,
+      baseMs: this.baseMs(),
       viewVisible: this.options.viewVisible(),
       ageMs: now - record.createdAt,
       consecutiveErrors: record.consecutiveErrors ?? 0,

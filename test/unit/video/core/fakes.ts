@@ -15,6 +15,8 @@ export class FakeSource implements VideoTaskSource {
   fallback: Answer = (id) => ({ id, state: 'pending', status: 'in_progress' });
   /** When set, requests wait for it (to test requests in flight). */
   gate: Promise<void> | undefined;
+  /** Per task: its requests wait for this (a slow answer for one task only). */
+  readonly gates = new Map<string, Promise<void>>();
   aborted = 0;
 
   constructor(private readonly clock: FakeClock) {}
@@ -30,13 +32,14 @@ export class FakeSource implements VideoTaskSource {
 
   async getVideoTask(id: string, signal?: AbortSignal): Promise<VideoTask> {
     this.calls.push({ id, at: this.clock.now() });
-    if (this.gate) {
+    const gate = this.gates.get(id) ?? this.gate;
+    if (gate) {
       await new Promise<void>((resolve, reject) => {
         signal?.addEventListener('abort', () => {
           this.aborted++;
           reject(new ApiError({ kind: 'aborted', message: 'aborted', hint: '' }));
         });
-        void this.gate?.then(resolve);
+        void gate.then(resolve);
       });
     }
     const list = this.scripts.get(id);

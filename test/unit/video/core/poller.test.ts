@@ -150,6 +150,43 @@ describe('video poller (fake clock)', () => {
     assert.deepEqual(source.calls.map((call) => call.id).sort(), ['a', 'b', 'c', 'd', 'e']);
   });
 
+  it('issue 28.4: a slow answer holds no other task back: a free slot asks about each task as it falls due', async () => {
+    const { clock, store, source } = setup({ concurrency: 2 });
+    await store.add(record('slow', clock));
+    await store.add(record('fast', clock));
+    let answerSlow!: () => void;
+    source.gates.set('slow', new Promise((resolve) => (answerSlow = resolve)));
+    await clock.advance(BASE_MS);
+    const firstAt = clock.now();
+    assert.deepEqual(source.calls.map((call) => call.id).sort(), ['fast', 'slow']);
+    await clock.advance(2 * BASE_MS);
+    assert.deepEqual(
+      source.calls.filter((call) => call.id === 'fast').map((call) => call.at - firstAt),
+      [0, BASE_MS, 2 * BASE_MS],
+      'asked every interval while the slow answer is still out',
+    );
+    assert.equal(source.callsFor('slow'), 1, 'a task in flight is never asked twice');
+    source.gates.delete('slow');
+    answerSlow();
+    await clock.advance(BASE_MS);
+    assert.ok(source.callsFor('slow') >= 2, 'the slow task is asked again once its answer came');
+  });
+
+  it('issue 28.4: while due tasks wait for a slot, up to eight requests go out at once, and no more', async () => {
+    const { clock, store, source, poller } = setup({ concurrency: 2 });
+    const ids = Array.from({ length: 20 }, (_, index) => `t${index}`);
+    // Overdue by ten seconds: the window was busy, or the poller is behind.
+    for (const id of ids) await store.add(record(id, clock, { nextPollAt: clock.now() - 10_000 }));
+    let open!: () => void;
+    source.gate = new Promise((resolve) => (open = resolve));
+    await clock.advance(0);
+    assert.equal(poller.requestsInFlight, 8);
+    source.gate = undefined;
+    open();
+    await settle();
+    assert.deepEqual(source.calls.map((call) => call.id).sort(), [...ids].sort(), 'each asked once');
+  });
+
   it('issue 28.4: writes the answers that come together in one store write, and sends the next poll so its answer comes within the interval', async () => {
     const { clock, memento, store, source } = setup({ concurrency: 5 });
     for (const id of ['a', 'b', 'c', 'd', 'e']) await store.add(record(id, clock));
