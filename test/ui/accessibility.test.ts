@@ -3,6 +3,7 @@ import { assertNoSeriousViolations } from './support/axe';
 import { LONG_WAIT, lastReply, openChat, send, waitForStatus, waitUntil } from './support/chatPage';
 import { quickInputBox } from './support/palette';
 import { frameWith, viewPane } from './support/views';
+import { FILM_AND_PAGES } from './support/sessions';
 import { useWorkbench } from './support/workbench';
 import { writeMadeFilm } from '../service/madeFilm';
 
@@ -11,17 +12,7 @@ import { writeMadeFilm } from '../service/madeFilm';
 // reply is announced to a screen reader once.
 
 describe('accessibility of the pages (issue 28.9, axe-core in the real workbench)', () => {
-  const context = useWorkbench({
-    name: 'accessibility',
-    env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
-    settings: {
-      'promptreel.chat.model': 'promptreel-chat',
-      'promptreel.video.model': 'promptreel-video',
-      'promptreel.video.pollIntervalSeconds': 2,
-      'promptreel.video.autoDownload': true,
-    },
-    service: { scenario: { video: { pollsToRunning: 0, pollsToDone: 1 } } },
-  });
+  const context = useWorkbench(FILM_AND_PAGES);
 
   it('issue 28.9: the chat after a reply with code has no serious violation, and each finished reply is announced once', async () => {
     const { page } = context.workbench;

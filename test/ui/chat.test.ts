@@ -19,6 +19,7 @@ import {
   waitForStatus,
   waitUntil,
 } from './support/chatPage';
+import { CHAT_AND_MENTIONS } from './support/sessions';
 import { useWorkbench } from './support/workbench';
 
 // The chat panel as a user drives it in a real VS Code (code-server + Chromium): streamed markdown with highlighted
@@ -29,18 +30,7 @@ import { useWorkbench } from './support/workbench';
 const CHAT_PRICE = { kind: 'per-token', promptUsdPerMillion: 3, completionUsdPerMillion: 12 } as const;
 
 describe('chat panel (real VS Code, end to end)', () => {
-  const context = useWorkbench({
-    name: 'chat',
-    env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
-    settings: {
-      'promptreel.chat.model': 'promptreel-chat',
-      'workbench.colorTheme': 'Default Dark Modern',
-      // More than the reasoner writes: its request is adjusted, and the reply says so.
-      'promptreel.chat.maxTokens': 256,
-      'promptreel.models.capabilities': { 'promptreel-reasoner': { maxOutputTokens: 64 } },
-    },
-    files: { 'src/scratch.ts': '' },
-  });
+  const context = useWorkbench(CHAT_AND_MENTIONS);
 
   it('issue 28.1: a window loads the chat panel’s code only when the Chat view is first shown', async () => {
     const { workbench } = context;

@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { assertNoSeriousViolations } from './support/axe';
 import { fillInput, quickInputRow, runCommand } from './support/palette';
 import { LONG_WAIT, chatFrame, normalize, openFile, showPromptreelSideBar, waitUntil } from './support/chatPage';
+import { USAGE_AND_LONG_CHAT } from './support/sessions';
 import { useWorkbench } from './support/workbench';
 
 // Issue 28 item 2: a 500-message chat in the real chat view. It opens at its end with only the messages near the view
@@ -146,12 +148,8 @@ async function widestChatFrame(page: Page): Promise<FrameLocator> {
 }
 
 describe('a 500-message chat (issue 28 item 2, real VS Code)', () => {
-  const context = useWorkbench({
-    name: 'chat-long',
-    env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
-    settings: { 'promptreel.chat.model': 'promptreel-chat' },
-    files: { 'long-chat.json': longChatJson() },
-  });
+  const context = useWorkbench(USAGE_AND_LONG_CHAT);
+  before(() => fs.writeFileSync(path.join(context.workbench.workspace, 'long-chat.json'), longChatJson()));
 
   it('issue 28.2: opens at its last message with only the messages near the view in the page, renders older ones as they are scrolled to, and a deep one like any other', async () => {
     const { page, workspace } = context.workbench;

@@ -2,12 +2,12 @@ import * as assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
 import { LONG_WAIT, lastReply, lastReplyId, normalize, openChat, waitForNewReply, waitForStatus, waitUntil } from './support/chatPage';
 import { viewPane } from './support/views';
+import { ALPHA, CHAT_AND_MENTIONS } from './support/sessions';
 import { useWorkbench } from './support/workbench';
 
 // Mentions and pasted images as a user drives them in the real workbench: `@` opens the popup, typing narrows it,
 // Enter adds the chip, the meter counts it; a screenshot pasted into the prompt box becomes an image chip.
 
-const ALPHA = 'export function alphaMentionTarget(): number {\n  return 42;\n}\n';
 /** A 1×1 PNG. */
 const PIXEL_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -25,16 +25,7 @@ async function pasteImage(frame: FrameLocator, name: string): Promise<void> {
 }
 
 describe('chat mentions, pasted images and tools (real VS Code, end to end)', () => {
-  const context = useWorkbench({
-    name: 'chat-mentions',
-    env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
-    settings: {
-      'promptreel.chat.model': 'promptreel-chat',
-      'promptreel.models.capabilities': { 'promptreel-chat': { vision: true, tools: true } },
-      'workbench.colorTheme': 'Default Dark Modern',
-    },
-    files: { 'src/mention/alpha.ts': ALPHA, 'src/mention/beta.ts': 'export const beta = 2;\n', 'src/other/alphabet.md': '# abc\n' },
-  });
+  const context = useWorkbench(CHAT_AND_MENTIONS);
 
   it('picks a file from the @ popup: a chip with its size and tokens, the meter, and the text sent', async () => {
     const { page, service } = context.workbench;
@@ -56,9 +47,17 @@ describe('chat mentions, pasted images and tools (real VS Code, end to end)', ()
     await chip.waitFor({ state: 'visible', timeout: LONG_WAIT });
     assert.equal(await popup.isVisible(), false, 'the popup closed');
     assert.equal(await prompt.inputValue(), 'What does ', 'the typed @query became the chip');
+    const chipTokens = Number(/≈(\d+) tokens/.exec(await chip.innerText())?.[1]);
     assert.match(await chip.innerText(), new RegExp(`${ALPHA.length} B[\\s\\S]*≈\\d+ tokens`));
+    // promptreel-chat's 128k window, with at least the chip's tokens counted.
     const meter = frame.locator('#context-meter');
-    await waitUntil(async () => /\d+ \/ 124k tokens/.test(await meter.innerText()), 'the meter to count the chip');
+    const counted = async () => Number(/^(\d+) \/ 128k tokens/.exec(await meter.innerText())?.[1] ?? 0);
+    await waitUntil(
+      async () => (await counted()) >= chipTokens,
+      `the meter to count the chip's ${chipTokens} tokens`,
+      LONG_WAIT,
+      () => meter.innerText(),
+    );
     await prompt.pressSequentially('return?');
     await context.workbench.screenshot('chat-mention-chip');
     const previous = await lastReplyId(frame);

@@ -2,10 +2,8 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { waitForNotification } from './support/notifications';
 import { quickInputBox } from './support/palette';
+import { SUM, VIDEO_AND_EDITOR } from './support/sessions';
 import { useWorkbench } from './support/workbench';
-
-const SUM = 'function sum(a: number, b: number) {\n  \n}\n';
-const VARS = 'const a = 1;\nlet b = 2;\nconsole.log(a + b);\n';
 
 /** The text of the active editor as rendered (only what is on screen, which is all of these small files). */
 async function editorText(page: Page): Promise<string> {
@@ -90,12 +88,7 @@ async function openAt(page: Page, file: string, line: number, column: number): P
 }
 
 describe('streaming into the editor (Chromium, real workbench)', () => {
-  const context = useWorkbench({
-    name: 'editor-stream',
-    env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
-    settings: { 'promptreel.chat.model': 'promptreel-chat', 'promptreel.editor.rewriteMode': 'diff', 'files.autoSave': 'off' },
-    files: { 'src/sum.ts': SUM, 'src/vars.ts': VARS },
-  });
+  const context = useWorkbench(VIDEO_AND_EDITOR);
 
   it('Complete at Cursor streams in with a progress notification whose Cancel stops it; Ctrl+Z restores the file', async () => {
     const { page, service } = context.workbench;
@@ -150,7 +143,8 @@ describe('streaming into the editor (Chromium, real workbench)', () => {
 
     const diff = page.locator('.monaco-diff-editor').first();
     await diff.waitFor({ state: 'visible', timeout: 30_000 });
-    const modified = diff.locator('.editor.modified .view-lines');
+    // Not the deleted lines a narrow diff editor shows inline, in zones of the modified side.
+    const modified = diff.locator('.editor.modified .view-lines:not(.line-delete)');
     await modified.filter({ hasText: 'const b = 2;' }).waitFor({ state: 'visible', timeout: 30_000 });
     const accept = page.locator('.editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Rewrite"]');
     await accept.waitFor({ state: 'visible', timeout: 30_000 });

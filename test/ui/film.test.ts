@@ -6,6 +6,7 @@ import { FILMS_PATH, writeMadeFilm, type MadeFilmShot } from '../service/madeFil
 import { assertNoSeriousViolations } from './support/axe';
 import { LONG_WAIT, openFile, waitUntil } from './support/chatPage';
 import { frameWith, runContextMenuItem, treeRow } from './support/views';
+import { FILM_AND_PAGES } from './support/sessions';
 import { useWorkbench } from './support/workbench';
 
 /** Three clips that join: the film is one MP4 with its .vtt. */
@@ -29,11 +30,7 @@ function shownCaption(video: Locator): Promise<string> {
 // playing a made film with a caption on screen (screenshots). The made film is the assembly's output, written into the
 // workspace from the service's film clips (shooting is tested in the host tier).
 describe('explainer film (storyboard editor, player with captions; issue 27)', () => {
-  const context = useWorkbench({
-    name: 'film',
-    env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
-    settings: { 'promptreel.chat.model': 'promptreel-chat', 'promptreel.video.model': 'promptreel-video' },
-  });
+  const context = useWorkbench(FILM_AND_PAGES);
   let editor: FrameLocator;
 
   it('issue 27: drafts a film of the selection and shows its storyboard with the price, before anything is sent', async () => {

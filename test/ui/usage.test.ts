@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import { openChat, send, waitForStatus, waitUntil } from './support/chatPage';
 import { frameWith } from './support/views';
+import { USAGE_AND_LONG_CHAT } from './support/sessions';
 import { useWorkbench } from './support/workbench';
 
 const DAY_S = 86_400;
@@ -9,11 +10,7 @@ const DAY_S = 86_400;
 // Promptreel: Show Usage as a user opens it: the service's log of the key (charges from elsewhere over the last weeks,
 // and a reply sent here from the chat view), drawn as a chart per day and per model, with the last requests below.
 describe('usage view (issue 26.3, end to end)', () => {
-  const context = useWorkbench({
-    name: 'usage',
-    env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
-    settings: { 'promptreel.chat.model': 'promptreel-chat', 'promptreel.account.dailyBudget': 1, 'promptreel.account.monthlyBudget': 20 },
-  });
+  const context = useWorkbench(USAGE_AND_LONG_CHAT);
 
   it('issue 26.3: Show Usage draws the spend per day and per model from the key’s log, and marks the reply sent here', async () => {
     const { page, service } = context.workbench;

@@ -6,6 +6,7 @@ import { sampleBytes, type LocalService } from '../service';
 import { clearNotifications, notificationMessage } from './support/notifications';
 import { quickInputBox, quickInputRow, runCommand } from './support/palette';
 import { expandView, frameWith, openViewContainer, runContextMenuItem, treeRow, viewPane } from './support/views';
+import { VIDEO_AND_EDITOR } from './support/sessions';
 import { useWorkbench } from './support/workbench';
 import { LONG_WAIT } from './support/chatPage';
 
@@ -55,22 +56,7 @@ async function playedPast(videos: Locator, seconds: number): Promise<void> {
 // the task in the Video Tasks view going from running to completed, Download from the notification, and the
 // video playing in the player webview. The service plays a task that stays running for a few polls.
 describe('video tasks (command palette, tree, download, player; end to end)', () => {
-  const context = useWorkbench({
-    name: 'video',
-    settings: { 'promptreel.video.model': 'promptreel-video', 'promptreel.video.pollIntervalSeconds': 2 },
-    env: (service) => ({ PROMPTREEL_API_KEY: service.demoKey }),
-    service: { scenario: { video: { pollsToRunning: 1, pollsToDone: 6 } } },
-    // As a cloned repository may ship them: a task whose input runs Generate Video with a prompt, and a price of its
-    // own for the model (review 2.3, 2.4). Every price in this suite must still be the service's.
-    files: {
-      '.vscode/tasks.json': JSON.stringify({
-        version: '2.0.0',
-        tasks: [{ label: 'Make a promo video', type: 'shell', command: 'echo ${input:promo}', problemMatcher: [] }],
-        inputs: [{ id: 'promo', type: 'command', command: 'promptreel.generateVideo', args: { prompt: 'A kite from a task input', review: false } }],
-      }),
-      '.vscode/settings.json': JSON.stringify({ 'promptreel.models.prices': { 'promptreel-video': { perRequest: 0.01 } } }),
-    },
-  });
+  const context = useWorkbench(VIDEO_AND_EDITOR);
 
   it('shows the empty Video Tasks view with a Generate Video button', async () => {
     const { page } = context.workbench;

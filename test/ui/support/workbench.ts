@@ -1,5 +1,6 @@
 // A real VS Code workbench (code-server + Chromium) with the packaged extension installed, talking to the local
-// service. One per test file (`useWorkbench`) or per test (`launchWorkbench` + `stop()`).
+// service. One per test file (`useWorkbench`), one for several files (`useWorkbench` of a session of ./sessions), or
+// one per test (`launchWorkbench` + `stop()`).
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
@@ -24,6 +25,12 @@ export interface WorkbenchOptions {
   locale?: string;
   /** Unpacked extension folders (`publisher.name-version`) installed next to Promptreel, e.g. test fixtures. */
   extraExtensions?: string[];
+  /**
+   * Suites given this same options object share one workbench when they run one after the other (the order of
+   * test/.mocharc.ui.json). Each suite after the first starts with the service reset (its tasks, requests and logs
+   * gone), every editor closed and no notification left.
+   */
+  shared?: boolean;
 }
 
 export interface Workbench {
@@ -153,8 +160,38 @@ export async function launchWorkbench(options: WorkbenchOptions = {}): Promise<W
   }
 }
 
+/** The last suite's workbench, kept while the next suite asks for the same session (see `WorkbenchOptions.shared`). */
+let kept: { options: WorkbenchOptions; workbench: Workbench } | undefined;
+
+async function workbenchFor(options: WorkbenchOptions, name: string | undefined): Promise<Workbench> {
+  if (kept?.options === options) {
+    const { workbench } = kept;
+    workbench.service.reset();
+    await workbench.runCommand('View: Close All Editors');
+    await workbench.runCommand('Notifications: Clear All Notifications');
+    return workbench;
+  }
+  await releaseKept();
+  const workbench = await launchWorkbench({ name: options.name ?? name, ...options });
+  if (options.shared) kept = { options, workbench };
+  return workbench;
+}
+
+async function releaseKept(): Promise<void> {
+  const last = kept;
+  kept = undefined;
+  await last?.workbench.stop();
+}
+
+// After the last suite of the tier (a root hook: this module is loaded with the test files).
+if (typeof after === 'function')
+  after(async function () {
+    this.timeout(30_000);
+    await releaseKept();
+  });
+
 /**
- * Mocha helper: one workbench for the enclosing `describe`, a screenshot of every failed test
+ * Mocha helper: one workbench for the enclosing `describe` (or the one it shares with the suite before it), a screenshot of every failed test
  * (.artifacts/screenshots/failed-<test>.png) and a copy of VS Code's logs, both named in the failure's message, and
  * always stopped at the end.
  */
@@ -162,7 +199,7 @@ export function useWorkbench(options: WorkbenchOptions = {}): { readonly workben
   const holder: { workbench?: Workbench } = {};
   before(async function () {
     this.timeout(120_000);
-    holder.workbench = await launchWorkbench({ name: options.name ?? this.test?.parent?.title, ...options });
+    holder.workbench = await workbenchFor(options, this.test?.parent?.title);
   });
   afterEach(async function () {
     const test = this.currentTest;
@@ -183,7 +220,8 @@ export function useWorkbench(options: WorkbenchOptions = {}): { readonly workben
   });
   after(async function () {
     this.timeout(30_000);
-    await holder.workbench?.stop();
+    // A shared workbench stays for the next suite of its session; the next suite of another one stops it.
+    if (holder.workbench !== kept?.workbench) await holder.workbench?.stop();
   });
   return {
     get workbench(): Workbench {
