@@ -9,9 +9,9 @@ import { describeError, type ComponentLogger } from '../common/logger';
 import { showMessage } from '../workbench/showMessage';
 import type { Settings } from '../config/settings';
 import { abortOn } from '../workbench/abortOn';
+import { LazyFeature } from '../workbench/lazyFeature';
 import { modelInformation } from './core/modelInformation';
 import { TokenCalibration } from './core/tokenCalibration';
-import { LazyFeature } from '../workbench/lazyFeature';
 import type { LanguageModelResponder } from './languageModelResponder';
 
 /** Promptreel's chat models in VS Code's own model list (`vscode.lm`), answering through the Promptreel client. */

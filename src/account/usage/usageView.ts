@@ -5,13 +5,12 @@ import { Disposable, MutableDisposable, toDisposable } from '../../common/lifecy
 import { LazyFeature } from '../../workbench/lazyFeature';
 import { registerPanelSerializer, webviewOptions } from '../../workbench/webview/webviewHost';
 import type * as UsageHostModule from './usageHost';
-import type { UsageHost, UsageDeps } from './usageHost';
 import type { UsageSnapshot } from './protocol';
 
 interface OpenUsage {
   panel: vscode.WebviewPanel;
   /** Set once its code has loaded (the first time, a moment after the panel opens). */
-  host?: UsageHost;
+  host?: UsageHostModule.UsageHost;
 }
 
 /** Promptreel: Show Usage: one editor panel (open or reveal it), restored after a reload by its serializer. */
@@ -21,7 +20,7 @@ export class UsageView extends Disposable {
   /** The page's code loads with the first Show Usage, not with every window. */
   private readonly hostCode: LazyFeature<typeof UsageHostModule>;
 
-  constructor(private readonly deps: UsageDeps) {
+  constructor(private readonly deps: UsageHostModule.UsageDeps) {
     super();
     this.hostCode = this._register(new LazyFeature('usage view', () => import('./usageHost'), deps.log));
     this._register(toDisposable(() => this.current?.panel.dispose()));
@@ -38,7 +37,7 @@ export class UsageView extends Disposable {
   }
 
   /** The open view's host (tests drive Refresh and Export CSV… through it, as the page's buttons do). */
-  get host(): UsageHost | undefined {
+  get host(): UsageHostModule.UsageHost | undefined {
     return this.current?.host;
   }
 
