@@ -127,7 +127,8 @@ async function main() {
       `[host] code-server ${spec.codeServer} (VS Code ${spec.vscode}) ${server.url} (pgid ${server.pgid}) up in ${(server.startedInMs / 1000).toFixed(2)}s`,
     );
     browser = await launchBrowser();
-    const page = await browser.newPage({ viewport: HOST_VIEWPORT });
+    // Reduced motion (as in the UI tier): no endless animation repaints the workbench while the suites run.
+    const page = await browser.newPage({ viewport: HOST_VIEWPORT, reducedMotion: 'reduce' });
     let finish;
     const finished = new Promise((resolve) => (finish = resolve));
     let loggedStats;

@@ -124,7 +124,9 @@ export async function launchWorkbench(options: WorkbenchOptions = {}): Promise<W
     codeServer = await serverModule.startCodeServer({ profile, workspace, env, logFile, ...(options.locale ? { locale: options.locale } : {}) });
     lap('code-server up');
     browser = await browserModule.launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    // Reduced motion, as a user may ask for it: VS Code and the pages stop their endless animations (spinners,
+    // progress bars), which otherwise repaint the screen for as long as they show.
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, reducedMotion: 'reduce' });
     const page = await context.newPage();
     lap('browser up');
     await page.goto(codeServer.folderUrl(workspace));

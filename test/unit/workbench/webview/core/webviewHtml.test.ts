@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { escapeHtml, newNonce, webviewHtml, type WebviewHtmlOptions } from '../../../../../src/workbench/webview/core/webviewHtml';
 
 const SOURCE = 'https://file+.vscode-resource.vscode-cdn.net';
@@ -80,5 +82,20 @@ describe('webview pages (one CSP for every webview, src/workbench/webview)', () 
     assert.ok(!html.includes(hostile) && !html.includes('<img'), 'a translation cannot end its block or add markup');
     assert.equal(html.match(/<script/g)?.length, 2, 'the translations (a JSON data block, never run) and the page’s own script');
     assert.ok(html.includes('<script type="application/json" id="promptreel-l10n">'));
+  });
+
+  it("stops every endless animation of the pages' stylesheets for a user who asks for reduced motion", () => {
+    const media = path.join(__dirname, '..', '..', '..', '..', '..', '..', 'media');
+    const sheets = fs.readdirSync(media).filter((name) => name.endsWith('.css'));
+    assert.ok(sheets.includes('chat.css'), `the stylesheets are read from ${media}`);
+    for (const sheet of sheets) {
+      const css = fs.readFileSync(path.join(media, sheet), 'utf8');
+      const reduced = [...css.matchAll(/@media \(prefers-reduced-motion: reduce\) \{([\s\S]*?)\n\}/g)].map((block) => block[1]).join('\n');
+      const endless = [...css.matchAll(/([^{}]+)\{[^}]*animation:[^;}]*infinite[^}]*\}/g)].map((rule) => rule[1].trim());
+      for (const selector of endless) {
+        const stopped = new RegExp(`${selector.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\{[^}]*animation: none`);
+        assert.match(reduced, stopped, `${sheet}: "${selector}" keeps moving under prefers-reduced-motion`);
+      }
+    }
   });
 });
