@@ -56,7 +56,7 @@ const OFFLINE_NOISE =
 async function main() {
   const statsOut = option('--stats-file');
   const timingsOut = option('--timings-file');
-  const timeoutMs = Number(option('--timeout-ms', process.env.PROMPTREEL_HOST_TIMEOUT_MS || 20 * 60_000));
+  const timeoutMs = Number(option('--timeout-ms', process.env.PROMPTREEL_HOST_TIMEOUT_MS || 30 * 60_000));
   const vsix = option('--vsix') && path.resolve(option('--vsix'));
   const spec = option('--vscode') ? stackFor(option('--vscode')) : NEWEST;
   if (!spec) throw new Error(`no VS Code stack is pinned for ${option('--vscode')} (scripts/vscode/stack.js)`);

@@ -90,7 +90,7 @@ function plan({ stages: selected, grep, serial }) {
       name: 'host',
       command: [node, path.join(__dirname, 'run-host-tests.js'), '--stats-file', statsFile('host'), '--timings-file', timingsFile('host')],
       env: grep ? { PROMPTREEL_HOST_GREP: grep } : {},
-      timeoutMs: 25 * MINUTE,
+      timeoutMs: 35 * MINUTE,
       counts: true,
       needs: ['build', 'compile', 'install'],
     });
@@ -99,7 +99,7 @@ function plan({ stages: selected, grep, serial }) {
     stages.push({
       name: 'ui',
       command: [node, bin('mocha/bin/mocha.js'), '--config', 'test/.mocharc.ui.json', '--reporter', reporter, ...grepArgs],
-      timeoutMs: 30 * MINUTE,
+      timeoutMs: 35 * MINUTE,
       counts: true,
       testDir: 'out/test/ui',
       needs: ['package', 'compile', 'install'],

@@ -57,11 +57,12 @@ const LATE_FRACTION = 0.02;
 
 /**
  * The one poller. One timer, set only while some task is queued or running: each tick asks the service about
- * every task that is due, one request per task. Each slot that an answer frees takes the task that has waited longest,
- * including tasks that fell due since the tick, so a long round never holds a due task back until it ends; while due
- * tasks wait for a slot, up to `maxConcurrency` requests go out at once. Then the timer is set for the next due task. Per-task delays back off with the task's age and its failed polls; a `Retry-After` holds every
- * request back; a network failure pauses polling (one probe at a time) until the service answers again; a refused
- * key pauses it until `resume()`. Tasks pending past the stale limit are marked stale and left alone.
+ * every task that is due, one request per task. Each slot that an answer frees takes the task that has waited
+ * longest, including tasks that fell due since the tick, so a slow answer never holds a due task back; while due
+ * tasks wait past their time, up to `maxConcurrency` requests go out at once. Then the timer is set for the next due
+ * task. Per-task delays back off with the task's age and its failed polls; a `Retry-After` holds every request back;
+ * a network failure pauses polling (one probe at a time) until the service answers again; a refused key pauses it
+ * until `resume()`. Tasks pending past the stale limit are marked stale and left alone.
  */
 export class VideoPoller extends Disposable {
   private readonly timer = this._register(new MutableDisposable());
