@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startLocalService, type LocalService } from '../../service';
 import { browser as browserModule, extensions, paths, processes, profile as profileModule, server as serverModule } from './harness';
 import { fillInput, pickItem, runCommand } from './palette';
-import { waitForNotification } from './notifications';
+import { clearNotifications, waitForNotification } from './notifications';
 import { webviewFrame } from './views';
 
 export interface WorkbenchOptions {
@@ -170,7 +170,7 @@ async function workbenchFor(options: WorkbenchOptions, name: string | undefined)
     const { workbench } = kept;
     workbench.service.reset();
     await workbench.runCommand('View: Close All Editors');
-    await workbench.runCommand('Notifications: Clear All Notifications');
+    await clearNotifications(workbench.page);
     return workbench;
   }
   await releaseKept();
