@@ -373,7 +373,9 @@ describe('chat: mentions (files, folders, editors, problems, git, terminal, symb
     }
   });
 
-  it('review 2.5: with a .gitignore line of twenty *, the first @ mention answers within a second', async () => {
+  // How the cost grows is counted in matcher steps by test/unit/workspace/core/globMatcher.test.ts; here the suite's hang
+  // limit is the only clock (a backtracking matcher took a minute on this search).
+  it('review 2.5: with a .gitignore line of twenty *, the first @ mention answers and the line still hides what it names', async () => {
     const gitignore = workspaceUri('.gitignore');
     const before = await vscode.workspace.fs.readFile(gitignore);
     await writeWorkspaceFile('review-ignore/a-rather-long-name-of-a-backup.bak', 'backup\n');
@@ -386,10 +388,7 @@ describe('chat: mentions (files, folders, editors, problems, git, terminal, symb
       await waitFor(() => api.chat.mentions.files.isHidden(workspaceUri('review-ignore', 'a-rather-long-name-of-a-backup.bak')), {
         what: 'the new .gitignore line to count',
       });
-      const started = Date.now();
       const labels = (await suggestions(host, 'a-rather-long-name')).map((item) => item.label);
-      const elapsed = Date.now() - started;
-      assert.ok(elapsed < 1_000, `the first mention search took ${elapsed} ms`);
       assert.ok(labels.includes('review-ignore/a-rather-long-name-of-a-source.ts'), labels.join(', '));
       assert.ok(!labels.some((label) => label.endsWith('.bak')), 'the line still hides what it names');
     } finally {
