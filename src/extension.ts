@@ -4,29 +4,24 @@ import './workbench/l10n';
 import * as vscode from 'vscode';
 import { systemClock } from './common/clock';
 import { AccountFeature, registerAccountCommands } from './account/accountFeature';
-import { ApiKeyCommands } from './auth/apiKeyCommands';
 import { ApiKeyStore } from './connection/keys/apiKeyStore';
-import { SecretHeaderCommands } from './auth/secretHeaderCommands';
-import { ClientCertificateCommands } from './auth/clientCertificateCommands';
+import { ApiKeyContext } from './auth/apiKeyContext';
 import { SecretHeaderStore } from './connection/keys/secretHeaderStore';
-import { describeExtraHeaders } from './connection/core/requestExtrasMerge';
 import { ServiceTrust } from './connection/keys/core/serviceTrust';
-import { confirmService } from './workbench/confirmService';
 import { ClientProvider } from './connection/clientProvider';
+import { describeExtraHeaders } from './connection/core/requestExtrasMerge';
 import { Connection } from './connection/connection';
 import { GeneralCommands } from './commands/generalCommands';
-import { SelectChatModelCommand } from './commands/selectChatModel';
 import type { ChatFeature } from './chatPanel/chatFeature';
 import { registerChatSurfaces } from './chatPanel/chatSurfaces';
 import { LazyFeature } from './workbench/lazyFeature';
+import type { CommandHandler } from './workbench/registerCommands';
 import { CommandIds } from './common/contributions';
 import { DisposableStore } from './common/lifecycle';
 import { Logger } from './common/logger';
 import { SecretRedactor } from './common/redactor';
 import { Settings } from './config/settings';
 import type { EditorStreamCommands } from './editorStream/editorStreamCommands';
-import { RewriteProposals } from './editorStream/rewriteProposals';
-import { ManageModelsCommand } from './languageModels/manageModelsCommand';
 import { ChatModelChoice } from './connection/core/chatModelChoice';
 import { ModelCatalog } from './connection/core/modelCatalog';
 import { PromptreelChatProvider } from './languageModels/promptreelChatProvider';
@@ -36,8 +31,9 @@ import { VideoRuntime } from './video/videoRuntime';
 import { t } from './api/l10n';
 
 /**
- * Handles returned by `activate()` only when VS Code runs the extension's tests (never to other extensions in normal
- * use): the public object of each feature and of the connection they share. What these own (the key store, the
+ * What the host tests reach the extension through (`testApi()` builds it from `PromptreelTestHandles`, which
+ * `activate()` returns only when VS Code runs the extension's tests, never to other extensions in normal use): the
+ * public object of each feature and of the connection they share. What these own (the key store, the
  * clients…) is reached through them; commands and settings through VS Code.
  */
 export interface PromptreelTestApi {
@@ -48,28 +44,37 @@ export interface PromptreelTestApi {
   /** Video tasks: the runtime (store, poller, view, commands, downloads, player). */
   readonly video: VideoRuntime;
   /** Complete at Cursor / Rewrite Selection, and the rewrites waiting in a diff. */
-  readonly editorStream: { readonly commands: EditorStreamCommands; readonly proposals: RewriteProposals };
+  readonly editorStream: { readonly commands: EditorStreamCommands; readonly proposals: EditorStreamCommands['proposals'] };
   /** The `vscode.lm` provider of the `promptreel` vendor, its model list and its management command. */
-  readonly languageModels: { readonly provider: PromptreelChatProvider; readonly catalog: ModelCatalog; readonly manage: ManageModelsCommand };
+  readonly languageModels: { readonly provider: PromptreelChatProvider; readonly catalog: ModelCatalog };
   /** The `@promptreel` chat participant (its handler and follow-ups are called directly by tests). */
   readonly participant: PromptreelParticipant;
   /** The key's quota and expiry in the status bar. */
   readonly account: AccountFeature;
   /** The chat model and the running video tasks in the status bar. */
   readonly statusBar: ChatModelStatusBar;
-  /** Set API Key, Clear API Key and the `promptreel.hasApiKey` context key. */
-  readonly auth: ApiKeyCommands;
+  /** The `promptreel.hasApiKey` context key (VS Code cannot read a context key back: tests read it here). */
+  readonly auth: { readonly hasApiKey: ApiKeyContext };
   /** VS Code's storage of this window, so tests can play "another window" changing it, or reload a store from it. */
   readonly storage: { readonly global: vscode.Memento; readonly workspace: vscode.Memento; readonly secrets: vscode.SecretStorage };
   /** The log: the logger every line goes through (a test adds a sink to read the lines) and the output channel's file. */
   readonly log: { readonly logger: Logger; readonly file: vscode.Uri };
 }
 
+/**
+ * What `activate()` returns in test mode: `PromptreelTestApi`, except that the features loaded on first use are handed
+ * out still unloaded, so that activating under test costs what it costs a user (the host tests' `testApi()` loads them).
+ */
+export interface PromptreelTestHandles extends Omit<PromptreelTestApi, 'chat' | 'editorStream'> {
+  readonly chat: { get(): Promise<ChatFeature> };
+  readonly editorStream: { readonly commands: { get(): Promise<EditorStreamCommands> } };
+}
+
 /** What must finish before the extension is disposed (set by `activate`). */
 let stopping: (() => Promise<void>) | undefined;
 
 /** The composition root: builds every object, hands collaborators through constructors, and one store to VS Code. */
-export async function activate(context: vscode.ExtensionContext): Promise<PromptreelTestApi | undefined> {
+export function activate(context: vscode.ExtensionContext): PromptreelTestHandles | undefined {
   const store = new DisposableStore();
   context.subscriptions.push(store);
 
@@ -100,17 +105,57 @@ export async function activate(context: vscode.ExtensionContext): Promise<Prompt
   );
 
   store.add(new GeneralCommands(context.extension.id, output));
-  const auth = store.add(new ApiKeyCommands(keyStore, settings, logger.forComponent('auth')));
-  store.add(new SecretHeaderCommands(secretHeaders, settings));
-  store.add(new ClientCertificateCommands(context.secrets, redactor));
+  const hasApiKey = store.add(new ApiKeyContext(keyStore, logger.forComponent('auth')));
+  // Setting up the service (the key, secret headers, the certificate's passphrase, the chat model, Manage in VS Code's
+  // model picker): their code loads when one of them is first run.
+  const connectionCommands = store.add(
+    new LazyFeature(
+      'connection commands',
+      async () => {
+        const [{ ApiKeyCommands }, { SecretHeaderCommands }, { ClientCertificateCommands }, { SelectChatModelCommand }, { ManageModelsCommand }] =
+          await Promise.all([
+            import('./auth/apiKeyCommands'),
+            import('./auth/secretHeaderCommands'),
+            import('./auth/clientCertificateCommands'),
+            import('./commands/selectChatModel'),
+            import('./languageModels/manageModelsCommand'),
+          ]);
+        const handlers: Readonly<Record<string, CommandHandler>> = {
+          ...new ApiKeyCommands(keyStore, settings, logger.forComponent('auth')).handlers,
+          ...new SecretHeaderCommands(secretHeaders, settings).handlers,
+          ...new ClientCertificateCommands(context.secrets, redactor).handlers,
+          ...new SelectChatModelCommand(settings, connection, logger.forComponent('models')).handlers,
+          ...new ManageModelsCommand(modelCatalog).handlers,
+        };
+        return { handlers };
+      },
+      logger.forComponent('main'),
+    ),
+  );
+  store.add(
+    connectionCommands.registerCommands(
+      [
+        CommandIds.setApiKey,
+        CommandIds.clearApiKey,
+        CommandIds.confirmService,
+        CommandIds.setSecretHeader,
+        CommandIds.removeSecretHeader,
+        CommandIds.setClientCertificatePassphrase,
+        CommandIds.selectChatModel,
+        CommandIds.manageLanguageModels,
+      ],
+      (commands) => commands.handlers,
+    ),
+  );
   const connectionTest = store.add(
     new LazyFeature(
       'connection test',
       async () => {
-        const [{ ConnectionDoctor }, { TestConnectionCommand }, { inspectServerCertificate }] = await Promise.all([
+        const [{ ConnectionDoctor }, { TestConnectionCommand }, { inspectServerCertificate }, { confirmService }] = await Promise.all([
           import('./doctor/core/connectionDoctor'),
           import('./doctor/testConnectionCommand'),
           import('./api/tls/inspectCertificate'),
+          import('./workbench/confirmService'),
         ]);
         const doctor = new ConnectionDoctor({
           baseUrlInput: () => settings.baseUrl,
@@ -128,7 +173,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Prompt
     ),
   );
   store.add(connectionTest.registerCommands([CommandIds.testConnection], (command) => command.handlers));
-  store.add(new SelectChatModelCommand(settings, connection, logger.forComponent('models')));
   const video = store.add(
     new VideoRuntime({
       globalState: context.globalState,
@@ -151,7 +195,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<Prompt
     ),
   );
   store.add(registerChatSurfaces(chat, logger.forComponent('chat')));
-  const rewriteProposals = store.add(new RewriteProposals(logger.forComponent('editor')));
   const editorCommands = store.add(
     new LazyFeature(
       'editor commands',
@@ -160,22 +203,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<Prompt
           settings,
           connection,
           context.globalState,
-          rewriteProposals,
           logger.forComponent('editor'),
         ),
       logger.forComponent('main'),
     ),
   );
-  const { completeAtCursor, rewriteSelection, cancelEditorStream, retryEditorStreamNow } = CommandIds.editor;
-  store.add(editorCommands.registerCommands([completeAtCursor, rewriteSelection, cancelEditorStream, retryEditorStreamNow], (commands) => commands.handlers));
-  const editorStream = {
-    commands: editorCommands,
-    proposals: rewriteProposals,
-  };
+  const { completeAtCursor, rewriteSelection, cancelEditorStream, retryEditorStreamNow, acceptRewrite, rejectRewrite } = CommandIds.editor;
+  store.add(
+    editorCommands.registerCommands(
+      [completeAtCursor, rewriteSelection, cancelEditorStream, retryEditorStreamNow, acceptRewrite, rejectRewrite],
+      (commands) => commands.handlers,
+    ),
+  );
+  const editorStream = { commands: editorCommands };
   const languageModels = {
     provider: store.add(new PromptreelChatProvider(settings, connection, logger.forComponent('lm'))),
     catalog: modelCatalog,
-    manage: store.add(new ManageModelsCommand(modelCatalog)),
   };
   const participantLog = logger.forComponent('participant');
   const participantHandlers = store.add(
@@ -205,14 +248,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Prompt
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
     connection,
-    chat: await chat.get(),
+    chat,
     video,
-    editorStream: { commands: await editorStream.commands.get(), proposals: editorStream.proposals },
+    editorStream,
     languageModels,
     participant,
     account,
     statusBar,
-    auth,
+    auth: { hasApiKey },
     storage: { global: context.globalState, workspace: context.workspaceState, secrets: context.secrets },
     log: { logger, file: vscode.Uri.joinPath(context.logUri, 'Promptreel.log') },
   };

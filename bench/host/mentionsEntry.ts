@@ -63,8 +63,9 @@ export async function run(): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) throw new Error('no workspace folder');
   writeTree(folder.uri.fsPath);
-  const api = (await vscode.extensions.getExtension(EXTENSION_ID)?.activate()) as { chat?: ChatFeatureApi } | undefined;
-  const chat = api?.chat;
+  // The test handles: the chat panel's code loads on first use, as for a user.
+  const api = (await vscode.extensions.getExtension(EXTENSION_ID)?.activate()) as { chat?: { get?(): Promise<ChatFeatureApi> } } | undefined;
+  const chat = await api?.chat?.get?.();
   if (typeof chat?.view?.reveal !== 'function') throw new Error('the test API has no chat.view.reveal');
   await vscode.workspace.getConfiguration('promptreel').update('chat.model', 'promptreel-chat', vscode.ConfigurationTarget.Global);
   const host = await chat.view.reveal();

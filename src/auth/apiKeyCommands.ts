@@ -1,14 +1,12 @@
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { registerCommands } from '../workbench/registerCommands';
+import type { CommandHandler } from '../workbench/registerCommands';
 import { normalizeBaseUrl } from '../api/baseUrl';
-import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import { showMessage } from '../workbench/showMessage';
 import type { Settings } from '../config/settings';
 import { API_KEY_ENV, type ApiKeyStore } from '../connection/keys/apiKeyStore';
 import { confirmService } from '../workbench/confirmService';
-import { ApiKeyContext } from './apiKeyContext';
 import { t } from '../api/l10n';
 
 /** What Set API Key returns (never the key itself). */
@@ -23,26 +21,19 @@ export interface ClearApiKeyResult {
   environmentKeyRemains: boolean;
 }
 
-/** `Promptreel: Set API Key` and `Promptreel: Clear API Key`, and the context key that says whether there is a key. */
-export class ApiKeyCommands extends Disposable {
-  /** `promptreel.hasApiKey`, kept in step with the key store (VS Code cannot read a context key back: tests read it here). */
-  readonly hasApiKey: ApiKeyContext;
+/** `Promptreel: Set API Key`, `Promptreel: Clear API Key` and Use This Folder's Service. */
+export class ApiKeyCommands {
+  readonly handlers: Readonly<Record<string, CommandHandler>> = {
+    [CommandIds.setApiKey]: () => this.setApiKey(),
+    [CommandIds.clearApiKey]: () => this.clearApiKey(),
+    [CommandIds.confirmService]: () => this.confirmFolderService(),
+  };
 
   constructor(
     private readonly store: ApiKeyStore,
     private readonly settings: Settings,
     private readonly log: ComponentLogger,
-  ) {
-    super();
-    this.hasApiKey = this._register(new ApiKeyContext(store, log));
-    this._register(
-      registerCommands({
-        [CommandIds.setApiKey]: () => this.setApiKey(),
-        [CommandIds.clearApiKey]: () => this.clearApiKey(),
-        [CommandIds.confirmService]: () => this.confirmFolderService(),
-      }),
-    );
-  }
+  ) {}
 
   /** Use This Folder's Service: confirms the service only the folder's settings name (nothing to do otherwise). */
   async confirmFolderService(): Promise<boolean> {

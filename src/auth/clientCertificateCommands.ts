@@ -1,23 +1,19 @@
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
-import { Disposable } from '../common/lifecycle';
 import type { SecretRedactor } from '../common/redactor';
 import { CLIENT_CERTIFICATE_PASSPHRASE_SECRET } from '../connection/tlsSettingKeys';
-import { registerCommands } from '../workbench/registerCommands';
+import type { CommandHandler } from '../workbench/registerCommands';
 import { showMessage } from '../workbench/showMessage';
 import { t } from '../api/l10n';
 
-export const SET_CLIENT_CERTIFICATE_PASSPHRASE = 'promptreel.setClientCertificatePassphrase';
-
 /** `Promptreel: Set Client Certificate Passphrase…`: the passphrase of an encrypted key or PKCS#12, in SecretStorage. */
-export class ClientCertificateCommands extends Disposable {
+export class ClientCertificateCommands {
+  readonly handlers: Readonly<Record<string, CommandHandler>> = { [CommandIds.setClientCertificatePassphrase]: () => this.setPassphrase() };
+
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly redactor: SecretRedactor,
-  ) {
-    super();
-    this._register(registerCommands({ [SET_CLIENT_CERTIFICATE_PASSPHRASE]: () => this.setPassphrase() }));
-  }
+  ) {}
 
   /** True when a passphrase was stored, false when one was removed, undefined when cancelled. */
   async setPassphrase(): Promise<boolean | undefined> {

@@ -2,32 +2,23 @@ import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { normalizeBaseUrl } from '../api/baseUrl';
 import { headerProblem } from '../api/requestExtras';
-import { Disposable } from '../common/lifecycle';
 import type { Settings } from '../config/settings';
-import { registerCommands } from '../workbench/registerCommands';
+import type { CommandHandler } from '../workbench/registerCommands';
 import { showMessage } from '../workbench/showMessage';
 import type { SecretHeaderStore } from '../connection/keys/secretHeaderStore';
 import { t } from '../api/l10n';
 
-export const SecretHeaderCommandIds = {
-  setSecretHeader: 'promptreel.setSecretHeader',
-  removeSecretHeader: 'promptreel.removeSecretHeader',
-} as const;
-
 /** `Promptreel: Set Secret Header…` and `Remove Secret Header…`: header values kept in SecretStorage, per service. */
-export class SecretHeaderCommands extends Disposable {
+export class SecretHeaderCommands {
+  readonly handlers: Readonly<Record<string, CommandHandler>> = {
+    [CommandIds.setSecretHeader]: () => this.setSecretHeader(),
+    [CommandIds.removeSecretHeader]: (name?: unknown) => this.removeSecretHeader(typeof name === 'string' ? name : undefined),
+  };
+
   constructor(
     private readonly store: SecretHeaderStore,
     private readonly settings: Settings,
-  ) {
-    super();
-    this._register(
-      registerCommands({
-        [SecretHeaderCommandIds.setSecretHeader]: () => this.setSecretHeader(),
-        [SecretHeaderCommandIds.removeSecretHeader]: (name?: unknown) => this.removeSecretHeader(typeof name === 'string' ? name : undefined),
-      }),
-    );
-  }
+  ) {}
 
   /** The header's name when one was stored (never its value). */
   async setSecretHeader(): Promise<string | undefined> {

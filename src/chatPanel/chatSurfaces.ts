@@ -2,7 +2,7 @@ import { CommandIds, ViewIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import type { ComponentLogger } from '../common/logger';
 import type { LazyFeature } from '../workbench/lazyFeature';
-import { registerPanelSerializer } from '../workbench/webview/webviewHost';
+import { registerPanelSerializer } from '../workbench/webview/webviewPanels';
 import { AskAboutSelectionActions } from './askAboutSelectionActions';
 import type { ChatFeature } from './chatFeature';
 

@@ -1,11 +1,10 @@
 import { ensureReady } from '../workbench/readiness';
-import { registerCommands } from '../workbench/registerCommands';
+import type { CommandHandler } from '../workbench/registerCommands';
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import type { ModelInfo } from '../api/models';
 import type { PriceQuote } from '../connection/account/core/priceBook';
 import type { Connection } from '../connection/connection';
-import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
 import { modelDescription } from '../connection/account/core/modelDescription';
@@ -16,15 +15,14 @@ interface ModelItem extends vscode.QuickPickItem {
 }
 
 /** `Promptreel: Select Chat Model`: a quick pick over the chat models of `/v1/models`; writes `promptreel.chat.model` (global). */
-export class SelectChatModelCommand extends Disposable {
+export class SelectChatModelCommand {
+  readonly handlers: Readonly<Record<string, CommandHandler>> = { [CommandIds.selectChatModel]: () => this.run() };
+
   constructor(
     private readonly settings: Settings,
     private readonly connection: Connection,
     private readonly log: ComponentLogger,
-  ) {
-    super();
-    this._register(registerCommands({ [CommandIds.selectChatModel]: () => this.run() }));
-  }
+  ) {}
 
   /** Returns the model chosen, or undefined when the pick was dismissed. */
   async run(): Promise<string | undefined> {

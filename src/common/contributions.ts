@@ -12,6 +12,9 @@ export const CommandIds = {
   refreshKeyHealth: 'promptreel.refreshKeyHealth',
   showUsage: 'promptreel.showUsage',
   manageLanguageModels: 'promptreel.manageLanguageModels',
+  setSecretHeader: 'promptreel.setSecretHeader',
+  removeSecretHeader: 'promptreel.removeSecretHeader',
+  setClientCertificatePassphrase: 'promptreel.setClientCertificatePassphrase',
   chat: {
     askAboutSelection: 'promptreel.askAboutSelection',
     newChat: 'promptreel.newChat',

@@ -13,12 +13,10 @@ import type { Settings } from '../config/settings';
 import type { ClientProvider } from './clientProvider';
 import type { ChatModelChoice } from './core/chatModelChoice';
 import type { ModelCatalog } from './core/modelCatalog';
-import { ChargeGate, type ChargedVideoRequest } from './core/chargeGate';
-import { videoFolderChoices } from '../config/folderChoices';
+import type { ChargeGate, ChargedVideoRequest } from './core/chargeGate';
 import { SpendTracker } from './account/core/spendTracker';
 import { KeyLogMonitor } from './account/core/keyLogMonitor';
 import { ChargedCosts } from './account/core/chargedCosts';
-import { spendSummary } from './account/core/spendSummary';
 import { BudgetGuard } from './budgetGuard';
 import { memoryState, type StateStorage } from '../common/stateStorage';
 
@@ -35,8 +33,9 @@ export class Connection extends Disposable {
   readonly keyHealth: KeyHealthMonitor;
   /** The price of each model: the user's settings over the service's list (never a folder's settings). */
   readonly prices: PriceBook;
-  /** The one gate before `POST /v1/videos`: nothing is sent without an accepted confirmation of that exact request. */
-  readonly videoCharges: ChargeGate<ChargedVideoRequest>;
+  /** The gate, once its code has loaded (see `videoCharges`). */
+  private chargeGate: Promise<ChargeGate<ChargedVideoRequest>> | undefined;
+  private readonly settings: Settings;
   /** What the gateway really charged, from its log of the key (read when first needed, once per burst of charges). */
   readonly keyLog: KeyLogMonitor;
   /** What every charged request cost, as recorded here and as the gateway's log says. */
@@ -57,6 +56,7 @@ export class Connection extends Disposable {
     memory: StateStorage = memoryState(),
   ) {
     super();
+    this.settings = settings;
     const reader = async () => (await this.readyClient())?.account;
     this.keyHealth = this._register(new KeyHealthMonitor({ reader, clock, log }));
     this.prices = this._register(new PriceBook({ reader, overrides: () => settings.userValue('models.prices'), log }));
@@ -69,6 +69,7 @@ export class Connection extends Disposable {
         loggedSpend: async () => {
           const entries = await this.keyLog.entries();
           if (!entries) return undefined;
+          const { spendSummary } = await import('./account/core/spendSummary');
           const summary = spendSummary(entries, clock.now());
           return { todayUsd: summary.todayUsd, monthUsd: summary.monthUsd, source: 'log' as const };
         },
@@ -78,13 +79,6 @@ export class Connection extends Disposable {
     this._register(clients.onDidRecordCharge(({ service, record }) => this.spending.record(service, record)));
     this._register(clients.onDidCharge(() => this.keyLog.afterCharge()));
     this.budgets = this._register(new BudgetGuard(settings, this.spending, () => this.service, memory, clock, log));
-    this.videoCharges = new ChargeGate<ChargedVideoRequest>({
-      priceOf: (model) => this.prices.priceOf(model),
-      budgetNote: (priceUsd) => this.budgets.confirmationNote(priceUsd),
-      keyHealth: () => (this.keyHealth.state.kind === 'unknown' ? this.keyHealth.refresh() : Promise.resolve(this.keyHealth.state)),
-      fromFolder: (requests) => videoFolderChoices(settings, requests),
-      clock,
-    });
     const changed = () => {
       this.keyHealth.forget();
       this.keyLog.forget();
@@ -98,6 +92,26 @@ export class Connection extends Disposable {
         if (change.affects('models.prices')) this.prices.settingsChanged();
       }),
     );
+  }
+
+  /**
+   * The one gate before `POST /v1/videos`: nothing is sent without an accepted confirmation of that exact request.
+   * One gate for the window; its code loads with the first video a user prices.
+   */
+  videoCharges(): Promise<ChargeGate<ChargedVideoRequest>> {
+    this.chargeGate ??= Promise.all([import('./core/chargeGate'), import('../config/folderChoices')]).then(
+      ([{ ChargeGate }, { videoFolderChoices }]) =>
+        new ChargeGate<ChargedVideoRequest>({
+          priceOf: (model) => this.prices.priceOf(model),
+          budgetNote: (priceUsd) => this.budgets.confirmationNote(priceUsd),
+          keyHealth: () => (this.keyHealth.state.kind === 'unknown' ? this.keyHealth.refresh() : Promise.resolve(this.keyHealth.state)),
+          fromFolder: (requests) => videoFolderChoices(this.settings, requests),
+          clock: this.clock,
+        }),
+    );
+    // A gate that could not load is tried again on the next use.
+    this.chargeGate.catch(() => (this.chargeGate = undefined));
+    return this.chargeGate;
   }
 
   /** The normalized base URL of the service (the scope of its key), or undefined while none is set. */

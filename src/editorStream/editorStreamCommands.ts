@@ -14,7 +14,7 @@ import { clipAfter, clipBefore, completionPrompt, rewritePrompt, type EditorProm
 import { buildChatRequest, describeAdjustment } from '../chatRequest/chatRequestBuilder';
 import type { ChatRequest } from '../api/chat/request';
 import { REWRITE_SCHEME } from './rewriteProposal';
-import type { RewriteProposals } from './rewriteProposals';
+import { RewriteProposals } from './rewriteProposals';
 import { rewriteArgsSchema, type RewriteArgs } from './core/rewriteArgs';
 import { EditorStreamSession } from './editorStreamSession';
 
@@ -46,6 +46,8 @@ interface Ready {
 export class EditorStreamCommands extends Disposable {
   private readonly session: EditorStreamSession;
   readonly handlers: Readonly<Record<string, CommandHandler>>;
+  /** The rewrites waiting in a diff, with their Accept and Reject. */
+  readonly proposals: RewriteProposals;
   private readonly reporter: OutcomeReporter;
   private readonly highlight = this._register(
     vscode.window.createTextEditorDecorationType({
@@ -57,10 +59,10 @@ export class EditorStreamCommands extends Disposable {
     private readonly settings: Settings,
     private readonly connection: Connection,
     private readonly state: vscode.Memento,
-    private readonly proposals: RewriteProposals,
     private readonly log: ComponentLogger,
   ) {
     super();
+    this.proposals = this._register(new RewriteProposals(log));
     this.reporter = new OutcomeReporter(log);
     this.session = this._register(new EditorStreamSession(settings, log));
     this.handlers = {
@@ -68,6 +70,7 @@ export class EditorStreamCommands extends Disposable {
       [CommandIds.editor.rewriteSelection]: (args?: unknown) => this.rewriteSelection(args),
       [CommandIds.editor.cancelEditorStream]: () => this.session.cancel(),
       [CommandIds.editor.retryEditorStreamNow]: () => this.session.retryNow(),
+      ...this.proposals.handlers,
     };
   }
 

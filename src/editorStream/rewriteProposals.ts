@@ -1,7 +1,7 @@
 import { CommandIds } from '../common/contributions';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { registerCommands } from '../workbench/registerCommands';
+import type { CommandHandler } from '../workbench/registerCommands';
 import { Emitter } from '../common/emitter';
 import * as z from 'zod/mini';
 import { t } from '../api/l10n';
@@ -37,16 +37,15 @@ export class RewriteProposals extends Disposable implements vscode.TextDocumentC
   readonly onDidChange = this.changedEmitter.event;
   private readonly proposals = new Map<string, RewriteProposal>();
   private nextId = 1;
+  /** Accept and Reject, registered with the editor commands (whose code this loads with). */
+  readonly handlers: Readonly<Record<string, CommandHandler>> = {
+    [CommandIds.editor.acceptRewrite]: (arg?: unknown) => this.accept(arg),
+    [CommandIds.editor.rejectRewrite]: (arg?: unknown) => this.reject(arg),
+  };
 
   constructor(private readonly log: ComponentLogger) {
     super();
     this._register(vscode.workspace.registerTextDocumentContentProvider(REWRITE_SCHEME, this));
-    this._register(
-      registerCommands({
-        [CommandIds.editor.acceptRewrite]: (arg?: unknown) => this.accept(arg),
-        [CommandIds.editor.rejectRewrite]: (arg?: unknown) => this.reject(arg),
-      }),
-    );
     this._register(
       vscode.window.tabGroups.onDidChangeTabs((event) => {
         for (const tab of event.closed) {

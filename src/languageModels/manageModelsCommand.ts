@@ -1,8 +1,7 @@
-import { registerCommands } from '../workbench/registerCommands';
+import type { CommandHandler } from '../workbench/registerCommands';
 import { CommandIds } from '../common/contributions';
 import * as vscode from 'vscode';
 import { t } from '../api/l10n';
-import { Disposable } from '../common/lifecycle';
 import type { ModelCatalog } from '../connection/core/modelCatalog';
 
 export type ManageAction = 'setApiKey' | 'baseUrl' | 'capabilities' | 'chatModel' | 'refresh';
@@ -29,11 +28,10 @@ function manageItems(): ManageItem[] {
  * `Promptreel: Manage Language Models`, the management command of the `promptreel` vendor in VS Code's model
  * picker: the key, the address and the per-model capabilities in one place.
  */
-export class ManageModelsCommand extends Disposable {
-  constructor(private readonly catalog: ModelCatalog) {
-    super();
-    this._register(registerCommands({ [CommandIds.manageLanguageModels]: () => this.run() }));
-  }
+export class ManageModelsCommand {
+  readonly handlers: Readonly<Record<string, CommandHandler>> = { [CommandIds.manageLanguageModels]: () => this.run() };
+
+  constructor(private readonly catalog: ModelCatalog) {}
 
   /** Returns what was picked (tests drive the real quick pick), or undefined when dismissed. */
   async run(): Promise<ManageAction | undefined> {

@@ -1,4 +1,3 @@
-import { ensureReady } from '../workbench/readiness';
 import { CommandIds, LANGUAGE_MODEL_VENDOR } from '../common/contributions';
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
@@ -10,7 +9,6 @@ import { showMessage } from '../workbench/showMessage';
 import type { Settings } from '../config/settings';
 import { abortOn } from '../workbench/abortOn';
 import { LazyFeature } from '../workbench/lazyFeature';
-import { modelInformation } from './core/modelInformation';
 import { TokenCalibration } from './core/tokenCalibration';
 import type { LanguageModelResponder } from './languageModelResponder';
 
@@ -51,12 +49,15 @@ export class PromptreelChatProvider extends Disposable implements vscode.Languag
     const scope = this.connection.service;
     if (!scope || !(await this.connection.readyClient())) {
       // Asked silently (VS Code resolving models in the background): no prompts, just nothing to offer.
-      if (!options.silent) await ensureReady(this.connection, t('Using Promptreel models in VS Code Chat'));
+      if (!options.silent) {
+        const { ensureReady } = await import('../workbench/readiness');
+        await ensureReady(this.connection, t('Using Promptreel models in VS Code Chat'));
+      }
       return [];
     }
     const cancel = abortOn(token);
     try {
-      const models = await this.connection.catalog.chatModels(cancel.signal);
+      const [models, { modelInformation }] = await Promise.all([this.connection.catalog.chatModels(cancel.signal), import('./core/modelInformation')]);
       // Prices known now go into the details; a first read fires a change when it arrives (never waited on here).
       void this.connection.prices.prices();
       const prices = this.connection.prices.known();

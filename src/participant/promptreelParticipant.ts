@@ -3,9 +3,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/lifecycle';
 import { describeError, type ComponentLogger } from '../common/logger';
 import type { AnswerHandler } from './answerHandler';
-import { followupsFor } from './core/followups';
 import type { ChatCommandHandler, ParticipantResult } from '../workbench/chatParticipant';
-import { participantFailure } from './participantFailure';
 
 /** What answers a request; its code loads on the first request (see src/extension.ts). */
 export interface ParticipantHandlers {
@@ -60,11 +58,11 @@ export class PromptreelParticipant extends Disposable {
     } catch (error) {
       // Anything unexpected still ends as a message with Show Logs, never as a silent empty answer.
       this.log.error(`@promptreel failed unexpectedly: ${describeError(error)}`);
-      return participantFailure(error, stream);
+      return (await import('./participantFailure')).participantFailure(error, stream);
     }
   }
 
-  provideFollowups(result: vscode.ChatResult): vscode.ChatFollowup[] {
-    return followupsFor(result.metadata);
+  async provideFollowups(result: vscode.ChatResult): Promise<vscode.ChatFollowup[]> {
+    return (await import('./core/followups')).followupsFor(result.metadata);
   }
 }

@@ -24,7 +24,7 @@ export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
   }
 
   async create(quoteId: string): Promise<ParticipantVideoTask | 'not-confirmed'> {
-    const approval = this.connection.videoCharges.approve(quoteId);
+    const approval = (await this.connection.videoCharges()).approve(quoteId);
     if (!approval) return 'not-confirmed';
     return toParticipantTask(await (await this.video.flows.get()).creator.createOrThrow(approval));
   }
@@ -32,7 +32,7 @@ export class ParticipantVideoTasksAdapter implements ParticipantVideoTasks {
   async quote(prompt: string): Promise<ParticipantVideoQuote | undefined> {
     const options = defaultOptions(this.settings.video);
     if (!options.model) return undefined;
-    const quote = await this.connection.videoCharges.quote([toCreateRequest(prompt, options)]);
+    const quote = await (await this.connection.videoCharges()).quote([toCreateRequest(prompt, options)]);
     const warning = joinSentences(quoteWarning(quote), folderNote(quote));
     return {
       id: quote.id,

@@ -47,7 +47,7 @@ export function reviewSources(
   return {
     listModels: () => connection.catalog.allModels(),
     priceOf: (model) => connection.prices.priceOf(model),
-    quote: (prompt, options) => connection.videoCharges.quote(requestsFor(prompt, options), fromFolder),
+    quote: async (prompt, options) => (await connection.videoCharges()).quote(requestsFor(prompt, options), fromFolder),
     limits: (model) => limitsOf(settings, connection, model),
   };
 }

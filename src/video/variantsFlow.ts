@@ -150,7 +150,7 @@ export class VariantsFlow {
     const problems = new Set(
       requests.flatMap((request) => checkPrompt({ ...request, seconds: request.seconds ?? options.seconds }, limits).map((problem) => problem.message)),
     );
-    return confirmChargeInModal(this.deps.connection.videoCharges, requests, {
+    return confirmChargeInModal(await this.deps.connection.videoCharges(), requests, {
       title: T.confirm(count),
       lines: [
         [options.model, describeDurations(requests), options.resolution, options.ratio, options.firstFrame?.fileName].filter(Boolean).join(' · '),

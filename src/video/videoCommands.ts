@@ -100,7 +100,7 @@ export class VideoCommands {
    */
   async reviewAndCreate(prompt: string, options: VideoOptions, source?: TaskSource, fromFolder: readonly string[] = []): Promise<CreateOutcome | undefined> {
     const reviewed = await reviewOptions(prompt, options, reviewSources(this.deps.settings, this.deps.connection, undefined, fromFolder));
-    const approval = reviewed && this.deps.connection.videoCharges.approve(reviewed.quote);
+    const approval = reviewed && (await this.deps.connection.videoCharges()).approve(reviewed.quote);
     if (!approval) return undefined;
     return this.deps.creator.create(approval, { source });
   }
@@ -205,7 +205,7 @@ export class VideoCommands {
   /** A new task with the same request (and the same source for an explainer), once the user confirmed the new charge. */
   private async regenerate(task: VideoTaskRecord): Promise<CreateOutcome | undefined> {
     if (task.request) {
-      const approval = await confirmChargeInModal(this.deps.connection.videoCharges, [task.request], {
+      const approval = await confirmChargeInModal(await this.deps.connection.videoCharges(), [task.request], {
         title: t('Generate this video again?'),
         lines: [`“${shortenPrompt(task.request.prompt, 120)}”`, t('A new task is created with the same prompt and settings.')],
         action: t('Generate Again'),

@@ -76,10 +76,10 @@ export class VideoCreator {
       throw new ApiError({ kind: 'no-key', message: recoveryForMissing(readiness, t('Generating a video')).message, hint: '' });
     }
     const client = readiness.client;
-    if (!extras.firstFrame && this.connection.videoCharges.needsFirstFrame(approval)) {
+    if (!extras.firstFrame && (await this.connection.videoCharges()).needsFirstFrame(approval)) {
       throw new Error(t('This shot starts from the last frame of the shot before, which is not there: nothing was sent.'));
     }
-    const request = this.connection.videoCharges.take(approval, extras.firstFrame);
+    const request = (await this.connection.videoCharges()).take(approval, extras.firstFrame);
     if (!request) throw new Error(t('This confirmation was used already: nothing was sent. Generate the video again to confirm its price.'));
     const { source, group, signal } = extras;
     // Read before the request: an image that cannot be read stops it before anything is sent.
@@ -132,7 +132,7 @@ export class VideoCreator {
 
   /** Sends `request` again once the user confirmed it again, with its price: a Retry is a new charge. */
   async retry(request: StoredCreateRequest, extras: CreateExtras = {}): Promise<CreateOutcome | undefined> {
-    const approval = await confirmChargeInModal(this.connection.videoCharges, [request], {
+    const approval = await confirmChargeInModal(await this.connection.videoCharges(), [request], {
       title: t('Send the video request again?'),
       lines: [
         `“${shortenPrompt(request.prompt, 120)}”`,

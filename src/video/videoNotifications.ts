@@ -19,7 +19,7 @@ export class VideoNotifications extends Disposable {
   constructor(
     poller: VideoPoller,
     private readonly settings: Settings,
-    private readonly downloader: VideoDownloader,
+    private readonly downloader: { get(): Promise<VideoDownloader> },
   ) {
     super();
     this._register(poller.onDidFinishTask((event) => void this.finished(event)));
@@ -40,7 +40,7 @@ export class VideoNotifications extends Disposable {
       return;
     }
     if (this.settings.video.autoDownload) {
-      const outcome = await this.downloader.download(task.id, { automatic: true });
+      const outcome = await (await this.downloader.get()).download(task.id, { automatic: true });
       // Saved, or failed with its own message; only "nowhere to save" falls through to the plain notification.
       if (outcome.kind !== 'cancelled') return;
     }

@@ -12,7 +12,7 @@ import { isPending } from './core/taskModel';
 import type { StateStorage } from '../common/stateStorage';
 import { VideoTaskStore } from './core/taskStore';
 import { VideoTaskTreeProvider } from './taskTreeProvider';
-import { VideoDownloader } from './videoDownloader';
+import type { VideoDownloader } from './videoDownloader';
 import { VideoNotifications } from './videoNotifications';
 import { LazyFeature } from '../workbench/lazyFeature';
 import type { VideoFlows } from './videoFlows';
@@ -48,7 +48,8 @@ export class VideoRuntime extends Disposable {
   readonly poller: VideoPoller;
   readonly tree: VideoTaskTreeProvider;
   readonly view: vscode.TreeView<string>;
-  readonly downloader: VideoDownloader;
+  /** Download to Workspace: its code loads with the first download (or the clean-up a moment after start-up). */
+  readonly downloader: LazyFeature<VideoDownloader>;
   readonly notifications: VideoNotifications;
   /** Creating tasks, the gallery and the player: their code loads on first use. */
   readonly flows: LazyFeature<VideoFlows>;
@@ -85,7 +86,9 @@ export class VideoRuntime extends Disposable {
       }),
     );
     const reveal = (id: string) => void this.view.reveal(id, { select: false, focus: false }).then(undefined, () => undefined);
-    this.downloader = new VideoDownloader(settings, connection, this.store, log);
+    this.downloader = this._register(
+      new LazyFeature('video downloads', async () => new (await import('./videoDownloader')).VideoDownloader(settings, connection, this.store, log), log),
+    );
     this.notifications = this._register(new VideoNotifications(this.poller, settings, this.downloader));
     this.flows = this._register(
       new LazyFeature(
@@ -96,7 +99,7 @@ export class VideoRuntime extends Disposable {
             connection,
             store: this.store,
             poller: this.poller,
-            downloader: this.downloader,
+            downloader: await this.downloader.get(),
             extensionUri: deps.extensionUri,
             selected: () => this.view.selection[0],
             reveal,
@@ -152,7 +155,11 @@ export class VideoRuntime extends Disposable {
     void this.adoptUnscopedTasks();
     // Off the activation path: a moment later, what an interrupted download left behind is cleared.
     const cleanup = setTimeout(
-      () => void this.downloader.removeStaleDownloads().catch((error: unknown) => log.warn(`Clearing interrupted downloads: ${String(error)}`)),
+      () =>
+        void this.downloader
+          .get()
+          .then((downloader) => downloader.removeStaleDownloads())
+          .catch((error: unknown) => log.warn(`Clearing interrupted downloads: ${String(error)}`)),
       STALE_CLEANUP_DELAY_MS,
     );
     this._register(toDisposable(() => clearTimeout(cleanup)));

@@ -53,11 +53,11 @@ export class VideoTool implements vscode.LanguageModelTool<unknown> {
     if ('problem' in plan) return { invocationMessage: t('Promptreel cannot generate this video') };
     const defaults = defaultOptions(this.deps.settings.video);
     const [quote, limits] = await Promise.all([
-      this.deps.connection.videoCharges.quote([plan.request]),
+      (await this.deps.connection.videoCharges()).quote([plan.request]),
       limitsOf(this.deps.settings, this.deps.connection, plan.request.model),
     ]);
     const problems = checkPrompt({ prompt: plan.request.prompt, seconds: plan.request.seconds ?? defaults.seconds, model: plan.request.model }, limits);
-    this.deps.connection.videoCharges.hold(plan.key, quote);
+    (await this.deps.connection.videoCharges()).hold(plan.key, quote);
     const invocationMessage = t('Generating a video with {0}: "{1}"', plan.request.model, shortenPrompt(plan.request.prompt, 60));
     // A VS Code that ignores `chat.tools.eligibleForAutoApproval` (before 1.106) skips its confirmation once the user
     // chose "Always Allow" for the tool, or with `chat.tools.global.autoApprove`: there it is not asked for, and
@@ -72,7 +72,7 @@ export class VideoTool implements vscode.LanguageModelTool<unknown> {
     // Thrown errors reach the model as the tool's failure: nothing was sent.
     if ('problem' in plan) throw new Error(plan.problem);
     const call = callKey(options.toolInvocationToken, { ...plan.request });
-    const charges = this.deps.connection.videoCharges;
+    const charges = await this.deps.connection.videoCharges();
     // A call made again shares the first one's result (below): nothing to confirm for it.
     const approval = this.ledger.has(call) ? undefined : this.deps.vscodeAlwaysConfirms() ? charges.approveHeld(plan.key) : await this.confirmHeld(plan.key);
     const { result, repeated } = this.ledger.run(call, () => {
@@ -91,7 +91,7 @@ export class VideoTool implements vscode.LanguageModelTool<unknown> {
    * Code's confirmation).
    */
   private async confirmHeld(key: string): Promise<VideoApproval | undefined> {
-    const charges = this.deps.connection.videoCharges;
+    const charges = await this.deps.connection.videoCharges();
     const quote = charges.takeHeld(key);
     const request = quote?.requests[0];
     if (!quote || !request) return undefined;

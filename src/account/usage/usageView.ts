@@ -3,7 +3,7 @@ import { t } from '../../api/l10n';
 import { ViewIds } from '../../common/contributions';
 import { Disposable, MutableDisposable, toDisposable } from '../../common/lifecycle';
 import { LazyFeature } from '../../workbench/lazyFeature';
-import { registerPanelSerializer, webviewOptions } from '../../workbench/webview/webviewHost';
+import { registerPanelSerializer, webviewOptions } from '../../workbench/webview/webviewPanels';
 import type * as UsageHostModule from './usageHost';
 import type { UsageSnapshot } from './protocol';
 

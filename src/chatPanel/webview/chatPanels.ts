@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { t } from '../../api/l10n';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';
-import { webviewOptions } from '../../workbench/webview/webviewHost';
+import { webviewOptions } from '../../workbench/webview/webviewPanels';
 import { ChatSession } from './chatSession';
 import type { ChatServices } from './chatServices';
 import { webviewStateSchema } from './protocol';

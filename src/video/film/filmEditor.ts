@@ -3,7 +3,7 @@ import { t } from '../../api/l10n';
 import { ViewIds } from '../../common/contributions';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import { describeError } from '../../common/logger';
-import { webviewOptions } from '../../workbench/webview/webviewHost';
+import { webviewOptions } from '../../workbench/webview/webviewPanels';
 import { showMessage } from '../../workbench/showMessage';
 import type { ShootWhich } from './core/filmRequests';
 import type { Storyboard } from './core/storyboard';

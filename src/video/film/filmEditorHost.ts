@@ -279,7 +279,7 @@ export class FilmEditorHost extends WebviewHost<FilmToHost, HostToFilm> {
     const mainShots = shotsToShoot(storyboard, main);
     const options = shotOptions(this.deps.settings, limits);
     const problems = shotProblems(storyboard, options, limits);
-    const quote = await this.deps.connection.videoCharges.quote(filmRequests(storyboard, options, mainShots));
+    const quote = await (await this.deps.connection.videoCharges()).quote(filmRequests(storyboard, options, mainShots));
     if (turn !== this.views) return;
     const priceUsd = quote.charge.priceUsd;
     const offered = limits.durations?.length ? [...limits.durations] : Array.from({ length: MAX_VIDEO_SECONDS }, (_unused, index) => index + 1);

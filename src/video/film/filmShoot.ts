@@ -83,7 +83,7 @@ export async function shootFilm(
   const problems = shotProblems(storyboard, options, limits);
   const checked = indexes.flatMap((index) => (problems[index] ? [t('Shot {0}: {1}', index + 1, problems[index])] : []));
   const asked = wording(storyboard, which, indexes, chained);
-  const approval = await confirmChargeInModal(deps.connection.videoCharges, requests, { ...asked, lines: [...asked.lines, ...checked] });
+  const approval = await confirmChargeInModal(await deps.connection.videoCharges(), requests, { ...asked, lines: [...asked.lines, ...checked] });
   if (!approval) return { kind: 'cancelled' };
   const groupId = hooks.groupId ?? `film-${randomUUID()}`;
   const source = taskSource(film.file, storyboard);

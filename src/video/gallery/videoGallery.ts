@@ -2,7 +2,7 @@ import { ViewIds } from '../../common/contributions';
 import * as vscode from 'vscode';
 import { Disposable, MutableDisposable, toDisposable } from '../../common/lifecycle';
 import { t } from '../../api/l10n';
-import { webviewOptions } from '../../workbench/webview/webviewHost';
+import { webviewOptions } from '../../workbench/webview/webviewPanels';
 import { GalleryHost, type GalleryDeps } from './galleryHost';
 import type { GalleryCard, PosterReport } from './protocol';
 

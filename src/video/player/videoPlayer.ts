@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { Disposable, toDisposable } from '../../common/lifecycle';
 import type { ComponentLogger } from '../../common/logger';
 import { isFile } from '../../workbench/fileExists';
-import { webviewOptions } from '../../workbench/webview/webviewHost';
+import { webviewOptions } from '../../workbench/webview/webviewPanels';
 import { showMessage } from '../../workbench/showMessage';
 import { fileNameOf } from '../downloadedFile';
 import { filmMedia } from './filmMedia';

@@ -4,6 +4,7 @@ import { Emitter } from '../../common/emitter';
 import { Disposable } from '../../common/lifecycle';
 import { describeError, type ComponentLogger } from '../../common/logger';
 import { newNonce, webviewHtml } from './core/webviewHtml';
+import { webviewOptions } from './webviewPanels';
 
 /** What a page is made of until its script runs; its content arrives by message after it says `ready`. */
 export interface WebviewPage {
@@ -38,15 +39,6 @@ export function pageStrings(): Record<string, string> {
 export function pageLanguage(): string {
   const [language, region] = vscode.env.language.split('-');
   return region ? `${language}-${region.toUpperCase()}` : (language ?? 'en');
-}
-
-/** Scripts on, command links off; resources from the extension's `media/` and `dist/` and the folders given only. */
-export function webviewOptions(extensionUri: vscode.Uri, resourceRoots: readonly vscode.Uri[] = []): vscode.WebviewOptions {
-  return {
-    enableScripts: true,
-    enableCommandUris: false,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist'), ...resourceRoots],
-  };
 }
 
 /**
@@ -143,25 +135,4 @@ export abstract class WebviewHost<In extends { type: string }, Out> extends Disp
 
 function isReady<In extends { type: string }>(message: In): message is Extract<In, { type: 'ready' }> {
   return message.type === 'ready';
-}
-
-/**
- * Brings the panels of `viewType` back after a window reload: `restore` gets the panel and the state its page saved
- * (unchecked: the webview's protocol knows its shape); a panel that cannot be restored is closed, and the failure logged.
- */
-export function registerPanelSerializer(
-  viewType: string,
-  restore: (panel: vscode.WebviewPanel, state: unknown) => Promise<void> | void,
-  log: ComponentLogger,
-): vscode.Disposable {
-  return vscode.window.registerWebviewPanelSerializer(viewType, {
-    async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
-      try {
-        await restore(panel, state);
-      } catch (error) {
-        log.error(`Could not restore a ${viewType} panel: ${describeError(error)}`);
-        panel.dispose();
-      }
-    },
-  });
 }

@@ -109,7 +109,7 @@ describe('connection: daily and monthly budgets (issue 26.4)', () => {
     assert.equal(ctx.service.logReads(), 1);
 
     await setSetting('account.dailyBudget', 0.5);
-    const quote = await api.connection.videoCharges.quote([{ model: 'promptreel-video', prompt: 'Read the log' }]);
+    const quote = await (await api.connection.videoCharges()).quote([{ model: 'promptreel-video', prompt: 'Read the log' }]);
     assert.equal(ctx.service.logReads(), 1, 'what was read is used: no read for the confirmation');
     const logged = ctx.service.keyLog().reduce((sum, entry) => sum + Number(entry['quota']), 0) / 500_000;
     await waitFor(() => api.account.tooltip.includes(`Budget: $${logged.toFixed(2)} of $0.50 today (from the service's log of the key)`), {

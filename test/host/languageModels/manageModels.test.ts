@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { useConnectedService } from '../support/connectedService';
 import { waitFor } from '../support/waitFor';
-import { promptreelModels, testApi } from './languageModelSupport';
+import { promptreelModels } from './languageModelSupport';
 
 type ShowQuickPick = (items: readonly vscode.QuickPickItem[], options?: vscode.QuickPickOptions) => Thenable<vscode.QuickPickItem | undefined>;
 
@@ -67,10 +67,9 @@ describe('language models: the management command of the promptreel vendor', () 
   });
 
   it('opens the capability setting', async () => {
-    const { languageModels } = await testApi();
     const pick = pickNext('Model Capabilities');
     try {
-      assert.equal(await languageModels.manage.run(), 'capabilities');
+      assert.equal(await vscode.commands.executeCommand('promptreel.manageLanguageModels'), 'capabilities');
     } finally {
       pick.restore();
     }

@@ -122,7 +122,7 @@ describe('participant: @promptreel answers', () => {
     assert.deepEqual(result.metadata, { kind: 'explain', model: 'promptreel-chat' });
     assert.match(stream.text, /^You said: Explain this code: what it does, how it works step by step/);
     assert.match(stream.text, /export function greet\(name: string\): string/);
-    const followups = participant.provideFollowups(result);
+    const followups = await participant.provideFollowups(result);
     assert.deepEqual(
       followups.map((followup) => followup.label),
       ['Explain it more simply', 'What could go wrong?'],
@@ -131,7 +131,7 @@ describe('participant: @promptreel answers', () => {
 
     const answered = await participant.handle(chatRequest({ prompt: 'And?' }), { history: [] }, new RecordingStream(), noToken());
     assert.deepEqual(
-      participant.provideFollowups(answered).map((followup) => followup.label),
+      (await participant.provideFollowups(answered)).map((followup) => followup.label),
       ['Tell me more', 'Summarize'],
     );
   });
@@ -143,7 +143,7 @@ describe('participant: @promptreel answers', () => {
     assert.equal(result.metadata.kind, 'setup');
     assert.match(stream.text, /Select the code to explain/);
     assert.equal(chatRequests(ctx.service).length, 0);
-    assert.deepEqual(participant.provideFollowups(result), []);
+    assert.deepEqual(await participant.provideFollowups(result), []);
   });
 
   it('offers Set API Key without a key; without a model it uses the first listed, and Select Chat Model when none is', async () => {

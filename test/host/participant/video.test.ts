@@ -87,7 +87,7 @@ describe('participant: @promptreel /video', () => {
     assert.ok(fs.existsSync(saved) && fs.statSync(saved).size > 0, saved);
     await vscode.commands.executeCommand(open.command, ...(open.arguments ?? []));
 
-    assert.deepEqual(api.participant.provideFollowups(result), [{ prompt: PROMPT, label: 'Make another video from the same prompt', command: 'video' }]);
+    assert.deepEqual(await api.participant.provideFollowups(result), [{ prompt: PROMPT, label: 'Make another video from the same prompt', command: 'video' }]);
   });
 
   it('issue 26.1: against a new-api 1.0 gateway (no address), follows the task to SUCCESS, and its Download saves the video from /content', async () => {
@@ -240,7 +240,7 @@ describe('participant: @promptreel /video', () => {
     assert.match(first.text, /Generate this video with `promptreel-video` \(5 s · \d+p · adaptive\)\? It costs \*\*\$0\.40 · \$2\.80 left after\*\*/);
     assert.match(first.text, /Nothing is sent \(or charged\) until you confirm/);
     assert.equal(videoPosts(ctx.service).length, 0, 'nothing is sent before the confirmation');
-    const [followup] = api.participant.provideFollowups(asked);
+    const [followup] = await api.participant.provideFollowups(asked);
     assert.deepEqual(followup, { prompt: PROMPT, label: 'Generate for $0.40', command: 'video' });
 
     const history = { history: [requestTurn(PROMPT, 'video'), responseTurn('Generate this video?', 'video', asked)] };
@@ -277,7 +277,7 @@ describe('participant: @promptreel /video', () => {
       assert.equal(asks.metadata.kind, 'video-confirm');
       assert.match(unpriced.text, /\*\*Its price is not known\*\*/);
       assert.equal(videoPosts(ctx.service).length, 0, 'nothing is sent without a confirmation, price or not');
-      const [followup] = api.participant.provideFollowups(asks);
+      const [followup] = await api.participant.provideFollowups(asks);
       assert.equal(followup.label, 'Generate it (price not known)');
       const history = { history: [requestTurn(PROMPT, 'video'), responseTurn('Generate this video?', 'video', asks)] };
       const made = await runVideo(api, new RecordingStream(), token, PROMPT, history);

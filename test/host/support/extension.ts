@@ -2,17 +2,18 @@ import * as assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'util';
 import * as vscode from 'vscode';
 import { Settings } from '../../../src/config/settings';
-import type { PromptreelTestApi } from '../../../src/extension';
+import type { PromptreelTestApi, PromptreelTestHandles } from '../../../src/extension';
 
 export const EXTENSION_ID = 'promptreel.promptreel';
 
-/** Activates the extension and returns the handles `activate()` gives in test mode. */
+/** Activates the extension and returns the handles `activate()` gives in test mode, with its lazily loaded features loaded. */
 export async function testApi(): Promise<PromptreelTestApi> {
-  const extension = vscode.extensions.getExtension<PromptreelTestApi | undefined>(EXTENSION_ID);
+  const extension = vscode.extensions.getExtension<PromptreelTestHandles | undefined>(EXTENSION_ID);
   assert.ok(extension, `${EXTENSION_ID} is not loaded`);
-  const api = await extension.activate();
-  assert.ok(api, 'activate() returns the test API in test mode');
-  return api;
+  const handles = await extension.activate();
+  assert.ok(handles, 'activate() returns the test handles in test mode');
+  const [chat, commands] = await Promise.all([handles.chat.get(), handles.editorStream.commands.get()]);
+  return { ...handles, chat, editorStream: { commands, proposals: commands.proposals } };
 }
 
 /**

@@ -113,7 +113,7 @@ describe('video: download and playback', () => {
     ctx.service.setScenario({ cdn: { bytesPerSecond: 10_000 } });
     const task = await completedTask(api, ctx.service);
     const controller = new AbortController();
-    const download = runtime(api).downloader.download(task.id, { signal: controller.signal });
+    const download = (await runtime(api).downloader.get()).download(task.id, { signal: controller.signal });
     await waitFor(() => filesBelow(videosFolder()).some((file) => file.endsWith('.part') && fs.statSync(path.join(videosFolder(), file)).size > 0), {
       what: 'a partial download',
       timeoutMs: 10_000,
@@ -168,7 +168,7 @@ describe('video: download and playback', () => {
     fs.writeFileSync(stale, 'half a video');
     fs.utimesSync(stale, hourAgo, hourAgo);
     fs.writeFileSync(path.join(videosFolder(), 'a-finished-video.mp4'), 'kept');
-    await runtime(api).downloader.removeStaleDownloads();
+    await (await runtime(api).downloader.get()).removeStaleDownloads();
     assert.ok(!fs.existsSync(stale), 'the stale .part file is removed');
     assert.deepEqual(filesBelow(videosFolder()), ['a-finished-video.mp4']);
   });

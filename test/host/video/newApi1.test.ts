@@ -78,7 +78,7 @@ describe('video: a new-api 1.0 gateway (issue 26.1: its own task record, no addr
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'check');
     assert.ok((item.tooltip as vscode.MarkdownString).value.includes('**Status:** SUCCESS'), 'the raw status is shown');
 
-    const saved = await api.video.downloader.download(id);
+    const saved = await (await api.video.downloader.get()).download(id);
     assert.equal(saved.kind, 'saved', JSON.stringify(saved));
     const file = api.video.store.get(id)?.downloadedPath;
     assert.ok(file);
@@ -126,7 +126,7 @@ describe('video: a new-api 1.0 gateway (issue 26.1: its own task record, no addr
     assert.equal(posts(ctx.service, prompt).length, 2, 'one POST per variant');
     for (const task of result.tasks) {
       await pollUntil(api, task.id, (record) => record.state === 'completed', `variant ${task.id} completes`);
-      const saved = await api.video.downloader.download(task.id);
+      const saved = await (await api.video.downloader.get()).download(task.id);
       assert.equal(saved.kind, 'saved', JSON.stringify(saved));
       assertFetchedOverContent(ctx.service, task.id, api.video.store.get(task.id)?.downloadedPath ?? '');
     }
@@ -149,7 +149,7 @@ describe('video: a new-api 1.0 gateway (issue 26.1: its own task record, no addr
       { what: `the gallery card to show ${progress}%` },
     );
     await pollUntil(api, task.id, (record) => record.state === 'completed', 'the task to complete');
-    const saved = await api.video.downloader.download(task.id);
+    const saved = await (await api.video.downloader.get()).download(task.id);
     assert.equal(saved.kind, 'saved', JSON.stringify(saved));
     await waitFor(() => gallery.poster(task.id), { what: 'the poster frame of the video', timeoutMs: 20_000 });
     assertFetchedOverContent(ctx.service, task.id, api.video.store.get(task.id)?.downloadedPath ?? '');

@@ -39,7 +39,7 @@ describe('video: each task belongs to the service that made it', () => {
     const messages = recordMessages();
     let download: DownloadOutcome | undefined;
     try {
-      download = await runtime(api).downloader.download(id);
+      download = await (await runtime(api).downloader.get()).download(id);
     } finally {
       messages.restore();
     }

@@ -216,7 +216,7 @@ export async function generateReviewed(args: Record<string, unknown>): Promise<C
 
 /** The user's confirmation of exactly these requests, through the charge gate (as a review or a modal gives it). */
 export async function confirmedRequests(api: PromptreelTestApi, ...requests: StoredCreateRequest[]): Promise<VideoApproval> {
-  const gate = api.connection.videoCharges;
+  const gate = await api.connection.videoCharges();
   const approval = gate.approve(await gate.quote(requests));
   assert.ok(approval, 'the gate approves a fresh quote');
   return approval;

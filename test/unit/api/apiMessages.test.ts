@@ -55,13 +55,13 @@ describe("localization: zod's issue messages", () => {
     assert.fail('a temperature of 3 is refused');
   }
 
-  it('are in Simplified Chinese for a VS Code in zh-cn, and English otherwise', () => {
+  it('are in Simplified Chinese for a VS Code in zh-cn, and English otherwise', async () => {
     assert.match(refusedTemperature(), /temperature: Too big: expected number to be <=2/);
-    useZodLocale('zh-cn');
+    await useZodLocale('zh-cn');
     const chinese = refusedTemperature();
     assert.match(chinese, /temperature: .*[\u4e00-\u9fff]/, chinese);
     assert.doesNotMatch(chinese, /Too big/);
-    useZodLocale('de');
+    await useZodLocale('de');
     assert.match(refusedTemperature(), /Too big: expected number to be <=2/, 'a language Promptreel has no translation for stays English');
   });
 });

@@ -653,7 +653,7 @@ describe('video/film: Generate Explainer Film from Selection (issue 27)', () => 
   it('issue 27: the creator sends a chained shot only with its first frame, and no first frame with any other request', async () => {
     const api = await testApi();
     const { creator } = await api.video.flows.get();
-    const gate = api.connection.videoCharges;
+    const gate = await api.connection.videoCharges();
     const shot = { model: 'promptreel-video', prompt: 'The parcel lands', seconds: '5' };
     const approval = gate.approve(await gate.quote([shot, { ...shot, prompt: 'The door opens', firstFrameFromPrevious: true }]));
     assert.ok(approval);

@@ -12,7 +12,7 @@ import { useConnectedService } from '../../support/connectedService';
 async function downloadedTask(api: PromptreelTestApi, prompt: string, destination?: string): Promise<string> {
   const task = await (await api.video.flows.get()).creator.createOrThrow(await confirmedRequests(api, { model: 'promptreel-video', prompt, seconds: '5' }));
   await pollUntil(api, task.id, (record) => record.state === 'completed', `${prompt} completes`);
-  const saved = await api.video.downloader.download(task.id, destination ? { destination } : {});
+  const saved = await (await api.video.downloader.get()).download(task.id, destination ? { destination } : {});
   assert.equal(saved.kind, 'saved', JSON.stringify(saved));
   return task.id;
 }
