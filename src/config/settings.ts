@@ -39,7 +39,11 @@ export class Settings extends Disposable {
   }
 
   get<K extends SettingKey>(key: K): SettingValue<K> {
-    const raw = vscode.workspace.getConfiguration(SECTION).get<unknown>(key);
+    return this.read(vscode.workspace.getConfiguration(SECTION), key);
+  }
+
+  private read<K extends SettingKey>(configuration: vscode.WorkspaceConfiguration, key: K): SettingValue<K> {
+    const raw = configuration.get<unknown>(key);
     if (raw === undefined) return SETTING_DEFAULTS[key];
     const value = parseSetting(key, raw);
     if (value !== undefined) return value;
@@ -118,8 +122,10 @@ export class Settings extends Disposable {
 
   private group<G extends 'chat' | 'video'>(group: G): SettingGroup<G> {
     const values: Record<string, unknown> = {};
+    // One configuration object for the group: VS Code builds a new one on each getConfiguration.
+    const configuration = vscode.workspace.getConfiguration(SECTION);
     for (const key of Object.keys(SETTING_DEFAULTS) as SettingKey[]) {
-      if (key.startsWith(`${group}.`)) values[key.slice(group.length + 1)] = this.get(key);
+      if (key.startsWith(`${group}.`)) values[key.slice(group.length + 1)] = this.read(configuration, key);
     }
     return values as SettingGroup<G>;
   }

@@ -32,7 +32,7 @@ export class ChatModelChoice extends Disposable {
 
   /** The model to use, listing the models when none is set; undefined when the service lists none (or cannot list). */
   async resolve(signal?: AbortSignal): Promise<string | undefined> {
-    const configured = this.settings.chat.model;
+    const configured = this.settings.get('chat.model').trim();
     if (configured) return configured;
     const listed = await this.catalog.chatModels(signal).catch(() => []);
     return listed[0]?.id;
@@ -40,7 +40,7 @@ export class ChatModelChoice extends Disposable {
 
   /** What is known without asking the service (for the status bar). */
   inUse(): ChatModelInUse {
-    const configured = this.settings.chat.model;
+    const configured = this.settings.get('chat.model').trim();
     if (configured) return { model: configured, source: 'setting' };
     const first = this.catalog.knownChatModels()?.[0]?.id;
     return first ? { model: first, source: 'first-listed' } : { model: undefined, source: 'none' };
