@@ -15,6 +15,7 @@ const { ROOT, RUNS, LOGS, EXTENSION_MAIN, HOST_TESTS_ENTRY } = require('./vscode
 const { addLanguagePack, writeProfile, writeWorkspace } = require('./vscode/profile');
 const { startCodeServer } = require('./vscode/server');
 const { launchBrowser } = require('./vscode/browser');
+const { OFFLINE_NOISE } = require('./vscode/offlineNoise');
 const { onShutdown } = require('./vscode/processes');
 const { NEWEST, requireStack, readJson, stackFor } = require('./vscode/stack');
 const { installExtension } = require('./vscode/server');
@@ -50,8 +51,6 @@ function payloadUrl(server, folder, { developmentPath, testsEntry }) {
 }
 
 // Offline, the workbench's extension-gallery queries fail; that is expected (recipe pitfall 11).
-const OFFLINE_NOISE =
-  /getaddrinfo ENOTFOUND (open-vsx\.org|\S*marketplace|\S*visualstudio)|authentication provider 'github'|Error while getting the latest version for the extension \S+ from https:\/\/open-vsx\.org/;
 
 async function main() {
   const statsOut = option('--stats-file');

@@ -20,8 +20,10 @@ interface PanelHost {
   webview?: { onDidReceiveMessage(listener: (message: unknown) => void): { dispose(): void } };
 }
 
-function chatApi(api: unknown): ChatApi {
-  const chat = (api as { chat?: Partial<Record<keyof ChatApi, Record<string, unknown>>> } | undefined)?.chat;
+/** The chat panel from the test handles: its code loads on first use, as in a user's window. */
+async function chatApi(api: unknown): Promise<ChatApi> {
+  const lazy = (api as { chat?: { get?: () => Promise<unknown> } } | undefined)?.chat;
+  const chat = (typeof lazy?.get === 'function' ? await lazy.get() : undefined) as Partial<Record<keyof ChatApi, Record<string, unknown>>> | undefined;
   const ok =
     typeof chat?.store?.create === 'function' &&
     typeof chat.store.changed === 'function' &&
@@ -62,7 +64,7 @@ export async function run(): Promise<void> {
   const api = (await extension.activate()) as { connection?: { keyStore?: { store?: (key: string) => Promise<void> } } } | undefined;
   const keyStore = api?.connection?.keyStore;
   if (typeof keyStore?.store !== 'function') throw new Error('the test API has no connection.keyStore.store');
-  const chat = chatApi(api);
+  const chat = await chatApi(api);
   const settings = vscode.workspace.getConfiguration('promptreel');
   await settings.update('baseUrl', baseUrl, vscode.ConfigurationTarget.Global);
   await keyStore.store(key);

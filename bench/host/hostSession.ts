@@ -22,6 +22,7 @@ interface Harness {
   };
   browser: { launchBrowser(): Promise<Browser> };
   stack: { stackProblem(): string | undefined };
+  noise: { OFFLINE_NOISE: RegExp };
 }
 
 function harness(): Harness {
@@ -32,6 +33,7 @@ function harness(): Harness {
     server: load('server') as Harness['server'],
     browser: load('browser') as Harness['browser'],
     stack: load('stack') as Harness['stack'],
+    noise: load('offlineNoise') as Harness['noise'],
   };
 }
 
@@ -68,7 +70,8 @@ export async function runHostSession<T = undefined>(
   options: HostSessionOptions<T> = {},
 ): Promise<{ result: unknown; driven: T | undefined }> {
   const { env = {}, timeoutMs = 180_000, drive } = options;
-  const { paths, profile, server: servers, browser: browsers } = harness();
+  const { paths, profile, server: servers, browser: browsers, noise } = harness();
+  const offlineNoise = noise.OFFLINE_NOISE;
   const runDir = path.join(paths.RUNS, `bench-${process.pid}-${Date.now()}`);
   const reportFile = path.join(runDir, 'result.json');
   const signalFile = path.join(runDir, 'signal');
@@ -93,7 +96,9 @@ export async function runHostSession<T = undefined>(
     const listeners = new Set<() => void>();
     // The host's console: for drivers, and for the error message when no result comes.
     await page.exposeFunction('codeAutomationLog', (_type: unknown, args: unknown) => {
-      lines.push(Array.isArray(args) ? args.map(String).join(' ') : String(args));
+      const line = Array.isArray(args) ? args.map(String).join(' ') : String(args);
+      if (offlineNoise.test(line)) return;
+      lines.push(line);
       for (const listener of listeners) listener();
     });
     const waitForLine = (pattern: RegExp, lineTimeoutMs = timeoutMs) =>
