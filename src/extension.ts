@@ -45,7 +45,7 @@ export interface PromptreelTestApi {
   readonly video: VideoRuntime;
   /** Complete at Cursor / Rewrite Selection, and the rewrites waiting in a diff. */
   readonly editorStream: { readonly commands: EditorStreamCommands; readonly proposals: EditorStreamCommands['proposals'] };
-  /** The `vscode.lm` provider of the `promptreel` vendor, its model list and its management command. */
+  /** The `vscode.lm` provider of the `promptreel` vendor and its model list (Manage is the command `promptreel.manageLanguageModels`). */
   readonly languageModels: { readonly provider: PromptreelChatProvider; readonly catalog: ModelCatalog };
   /** The `@promptreel` chat participant (its handler and follow-ups are called directly by tests). */
   readonly participant: PromptreelParticipant;
