@@ -10,13 +10,15 @@ config(en());
 
 /**
  * zod's issue messages in VS Code's display language where Promptreel is translated into it, else English (at once:
- * English stays until the Chinese messages have loaded).
+ * English stays until the Chinese messages have loaded, and if they cannot load).
  */
 export async function useZodLocale(language: string): Promise<void> {
-  if (language.toLowerCase() !== 'zh-cn') {
-    config(en());
-    return;
+  config(en());
+  if (language.toLowerCase() !== 'zh-cn') return;
+  try {
+    const { default: zhCN } = await import('zod/v4/locales/zh-CN.js');
+    config(zhCN());
+  } catch {
+    // English messages stay: a message in English is still a message.
   }
-  const { default: zhCN } = await import('zod/v4/locales/zh-CN.js');
-  config(zhCN());
 }

@@ -76,10 +76,11 @@ export class VideoCreator {
       throw new ApiError({ kind: 'no-key', message: recoveryForMissing(readiness, t('Generating a video')).message, hint: '' });
     }
     const client = readiness.client;
-    if (!extras.firstFrame && (await this.connection.videoCharges()).needsFirstFrame(approval)) {
+    const gate = await this.connection.videoCharges();
+    if (!extras.firstFrame && gate.needsFirstFrame(approval)) {
       throw new Error(t('This shot starts from the last frame of the shot before, which is not there: nothing was sent.'));
     }
-    const request = (await this.connection.videoCharges()).take(approval, extras.firstFrame);
+    const request = gate.take(approval, extras.firstFrame);
     if (!request) throw new Error(t('This confirmation was used already: nothing was sent. Generate the video again to confirm its price.'));
     const { source, group, signal } = extras;
     // Read before the request: an image that cannot be read stops it before anything is sent.

@@ -52,12 +52,10 @@ export class VideoTool implements vscode.LanguageModelTool<unknown> {
     const plan = await this.plan(options.input);
     if ('problem' in plan) return { invocationMessage: t('Promptreel cannot generate this video') };
     const defaults = defaultOptions(this.deps.settings.video);
-    const [quote, limits] = await Promise.all([
-      (await this.deps.connection.videoCharges()).quote([plan.request]),
-      limitsOf(this.deps.settings, this.deps.connection, plan.request.model),
-    ]);
+    const charges = await this.deps.connection.videoCharges();
+    const [quote, limits] = await Promise.all([charges.quote([plan.request]), limitsOf(this.deps.settings, this.deps.connection, plan.request.model)]);
     const problems = checkPrompt({ prompt: plan.request.prompt, seconds: plan.request.seconds ?? defaults.seconds, model: plan.request.model }, limits);
-    (await this.deps.connection.videoCharges()).hold(plan.key, quote);
+    charges.hold(plan.key, quote);
     const invocationMessage = t('Generating a video with {0}: "{1}"', plan.request.model, shortenPrompt(plan.request.prompt, 60));
     // A VS Code that ignores `chat.tools.eligibleForAutoApproval` (before 1.106) skips its confirmation once the user
     // chose "Always Allow" for the tool, or with `chat.tools.global.autoApprove`: there it is not asked for, and
