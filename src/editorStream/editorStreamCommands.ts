@@ -5,6 +5,7 @@ import type { CommandHandler } from '../workbench/registerCommands';
 import type { ServiceClient } from '../api/serviceClient';
 import type { Connection } from '../connection/connection';
 import { Disposable } from '../common/lifecycle';
+import { systemClock } from '../common/clock';
 import { t } from '../api/l10n';
 import type { ComponentLogger } from '../common/logger';
 import type { Settings } from '../config/settings';
@@ -84,7 +85,7 @@ export class EditorStreamCommands extends Disposable {
   }
 
   async completeAtCursor(): Promise<EditorStreamResult> {
-    const started = performance.now();
+    const started = systemClock.now();
     const name: CommandName = { log: 'Complete at Cursor', shown: t('Complete at Cursor') };
     const ready = await this.prepare(name);
     if ('status' in ready) return ready;
@@ -135,7 +136,7 @@ export class EditorStreamCommands extends Disposable {
     const instruction = args.instruction ?? (await this.askInstruction());
     if (!instruction) return this.reporter.skip('no-instruction');
     // Timings count from here: the time the user took to type the instruction is not the stream's.
-    const started = performance.now();
+    const started = systemClock.now();
 
     const request = this.chatRequest(
       model,

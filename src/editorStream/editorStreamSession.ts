@@ -16,7 +16,7 @@ export interface EditorStreamRun {
   what: string;
   /** The progress notification's title (in VS Code's language). */
   title: string;
-  /** When the command started (timings count from there). */
+  /** When the command started, on the stream's clock (`systemClock.now()`): its timings count from there. */
   started: number;
   client: ServiceClient;
   request: ChatRequest;

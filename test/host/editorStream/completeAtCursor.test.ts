@@ -25,10 +25,22 @@ describe('editor: Complete at Cursor (real VS Code, local service)', () => {
   it('streams the reply in at the cursor, unwrapped from its code fence, as ONE undo step', async () => {
     ctx.service.setScenario({ chat: { reply: '```ts\nreturn a + b;\n```', chunkChars: 3, delayMs: 5 } });
     const editor = await openEditor(SUM, IN_BODY);
+    const before = Date.now();
     const result = await completeAtCursor();
+    const took = Date.now() - before;
 
     assert.equal(result.status, 'completed', JSON.stringify(result));
     assert.equal(result.text, 'return a + b;');
+    // Its milestones count from the command's start, in order, within the call (the bench's breakdown reads them).
+    const timing = result.timing;
+    assert.ok(timing, 'the result says where its time went');
+    const milestones = [timing.request, timing.firstText ?? timing.streamEnd, timing.streamEnd, timing.drained, timing.finished];
+    assert.deepEqual(
+      [...milestones].sort((a, b) => a - b),
+      milestones,
+      `in order: ${JSON.stringify(timing)}`,
+    );
+    assert.ok(timing.request >= 0 && timing.finished <= took, `within the ${took} ms of the call: ${JSON.stringify(timing)}`);
     assert.equal(editor.document.getText(), 'function sum(a: number, b: number) {\n  return a + b;\n}\n');
     assert.ok(result.edits >= 1 && result.edits <= result.chunks, `${result.edits} edits for ${result.chunks} chunks`);
 
