@@ -205,6 +205,8 @@ const HASHED_CHUNK = /^[\w-]+-[A-Z0-9]{8}\.js(\.map)?$/;
 /** Each webview's page (browser code, one bundle each) → its bundle in dist/webview/ (the host's WebviewPage.script). */
 const PAGES = {
   'src/chatPanel/webview/page/main.ts': 'chat.js',
+  // highlight.js, which the chat page loads once its first screen shows (src/chatPanel/webview/page/highlight.ts).
+  'src/chatPanel/webview/page/highlighterMain.ts': 'chat-highlight.js',
   'src/video/gallery/page/main.ts': 'gallery.js',
   'src/video/player/page/main.ts': 'player.js',
   'src/video/film/page/main.ts': 'film.js',

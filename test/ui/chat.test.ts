@@ -77,7 +77,8 @@ describe('chat panel (real VS Code, end to end)', () => {
     const code = reply.locator('.code-block code.hljs');
     await code.waitFor();
     assert.match(normalize(await code.innerText()), /export function greet\(name: string\): string \{/);
-    assert.ok((await code.locator('.hljs-keyword').count()) >= 2, 'keywords are highlighted');
+    // The highlighter loads after the page's first screen: the code is highlighted once it is there.
+    await code.locator('.hljs-keyword').nth(1).waitFor({ state: 'attached' });
     assert.ok((await code.locator('.hljs-string, .hljs-subst, .hljs-template-string').count()) >= 1, 'the template string is highlighted');
     for (const label of ['Copy', 'Insert', 'Replace', 'New File']) await reply.locator('.code-toolbar button', { hasText: label }).waitFor();
     assert.match(await reply.locator('.message-usage').innerText(), /Tokens: \d+ prompt · \d+ completion · \d+ total/);

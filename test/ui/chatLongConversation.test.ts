@@ -169,6 +169,8 @@ describe('a 500-message chat (issue 28 item 2, real VS Code)', () => {
     const frame = await widestChatFrame(page);
     const last = `Answer ${TURNS - 1}:`;
     await message(frame, last).locator('code.hljs').waitFor({ state: 'visible', timeout: LONG_WAIT });
+    // Shown before the highlighter loaded (after the first screen), the last screen's code is highlighted when it has.
+    await message(frame, last).locator('code.hljs .hljs-keyword').first().waitFor({ state: 'attached', timeout: LONG_WAIT });
 
     const opened = await listState(frame);
     assert.equal(opened.last, last, 'the last message is the last in the page');

@@ -72,6 +72,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
       {
         title: t('Promptreel Chat'),
         script: 'chat.js',
+        laterScript: 'chat-highlight.js',
         style: 'chat.css',
         allow: { fonts: true },
         body: `<main id="app" aria-busy="true"><p class="loading">${escapeHtml(t('Loading the chat…'))}</p></main>`,

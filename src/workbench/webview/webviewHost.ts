@@ -11,6 +11,8 @@ export interface WebviewPage {
   title: string;
   /** The page's bundle in `dist/webview/` (built by esbuild.js). */
   script: string;
+  /** A bundle in `dist/webview/` the page loads itself once its first screen shows (code that screen does not need). */
+  laterScript?: string;
   /** Its stylesheet in `media/`. */
   style: string;
   /** The markup shown until the script has run (escaped by the caller). */
@@ -61,6 +63,7 @@ export abstract class WebviewHost<In extends { type: string }, Out> extends Disp
     super();
     this.#options = options;
     this.setResourceRoots(options.resourceRoots ?? []);
+    const bundleUri = (bundle: string) => webview.asWebviewUri(vscode.Uri.joinPath(options.extensionUri, 'dist', 'webview', bundle)).toString();
     webview.html = webviewHtml({
       title: page.title,
       cspSource: webview.cspSource,
@@ -68,7 +71,8 @@ export abstract class WebviewHost<In extends { type: string }, Out> extends Disp
       ...(page.allow ? { allow: page.allow } : {}),
       baseStyleHref: webview.asWebviewUri(vscode.Uri.joinPath(options.extensionUri, 'media', 'page.css')).toString(),
       styleHref: webview.asWebviewUri(vscode.Uri.joinPath(options.extensionUri, 'media', page.style)).toString(),
-      scriptSrc: webview.asWebviewUri(vscode.Uri.joinPath(options.extensionUri, 'dist', 'webview', page.script)).toString(),
+      scriptSrc: bundleUri(page.script),
+      ...(page.laterScript ? { laterScriptSrc: bundleUri(page.laterScript) } : {}),
       body: page.body,
       l10n: { language: pageLanguage(), strings: pageStrings() },
     });

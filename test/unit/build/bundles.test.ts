@@ -204,11 +204,25 @@ describe('the shipped bundles (esbuild.js)', function () {
 
   it("builds each webview's page into its own browser bundle from page code only: no zod, no extension-host code", async () => {
     const pages = buildOptions({ production: true }).filter((entry) => entry.platform === 'browser');
-    assert.deepEqual(pages.map((entry) => path.basename(String(entry.outfile))).sort(), ['chat.js', 'film.js', 'gallery.js', 'player.js', 'usage.js']);
+    assert.deepEqual(pages.map((entry) => path.basename(String(entry.outfile))).sort(), [
+      'chat-highlight.js',
+      'chat.js',
+      'film.js',
+      'gallery.js',
+      'player.js',
+      'usage.js',
+    ]);
+    const highlightJs = (inputs: string[]) => inputs.filter((input) => input.includes('node_modules/highlight.js/'));
     for (const options of pages) {
       const name = path.basename(String(options.outfile));
       const result = await esbuild.build({ ...options, outfile: path.join(dir, 'webview', name), metafile: true });
       const inputs = inputsOf(result.metafile);
+      if (name === 'chat-highlight.js') {
+        // highlight.js alone, which the chat page loads after its first screen.
+        assert.ok(highlightJs(inputs).length > 0, inputs.join(', '));
+        continue;
+      }
+      assert.deepEqual(highlightJs(inputs), [], `${name} leaves highlight.js to chat-highlight.js`);
       const hostCode = inputs.filter((input) => input.startsWith('src/') && !/^src\/(webviewPage\/|[^/]+\/[^/]+\/page\/)/.test(input));
       assert.deepEqual(hostCode, [], `${name} takes only the types of its protocol`);
       assert.deepEqual(

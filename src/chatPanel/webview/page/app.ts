@@ -5,7 +5,10 @@ import { button, byId } from '../../../webviewPage/dom';
 import { FrameScheduler } from './frameScheduler';
 import { Header } from './header';
 import type { ChatChannel } from './chatChannel';
+import { HIGHLIGHTER_READY, useHighlighter, type Highlighter } from './highlight';
 import { buildLayout } from './layout';
+import { loadLaterScript } from '../../../webviewPage/laterScript';
+import { highlightRendered } from './markdown';
 import { warmUpMarkdown } from './markdownStream';
 import { MessageListView } from './messageListView';
 import { actionLabel, AssistantMessageView } from './messageViews';
@@ -67,6 +70,7 @@ export class ChatApp {
     switch (message.type) {
       case 'snapshot':
         this.applySnapshot(message.snapshot);
+        this.loadHighlighter();
         return;
       case 'conversations':
         if (this.conversation) this.header.setConversations(message.conversations, this.conversation.id);
@@ -130,6 +134,28 @@ export class ChatApp {
         control.addEventListener('click', () => this.channel.post({ type: 'runCommand', command: action }));
         return control;
       }),
+    );
+  }
+
+  private highlighterRequested = false;
+
+  /**
+   * Loads the highlighter after the frame that shows the first screen, which it would delay (a third of the page's
+   * code); the code blocks shown meanwhile are highlighted when it has run. If it cannot load, code stays plain text.
+   */
+  private loadHighlighter(): void {
+    if (this.highlighterRequested) return;
+    this.highlighterRequested = true;
+    document.addEventListener(HIGHLIGHTER_READY, (event) => {
+      if (event instanceof CustomEvent && typeof event.detail === 'function') useHighlighter(event.detail as Highlighter);
+    });
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        void loadLaterScript().then((loaded) => {
+          if (!loaded) useHighlighter(() => undefined);
+          highlightRendered();
+        });
+      }, 0),
     );
   }
 

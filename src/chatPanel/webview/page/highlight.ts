@@ -1,39 +1,39 @@
-import hljs from 'highlight.js/lib/core';
-import bash from 'highlight.js/lib/languages/bash';
-import c from 'highlight.js/lib/languages/c';
-import cpp from 'highlight.js/lib/languages/cpp';
-import csharp from 'highlight.js/lib/languages/csharp';
-import css from 'highlight.js/lib/languages/css';
-import diff from 'highlight.js/lib/languages/diff';
-import go from 'highlight.js/lib/languages/go';
-import java from 'highlight.js/lib/languages/java';
-import javascript from 'highlight.js/lib/languages/javascript';
-import json from 'highlight.js/lib/languages/json';
-import markdown from 'highlight.js/lib/languages/markdown';
-import python from 'highlight.js/lib/languages/python';
-import rust from 'highlight.js/lib/languages/rust';
-import shell from 'highlight.js/lib/languages/shell';
-import sql from 'highlight.js/lib/languages/sql';
-import typescript from 'highlight.js/lib/languages/typescript';
-import xml from 'highlight.js/lib/languages/xml';
-import yaml from 'highlight.js/lib/languages/yaml';
+// Syntax highlighting of code blocks. highlight.js is a third of the page's code, so it is a bundle of its own
+// (dist/webview/chat-highlight.js: highlightJs.ts, from highlighterMain.ts) that the page loads once its first screen is shown:
+// until then code blocks show as plain text, and those already rendered are highlighted when it arrives (markdown.ts).
 
-// The core plus the languages replies use most, to keep the webview bundle small (all of highlight.js is ~1 MB).
-const LANGUAGES = { bash, c, cpp, csharp, css, diff, go, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml };
-for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
+/** Highlighted HTML of `code` in the language a fence names, or undefined when the highlighter does not know it. */
+export type Highlighter = (code: string, language: string) => string | undefined;
+
+/** The event the highlighter's bundle dispatches on `document` when it has run; its `detail` is the Highlighter. */
+export const HIGHLIGHTER_READY = 'promptreel-highlighter-ready';
+
+let highlighter: Highlighter | undefined;
+
+/** From now on, code blocks are highlighted with it. */
+export function useHighlighter(value: Highlighter): void {
+  highlighter = value;
+}
+
+export function hasHighlighter(): boolean {
+  return highlighter !== undefined;
+}
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
-/** Highlighted HTML for a code block (escaped text for an unknown language); the caller sanitizes it with the rest. */
+/** The language a fence names (`ts`, `python title="x"` → `python`), lower case; empty when it names none. */
+export function fenceLanguage(fence: string | undefined): string {
+  return (fence ?? '').trim().split(/\s+/)[0].toLowerCase();
+}
+
+/**
+ * Highlighted HTML for a code block: escaped text for an unknown language, or while the highlighter has not loaded.
+ * The caller sanitizes it with the rest.
+ */
 export function highlightCode(code: string, fence: string | undefined): { html: string; language: string | undefined } {
-  const name = (fence ?? '').trim().split(/\s+/)[0].toLowerCase();
-  const language = name && hljs.getLanguage(name) ? name : undefined;
-  if (!language) return { html: escapeHtml(code), language: undefined };
-  try {
-    return { html: hljs.highlight(code, { language, ignoreIllegals: true }).value, language };
-  } catch {
-    return { html: escapeHtml(code), language: undefined };
-  }
+  const name = fenceLanguage(fence);
+  const html = name && highlighter ? highlighter(code, name) : undefined;
+  return html === undefined ? { html: escapeHtml(code), language: undefined } : { html, language: name };
 }

@@ -1,7 +1,8 @@
-import DOMPurify from 'dompurify';
+import DOMPurify, { type Config } from 'dompurify';
 import type { Token, TokensList } from 'marked';
 import { t } from '../../../webviewPage/l10n';
 import { el } from '../../../webviewPage/dom';
+import { fenceLanguage, hasHighlighter, highlightCode } from './highlight';
 import { CODE_BLOCK_MARK, markdownToHtml, tokensToHtml } from './markdownParser';
 
 // Sanitizes the HTML of markdownParser.ts before it touches the DOM. Raw HTML in a reply passes only through the
@@ -61,17 +62,36 @@ export function renderMarkdown(markdown: string): DocumentFragment {
   return sanitize(markdownToHtml(markdown));
 }
 
+const SANITIZE: Config & { RETURN_DOM_FRAGMENT: true } = {
+  RETURN_DOM_FRAGMENT: true,
+  FORBID_TAGS,
+  FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'id', 'name', 'hidden'],
+  ALLOW_DATA_ATTR: false,
+  ADD_ATTR: ['data-lang', 'data-block'],
+  ALLOW_UNKNOWN_PROTOCOLS: false,
+};
+
 function sanitize(html: string): DocumentFragment {
-  const fragment = DOMPurify.sanitize(html, {
-    RETURN_DOM_FRAGMENT: true,
-    FORBID_TAGS,
-    FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'id', 'name', 'hidden'],
-    ALLOW_DATA_ATTR: false,
-    ADD_ATTR: ['data-lang', 'data-block'],
-    ALLOW_UNKNOWN_PROTOCOLS: false,
-  });
+  const fragment = DOMPurify.sanitize(html, SANITIZE);
   decorateCodeBlocks(fragment);
   return fragment;
+}
+
+/**
+ * Code blocks rendered before the highlighter loaded that name a language, in the page or in a message view kept out
+ * of it: highlighted when it arrives. Nothing is added once it is there.
+ */
+const unhighlighted = new Set<HTMLElement>();
+
+/** Highlights the code blocks rendered as plain text while the highlighter was loading (the text is unchanged). */
+export function highlightRendered(): void {
+  for (const code of unhighlighted) {
+    const { html, language } = highlightCode(code.textContent ?? '', code.dataset.lang);
+    if (!language) continue;
+    code.replaceChildren(DOMPurify.sanitize(html, SANITIZE));
+    code.className = `hljs language-${language}`;
+  }
+  unhighlighted.clear();
 }
 
 /** The code element each toolbar button acts on: only buttons made here are in it. */
@@ -98,6 +118,7 @@ function decorateCodeBlocks(root: DocumentFragment): void {
     const code = pre.querySelector('code');
     if (!code) continue;
     const language = code.dataset.lang ?? '';
+    if (!hasHighlighter() && fenceLanguage(language)) unhighlighted.add(code);
     const toolbar = el(
       'div',
       { className: 'code-toolbar', attrs: { role: 'toolbar', 'aria-label': language ? t('Code block actions ({0})', language) : t('Code block actions') } },

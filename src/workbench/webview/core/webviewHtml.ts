@@ -22,6 +22,11 @@ export interface WebviewHtmlOptions {
   styleHref: string;
   /** The page's bundle, through the webview's resource origin; it runs by the nonce only. */
   scriptSrc: string;
+  /**
+   * A bundle the page loads itself once its first screen shows (src/webviewPage/laterScript.ts), named on the page's
+   * script element; it runs by the same nonce.
+   */
+  laterScriptSrc?: string;
   /** The markup of the body until the script runs, without the script. */
   body: string;
   /** The page's translations (key: the English text) and its language; English when absent. */
@@ -47,6 +52,7 @@ export function webviewHtml(options: WebviewHtmlOptions): string {
   const strings = options.l10n && Object.keys(options.l10n.strings).length ? options.l10n.strings : undefined;
   // A JSON data block is never run; `<` is escaped so no text in it can close the element.
   const l10n = strings ? `<script type="application/json" id="promptreel-l10n">${JSON.stringify(strings).replace(/</g, '\\u003c')}</script>\n` : '';
+  const later = options.laterScriptSrc ? ` data-later-src="${escapeHtml(options.laterScriptSrc)}"` : '';
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(options.l10n?.language ?? 'en')}">
 <head>
@@ -58,7 +64,7 @@ ${options.baseStyleHref ? `<link rel="stylesheet" href="${escapeHtml(options.bas
 </head>
 <body>
 ${options.body}
-${l10n}<script nonce="${nonce}" src="${escapeHtml(options.scriptSrc)}"></script>
+${l10n}<script nonce="${nonce}" src="${escapeHtml(options.scriptSrc)}"${later}></script>
 </body>
 </html>`;
 }

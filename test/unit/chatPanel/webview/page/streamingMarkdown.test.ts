@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { useHighlighter } from '../../../../../src/chatPanel/webview/page/highlight';
+import { highlightJs } from '../../../../../src/chatPanel/webview/page/highlightJs';
 import { markdownToHtml, normalizeNewlines, splitStreamingMarkdown, tokensToHtml } from '../../../../../src/chatPanel/webview/page/markdownParser';
 
 /** What the webview's MarkdownStream does per frame, with HTML strings instead of DOM nodes. */
@@ -92,7 +94,13 @@ describe('chat streaming markdown (block splitting)', () => {
     assert.deepEqual(splitStreamingMarkdown('').closed, []);
   });
 
+  it('shows code as escaped text until the highlighter has loaded (the page loads it after its first screen)', () => {
+    const html = markdownToHtml('```ts\nconst a = "<b>";\n```');
+    assert.match(html, /<code class="hljs" data-lang="ts">const a = &quot;&lt;b&gt;&quot;;<\/code>/);
+  });
+
   it('highlights known languages and escapes unknown ones', () => {
+    useHighlighter(highlightJs);
     const html = markdownToHtml('```ts\nconst a = "<b>";\n```\n\n```nosuchlang\n<script>x</script>\n```');
     assert.match(html, /<code class="hljs language-ts" data-lang="ts"><span class="hljs-keyword">const<\/span>/);
     assert.match(html, /<code class="hljs" data-lang="nosuchlang">&lt;script&gt;x&lt;\/script&gt;/);

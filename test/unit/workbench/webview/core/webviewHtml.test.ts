@@ -44,6 +44,16 @@ describe('webview pages (one CSP for every webview, src/workbench/webview)', () 
     assert.ok(html.includes(`<link rel="stylesheet" href="${SOURCE}/media/chat.css">`), html);
   });
 
+  it('names the bundle the page loads after its first screen on its script element, for the same nonce', () => {
+    const html = page({ laterScriptSrc: `${SOURCE}/dist/webview/chat-highlight.js` });
+    assert.ok(
+      html.includes(`<script nonce="n0nce" src="${SOURCE}/dist/webview/chat.js" data-later-src="${SOURCE}/dist/webview/chat-highlight.js"></script>`),
+      html,
+    );
+    assert.equal(csp(html).get('script-src'), "'nonce-n0nce'");
+    assert.ok(!page().includes('data-later-src'), 'none named unless given');
+  });
+
   it("loads the kit's shared stylesheet before the page's own, so the page's rules win", () => {
     const html = page({ baseStyleHref: `${SOURCE}/media/page.css` });
     const base = html.indexOf(`<link rel="stylesheet" href="${SOURCE}/media/page.css">`);
