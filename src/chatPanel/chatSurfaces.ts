@@ -14,7 +14,7 @@ export function registerChatSurfaces(chat: LazyFeature<ChatFeature>, log: Compon
   return vscode.Disposable.from(
     chat.registerCommands(Object.values(CommandIds.chat), (feature) => feature.commandHandlers),
     vscode.window.registerWebviewViewProvider(ViewIds.chat, {
-      resolveWebviewView: async (view) => (await chat.getOrReport())?.view.resolveWebviewView(view),
+      resolveWebviewView: async (view, context) => (await chat.getOrReport())?.view.resolveWebviewView(view, context),
     }),
     registerPanelSerializer(ViewIds.chatPanel, async (panel, state) => (await chat.get()).panels.restore(panel, state), log),
     vscode.languages.registerCodeActionsProvider(AskAboutSelectionActions.selector, new AskAboutSelectionActions(), AskAboutSelectionActions.metadata),

@@ -73,6 +73,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
         title: t('Promptreel Chat'),
         script: 'chat.js',
         laterScript: 'chat-highlight.js',
+        showsWithFirstMessage: true,
         style: 'chat.css',
         allow: { fonts: true },
         body: `<main id="app" aria-busy="true"><p class="loading">${escapeHtml(t('Loading the chat…'))}</p></main>`,
@@ -118,6 +119,21 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
         }
       }),
     );
+    this._register(toDisposable(() => (this.closed = true)));
+    void this.showWithSnapshot();
+  }
+
+  private closed = false;
+
+  /** Shows the page with the snapshot in it: its first screen needs no round trip (it still says `ready`, answered). */
+  private async showWithSnapshot(): Promise<void> {
+    let snapshot: HostToWebview | undefined;
+    try {
+      snapshot = await this.snapshotMessage();
+    } catch (error) {
+      this.services.log.warn(`The chat page shows without its first snapshot, which it asks for: ${describeError(error)}`);
+    }
+    if (!this.closed) this.showPage(snapshot);
   }
 
   /** The conversation this page shows (one is created when there is none). */
@@ -371,15 +387,23 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
     const conversation = this.activeConversation();
     this.updateTitle(conversation.title);
     if (!this.ready) return;
-    const setup = await this.setupView();
+    const snapshot = await this.snapshotMessage();
     this.dropHeldUpdate();
-    const conversations = this.summaries();
-    this.toldList = JSON.stringify(conversations);
-    void this.post({
+    this.toldList = JSON.stringify(snapshot.snapshot.conversations);
+    void this.post(snapshot);
+    const waiting = this.services.controller.rateLimitOf(conversation.id);
+    if (waiting) void this.post({ type: 'rateLimit', ...waiting });
+  }
+
+  /** Everything the page shows, for the conversation shown. */
+  private async snapshotMessage(): Promise<Extract<HostToWebview, { type: 'snapshot' }>> {
+    const setup = await this.setupView();
+    const conversation = this.activeConversation();
+    return {
       type: 'snapshot',
       snapshot: {
         ...(setup ? { setup } : {}),
-        conversations,
+        conversations: this.summaries(),
         conversation: this.conversationView(conversation),
         models: this.services.models.view,
         capabilities: this.capabilities(conversation),
@@ -387,9 +411,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
         draft: this.composer.draft.view(),
         budget: this.composer.budget(conversation),
       },
-    });
-    const waiting = this.services.controller.rateLimitOf(conversation.id);
-    if (waiting) void this.post({ type: 'rateLimit', ...waiting });
+    };
   }
 
   private postConversation(): void {

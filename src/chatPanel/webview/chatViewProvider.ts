@@ -5,6 +5,7 @@ import { t } from '../../api/l10n';
 import { Disposable, MutableDisposable } from '../../common/lifecycle';
 import { ChatSession } from './chatSession';
 import type { ChatServices } from './chatServices';
+import { webviewStateSchema } from './protocol';
 
 /** The Chat view in the Promptreel side bar: a webview shown by a ChatSession (registered by chatSurfaces.ts). */
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
@@ -26,9 +27,12 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     return this.view?.visible ?? false;
   }
 
-  resolveWebviewView(view: vscode.WebviewView): void {
+  resolveWebviewView(view: vscode.WebviewView, context: vscode.WebviewViewResolveContext): void {
     this.view = view;
-    const host = new ChatSession(view.webview, this.services, this.current.value?.conversationId);
+    // After a window reload, the conversation the page showed (its saved state): the page is made with it.
+    const saved = webviewStateSchema.safeParse(context.state ?? {});
+    const conversationId = this.current.value?.conversationId ?? (saved.success ? saved.data.conversationId : undefined);
+    const host = new ChatSession(view.webview, this.services, conversationId);
     this.current.value = host;
     const disposed = view.onDidDispose(() => {
       disposed.dispose();

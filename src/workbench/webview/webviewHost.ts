@@ -19,6 +19,11 @@ export interface WebviewPage {
   body: string;
   /** What the page may load from the resource roots besides images. */
   allow?: { fonts?: boolean; media?: boolean };
+  /**
+   * The subclass shows the page itself, with its first message in it (`showPage`), once it has made that message:
+   * the page's first screen then needs no round trip to the host.
+   */
+  showsWithFirstMessage?: boolean;
 }
 
 export interface WebviewHostOptions<In> {
@@ -50,6 +55,7 @@ export function pageLanguage(): string {
  */
 export abstract class WebviewHost<In extends { type: string }, Out> extends Disposable {
   readonly #options: WebviewHostOptions<In>;
+  readonly #page: WebviewPage;
   #ready = false;
   readonly #posted = this._register(new Emitter<Out>());
   /** Every message sent to the page (tests and the benchmark read what the page was told). */
@@ -63,20 +69,31 @@ export abstract class WebviewHost<In extends { type: string }, Out> extends Disp
     super();
     this.#options = options;
     this.setResourceRoots(options.resourceRoots ?? []);
-    const bundleUri = (bundle: string) => webview.asWebviewUri(vscode.Uri.joinPath(options.extensionUri, 'dist', 'webview', bundle)).toString();
-    webview.html = webviewHtml({
+    this.#page = page;
+    if (!page.showsWithFirstMessage) this.showPage();
+    this._register(webview.onDidReceiveMessage((raw: unknown) => void this.handleMessage(raw)));
+  }
+
+  /**
+   * Sets the page's HTML (which loads it), with `first` in it for the page to show at once: a page that loads again
+   * (hidden, then shown) shows it no more, since it may be stale by then; the host answers `ready` as always.
+   */
+  protected showPage(first?: Out): void {
+    const page = this.#page;
+    const bundleUri = (bundle: string) => this.webview.asWebviewUri(vscode.Uri.joinPath(this.#options.extensionUri, 'dist', 'webview', bundle)).toString();
+    this.webview.html = webviewHtml({
       title: page.title,
-      cspSource: webview.cspSource,
+      cspSource: this.webview.cspSource,
       nonce: newNonce(),
       ...(page.allow ? { allow: page.allow } : {}),
-      baseStyleHref: webview.asWebviewUri(vscode.Uri.joinPath(options.extensionUri, 'media', 'page.css')).toString(),
-      styleHref: webview.asWebviewUri(vscode.Uri.joinPath(options.extensionUri, 'media', page.style)).toString(),
+      baseStyleHref: this.webview.asWebviewUri(vscode.Uri.joinPath(this.#options.extensionUri, 'media', 'page.css')).toString(),
+      styleHref: this.webview.asWebviewUri(vscode.Uri.joinPath(this.#options.extensionUri, 'media', page.style)).toString(),
       scriptSrc: bundleUri(page.script),
       ...(page.laterScript ? { laterScriptSrc: bundleUri(page.laterScript) } : {}),
       body: page.body,
       l10n: { language: pageLanguage(), strings: pageStrings() },
+      ...(first !== undefined ? { firstMessage: { id: newNonce(), message: first } } : {}),
     });
-    this._register(webview.onDidReceiveMessage((raw: unknown) => void this.handleMessage(raw)));
   }
 
   /** The page has said `ready` (it listens). */

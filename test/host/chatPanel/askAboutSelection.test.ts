@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { AskResult } from '../../../src/chatPanel/askAboutSelection';
 import { useConnectedService } from '../support/connectedService';
 import { closeAllEditors, workspaceUri } from '../support/workspace';
+import { assertStrictPage, firstMessageIn } from '../support/webviewPage';
 import { assistantAt, CHAT, lastChatBody, newConversation, readyViewHost, recordPosts, testApi, waitFor } from './chatTestSupport';
 
 async function openSample(): Promise<vscode.TextEditor> {
@@ -142,6 +143,13 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     assert.ok(restored, 'the restored panel shows the same conversation');
     assert.equal(panel.title, 'Chat: panel chat');
     await waitFor(() => restored.ready, { timeoutMs: 30_000, what: 'the restored panel to say ready' });
+    // The page came with the snapshot of that conversation in it (its first screen needs no round trip).
+    const first = firstMessageIn(assertStrictPage(panel.webview, 'chat.js', { fonts: true }, 'chat-highlight.js'));
+    assert.ok(first, 'the page carries its first snapshot');
+    const snapshot = (first.message as { type: string; snapshot: { conversation: { id: string; messages: { text?: string }[] } } }).snapshot;
+    assert.equal((first.message as { type: string }).type, 'snapshot');
+    assert.equal(snapshot.conversation.id, conversation.id);
+    assert.ok(JSON.stringify(snapshot.conversation.messages).includes('panel chat'), JSON.stringify(snapshot.conversation.messages));
     panel.dispose();
     assert.ok(!api.chat.panels.hosts.includes(restored), 'a closed panel lets go of its host');
   });

@@ -1,12 +1,24 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 
+/** The host's first message as the page carries it (WebviewHost.showPage), if it does. */
+export function firstMessageIn(html: string): { id: string; message: unknown } | undefined {
+  const block = /<script type="application\/json" id="promptreel-first-message">([^<]*)<\/script>/.exec(html)?.[1];
+  return block === undefined ? undefined : (JSON.parse(block) as { id: string; message: unknown });
+}
+
 /**
  * Checks the page a webview serves (its HTML as set by the host): `default-src 'none'`, images and styles (and media or
  * fonts when asked) from the webview's resource origin only, one script, the page's bundle, by nonce; no inline script
  * or style. Resolves with the HTML.
  */
-export function assertStrictPage(webview: vscode.Webview, bundle: string, allow: { media?: boolean; fonts?: boolean } = {}): string {
+export function assertStrictPage(
+  webview: vscode.Webview,
+  bundle: string,
+  allow: { media?: boolean; fonts?: boolean } = {},
+  /** The bundle the page loads itself after its first screen, named on its script (by the same nonce). */
+  later?: string,
+): string {
   const html = webview.html;
   const content = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1];
   assert.ok(content, 'the page declares a CSP');
@@ -29,7 +41,11 @@ export function assertStrictPage(webview: vscode.Webview, bundle: string, allow:
   });
   const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]).filter((tag) => !tag.includes('type="application/json"'));
   assert.equal(scripts.length, 1, `one script: ${scripts.join(' ')}`);
-  assert.match(scripts[0] ?? '', new RegExp(`^<script nonce="${nonce.replace(/[+/=]/g, (char) => `\\${char}`)}" src="[^"]+/dist/webview/${bundle}">$`));
+  const laterSrc = later ? ` data-later-src="[^"]+/dist/webview/${later}"` : '';
+  assert.match(
+    scripts[0] ?? '',
+    new RegExp(`^<script nonce="${nonce.replace(/[+/=]/g, (char) => `\\${char}`)}" src="[^"]+/dist/webview/${bundle}"${laterSrc}>$`),
+  );
   assert.ok(!html.includes('<style'), 'no inline style');
   return html;
 }

@@ -55,7 +55,12 @@ export class ChatApp {
       if (event.key === 'Escape' && this.composer.requestStop()) event.preventDefault();
     });
     channel.onMessage((message) => this.receive(message));
-    channel.post({ type: 'ready', ...(channel.saved.conversationId ? { conversationId: channel.saved.conversationId } : {}) });
+    const savedId = channel.saved.conversationId;
+    channel.post({ type: 'ready', ...(savedId ? { conversationId: savedId } : {}) });
+    // The snapshot the host put in the page, shown while `ready` travels; unless it is of another conversation than
+    // the one this page showed (the host switches to that one on `ready`: showing this first would flash).
+    const first = channel.takeFirstMessage();
+    if (first?.type === 'snapshot' && (!savedId || savedId === first.snapshot.conversation.id)) this.receive(first);
     // While the snapshot travels.
     setTimeout(warmUpMarkdown, 0);
   }

@@ -31,6 +31,16 @@ export interface WebviewHtmlOptions {
   body: string;
   /** The page's translations (key: the English text) and its language; English when absent. */
   l10n?: { language: string; strings: Record<string, string> };
+  /**
+   * The host's first message, in the page so its first screen needs no round trip to the host (a JSON data block,
+   * read by the page's HostChannel; the host still answers `ready`).
+   */
+  firstMessage?: { id: string; message: unknown };
+}
+
+/** A JSON data block: never run; `<` is escaped so no text in it can close the element. */
+function dataBlock(id: string, value: unknown): string {
+  return `<script type="application/json" id="${id}">${JSON.stringify(value).replace(/</g, '\\u003c')}</script>\n`;
 }
 
 /**
@@ -50,8 +60,8 @@ export function webviewHtml(options: WebviewHtmlOptions): string {
     .filter(Boolean)
     .join('; ');
   const strings = options.l10n && Object.keys(options.l10n.strings).length ? options.l10n.strings : undefined;
-  // A JSON data block is never run; `<` is escaped so no text in it can close the element.
-  const l10n = strings ? `<script type="application/json" id="promptreel-l10n">${JSON.stringify(strings).replace(/</g, '\\u003c')}</script>\n` : '';
+  const l10n = strings ? dataBlock('promptreel-l10n', strings) : '';
+  const first = options.firstMessage ? dataBlock('promptreel-first-message', options.firstMessage) : '';
   const later = options.laterScriptSrc ? ` data-later-src="${escapeHtml(options.laterScriptSrc)}"` : '';
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(options.l10n?.language ?? 'en')}">
@@ -64,7 +74,7 @@ ${options.baseStyleHref ? `<link rel="stylesheet" href="${escapeHtml(options.bas
 </head>
 <body>
 ${options.body}
-${l10n}<script nonce="${nonce}" src="${escapeHtml(options.scriptSrc)}"${later}></script>
+${l10n}${first}<script nonce="${nonce}" src="${escapeHtml(options.scriptSrc)}"${later}></script>
 </body>
 </html>`;
 }

@@ -54,6 +54,16 @@ describe('webview pages (one CSP for every webview, src/workbench/webview)', () 
     assert.ok(!page().includes('data-later-src'), 'none named unless given');
   });
 
+  it("carries the host's first message as a JSON data block that no text in it can close, before the script", () => {
+    const message = { type: 'snapshot', text: '</script><script>alert(1)</script> & <!--' };
+    const html = page({ firstMessage: { id: 'p1', message } });
+    const block = /<script type="application\/json" id="promptreel-first-message">([^<]*)<\/script>\n<script nonce/.exec(html);
+    assert.ok(block, html);
+    assert.deepEqual(JSON.parse(block[1] ?? ''), { id: 'p1', message });
+    assert.equal((html.match(/<\/script>/g) ?? []).length, 2, 'only the data block and the page script close');
+    assert.ok(!page().includes('promptreel-first-message'), 'none unless given');
+  });
+
   it("loads the kit's shared stylesheet before the page's own, so the page's rules win", () => {
     const html = page({ baseStyleHref: `${SOURCE}/media/page.css` });
     const base = html.indexOf(`<link rel="stylesheet" href="${SOURCE}/media/page.css">`);
