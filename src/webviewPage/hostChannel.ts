@@ -37,8 +37,9 @@ export class HostChannel<ToHost, FromHost extends { type: string }, State extend
    * The host's first message when it put one in the page (WebviewHost.showPage), so the first screen needs no round
    * trip; undefined when there is none, or when this page loads again (hidden, then shown) and it may be stale. The
    * host still answers `ready`: its next message of the same type, when it is the same, is not handed out again.
+   * `accept` says whether the page shows it; one it does not is left to the host's answer.
    */
-  takeFirstMessage(): FromHost | undefined {
+  takeFirstMessage(accept: (message: FromHost) => boolean = () => true): FromHost | undefined {
     const text = document.getElementById('promptreel-first-message')?.textContent;
     if (!text) return undefined;
     let parsed: unknown;
@@ -51,11 +52,11 @@ export class HostChannel<ToHost, FromHost extends { type: string }, State extend
     const { id, message } = parsed as { id?: unknown; message?: unknown };
     if (typeof id !== 'string' || id === this.shownFirst || typeof message !== 'object' || message === null) return undefined;
     const type = (message as { type?: unknown }).type;
-    if (typeof type !== 'string') return undefined;
+    // The protocol's promise, as for every message of the host (the host wrote it into the page).
+    if (typeof type !== 'string' || !accept(message as FromHost)) return undefined;
     this.shownFirst = id;
     this.api.setState(this.saving());
     this.echo = { type, json: JSON.stringify(message) };
-    // The protocol's promise, as for every message of the host (the host wrote it into the page).
     return message as FromHost;
   }
 

@@ -39,6 +39,9 @@ interface Told {
   messageIds: string;
 }
 
+/** How long the page waits for its first snapshot before it shows without it. */
+const SNAPSHOT_WAIT_MS = 300;
+
 /**
  * One chat page (the side-bar view or an editor panel) on the host side: it shows one conversation of the controller,
  * answers `ready` with a snapshot, forwards the stream of the conversation shown, tells the page once when a reply
@@ -125,13 +128,21 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
 
   private closed = false;
 
-  /** Shows the page with the snapshot in it: its first screen needs no round trip (it still says `ready`, answered). */
+  /**
+   * Shows the page with the snapshot in it: its first screen needs no round trip (it still says `ready`, answered).
+   * A snapshot that takes long (the key's store waiting for the system keyring) is not waited for: the page shows
+   * "Loading the chat…" and gets it as the answer to `ready`.
+   */
   private async showWithSnapshot(): Promise<void> {
     let snapshot: HostToWebview | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      snapshot = await this.snapshotMessage();
+      const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), SNAPSHOT_WAIT_MS)));
+      snapshot = await Promise.race([this.snapshotMessage(), late]);
     } catch (error) {
       this.services.log.warn(`The chat page shows without its first snapshot, which it asks for: ${describeError(error)}`);
+    } finally {
+      clearTimeout(timer);
     }
     if (!this.closed) this.showPage(snapshot);
   }

@@ -59,8 +59,8 @@ export class ChatApp {
     channel.post({ type: 'ready', ...(savedId ? { conversationId: savedId } : {}) });
     // The snapshot the host put in the page, shown while `ready` travels; unless it is of another conversation than
     // the one this page showed (the host switches to that one on `ready`: showing this first would flash).
-    const first = channel.takeFirstMessage();
-    if (first?.type === 'snapshot' && (!savedId || savedId === first.snapshot.conversation.id)) this.receive(first);
+    const first = channel.takeFirstMessage((message) => message.type === 'snapshot' && (!savedId || savedId === message.snapshot.conversation.id));
+    if (first) this.receive(first);
     // While the snapshot travels.
     setTimeout(warmUpMarkdown, 0);
   }
