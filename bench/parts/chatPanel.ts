@@ -151,7 +151,7 @@ export const chatPanelPart: BenchPart = {
           `${since(lastScreenAt, visibleAt)} from the frame in which the workbench showed the panel's webview (blank), of which ${since(pageStartAt, visibleAt)} are VS Code's webview host loading before our page starts; ` +
           `the panel was opened ${opening.quiet ? 'after the window had no task over 50 ms for 1.5 s' : 'while the window was still busy (it did not settle in 20 s)'}. ` +
           `From panels.show() (which returned in ${since(opening.returnedAt, opening.shownAt)}): webview shown at ${since(visibleAt, opening.shownAt)}, page started ${since(opening.page.pageStartAt, opening.shownAt)}, ` +
-          `script loaded ${since(opening.scriptLoadedAt, opening.shownAt)}, run ${since(opening.page.scriptRanAt, opening.shownAt)}, ready at the host ${since(opening.readyAt, opening.shownAt)}, snapshot posted ${since(opening.snapshotPostedAt, opening.shownAt)} ` +
+          `${opening.scriptLoadedAt === undefined ? 'script written into the page' : `script loaded ${since(opening.scriptLoadedAt, opening.shownAt)}`}, run ${since(opening.page.scriptRanAt, opening.shownAt)}, ready at the host ${since(opening.readyAt, opening.shownAt)}, snapshot posted ${since(opening.snapshotPostedAt, opening.shownAt)} ` +
           `(${((opening.snapshotChars ?? 0) / 1024).toFixed(0)} KB of JSON), arrived ${since(opening.page.snapshotAt, opening.shownAt)}, ` +
           `last screen ${since(lastScreenAt, opening.shownAt)}, every message rendered ${since(opening.page.allRenderedAt, opening.shownAt)}`,
       },

@@ -134,6 +134,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
    * "Loading the chat…" and gets it as the answer to `ready`.
    */
   private async showWithSnapshot(): Promise<void> {
+    const files = this.pageFiles();
     let snapshot: HostToWebview | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
@@ -144,7 +145,9 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
     } finally {
       clearTimeout(timer);
     }
-    if (!this.closed) this.showPage(snapshot);
+    // Its script and stylesheets written in too: the first screen waits for no request to the webview's loader.
+    const inline = await files;
+    if (!this.closed) this.showPage(snapshot, inline);
   }
 
   /** The conversation this page shows (one is created when there is none). */

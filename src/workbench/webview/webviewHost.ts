@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { Emitter } from '../../common/emitter';
 import { Disposable } from '../../common/lifecycle';
 import { describeError, type ComponentLogger } from '../../common/logger';
-import { newNonce, webviewHtml } from './core/webviewHtml';
+import { newNonce, webviewHtml, type PageFiles } from './core/webviewHtml';
 import { webviewOptions } from './webviewPanels';
 
 /** What a page is made of until its script runs; its content arrives by message after it says `ready`. */
@@ -78,7 +78,7 @@ export abstract class WebviewHost<In extends { type: string }, Out> extends Disp
    * Sets the page's HTML (which loads it), with `first` in it for the page to show at once: a page that loads again
    * (hidden, then shown) shows it no more, since it may be stale by then; the host answers `ready` as always.
    */
-  protected showPage(first?: Out): void {
+  protected showPage(first?: Out, inline?: PageFiles): void {
     const page = this.#page;
     const bundleUri = (bundle: string) => this.webview.asWebviewUri(vscode.Uri.joinPath(this.#options.extensionUri, 'dist', 'webview', bundle)).toString();
     this.webview.html = webviewHtml({
@@ -93,6 +93,35 @@ export abstract class WebviewHost<In extends { type: string }, Out> extends Disp
       body: page.body,
       l10n: { language: pageLanguage(), strings: pageStrings() },
       ...(first !== undefined ? { firstMessage: { id: newNonce(), message: first } } : {}),
+      ...(inline ? { inline } : {}),
+    });
+  }
+
+  /**
+   * The page's bundle and stylesheets, to write into it (`showPage`): read once per window, from the extension's own
+   * files. Undefined when they cannot be read: the page then loads them.
+   */
+  protected async pageFiles(): Promise<PageFiles | undefined> {
+    const root = this.#options.extensionUri;
+    const files = [
+      vscode.Uri.joinPath(root, 'dist', 'webview', this.#page.script),
+      vscode.Uri.joinPath(root, 'media', 'page.css'),
+      vscode.Uri.joinPath(root, 'media', this.#page.style),
+    ];
+    const key = files.map((file) => file.toString()).join(' ');
+    let reading = pageFilesRead.get(key);
+    if (!reading) {
+      const decoder = new TextDecoder();
+      reading = Promise.all(files.map(async (file) => decoder.decode(await vscode.workspace.fs.readFile(file)))).then(([script = '', ...styles]) => ({
+        script,
+        styles,
+      }));
+      pageFilesRead.set(key, reading);
+    }
+    return reading.catch((error: unknown) => {
+      pageFilesRead.delete(key);
+      this.#options.log.warn(`The ${this.#options.name} loads its files itself: ${describeError(error)}`);
+      return undefined;
     });
   }
 
@@ -153,6 +182,9 @@ export abstract class WebviewHost<In extends { type: string }, Out> extends Disp
     this.webview.options = webviewOptions(this.#options.extensionUri, folders);
   }
 }
+
+/** The files of each page written into it, by their addresses: read once per window. */
+const pageFilesRead = new Map<string, Promise<PageFiles>>();
 
 function isReady<In extends { type: string }>(message: In): message is Extract<In, { type: 'ready' }> {
   return message.type === 'ready';

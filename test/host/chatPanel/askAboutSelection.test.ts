@@ -143,8 +143,8 @@ describe('chat: Ask About Selection, code blocks, panels and export', () => {
     assert.ok(restored, 'the restored panel shows the same conversation');
     assert.equal(panel.title, 'Chat: panel chat');
     await waitFor(() => restored.ready, { timeoutMs: 30_000, what: 'the restored panel to say ready' });
-    // The page came with the snapshot of that conversation in it (its first screen needs no round trip).
-    const first = firstMessageIn(assertStrictPage(panel.webview, 'chat.js', { fonts: true }, 'chat-highlight.js'));
+    // The page came with the snapshot of that conversation and its own files in it (its first screen needs no round trip).
+    const first = firstMessageIn(assertStrictPage(panel.webview, 'chat.js', { fonts: true }, { later: 'chat-highlight.js', inline: { style: 'chat.css' } }));
     assert.ok(first, 'the page carries its first snapshot');
     const snapshot = (first.message as { type: string; snapshot: { conversation: { id: string; messages: { text?: string }[] } } }).snapshot;
     assert.equal((first.message as { type: string }).type, 'snapshot');

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { listFiles, PackageManager } from '@vscode/vsce';
 import { apiUrl } from '../../../src/api/baseUrl';
+import { canInline } from '../../../src/workbench/webview/core/webviewHtml';
 import type * as Slim from '../../../src/api/undici/slim';
 import { startLocalProxy, type LocalProxy } from '../../service/proxy';
 import { useLocalService } from '../support/localService';
@@ -223,6 +224,12 @@ describe('the shipped bundles (esbuild.js)', function () {
         continue;
       }
       assert.deepEqual(highlightJs(inputs), [], `${name} leaves highlight.js to chat-highlight.js`);
+      if (name === 'chat.js') {
+        // The chat page is written into its HTML (WebviewHost.pageFiles): nothing in it may end its element early.
+        const script = fs.readFileSync(path.join(dir, 'webview', name), 'utf8');
+        const styles = ['page.css', 'chat.css'].map((file) => fs.readFileSync(path.join(ROOT, 'media', file), 'utf8'));
+        assert.ok(canInline({ script, styles }), 'the chat page can be written into its HTML');
+      }
       const hostCode = inputs.filter((input) => input.startsWith('src/') && !/^src\/(webviewPage\/|[^/]+\/[^/]+\/page\/)/.test(input));
       assert.deepEqual(hostCode, [], `${name} takes only the types of its protocol`);
       assert.deepEqual(

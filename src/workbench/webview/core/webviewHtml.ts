@@ -36,6 +36,28 @@ export interface WebviewHtmlOptions {
    * read by the page's HostChannel; the host still answers `ready`).
    */
   firstMessage?: { id: string; message: unknown };
+  /**
+   * The page's bundle and stylesheets written into the page, by the nonce, so its first screen waits for no request to
+   * the webview's resource loader (`scriptSrc`, `baseStyleHref` and `styleHref` are then not used). Text that could
+   * end its element early is not written in: the page then loads the files as usual.
+   */
+  inline?: PageFiles;
+}
+
+/** A page's own files, as written into it. */
+export interface PageFiles {
+  script: string;
+  /** The kit's stylesheet, then the page's. */
+  styles: string[];
+}
+
+/**
+ * Whether the files can be written into the page: nothing in them may end their element. In a script that means no
+ * `</script` and no `<script` either (after a `<!--`, which the bundled libraries have in strings, a `<script` would
+ * make the parser skip the next `</script>`).
+ */
+export function canInline(files: PageFiles): boolean {
+  return !/<\/?script/i.test(files.script) && files.styles.every((style) => !/<\/style/i.test(style));
 }
 
 /** A JSON data block: never run; `<` is escaped so no text in it can close the element. */
@@ -45,13 +67,14 @@ function dataBlock(id: string, value: unknown): string {
 
 /**
  * Every webview page of Promptreel: `default-src 'none'`, so nothing loads but what is listed here, all of it from
- * the extension itself; styles from its files only, scripts by nonce only, and no network at all.
+ * the extension itself; styles from its files (or written in by the nonce), scripts by nonce only, and no network.
  */
 export function webviewHtml(options: WebviewHtmlOptions): string {
   const { cspSource, nonce } = options;
+  const inline = options.inline && canInline(options.inline) ? options.inline : undefined;
   const csp = [
     "default-src 'none'",
-    `style-src ${cspSource}`,
+    inline ? `style-src ${cspSource} 'nonce-${nonce}'` : `style-src ${cspSource}`,
     `img-src ${cspSource}`,
     options.allow?.fonts ? `font-src ${cspSource}` : '',
     options.allow?.media ? `media-src ${cspSource}` : '',
@@ -63,6 +86,12 @@ export function webviewHtml(options: WebviewHtmlOptions): string {
   const l10n = strings ? dataBlock('promptreel-l10n', strings) : '';
   const first = options.firstMessage ? dataBlock('promptreel-first-message', options.firstMessage) : '';
   const later = options.laterScriptSrc ? ` data-later-src="${escapeHtml(options.laterScriptSrc)}"` : '';
+  const styles = inline
+    ? inline.styles.map((style) => `<style nonce="${nonce}">${style}</style>`).join('\n')
+    : `${options.baseStyleHref ? `<link rel="stylesheet" href="${escapeHtml(options.baseStyleHref)}">\n` : ''}<link rel="stylesheet" href="${escapeHtml(options.styleHref)}">`;
+  const script = inline
+    ? `<script nonce="${nonce}"${later}>${inline.script}</script>`
+    : `<script nonce="${nonce}" src="${escapeHtml(options.scriptSrc)}"${later}></script>`;
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(options.l10n?.language ?? 'en')}">
 <head>
@@ -70,11 +99,11 @@ export function webviewHtml(options: WebviewHtmlOptions): string {
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>${escapeHtml(options.title)}</title>
-${options.baseStyleHref ? `<link rel="stylesheet" href="${escapeHtml(options.baseStyleHref)}">\n` : ''}<link rel="stylesheet" href="${escapeHtml(options.styleHref)}">
+${styles}
 </head>
 <body>
 ${options.body}
-${l10n}${first}<script nonce="${nonce}" src="${escapeHtml(options.scriptSrc)}"${later}></script>
+${l10n}${first}${script}
 </body>
 </html>`;
 }

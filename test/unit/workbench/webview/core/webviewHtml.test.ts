@@ -64,6 +64,32 @@ describe('webview pages (one CSP for every webview, src/workbench/webview)', () 
     assert.ok(!page().includes('promptreel-first-message'), 'none unless given');
   });
 
+  it('writes the bundle and the stylesheets into the page by the nonce, loading none of them', () => {
+    const inline = { script: 'console.log(1 < 2);', styles: ['body { color: red; }', 'main { margin: 0; }'] };
+    const html = page({ nonce: 'n0nce', baseStyleHref: `${SOURCE}/media/page.css`, inline, laterScriptSrc: `${SOURCE}/dist/webview/later.js` });
+    assert.equal(csp(html).get('style-src'), `${SOURCE} 'nonce-n0nce'`);
+    assert.equal(csp(html).get('script-src'), "'nonce-n0nce'");
+    assert.ok(html.includes(`<style nonce="n0nce">body { color: red; }</style>\n<style nonce="n0nce">main { margin: 0; }</style>\n</head>`), html);
+    assert.ok(html.includes(`<script nonce="n0nce" data-later-src="${SOURCE}/dist/webview/later.js">console.log(1 < 2);</script>`), html);
+    assert.ok(!html.includes('<link') && !html.includes(' src='), 'nothing to load');
+    // As the bundled sanitizer and markdown parser have it: harmless without a `<script` after it.
+    const comment = page({ nonce: 'n0nce', inline: { script: 'const empty = "<!-->";', styles: [] } });
+    assert.ok(comment.includes('<script nonce="n0nce">const empty = "<!-->";</script>'), comment);
+  });
+
+  it('loads the files as usual when their text could end its element early', () => {
+    for (const inline of [
+      { script: 'const s = "</script><img src=x onerror=alert(1)>";', styles: [] },
+      { script: 'const comment = "<!--"; const tag = "<script>";', styles: [] },
+      { script: 'ok()', styles: ['a::after { content: "</style><script>alert(1)</script>"; }'] },
+    ]) {
+      const html = page({ nonce: 'n0nce', inline });
+      assert.equal(csp(html).get('style-src'), SOURCE, JSON.stringify(inline));
+      assert.ok(html.includes(`<script nonce="n0nce" src="${SOURCE}/dist/webview/chat.js"></script>`), html);
+      assert.ok(!html.includes('<style'), html);
+    }
+  });
+
   it("loads the kit's shared stylesheet before the page's own, so the page's rules win", () => {
     const html = page({ baseStyleHref: `${SOURCE}/media/page.css` });
     const base = html.indexOf(`<link rel="stylesheet" href="${SOURCE}/media/page.css">`);
