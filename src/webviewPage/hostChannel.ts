@@ -64,7 +64,7 @@ export class HostChannel<ToHost, FromHost extends { type: string }, State extend
   onMessage(listener: (message: FromHost) => void): void {
     window.addEventListener('message', (event: MessageEvent<FromHost>) => {
       const echo = this.echo;
-      if (echo && event.data.type === echo.type) {
+      if (echo && event.data?.type === echo.type) {
         this.echo = undefined;
         if (JSON.stringify(event.data) === echo.json) return;
       }
