@@ -58,6 +58,11 @@ export abstract class Disposable implements IDisposable {
     return this.#registrations.add(item);
   }
 
+  /** For work that resumes after an await: whether the object was disposed meanwhile. */
+  protected get isDisposed(): boolean {
+    return this.#registrations.isDisposed;
+  }
+
   dispose(): void {
     this.#registrations.dispose();
   }

@@ -122,11 +122,8 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
         }
       }),
     );
-    this._register(toDisposable(() => (this.closed = true)));
     void this.showWithSnapshot();
   }
-
-  private closed = false;
 
   /**
    * Shows the page with the snapshot in it: its first screen needs no round trip (it still says `ready`, answered).
@@ -147,7 +144,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
     }
     // Its script and stylesheets written in too: the first screen waits for no request to the webview's loader.
     const inline = await files;
-    if (!this.closed) this.showPage(snapshot, inline);
+    if (!this.isDisposed) this.showPage(snapshot, inline);
   }
 
   /** The conversation this page shows (one is created when there is none). */
