@@ -118,10 +118,16 @@ export default tseslint.config(
   },
   {
     // Where a link leads only the disk can say (vscode.workspace.fs has no realpath): src/workspace/localDisk.ts asks
-    // it, for `file:` URIs alone, and is the one module outside src/api allowed to.
+    // it, for `file:` URIs alone, and is the one module outside src/api allowed to. The loader of the bundle reads it
+    // and its code cache before any of the extension's code runs (src/startup/).
     files: ['src/**/*.ts'],
-    ignores: ['src/api/**', 'src/workspace/localDisk.ts'],
+    ignores: ['src/api/**', 'src/workspace/localDisk.ts', 'src/startup/**'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: noNodeFs }] },
+  },
+  {
+    // What VS Code loads first: Node's modules only (the bundle it loads brings `vscode`), so types alone from it.
+    files: ['src/start.ts', 'src/startup/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ ...noVscode, allowTypeImports: true }] }] },
   },
   {
     // The API layer: plain Node, the bottom of the stack.

@@ -29,6 +29,7 @@ import { PromptreelParticipant, type ParticipantHandlers } from './participant/p
 import { ChatModelStatusBar } from './statusBar/chatModelStatusBar';
 import { VideoRuntime } from './video/videoRuntime';
 import { t } from './api/l10n';
+import type { StartupReport } from './startup/startupReport';
 
 /**
  * What the host tests reach the extension through (`testApi()` builds it from `PromptreelTestHandles`, which
@@ -59,6 +60,8 @@ export interface PromptreelTestApi {
   readonly storage: { readonly global: vscode.Memento; readonly workspace: vscode.Memento; readonly secrets: vscode.SecretStorage };
   /** The log: the logger every line goes through (a test adds a sink to read the lines) and the output channel's file. */
   readonly log: { readonly logger: Logger; readonly file: vscode.Uri };
+  /** How src/start.ts loaded this bundle (its V8 code cache); undefined when something loaded dist/extension.js directly. */
+  readonly startup: StartupReport | undefined;
 }
 
 /**
@@ -74,7 +77,7 @@ export interface PromptreelTestHandles extends Omit<PromptreelTestApi, 'chat' | 
 let stopping: (() => Promise<void>) | undefined;
 
 /** The composition root: builds every object, hands collaborators through constructors, and one store to VS Code. */
-export function activate(context: vscode.ExtensionContext): PromptreelTestHandles | undefined {
+export function activate(context: vscode.ExtensionContext, startup?: StartupReport): PromptreelTestHandles | undefined {
   const store = new DisposableStore();
   context.subscriptions.push(store);
 
@@ -243,7 +246,12 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestHandle
   );
   const participant = store.add(new PromptreelParticipant(context.extensionUri, () => participantHandlers.get(), participantLog));
 
-  logger.forComponent('main').info(`Promptreel ${version} activated in VS Code ${vscode.version}.`);
+  const mainLog = logger.forComponent('main');
+  mainLog.info(`Promptreel ${version} activated in VS Code ${vscode.version}.`);
+  if (startup) {
+    mainLog.debug(`Code cache: ${startup.codeCache}${startup.cacheFile ? ` (${startup.cacheFile})` : ''}.`);
+    void startup.cacheWritten.then((written) => written && mainLog.debug('Code cache written for the next window.'));
+  }
 
   if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
@@ -258,6 +266,7 @@ export function activate(context: vscode.ExtensionContext): PromptreelTestHandle
     auth: { hasApiKey },
     storage: { global: context.globalState, workspace: context.workspaceState, secrets: context.secrets },
     log: { logger, file: vscode.Uri.joinPath(context.logUri, 'Promptreel.log') },
+    startup,
   };
 }
 

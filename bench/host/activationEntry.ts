@@ -2,6 +2,7 @@
 // already did) and reports VS Code's own performance marks for it, then lets the host exit.
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
+import type { PromptreelTestHandles } from '../../src/extension';
 import { EXTENSION_ID, writeResult } from './hostResult';
 
 interface Mark {
@@ -27,6 +28,9 @@ export async function run(): Promise<void> {
   const didLoad = at('didLoadExtensionCode');
   const willActivate = at('willActivateExtension');
   const didActivate = at('didActivateExtension');
+  // The next window of this profile finds the cache only once this one wrote it (a moment after activation).
+  const startup = (extension.exports as PromptreelTestHandles | undefined)?.startup;
+  const cacheWritten = startup && startup.codeCache !== 'used' ? await startup.cacheWritten : undefined;
   const span = (from?: number, to?: number) => (from === undefined || to === undefined ? undefined : to - from);
   const report = {
     wasActive,
@@ -34,6 +38,9 @@ export async function run(): Promise<void> {
     loadCodeMs: span(willLoad, didLoad),
     activateMs: span(willActivate, didActivate),
     totalMs: span(willLoad, didActivate),
+    codeCache: startup?.codeCache,
+    phases: startup?.phases,
+    cacheWritten,
     node: process.version,
     vscode: vscode.version,
   };

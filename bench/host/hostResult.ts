@@ -16,6 +16,12 @@ export const activationReportSchema = z.object({
   loadCodeMs: z.number().optional(),
   activateMs: z.number().optional(),
   totalMs: z.number().optional(),
+  /** What the V8 code cache did (src/start.ts): `none` in a profile's first window, `used` in the next ones. */
+  codeCache: z.enum(['used', 'rejected', 'none']).optional(),
+  /** Whether this window wrote the cache for the next one. */
+  cacheWritten: z.boolean().optional(),
+  /** src/start.ts's own stopwatch: finding the cache folder, reading the bundle and its cache, compiling, its top level, its activate(); its CPU time. */
+  phases: z.object({ locate: z.number(), read: z.number(), compile: z.number(), run: z.number(), activate: z.number(), cpu: z.number() }).optional(),
   node: z.string(),
   vscode: z.string(),
 });

@@ -8,7 +8,7 @@ import { ROOT } from '../support/paths';
 interface Harness {
   paths: { RUNS: string; LOGS: string };
   profile: {
-    writeProfile(dir: string): { dir: string; userDataDir: string; extensionsDir: string; configFile: string };
+    writeProfile(dir: string, options?: { fresh?: boolean }): { dir: string; userDataDir: string; extensionsDir: string; configFile: string };
     writeWorkspace(dir: string): string;
   };
   server: {
@@ -55,6 +55,8 @@ export interface HostSessionDriverContext {
 export interface HostSessionOptions<T> {
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** A profile folder to use as it is (and keep), e.g. for a second window of the same user; a fresh one otherwise. */
+  profileDir?: string;
   /** Runs in this process alongside the entry, e.g. to measure the workbench page with Playwright. */
   drive?: (context: HostSessionDriverContext) => Promise<T>;
 }
@@ -69,14 +71,14 @@ export async function runHostSession<T = undefined>(
   entry: string,
   options: HostSessionOptions<T> = {},
 ): Promise<{ result: unknown; driven: T | undefined }> {
-  const { env = {}, timeoutMs = 180_000, drive } = options;
+  const { env = {}, timeoutMs = 180_000, drive, profileDir } = options;
   const { paths, profile, server: servers, browser: browsers, noise } = harness();
   const offlineNoise = noise.OFFLINE_NOISE;
   const runDir = path.join(paths.RUNS, `bench-${process.pid}-${Date.now()}`);
   const reportFile = path.join(runDir, 'result.json');
   const signalFile = path.join(runDir, 'signal');
   fs.mkdirSync(paths.LOGS, { recursive: true });
-  const userProfile = profile.writeProfile(path.join(runDir, 'profile'));
+  const userProfile = profile.writeProfile(profileDir ?? path.join(runDir, 'profile'), { fresh: profileDir === undefined });
   const workspace = profile.writeWorkspace(path.join(runDir, 'workspace'));
   let server: CodeServer | undefined;
   let browser: Browser | undefined;

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { activationReportSchema, type ActivationReport } from '../host/hostResult';
 import { requireHost, runHostSession } from '../host/hostSession';
@@ -47,7 +48,7 @@ export const startupPart: BenchPart = {
       .join(', ');
     rows.push({
       part: PART,
-      figure: 'JS loaded at activation (dist/extension.js and the chunks it imports)',
+      figure: 'JS loaded at activation (dist/start.js, dist/extension.js and the chunks it imports)',
       unit: 'KB',
       ours: load.bytes / KB,
       goal: '≤ 150 KB',
@@ -124,37 +125,71 @@ async function shippedJsRow(analysis: BundleAnalysis, staged: StagedPackage | un
 async function activationRow(context: BenchContext, staged: StagedPackage | undefined): Promise<ResultRow> {
   requireHost();
   const extensionPath = staged?.dir ?? path.resolve(OUT, '..');
-  // Five fresh VS Code sessions: one start-up varies a lot with what else the machine does.
-  const sessions = context.quick ? 1 : 5;
-  const reports: ActivationReport[] = [];
-  for (let i = 0; i < sessions; i++) {
-    reports.push(activationReportSchema.parse((await runHostSession(extensionPath, ACTIVATION_ENTRY)).result));
-    context.log(`  VS Code session ${i + 1}/${sessions}: activation ${reports.at(-1)?.totalMs ?? '?'} ms`);
+  // Fresh VS Code sessions in pairs: a new profile's first window (no code cache yet: the first start after an install
+  // or an update), then the next window of the same profile (every start after that). One start-up varies a lot with
+  // what else the machine does, hence five of each.
+  const pairs = context.quick ? 1 : 5;
+  const first: ActivationReport[] = [];
+  const next: ActivationReport[] = [];
+  const profiles = fs.mkdtempSync(path.join(os.tmpdir(), 'promptreel-bench-profiles-'));
+  try {
+    for (let i = 0; i < pairs; i++) {
+      const profileDir = path.join(profiles, String(i));
+      for (const [reports, window] of [
+        [first, 'first'],
+        [next, 'next'],
+      ] as const) {
+        const report = activationReportSchema.parse((await runHostSession(extensionPath, ACTIVATION_ENTRY, { profileDir })).result);
+        reports.push(report);
+        context.log(
+          `  VS Code session ${i + 1}/${pairs}, the profile's ${window} window: activation ${report.totalMs ?? '?'} ms, code cache ${report.codeCache ?? '?'}`,
+        );
+      }
+    }
+  } finally {
+    fs.rmSync(profiles, { recursive: true, force: true });
   }
-  context.details['activation'] = reports;
-  const totals = reports.map((report) => report.totalMs).filter((ms): ms is number => ms !== undefined);
+  context.details['activation'] = { first, next };
+  const unused = next.filter((report) => report.codeCache !== 'used');
+  if (unused.length > 0)
+    throw new Error(`the next window of a profile did not use the code cache its first window wrote (${unused.map((r) => r.codeCache).join(', ')})`);
+  const own = (reports: ActivationReport[]) => reports.map((report) => (report.loadCodeMs ?? Number.NaN) + (report.activateMs ?? Number.NaN));
+  const totals = next.map((report) => report.totalMs).filter((ms): ms is number => ms !== undefined);
   if (totals.length === 0) throw new Error('VS Code recorded no activation marks');
-  const load = median(reports.map((report) => report.loadCodeMs ?? Number.NaN));
-  const activate = median(reports.map((report) => report.activateMs ?? Number.NaN));
+  const load = median(next.map((report) => report.loadCodeMs ?? Number.NaN));
+  const activate = median(next.map((report) => report.activateMs ?? Number.NaN));
   // Between the two, VS Code waits for the extension context (globalState and workspaceState come from the window over
   // IPC; it asks for them while the bundle loads): none of the extension's code runs then.
-  const waiting = median(reports.map((report) => (report.totalMs ?? Number.NaN) - (report.loadCodeMs ?? Number.NaN) - (report.activateMs ?? Number.NaN)));
-  const ownCode = reports.map((report) => (report.loadCodeMs ?? Number.NaN) + (report.activateMs ?? Number.NaN));
-  const first = reports[0];
-  const own = median(ownCode);
+  const waiting = median(next.map((report) => (report.totalMs ?? Number.NaN) - (report.loadCodeMs ?? Number.NaN) - (report.activateMs ?? Number.NaN)));
+  const ownNext = own(next);
+  const ownFirst = own(first);
+  const ours = median(ownNext);
+  const sample = next[0];
   return {
     part: PART,
     figure: ACTIVATION_FIGURE,
     unit: 'ms',
-    ours: own,
+    ours,
     goal: ACTIVATION_GOAL,
-    met: own <= 20,
+    met: ours <= 20,
     note:
-      `${spread(ownCode, 0)}: loading dist/extension.js ${load.toFixed(0)} ms, activate() (building what every window needs) ${activate.toFixed(0)} ms (medians); ` +
+      `a profile's next window (the code cache of its first one used) ${spread(ownNext, 0)}: loading dist/start.js ${load.toFixed(0)} ms, activate() (compiling ` +
+      `dist/extension.js from the cache, running it, building what every window needs) ${activate.toFixed(0)} ms (medians); ` +
+      `in src/start.ts's own stopwatch ${phaseLine(next)}; ` +
+      `a profile's first window (no cache yet: after an install or an update) ${median(ownFirst).toFixed(0)} ms, ${spread(ownFirst, 0)}, ${phaseLine(first)}; ` +
       `VS Code's marks willLoadExtensionCode→didActivateExtension ${median(totals).toFixed(0)} ms, ${spread(totals, 0)}, of which VS Code preparing the extension context ${waiting.toFixed(0)} ms; ` +
-      `${staged ? 'the packaged build' : 'the development build'}, VS Code ${first.vscode} (Node ${first.node})${reports.some((r) => r.wasActive) ? '; already active before the probe in some sessions' : ''}`,
-    samples: { ours: ownCode },
+      `${staged ? 'the packaged build' : 'the development build'}, VS Code ${sample.vscode} (Node ${sample.node})${[...first, ...next].some((r) => r.wasActive) ? '; already active before the probe in some sessions' : ''}`,
+    samples: { ours: ownNext },
   };
+}
+
+/** The medians of src/start.ts's phases over `reports`. */
+function phaseLine(reports: ActivationReport[]): string {
+  const phase = (name: keyof NonNullable<ActivationReport['phases']>) => median(reports.map((report) => report.phases?.[name] ?? Number.NaN)).toFixed(1);
+  return (
+    `finding the cache folder ${phase('locate')} ms, reading the bundle and its cache ${phase('read')} ms, compiling ${phase('compile')} ms, ` +
+    `its top level ${phase('run')} ms, its activate() ${phase('activate')} ms; CPU time of all that ${phase('cpu')} ms`
+  );
 }
 
 /** A chunk of the extension host as esbuild.js names it (`chunkNames: '[name]-[hash]'`). */

@@ -1,5 +1,8 @@
 import { allCommandIds } from '../../src/common/contributions';
 import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SETTING_DEFAULTS, SETTING_KEYS } from '../../src/config/schema';
 import { EXTENSION_ID, packageJson, testApi, useSettings } from './support/extension';
@@ -32,11 +35,31 @@ describe('shell: activation and contributions', () => {
       'languageModels',
       'log',
       'participant',
+      'startup',
       'statusBar',
       'storage',
       'video',
     ]);
     for (const [name, handle] of Object.entries(api)) assert.ok(handle, `${name} is handed over`);
+  });
+
+  it('issue 28.1: VS Code loads dist/start.js, which compiles dist/extension.js with a V8 code cache it keeps in the global storage', async () => {
+    const { startup } = await testApi();
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(startup && extension, 'src/start.ts loaded the bundle and reported how');
+    assert.equal(packageJson().main, './dist/start.js');
+    // The cache is named by the text of the bundle this window runs: the one of the extension's own dist/ folder.
+    const bundle = fs.readFileSync(path.join(extension.extensionPath, 'dist', 'extension.js'));
+    const digest = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
+    assert.match(
+      String(startup.cacheFile),
+      new RegExp(`[\\\\/]globalStorage[\\\\/]${EXTENSION_ID.replace('.', '\\.')}[\\\\/]code-cache[\\\\/]extension-${digest}-v8-[\\w.]+\\.cache$`),
+    );
+    // A fresh profile has no cache yet: this window writes it, a moment after its activation, for the next one.
+    const written = await startup.cacheWritten;
+    assert.equal(written, startup.codeCache !== 'used', `code cache ${startup.codeCache}, written ${written}`);
+    assert.ok(fs.statSync(String(startup.cacheFile)).size > 0, 'the cache file holds what V8 compiled');
+    for (const [phase, ms] of Object.entries(startup.phases)) assert.ok(ms >= 0 && ms < 60_000, `${phase}: ${ms} ms`);
   });
 
   it('issue 11.4: activates once the window has started (no "*"), and for the panels it restores', () => {

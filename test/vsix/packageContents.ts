@@ -30,7 +30,7 @@ export function missingFiles(files: readonly string[], read: (file: string) => s
     named.add(locale ? `l10n/bundle.l10n.${locale}.json` : 'l10n/bundle.l10n.json');
   }
   for (const file of files.filter((name) => /^dist\/[^/]+\.js$/.test(name))) {
-    for (const [, required] of read(file).matchAll(/\brequire\(\s*["'](\.\.?\/[^"']+)["']\s*\)/g)) {
+    for (const [, required] of read(file).matchAll(/\brequire(?:\.resolve)?\(\s*["'](\.\.?\/[^"']+)["']\s*\)/g)) {
       named.add(normalize(`dist/${required}`));
     }
   }

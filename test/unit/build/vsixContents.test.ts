@@ -36,19 +36,25 @@ describe('npm run test:vsix: what it checks the package against (issue 28.8)', (
     ]);
   });
 
-  it('finds what the package names but does not hold: a manifest path, a locale’s l10n bundle, a required chunk', () => {
+  it('finds what the package names but does not hold: a manifest path, a locale’s l10n bundle, a required or resolved file', () => {
     const sources: Record<string, string> = {
-      'package.json': JSON.stringify({ main: './dist/extension.js', icon: 'media/icon.png', l10n: './l10n', contributes: { x: [{ icon: 'media/a.svg' }] } }),
+      'package.json': JSON.stringify({ main: './dist/start.js', icon: 'media/icon.png', l10n: './l10n', contributes: { x: [{ icon: 'media/a.svg' }] } }),
+      'dist/start.js': 'var e=load(require.resolve("./extension.js"));',
       'dist/extension.js': 'var a=require("./chunk-A.js"),b=require("./undici.js"),v=require("vscode");',
       'dist/undici.js': 'module.exports={}',
     };
-    const files = ['package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'dist/extension.js', 'dist/undici.js', 'l10n/bundle.l10n.json', 'media/a.svg'];
+    const files = ['package.json', 'package.nls.json', 'package.nls.zh-cn.json', 'dist/start.js', 'dist/undici.js', 'l10n/bundle.l10n.json', 'media/a.svg'];
     assert.deepEqual(
       missingFiles(files, (file) => sources[file] ?? ''),
+      ['dist/extension.js', 'l10n/bundle.l10n.zh-cn.json', 'media/icon.png'],
+    );
+    const withBundle = [...files, 'dist/extension.js'];
+    assert.deepEqual(
+      missingFiles(withBundle, (file) => sources[file] ?? ''),
       ['dist/chunk-A.js', 'l10n/bundle.l10n.zh-cn.json', 'media/icon.png'],
     );
     assert.deepEqual(
-      missingFiles([...files, 'dist/chunk-A.js', 'l10n/bundle.l10n.zh-cn.json', 'media/icon.png'], (file) => sources[file] ?? ''),
+      missingFiles([...withBundle, 'dist/chunk-A.js', 'l10n/bundle.l10n.zh-cn.json', 'media/icon.png'], (file) => sources[file] ?? ''),
       [],
     );
   });
