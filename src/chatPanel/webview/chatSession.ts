@@ -4,7 +4,6 @@ import { Emitter } from '../../common/emitter';
 import { t } from '../../api/l10n';
 import { MutableDisposable, toDisposable } from '../../common/lifecycle';
 import { describeError } from '../../common/logger';
-import { recoveryForMissing } from '../../connection/core/recovery';
 import { confirmCharge } from '../../workbench/confirmCharge';
 import { recoveryCommand } from '../../workbench/recoveryActions';
 import { showMessage } from '../../workbench/showMessage';
@@ -15,29 +14,13 @@ import { ComposerIntake } from './composerIntake';
 import { quickActionPrompt } from '../core/contextPrompt';
 import { imageFromDataUrl } from '../core/images';
 import type { Conversation, ConversationOptions, ImageAttachment, SelectionContext } from '../core/model';
-import { capabilitiesView, conversationView, patchOptions, type Draft } from '../core/webviewViews';
+import { patchOptions, type Draft } from '../core/webviewViews';
 import { pickImageFor } from '../imagePicker';
 import { applyTrims } from '../mentions/core/contextBudget';
 import { parseMentionKey } from '../mentions/core/mentionTarget';
+import { ChatPageViews } from './chatPageViews';
 import type { ChatServices } from './chatServices';
-import {
-  webviewToHostSchema,
-  type CapabilitiesView,
-  type ConversationSummaryView,
-  type ConversationView,
-  type HostCommand,
-  type HostToWebview,
-  type OptionsPatch,
-  type SetupView,
-  type WebviewToHost,
-} from './protocol';
-
-/** What the page was last told of the chat it shows (to know when a change is the end of a turn it follows). */
-interface Told {
-  conversationId: string;
-  busy: boolean;
-  messageIds: string;
-}
+import { webviewToHostSchema, type HostToWebview, type OptionsPatch, type WebviewToHost } from './protocol';
 
 /** How long the page waits for its first snapshot before it shows without it. */
 const SNAPSHOT_WAIT_MS = 300;
@@ -57,9 +40,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
   private readonly titleChanged = this._register(new Emitter<string>());
   /** The title of the conversation shown changed (panels show it in their tab). */
   readonly onDidChangeTitle = this.titleChanged.event;
-  private told: Told | undefined;
-  /** The list of chats as the page was last told it (JSON): an unchanged list is not sent again. */
-  private toldList = '';
+  private readonly views: ChatPageViews;
   /** An update of the conversation shown, held back while its turn may be ending (see `onStoreChange`). */
   private readonly heldUpdate = this._register(new MutableDisposable());
   private heldList = false;
@@ -82,12 +63,13 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
         body: `<main id="app" aria-busy="true"><p class="loading">${escapeHtml(t('Loading the chat…'))}</p></main>`,
       },
     );
+    this.views = new ChatPageViews(services);
     this.composer = new ComposerIntake({
       services,
       isReady: () => this.ready,
       post: (message) => void this.post(message),
       activeConversation: () => this.activeConversation(),
-      capabilities: (conversation) => this.capabilities(conversation),
+      capabilities: (conversation) => this.views.capabilities(conversation),
       focused: () => (this.focusWhenReady = false),
     });
     const { controller, models, connection, settings } = services;
@@ -136,7 +118,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), SNAPSHOT_WAIT_MS)));
-      snapshot = await Promise.race([this.snapshotMessage(), late]);
+      snapshot = await Promise.race([this.views.snapshot(() => this.activeConversation(), this.composer), late]);
     } catch (error) {
       this.services.log.warn(`The chat page shows without its first snapshot, which it asks for: ${describeError(error)}`);
     } finally {
@@ -274,7 +256,7 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
       case 'addImageData':
         return this.composer.addImageIfSeen(() => imageFromDataUrl(message.name, message.mimeType, message.dataUrl));
       case 'attachImage': {
-        const image = await pickImageFor(this.capabilities(this.activeConversation()));
+        const image = await pickImageFor(this.views.capabilities(this.activeConversation()));
         if (image) this.addImage(image);
         return;
       }
@@ -350,13 +332,9 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
       return;
     }
     const shown = conversationId !== undefined && conversationId === this.activeId ? store.get(conversationId) : undefined;
-    if (shown && this.followsTurn(shown)) return this.holdUpdate(listChanged);
+    if (shown && this.views.followsTurn(shown)) return this.holdUpdate(listChanged);
     if (listChanged) this.postConversations();
     if (shown) this.postConversation();
-  }
-
-  private followsTurn(conversation: Conversation): boolean {
-    return this.told?.conversationId === conversation.id && this.told.busy && this.told.messageIds === messageIds(conversation);
   }
 
   private holdUpdate(listChanged: boolean): void {
@@ -384,12 +362,12 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
     const end = {
       requestId,
       messageId: message.id,
-      conversation: this.conversationView(conversation),
-      capabilities: this.capabilities(conversation),
-      conversations: this.summaries(),
+      conversation: this.views.conversation(conversation),
+      capabilities: this.views.capabilities(conversation),
+      conversations: this.views.summaries(),
       budget: this.composer.budget(conversation),
     };
-    this.toldList = JSON.stringify(end.conversations);
+    this.views.listTold(end.conversations);
     void this.post(message.status === 'done' ? { type: 'done', ...end } : { type: 'error', ...end });
     this.updateTitle(conversation.title);
   }
@@ -398,37 +376,18 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
     const conversation = this.activeConversation();
     this.updateTitle(conversation.title);
     if (!this.ready) return;
-    const snapshot = await this.snapshotMessage();
+    const snapshot = await this.views.snapshot(() => this.activeConversation(), this.composer);
     this.dropHeldUpdate();
-    this.toldList = JSON.stringify(snapshot.snapshot.conversations);
+    this.views.listTold(snapshot.snapshot.conversations);
     void this.post(snapshot);
     const waiting = this.services.controller.rateLimitOf(conversation.id);
     if (waiting) void this.post({ type: 'rateLimit', ...waiting });
   }
 
-  /** Everything the page shows, for the conversation shown. */
-  private async snapshotMessage(): Promise<Extract<HostToWebview, { type: 'snapshot' }>> {
-    const setup = await this.setupView();
-    const conversation = this.activeConversation();
-    return {
-      type: 'snapshot',
-      snapshot: {
-        ...(setup ? { setup } : {}),
-        conversations: this.summaries(),
-        conversation: this.conversationView(conversation),
-        models: this.services.models.view,
-        capabilities: this.capabilities(conversation),
-        defaults: { ...this.services.controller.defaults() },
-        draft: this.composer.draft.view(),
-        budget: this.composer.budget(conversation),
-      },
-    };
-  }
-
   private postConversation(): void {
     if (!this.ready) return;
     const conversation = this.activeConversation();
-    void this.post({ type: 'conversation', conversation: this.conversationView(conversation), capabilities: this.capabilities(conversation) });
+    void this.post({ type: 'conversation', conversation: this.views.conversation(conversation), capabilities: this.views.capabilities(conversation) });
     this.composer.postBudget();
     this.updateTitle(conversation.title);
   }
@@ -436,11 +395,8 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
   /** The list of chats, when it changed since the page was told it. */
   private postConversations(): void {
     if (!this.ready) return;
-    const conversations = this.summaries();
-    const json = JSON.stringify(conversations);
-    if (json === this.toldList) return;
-    this.toldList = json;
-    void this.post({ type: 'conversations', conversations });
+    const conversations = this.views.changedList();
+    if (conversations) void this.post({ type: 'conversations', conversations });
   }
 
   private postModels(): void {
@@ -448,44 +404,15 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
     void this.post({
       type: 'models',
       models: this.services.models.view,
-      capabilities: this.capabilities(this.activeConversation()),
+      capabilities: this.views.capabilities(this.activeConversation()),
       defaults: { ...this.services.controller.defaults() },
     });
     this.composer.postBudget();
   }
 
   private async postSetup(): Promise<void> {
-    const setup = await this.setupView();
+    const setup = await this.views.setup();
     void this.post({ type: 'setup', ...(setup ? { setup } : {}) });
-  }
-
-  /** What the chat needs before it can send, as the page's banner shows it; undefined when the service is ready. */
-  private async setupView(): Promise<SetupView | undefined> {
-    const readiness = await this.services.connection.readiness();
-    if (readiness.kind === 'ready') return undefined;
-    const { message, actions } = recoveryForMissing(readiness, t('The chat'));
-    return { message, actions: actions.filter((action): action is HostCommand => action !== 'retry') };
-  }
-
-  /** The conversation as the page sees it; what it was told is kept (see `onStoreChange`). */
-  private conversationView(conversation: Conversation): ConversationView {
-    const busy = this.services.controller.isBusy(conversation.id);
-    this.told = { conversationId: conversation.id, busy, messageIds: messageIds(conversation) };
-    return conversationView(conversation, busy);
-  }
-
-  private capabilities(conversation: Conversation): CapabilitiesView {
-    const { controller } = this.services;
-    return capabilitiesView(
-      controller.modelOf(conversation),
-      controller.capabilitiesOf(conversation),
-      controller.toolsFor(conversation, { evenIfOff: true }).map((tool) => tool.name),
-    );
-  }
-
-  private summaries(): ConversationSummaryView[] {
-    const { controller } = this.services;
-    return controller.store.list().map((summary) => ({ ...summary, busy: controller.isBusy(summary.id) }));
   }
 
   private activeConversation(): Conversation {
@@ -510,8 +437,4 @@ export class ChatSession extends WebviewHost<WebviewToHost, HostToWebview> {
   }
 
   // The draft beside the prompt box, and the context-window meter that follows it.
-}
-
-function messageIds(conversation: Conversation): string {
-  return conversation.messages.map((message) => message.id).join('\n');
 }
