@@ -1,7 +1,7 @@
 // Pinned by `npm run bench -- --only startup`: Promptreel's own activation in the real VS Code host.
 // What VS Code loads (package.json `main`): compiles dist/extension.js with the V8 code cache of the last window
 // (src/startup/codeCache.ts) and hands activation to it. Only Node's modules load here; `vscode` is the bundle's.
-import * as path from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type * as vscode from 'vscode';
 import type * as Extension from './extension';
@@ -22,7 +22,7 @@ export function activate(context: vscode.ExtensionContext): ReturnType<typeof Ex
   const startedCpu = cpuMs();
   // The global storage of a Node extension host is on the host's own disk; any other scheme gets no cache.
   const storage = context.globalStorageUri;
-  const cacheDir = storage.scheme === 'file' ? path.join(storage.fsPath, 'code-cache') : undefined;
+  const cacheDir = storage.scheme === 'file' ? join(storage.fsPath, 'code-cache') : undefined;
   const located = performance.now();
   const loaded = loadCodeCached(require.resolve('./extension.js'), cacheDir, module);
   extension = loaded.exports as typeof Extension;

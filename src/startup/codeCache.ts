@@ -6,12 +6,13 @@
 //
 // Node's fs, synchronously, on purpose: the bundle cannot run before its cache is read, and the cache lives in the
 // extension's global storage on the extension host's own disk (see src/start.ts).
+// Named imports only: what VS Code loads first stays small (no interop helpers in dist/start.js).
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs';
-import Module from 'node:module';
-import * as path from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire, Module } from 'node:module';
+import { basename, dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import * as vm from 'node:vm';
+import { Script } from 'node:vm';
 
 /** What the cache did for one load: `used` (V8 took it), `rejected` (it did not fit), `none` (there was none). */
 export type CodeCacheUse = 'used' | 'rejected' | 'none';
@@ -30,7 +31,8 @@ export interface CodeCachedModule {
   writeCache(): boolean;
 }
 
-const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) { ';
+// On a line of its own, taken back by `lineOffset`: errors name the bundle's own lines and columns.
+const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {\n';
 const WRAPPER_END = '\n})';
 
 /**
@@ -39,16 +41,16 @@ const WRAPPER_END = '\n})';
  * returned as it is. Without `cacheDir` it only compiles.
  */
 export function loadCodeCached(file: string, cacheDir: string | undefined, parent: NodeModule): CodeCachedModule {
-  const filename = path.resolve(file);
+  const filename = resolve(file);
   const loaded = require.cache[filename];
   if (loaded) return { exports: loaded.exports, cache: 'none', phases: { read: 0, compile: 0, run: 0 }, cacheFile: undefined, writeCache: () => false };
   const started = performance.now();
-  const source = fs.readFileSync(filename, 'utf8');
-  const stem = path.basename(filename, '.js');
-  const cacheFile = cacheDir === undefined ? undefined : path.join(cacheDir, cacheFileName(stem, source));
+  const source = readFileSync(filename, 'utf8');
+  const stem = basename(filename, '.js');
+  const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, cacheFileName(stem, source));
   const cachedData = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
   const read = performance.now();
-  const script = new vm.Script(WRAPPER_START + source + WRAPPER_END, { filename, cachedData });
+  const script = new Script(WRAPPER_START + source + WRAPPER_END, { filename, lineOffset: -1, cachedData });
   const cache: CodeCacheUse = cachedData === undefined ? 'none' : script.cachedDataRejected === true ? 'rejected' : 'used';
 
   const compiled = performance.now();
@@ -58,7 +60,7 @@ export function loadCodeCached(file: string, cacheDir: string | undefined, paren
   require.cache[filename] = module;
   try {
     const run = script.runInThisContext() as (...args: unknown[]) => void;
-    run.call(module.exports, module.exports, Module.createRequire(filename), module, filename, path.dirname(filename));
+    run.call(module.exports, module.exports, createRequire(filename), module, filename, dirname(filename));
   } catch (error) {
     delete require.cache[filename];
     throw error;
@@ -91,7 +93,7 @@ const DIGEST_LENGTH = 16;
 
 function readIfPresent(file: string): Buffer | undefined {
   try {
-    return fs.readFileSync(file);
+    return readFileSync(file);
   } catch {
     return undefined;
   }
@@ -101,13 +103,13 @@ function readIfPresent(file: string): Buffer | undefined {
 function writeAtomically(file: string, data: Buffer): boolean {
   const temporary = `${file}.${process.pid}.tmp`;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(temporary, data);
-    fs.renameSync(temporary, file);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temporary, data);
+    renameSync(temporary, file);
     return true;
   } catch {
     try {
-      fs.rmSync(temporary, { force: true });
+      rmSync(temporary, { force: true });
     } catch {
       // The folder is not there to hold it either.
     }
@@ -118,9 +120,9 @@ function writeAtomically(file: string, data: Buffer): boolean {
 function removeOtherCaches(kept: string, stem: string): void {
   const sameBundle = new RegExp(`^${stem.replace(/[^\w]/g, '\\$&')}-[0-9a-f]{${DIGEST_LENGTH}}-v8-[\\w.]+\\.cache$`);
   try {
-    for (const name of fs.readdirSync(path.dirname(kept))) {
-      if (name !== path.basename(kept) && sameBundle.test(name)) {
-        fs.rmSync(path.join(path.dirname(kept), name), { force: true });
+    for (const name of readdirSync(dirname(kept))) {
+      if (name !== basename(kept) && sameBundle.test(name)) {
+        rmSync(join(dirname(kept), name), { force: true });
       }
     }
   } catch {

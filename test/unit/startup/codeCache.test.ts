@@ -128,9 +128,12 @@ describe('loadCodeCached: the bundle compiled with the V8 code cache of the last
     );
   });
 
-  it('leaves no half-loaded module behind when the bundle throws', () => {
-    const bundle = writeBundle('extension.js', "exports.early = true;\nthrow new Error('broken bundle');\n");
-    assert.throws(() => loadCodeCached(bundle, cacheDir, module), /broken bundle/);
+  it('leaves no half-loaded module behind when the bundle throws, and the error names the line and column in the file', () => {
+    const bundle = writeBundle('extension.js', "exports.early = true; throw new Error('broken bundle');\n");
+    assert.throws(
+      () => loadCodeCached(bundle, cacheDir, module),
+      (error: unknown) => error instanceof Error && /broken bundle/.test(error.message) && error.stack?.includes(`${bundle}:1:29`) === true,
+    );
     assert.equal(require.cache[bundle], undefined);
   });
 });
