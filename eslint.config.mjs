@@ -186,6 +186,19 @@ export default tseslint.config(
     },
   },
   {
+    // zod/mini's catch makes esbuild keep all of zod's utilities (13 KB) in what every window loads at activation.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression > MemberExpression.callee[object.name='z'][property.name='catch']",
+          message: 'Use orUndefined / orElse (src/api/tolerant.ts) rather than z.catch: it keeps all of zod in the activation bundle.',
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unused-expressions': 'off',

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { orUndefined } from './tolerant';
 import { lazy } from './lazy';
 
 export interface ModelInfo {
@@ -25,18 +26,18 @@ export interface ModelLimits {
 const modelSchema = lazy(() =>
   z.object({
     id: z.string().check(z.minLength(1)),
-    owned_by: z.catch(z.nullish(z.string()), undefined),
-    created: z.catch(z.nullish(z.number()), undefined),
-    supported_endpoint_types: z.catch(z.nullish(z.array(z.string())), undefined),
-    context_length: z.catch(z.optional(z.int().check(z.positive())), undefined),
-    max_model_len: z.catch(z.optional(z.int().check(z.positive())), undefined),
-    max_input_tokens: z.catch(z.optional(z.int().check(z.positive())), undefined),
-    max_output_tokens: z.catch(z.optional(z.int().check(z.positive())), undefined),
-    input_modalities: z.catch(z.optional(z.array(z.string())), undefined),
-    supported_parameters: z.catch(z.optional(z.array(z.string())), undefined),
+    owned_by: orUndefined(z.nullish(z.string())),
+    created: orUndefined(z.nullish(z.number())),
+    supported_endpoint_types: orUndefined(z.nullish(z.array(z.string()))),
+    context_length: orUndefined(z.optional(z.int().check(z.positive()))),
+    max_model_len: orUndefined(z.optional(z.int().check(z.positive()))),
+    max_input_tokens: orUndefined(z.optional(z.int().check(z.positive()))),
+    max_output_tokens: orUndefined(z.optional(z.int().check(z.positive()))),
+    input_modalities: orUndefined(z.optional(z.array(z.string()))),
+    supported_parameters: orUndefined(z.optional(z.array(z.string()))),
     // OpenRouter nests some of them.
-    architecture: z.catch(z.optional(z.object({ input_modalities: z.catch(z.optional(z.array(z.string())), undefined) })), undefined),
-    top_provider: z.catch(z.optional(z.object({ max_completion_tokens: z.catch(z.nullish(z.int().check(z.positive())), undefined) })), undefined),
+    architecture: orUndefined(z.optional(z.object({ input_modalities: orUndefined(z.optional(z.array(z.string()))) }))),
+    top_provider: orUndefined(z.optional(z.object({ max_completion_tokens: orUndefined(z.nullish(z.int().check(z.positive()))) }))),
   }),
 );
 

@@ -1,19 +1,20 @@
 import * as z from 'zod/mini';
+import { orElse, orUndefined } from '../api/tolerant';
 import { REASONING_EFFORTS } from '../api/chat/reasoningEffort';
 import type { ChatOverrides } from './chatRequestBuilder';
 import type { ReasoningChoice } from './reasoning';
 
 /** The `modelOptions` a caller of VS Code's `sendRequest` may pass; anything else in them is ignored. */
-const modelOptionsSchema = z.catch(
+const modelOptionsSchema = orElse(
   z.object({
-    temperature: z.catch(z.optional(z.number().check(z.gte(0), z.lte(2))), undefined),
-    top_p: z.catch(z.optional(z.number().check(z.gte(0), z.lte(1))), undefined),
-    frequency_penalty: z.catch(z.optional(z.number().check(z.gte(-2), z.lte(2))), undefined),
-    presence_penalty: z.catch(z.optional(z.number().check(z.gte(-2), z.lte(2))), undefined),
-    max_tokens: z.catch(z.optional(z.int().check(z.positive())), undefined),
-    reasoning_effort: z.catch(z.optional(z.enum(REASONING_EFFORTS)), undefined),
-    reasoningEffort: z.catch(z.optional(z.enum(REASONING_EFFORTS)), undefined),
-    thinking: z.catch(z.optional(z.boolean()), undefined),
+    temperature: orUndefined(z.optional(z.number().check(z.gte(0), z.lte(2)))),
+    top_p: orUndefined(z.optional(z.number().check(z.gte(0), z.lte(1)))),
+    frequency_penalty: orUndefined(z.optional(z.number().check(z.gte(-2), z.lte(2)))),
+    presence_penalty: orUndefined(z.optional(z.number().check(z.gte(-2), z.lte(2)))),
+    max_tokens: orUndefined(z.optional(z.int().check(z.positive()))),
+    reasoning_effort: orUndefined(z.optional(z.enum(REASONING_EFFORTS))),
+    reasoningEffort: orUndefined(z.optional(z.enum(REASONING_EFFORTS))),
+    thinking: orUndefined(z.optional(z.boolean())),
   }),
   {},
 );

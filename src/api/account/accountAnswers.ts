@@ -1,20 +1,21 @@
 import * as z from 'zod/mini';
+import { orUndefined } from '../tolerant';
 
 // The account endpoints of SERVICE.md ("Account"), as gateways of this family answer them. Every field is optional
 // and checked on its own: a gateway that leaves one out, or sends a string for a number, loses that field only.
 
-const num = z.catch(z.optional(z.pipe(z.union([z.number(), z.string().check(z.regex(/^-?\d+(\.\d+)?$/))]), z.transform(Number))), undefined);
-const bool = z.catch(z.optional(z.boolean()), undefined);
-const str = z.catch(z.optional(z.string()), undefined);
+const num = orUndefined(z.optional(z.pipe(z.union([z.number(), z.string().check(z.regex(/^-?\d+(\.\d+)?$/))]), z.transform(Number))));
+const bool = orUndefined(z.optional(z.boolean()));
+const str = orUndefined(z.optional(z.string()));
 
 /** `GET /api/usage/token` → `data` (new-api): amounts in quota units. */
 export const tokenUsageSchema = z.object({
-  name: z.catch(z.optional(z.string()), undefined),
+  name: orUndefined(z.optional(z.string())),
   total_granted: num,
   total_used: num,
   total_available: num,
   unlimited_quota: bool,
-  model_limits: z.catch(z.optional(z.record(z.string(), z.number())), undefined),
+  model_limits: orUndefined(z.optional(z.record(z.string(), z.number()))),
   model_limits_enabled: bool,
   /** Unix seconds; 0: never. */
   expires_at: num,
@@ -39,7 +40,7 @@ export const billingUsageSchema = z.object({ total_usage: num });
 export const statusSchema = z.object({
   quota_per_unit: num,
   display_in_currency: bool,
-  quota_display_type: z.catch(z.optional(z.string()), undefined),
+  quota_display_type: orUndefined(z.optional(z.string())),
 });
 export type StatusAnswer = z.infer<typeof statusSchema>;
 
@@ -53,13 +54,13 @@ export const modelPriceSchema = z.object({
   completion_ratio: num,
   /** Cached prompt tokens cost this share of a prompt token, where published. */
   cache_ratio: num,
-  enable_groups: z.catch(z.optional(z.array(z.string())), undefined),
+  enable_groups: orUndefined(z.optional(z.array(z.string()))),
 });
 export type ModelPriceAnswer = z.infer<typeof modelPriceSchema>;
 
 export const pricingSchema = z.object({
   data: z.array(z.unknown()),
-  group_ratio: z.catch(z.optional(z.record(z.string(), z.number())), undefined),
+  group_ratio: orUndefined(z.optional(z.record(z.string(), z.number()))),
 });
 
 /** One entry of `GET /api/log/token` → `data` (new-api): the key's log (only the fields Promptreel reads). */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { orUndefined } from '../tolerant';
 import type { Usage } from './events';
 
 const usageSchema = z.object({
@@ -6,7 +7,7 @@ const usageSchema = z.object({
   completion_tokens: z.optional(z.number()),
   total_tokens: z.optional(z.number()),
   /** SERVICE.md, "Account": the prompt tokens served from a cache (billed at `cache_ratio` where one is published). */
-  prompt_tokens_details: z.catch(z.nullish(z.object({ cached_tokens: z.catch(z.nullish(z.number()), undefined) })), undefined),
+  prompt_tokens_details: orUndefined(z.nullish(z.object({ cached_tokens: orUndefined(z.nullish(z.number())) }))),
 });
 
 const toolCallFragmentSchema = z.object({

@@ -1,28 +1,28 @@
 import * as z from 'zod/mini';
+import { orUndefined } from '../tolerant';
 import type { VideoState, VideoTask } from './task';
 
-const text = z.catch(z.nullish(z.string()), undefined);
+const text = orUndefined(z.nullish(z.string()));
 const looseRecord = z.record(z.string(), z.unknown());
 
-const errorField = z.catch(
+const errorField = orUndefined(
   z.nullish(z.union([z.string(), z.object({ message: z.nullish(z.string()), code: z.nullish(z.union([z.string(), z.number()])) })])),
-  undefined,
 );
 
 /** A task as any of the gateways may send it; every field optional, wrong types ignored rather than fatal. */
 const taskFields = z.object({
   id: text,
   task_id: text,
-  status: z.catch(z.nullish(z.union([z.string(), z.number()])), undefined),
-  progress: z.catch(z.nullish(z.union([z.number(), z.string()])), undefined),
+  status: orUndefined(z.nullish(z.union([z.string(), z.number()]))),
+  progress: orUndefined(z.nullish(z.union([z.number(), z.string()]))),
   model: text,
-  created_at: z.catch(z.nullish(z.number()), undefined),
-  metadata: z.catch(z.nullish(z.object({ url: text })), undefined),
+  created_at: orUndefined(z.nullish(z.number())),
+  metadata: orUndefined(z.nullish(z.object({ url: text }))),
   video_url: text,
   url: text,
-  content: z.catch(z.nullish(z.object({ video_url: text })), undefined),
+  content: orUndefined(z.nullish(z.object({ video_url: text }))),
   result_url: text,
-  data: z.catch(z.nullish(z.object({ result_url: text })), undefined),
+  data: orUndefined(z.nullish(z.object({ result_url: text }))),
   error: errorField,
   fail_reason: text,
 });

@@ -140,6 +140,13 @@ describe('the shipped bundles (esbuild.js)', function () {
     }
   });
 
+  it("issue 28.1: keeps zod's utilities out of activation: no schema at activation uses z.catch (src/api/tolerant.ts)", () => {
+    // zod/mini's catch reads `core.util.constantCatch`, which makes esbuild build the whole `util` namespace (13 KB).
+    const activation = fs.readFileSync(path.join(dir, 'extension.js'), 'utf8');
+    assert.doesNotMatch(activation, /BIGINT_FORMAT_RANGES/, "zod's util namespace is not in dist/extension.js");
+    assert.ok(inputsLoadedAtActivation().includes('node_modules/zod/v4/core/util.js'), 'the utilities the schemas call are');
+  });
+
   it('keeps undici out of the extension, which requires undici.js only from the lazy loader', () => {
     assert.deepEqual(
       inputsOf(metafile('extension.js')).filter((input) => input.includes('node_modules/undici/')),
