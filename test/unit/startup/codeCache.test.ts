@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,14 +19,26 @@ interface WindowLoad {
  * so only a new process shows whether the cache on disk is used.
  */
 function loadInNewProcess(bundle: string, cacheDir: string): WindowLoad {
-  const script = `
+  return JSON.parse(execFileSync(process.execPath, ['-e', windowScript(bundle, cacheDir)], { encoding: 'utf8' })) as WindowLoad;
+}
+
+function windowScript(bundle: string, cacheDir: string): string {
+  return `
     const { loadCodeCached } = require(${JSON.stringify(CODE_CACHE_MODULE)});
     const loaded = loadCodeCached(${JSON.stringify(bundle)}, ${JSON.stringify(cacheDir)}, module);
     const answer = loaded.exports.answer();
     const written = loaded.writeCache();
     process.stdout.write(JSON.stringify({ cache: loaded.cache, cacheFile: loaded.cacheFile ?? null, answer, written }));
   `;
-  return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as WindowLoad;
+}
+
+/** `loadInNewProcess`, without blocking: two windows starting at the same time. */
+function loadInNewProcessAsync(bundle: string, cacheDir: string): Promise<WindowLoad> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', windowScript(bundle, cacheDir)], { encoding: 'utf8' }, (error, stdout) =>
+      error ? reject(error) : resolve(JSON.parse(stdout) as WindowLoad),
+    );
+  });
 }
 
 describe('loadCodeCached: the bundle compiled with the V8 code cache of the last window (src/start.ts)', () => {
@@ -102,6 +114,27 @@ describe('loadCodeCached: the bundle compiled with the V8 code cache of the last
     assert.equal(updated.answer, 'new');
     assert.notEqual(updated.cacheFile, old.cacheFile);
     assert.deepEqual(fs.readdirSync(cacheDir), [path.basename(String(updated.cacheFile))]);
+  });
+
+  it('windows starting together leave one cache the next window takes, and no temporary file', async () => {
+    writeBundle('dep.js', "exports.prefix = '';");
+    const bundle = writeBundle('extension.js', bundleText('together'));
+    // Whichever way they interleave (both compile and write, or one finds the other's cache), each runs the bundle.
+    const windows = await Promise.all([1, 2, 3].map(() => loadInNewProcessAsync(bundle, cacheDir)));
+    assert.deepEqual(
+      windows.map((window) => window.answer),
+      ['together', 'together', 'together'],
+    );
+    assert.ok(
+      windows.some((window) => window.written),
+      'a cache was written',
+    );
+    assert.deepEqual(
+      fs.readdirSync(cacheDir).filter((name) => name.endsWith('.tmp')),
+      [],
+      'no temporary file left behind',
+    );
+    assert.equal(loadInNewProcess(bundle, cacheDir).cache, 'used');
   });
 
   it('compiles without a cache V8 refuses, and writes a good one in its place', () => {
