@@ -85,11 +85,9 @@ export function loadCodeCached(file: string, cacheDir: string | undefined, paren
 
 /** One name per bundle text and V8 version: V8 checks its version and flags itself, but of the source only its length. */
 function cacheFileName(stem: string, source: string): string {
-  const digest = createHash('sha256').update(source).digest('hex').slice(0, DIGEST_LENGTH);
+  const digest = createHash('sha256').update(source).digest('hex').slice(0, 16);
   return `${stem}-${digest}-v8-${process.versions.v8.replace(/[^\w.]/g, '_')}.cache`;
 }
-
-const DIGEST_LENGTH = 16;
 
 function readIfPresent(file: string): Buffer | undefined {
   try {
@@ -118,10 +116,9 @@ function writeAtomically(file: string, data: Buffer): boolean {
 }
 
 function removeOtherCaches(kept: string, stem: string): void {
-  const sameBundle = new RegExp(`^${stem.replace(/[^\w]/g, '\\$&')}-[0-9a-f]{${DIGEST_LENGTH}}-v8-[\\w.]+\\.cache$`);
   try {
     for (const name of readdirSync(dirname(kept))) {
-      if (name !== basename(kept) && sameBundle.test(name)) {
+      if (name !== basename(kept) && name.startsWith(`${stem}-`) && name.endsWith('.cache')) {
         rmSync(join(dirname(kept), name), { force: true });
       }
     }
