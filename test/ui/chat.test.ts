@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { costOf, formatUsd } from '../../src/api/account/prices';
 import { fillInput, pickItem, runCommand } from './support/palette';
-import { viewPane } from './support/views';
+import { openViewContainer, viewPane } from './support/views';
 import {
   LONG_WAIT,
   chatFrame,
@@ -25,6 +25,49 @@ import { useWorkbench } from './support/workbench';
 // The chat panel as a user drives it in a real VS Code (code-server + Chromium): streamed markdown with highlighted
 // code, Stop, Insert at Cursor, Ask About Selection, an error with its action, a reply that tries to run script,
 // light and dark themes, and a window reload that restores the conversation (in the side bar and in an editor panel).
+
+interface ChatRender {
+  /** The empty chat's welcome was showing. */
+  empty: boolean;
+  /** The id of the last message in the page. */
+  last: string | null;
+}
+
+interface PageMarks {
+  __before?: boolean;
+  __chatRenders?: ChatRender[];
+}
+
+/**
+ * Runs in every frame as it starts (page.addInitScript): records each change of what a chat page shows, from its first
+ * render on, as the welcome of an empty chat or the id of its last message (the list renders in animation frames, so
+ * a flash of one frame is recorded too).
+ */
+function recordChatRenders(): void {
+  // Webviews only: the workbench around them mutates all the time.
+  if (window === window.top) return;
+  const marks = window as PageMarks;
+  const record = (): void => {
+    const messages = document.querySelectorAll('article.message');
+    const render: ChatRender = {
+      empty: document.querySelector('.empty-state') !== null,
+      last: messages.length > 0 ? messages[messages.length - 1]!.getAttribute('data-message-id') : null,
+    };
+    if (!render.empty && render.last === null) return;
+    const previous = marks.__chatRenders?.[marks.__chatRenders.length - 1];
+    if (previous?.empty === render.empty && previous.last === render.last) return;
+    (marks.__chatRenders ??= []).push(render);
+  };
+  const observe = (page: Document): void => new MutationObserver(record).observe(page, { childList: true, subtree: true });
+  observe(document);
+  // VS Code writes a webview's page into a blank frame (document.open, then write), which drops what observed it before.
+  const open = Document.prototype.open as (this: Document, ...args: unknown[]) => Document;
+  Document.prototype.open = function (this: Document, ...args: unknown[]) {
+    const opened = open.apply(this, args);
+    observe(this);
+    return opened;
+  } as typeof Document.prototype.open;
+}
 
 /** promptreel-chat on the local service: $3.00 per 1M prompt tokens, $12.00 per 1M completion tokens. */
 const CHAT_PRICE = { kind: 'per-token', promptUsdPerMillion: 3, completionUsdPerMillion: 12 } as const;
@@ -374,6 +417,39 @@ describe('chat panel (real VS Code, end to end)', () => {
     await runCommand(page, 'Preferences: Color Theme');
     await fillInput(page, 'Dark Modern', { submit: false });
     await pickItem(page, 'Dark Modern');
+  });
+
+  it('issue 28.2: the side-bar chat shown again comes back as it is now, at its last reply: never the first snapshot of its page, nor the welcome', async () => {
+    const { page } = context.workbench;
+    const frame = await openChat(page);
+    // The page was written (with the chat as it was then) when the view was first shown; this turn is newer.
+    await send(frame, 'What changed since this page was written?');
+    await waitForStatus(frame, 'done');
+    const latest = await lastReplyId(frame);
+    await frame.locator('body').evaluate(() => ((window as PageMarks).__before = true));
+    await page.addInitScript(recordChatRenders);
+    // VS Code does not keep a hidden chat page (retainContextWhenHidden is off): shown again, it loads again, at once
+    // after the reply (where the list was is saved as it follows the reply, not once it has been still a moment).
+    const visibleWebviews = () => page.locator('iframe.webview.ready').filter({ visible: true }).count();
+    const shownBefore = await visibleWebviews();
+    await openViewContainer(page, 'Explorer');
+    await waitUntil(async () => (await visibleWebviews()) < shownBefore, 'the chat page to be hidden');
+    await showPromptreelSideBar(page);
+    const shown = chatFrame(page);
+    await waitUntil(
+      async () => (await lastReplyId(shown).catch(() => null)) === latest,
+      'the chat shown again, at its last reply',
+      LONG_WAIT,
+      () => lastReplyId(shown),
+    );
+    const marks = await shown.locator('body').evaluate(() => {
+      const { __before, __chatRenders } = window as PageMarks;
+      return { before: __before === true, renders: __chatRenders ?? null };
+    });
+    assert.equal(marks.before, false, 'the page loaded again');
+    assert.ok(marks.renders && marks.renders.length > 0, 'what the page showed was recorded from its start');
+    const stale = marks.renders.filter((render) => render.empty || (render.last !== null && render.last !== latest));
+    assert.deepEqual(stale, [], `the page showed only the chat as it is now (its last reply ${latest ?? 'none'}); it showed: ${JSON.stringify(marks.renders)}`);
   });
 
   it('restores the conversation after a window reload, in the side bar and in an editor panel', async () => {

@@ -195,6 +195,8 @@ export class MessageListView {
 
   /** Puts the page in line with `range`: the spacers around the articles, moving only what is out of place. */
   private place(): void {
+    // No conversation yet (a page loaded again waits for the host's snapshot): nothing, not an empty chat's welcome.
+    if (this.conversationId === undefined) return;
     if (this.messages.length === 0) {
       this.sizes.disconnect();
       this.empty ??= emptyState();
@@ -412,6 +414,8 @@ export class MessageListView {
 
   /** One timer for a whole scroll (setting one per frame costs more than the frame's own work). */
   private saveSoon(): void {
+    // At the bottom nothing needs measuring: saved at once, so a page hidden right after a reply comes back there.
+    if (this.following) return this.saveNow();
     this.lastPass = performance.now();
     this.saveTimer ??= setTimeout(this.saveWhenStill, SAVE_DELAY_MS);
   }
