@@ -1,5 +1,6 @@
 // Loaded by VS Code as `extensionTestsPath`: puts a 500-message conversation into Promptreel's chat, opens it in a
-// chat panel when the driver says the window has settled, then streams a 5,000-chunk reply into it. The bench's driver measures the webview meanwhile (Playwright);
+// chat panel when the driver says the window has settled, then streams a 5,000-chunk reply into it, then a reply with a
+// 298-line code block. The bench's driver measures the webview meanwhile (Playwright);
 // the two meet through console lines (entry → driver) and signal files (driver → entry).
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
@@ -117,6 +118,16 @@ export async function run(): Promise<void> {
   const reply = await chat.controller.send(conversation.id, { text: 'Stream a long answer, please.' });
   const ended = Date.now();
   console.log(`${PHASE} streamed ${ended}`);
+  // Then a reply that is mostly one long code block (the driver has set the service's pace for it).
+  await waitForFile(`${signal}.code`);
+  console.log(`${PHASE} code ${Date.now()}`);
+  const code = await chat.controller.send(conversation.id, { text: 'Write the whole #longcode file, please.' });
+  console.log(`${PHASE} coded ${Date.now()}`);
   await waitForFile(`${signal}.measured`);
-  writeResult({ streamMs: ended - started, replyStatus: reply?.status ?? 'none', replyCharacters: reply?.text?.length ?? 0 });
+  writeResult({
+    streamMs: ended - started,
+    replyStatus: reply?.status ?? 'none',
+    replyCharacters: reply?.text?.length ?? 0,
+    codeStatus: code?.status ?? 'none',
+  });
 }

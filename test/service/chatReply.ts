@@ -38,7 +38,7 @@ export function messageText(message: ChatMessage | undefined): string {
 /**
  * Order of rules: tool calls (per `chat.toolCalls` and `tool_choice`), then `chat.replies` (by turn), `chat.reply`, a
  * request for a storyboard, then a tool result in the request, `max_tokens: 1`, JSON mode, the #markdown / #xss /
- * #forged / #long tags, and the echo.
+ * #forged / #longcode / #long tags, and the echo.
  */
 export function planReply(request: ChatRequest, chat: ChatScenario): ReplyPlan {
   const lastUser = messageText([...request.messages].reverse().find((message) => message.role === 'user'));
@@ -69,6 +69,7 @@ export function planReply(request: ChatRequest, chat: ChatScenario): ReplyPlan {
   } else if (lastUser.includes('#markdown')) content = markdownSample;
   else if (lastUser.includes('#xss')) content = xssSample;
   else if (lastUser.includes('#forged')) content = forgedControlsSample;
+  else if (lastUser.includes('#longcode')) content = longCode();
   else if (lastUser.includes('#long')) content = longText();
   else content = `You said: ${lastUser}`;
 
@@ -248,6 +249,18 @@ const forgedControlsSample = [
 const words = ['the', 'video', 'model', 'renders', 'a', 'quiet', 'harbour', 'at', 'dawn', 'while', 'gulls', 'circle', 'slowly', 'over', 'boats'];
 
 /** About 3,000 words in paragraphs of ten sentences of ten words. */
+/** A reply that is mostly one long fenced code block: a model writing a file of 298 lines (42 methods). */
+function longCode(): string {
+  const lines = ['export class Inventory {', '  private readonly items = new Map<string, number>();', ''];
+  for (let i = 0; i < 42; i++) {
+    lines.push(`  /** Adds ${i} units of item ${i}, as a "batch" of its own. */`, `  add${i}(count = ${i}): number {`);
+    lines.push(`    const total = (this.items.get('item-${i}') ?? 0) + count; // running total`, `    this.items.set('item-${i}', total);`);
+    lines.push('    return total;', '  }', '');
+  }
+  lines.push('}');
+  return `Here is the whole file:\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\`\n\nThat is the file.`;
+}
+
 function longText(): string {
   const paragraphs: string[] = [];
   let n = 0;

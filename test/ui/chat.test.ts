@@ -328,6 +328,59 @@ describe('chat panel (real VS Code, end to end)', () => {
     service.setScenario({ chat: { chunkChars: 8 } });
   });
 
+  it('issue 28.6: a long code block streams in place (its new lines added as they come), then shows highlighted whole', async () => {
+    const { page, service } = context.workbench;
+    const frame = await openChat(page);
+    // About 14 KB in 230 chunks, 10 ms apart: the block grows over a couple of seconds of frames.
+    service.setScenario({ chat: { delayMs: 10, chunkChars: 64 } });
+    const previous = await lastReplyId(frame);
+    const prompt = frame.locator('#prompt');
+    await prompt.fill('Write the whole #longcode file');
+    await prompt.press('Enter');
+    await waitForNewReply(frame, previous);
+    const reply = lastReply(frame);
+    const linesOf = () =>
+      reply
+        .locator('pre code')
+        .evaluate((code) => (code.textContent ?? '').split('\n').length)
+        .catch(() => 0);
+    await waitUntil(async () => (await linesOf()) >= 20, 'the code block to start', LONG_WAIT, linesOf);
+    await reply.locator('pre code').evaluate((code) => ((code as HTMLElement & { growingSince?: number }).growingSince = code.textContent?.length ?? 0));
+    await waitUntil(async () => (await linesOf()) >= 150, 'the code block to grow', LONG_WAIT, linesOf);
+    const grown = await reply.locator('pre code').evaluate((code) => ({
+      sameElement: (code as HTMLElement & { growingSince?: number }).growingSince !== undefined,
+      streaming: code.closest('article')?.getAttribute('data-status') === 'streaming',
+    }));
+    assert.ok(grown.streaming, 'the reply was still streaming (the check is about a block still growing)');
+    assert.ok(grown.sameElement, 'the code block grew in place: the element the first lines were in is the one with 150');
+    await waitForStatus(frame, 'done', 60_000);
+    const done = await reply.locator('.message-body').evaluate((body) => {
+      const code = body.querySelector('pre code') as (HTMLElement & { growingSince?: number }) | null;
+      const lines = (code?.textContent ?? '').split('\n');
+      return {
+        blocks: body.querySelectorAll('.code-block').length,
+        lines: lines.length,
+        first: lines[0],
+        last: lines[lines.length - 1],
+        renderedWhole: code?.growingSince === undefined,
+        comments: code?.querySelectorAll('.hljs-comment').length ?? 0,
+        strings: code?.querySelectorAll('.hljs-string').length ?? 0,
+        added: Number((body as HTMLElement).dataset.codeLinesAdded),
+        after: body.lastElementChild?.textContent ?? '',
+      };
+    });
+    console.log(`      [chat] 298 lines of code: ${done.added} batches of lines added in place while it streamed`);
+    assert.equal(done.blocks, 1);
+    assert.deepEqual([done.lines, done.first, done.last], [298, 'export class Inventory {', '}']);
+    assert.ok(done.added >= 3, `lines were added to the growing block in place (${done.added} batches)`);
+    assert.ok(done.renderedWhole, 'once closed, the block was rendered whole');
+    // Each method's doc comment and its two 'item-N' strings: highlighted as one block would be.
+    assert.equal(done.comments, 42 * 2, 'every doc comment and line comment highlighted');
+    assert.equal(done.strings, 42 * 2, "every 'item-N' string highlighted");
+    assert.match(normalize(done.after), /That is the file\./);
+    service.setScenario({ chat: { delayMs: 0, chunkChars: 8 } });
+  });
+
   it('stops a streaming reply with the Stop button and with Escape; the text so far stays', async () => {
     const { page, service } = context.workbench;
     const frame = await openChat(page);

@@ -83,6 +83,11 @@ function sanitize(html: string): DocumentFragment {
  */
 const unhighlighted = new Set<HTMLElement>();
 
+/** Lines of a code block, highlighted and sanitized as a block's code is, to add to the block's `<code>`. */
+export function renderCodeLines(code: string, fence: string | undefined): DocumentFragment {
+  return DOMPurify.sanitize(highlightCode(code, fence).html, SANITIZE);
+}
+
 /** Highlights the code blocks rendered as plain text while the highlighter was loading (the text is unchanged). */
 export function highlightRendered(): void {
   for (const code of unhighlighted) {

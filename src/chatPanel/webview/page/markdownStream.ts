@@ -1,15 +1,18 @@
 // Pinned by `npm run bench -- --only chat`: frames over 50 ms while streaming, and a 500-message chat's last screen and scroll.
 import { el } from '../../../webviewPage/dom';
 import type { FrameScheduler } from './frameScheduler';
-import { renderTokens } from './markdown';
+import type { Token, Tokens } from 'marked';
+import { renderCodeLines, renderTokens } from './markdown';
 import { normalizeNewlines, splitStreamingMarkdown } from './markdownParser';
 
 /**
  * Renders a markdown text that grows while a reply streams, at most once per animation frame. Blocks the lexer
  * has closed (a later block follows them) are rendered once into the stable part and never touched again; only
  * the last, still-growing block is re-rendered each frame. A long reply therefore costs a small constant per
- * frame, not a re-render of the whole message per chunk. While text is waiting to be rendered, the container
- * carries `data-pending`.
+ * frame, not a re-render of the whole message per chunk. A fenced code block still growing (a long file, one block
+ * until its closing fence) is not rendered again either: its new complete lines are highlighted and added, and only
+ * its last, unfinished line is replaced (`GrowingCodeBlock`); once closed it is rendered whole, like any block. While
+ * text is waiting to be rendered, the container carries `data-pending`.
  */
 export class MarkdownStream {
   private source = '';
@@ -21,6 +24,10 @@ export class MarkdownStream {
   private readonly tail: HTMLElement;
   private frames = 0;
   private stableBlocks = 0;
+  /** The open block, when it is a fenced code block growing in place. */
+  private growing: GrowingCodeBlock | undefined;
+  /** Batches of lines added to growing code blocks in place (rather than the block rendered again). */
+  private codeLinesAdded = 0;
   private readonly job = () => this.render();
 
   constructor(
@@ -60,7 +67,7 @@ export class MarkdownStream {
   /** Renders what is pending at once (a finished message); nothing when the page shows it already. */
   flush(): void {
     this.scheduler.cancel(this);
-    if (this.dirty) this.render();
+    if (this.dirty) this.render(true);
   }
 
   dispose(): void {
@@ -72,7 +79,8 @@ export class MarkdownStream {
     this.scheduler.schedule(this, this.job);
   }
 
-  private render(): void {
+  /** `final`: the text is complete, its last block is rendered whole (as it will be shown from now on). */
+  private render(final = false): void {
     this.frames++;
     this.dirty = false;
     const rest = normalizeNewlines(this.source).slice(this.stableChars);
@@ -82,12 +90,74 @@ export class MarkdownStream {
       this.stableChars += split.closedChars;
       this.stableBlocks += split.closed.length;
     }
-    this.tail.replaceChildren(renderTokens(split.open, split.links));
+    const code = final ? undefined : openFence(split.open);
+    const added = this.growing?.additions ?? 0;
+    if (code && this.growing?.grow(code)) {
+      this.codeLinesAdded += this.growing.additions - added;
+    } else {
+      this.tail.replaceChildren(renderTokens(code ? [GrowingCodeBlock.settledPart(code)] : split.open, split.links));
+      this.growing = code ? GrowingCodeBlock.inside(this.tail, code) : undefined;
+    }
     // How much work rendering took, readable in the page (the UI tests check that long replies render incrementally).
     this.container.dataset.renderFrames = String(this.frames);
     this.container.dataset.stableBlocks = String(this.stableBlocks);
+    this.container.dataset.codeLinesAdded = String(this.codeLinesAdded);
     delete this.container.dataset.pending;
     this.onRendered();
+  }
+}
+
+/** The open block when it is a fenced code block (the blank lines after it aside), else undefined. */
+function openFence(open: readonly Token[]): Tokens.Code | undefined {
+  const blocks = open.filter((token) => token.type !== 'space');
+  const [block] = blocks;
+  return blocks.length === 1 && block.type === 'code' && /^ {0,3}(`{3,}|~{3,})/.test(block.raw) ? (block as Tokens.Code) : undefined;
+}
+
+/**
+ * A fenced code block in the page while its text grows: its complete lines are highlighted once, as they come (each
+ * batch on its own, so a string or comment spanning batches may show unhighlighted until the block closes and is
+ * rendered whole), and its last line, still being written, is plain text replaced each frame.
+ */
+class GrowingCodeBlock {
+  /** Batches of lines added since the block was first rendered (the page exposes it for the UI tests). */
+  additions = 0;
+
+  private constructor(
+    private readonly code: HTMLElement,
+    private readonly lang: string | undefined,
+    /** The code's text rendered as complete lines. */
+    private settled: string,
+    private readonly partial: Text,
+  ) {}
+
+  /** The block as first rendered: its complete lines only (the last line is added as plain text). */
+  static settledPart(token: Tokens.Code): Tokens.Code {
+    return { ...token, text: token.text.slice(0, token.text.lastIndexOf('\n') + 1) };
+  }
+
+  static inside(tail: HTMLElement, token: Tokens.Code): GrowingCodeBlock | undefined {
+    const code = tail.querySelector('pre > code');
+    if (!(code instanceof HTMLElement)) return undefined;
+    const settled = GrowingCodeBlock.settledPart(token).text;
+    const partial = document.createTextNode(token.text.slice(settled.length));
+    code.append(partial);
+    return new GrowingCodeBlock(code, token.lang, settled, partial);
+  }
+
+  /** Brings the block in line with `token`; false when it is not this block grown (rendered whole instead). */
+  grow(token: Tokens.Code): boolean {
+    // Highlighted again meanwhile (the highlighter arrived), or another block: rendered whole.
+    if (token.lang !== this.lang || !token.text.startsWith(this.settled) || this.partial.parentNode !== this.code) return false;
+    const settledEnd = token.text.lastIndexOf('\n') + 1;
+    if (settledEnd > this.settled.length) {
+      this.code.insertBefore(renderCodeLines(token.text.slice(this.settled.length, settledEnd), token.lang), this.partial);
+      this.settled = token.text.slice(0, settledEnd);
+      this.additions++;
+    }
+    const rest = token.text.slice(this.settled.length);
+    if (this.partial.data !== rest) this.partial.data = rest;
+    return true;
   }
 }
 
