@@ -249,7 +249,7 @@ const forgedControlsSample = [
 const words = ['the', 'video', 'model', 'renders', 'a', 'quiet', 'harbour', 'at', 'dawn', 'while', 'gulls', 'circle', 'slowly', 'over', 'boats'];
 
 /** About 3,000 words in paragraphs of ten sentences of ten words. */
-/** A reply that is mostly one long fenced code block: a model writing a file of 298 lines (42 methods). */
+/** A reply that is mostly one long fenced code block, which ends it: a model writing a file of 298 lines (42 methods). */
 function longCode(): string {
   const lines = ['export class Inventory {', '  private readonly items = new Map<string, number>();', ''];
   for (let i = 0; i < 42; i++) {
@@ -258,7 +258,7 @@ function longCode(): string {
     lines.push('    return total;', '  }', '');
   }
   lines.push('}');
-  return `Here is the whole file:\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\`\n\nThat is the file.`;
+  return `Here is the whole file:\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\``;
 }
 
 function longText(): string {

@@ -366,19 +366,41 @@ describe('chat panel (real VS Code, end to end)', () => {
         comments: code?.querySelectorAll('.hljs-comment').length ?? 0,
         strings: code?.querySelectorAll('.hljs-string').length ?? 0,
         added: Number((body as HTMLElement).dataset.codeLinesAdded),
-        after: body.lastElementChild?.textContent ?? '',
       };
     });
     console.log(`      [chat] 298 lines of code: ${done.added} batches of lines added in place while it streamed`);
     assert.equal(done.blocks, 1);
     assert.deepEqual([done.lines, done.first, done.last], [298, 'export class Inventory {', '}']);
     assert.ok(done.added >= 3, `lines were added to the growing block in place (${done.added} batches)`);
-    assert.ok(done.renderedWhole, 'once closed, the block was rendered whole');
+    assert.ok(done.renderedWhole, 'once the reply ended (with the closing fence), the block was rendered whole');
     // Each method's doc comment and its two 'item-N' strings: highlighted as one block would be.
     assert.equal(done.comments, 42 * 2, 'every doc comment and line comment highlighted');
     assert.equal(done.strings, 42 * 2, "every 'item-N' string highlighted");
-    assert.match(normalize(done.after), /That is the file\./);
-    service.setScenario({ chat: { delayMs: 0, chunkChars: 8 } });
+
+    // Stopped inside the block, once the page has shown all that came: the block is rendered whole all the same.
+    service.setScenario({ chat: { delayMs: 0, chunkChars: 64, stallAfterChunks: 100 } });
+    const before = await lastReplyId(frame);
+    await prompt.fill('Write the whole #longcode file again');
+    await prompt.press('Enter');
+    await waitForNewReply(frame, before);
+    const stalled = lastReply(frame);
+    const stalledLines = () =>
+      stalled
+        .locator('pre code')
+        .evaluate((code) => (code.textContent ?? '').split('\n').length)
+        .catch(() => 0);
+    await waitUntil(async () => (await stalledLines()) >= 100, 'the code block to grow to where the stream stalls', LONG_WAIT, stalledLines);
+    // Rendered up to the stall: nothing is pending in the page any more.
+    await waitUntil(async () => (await stalled.locator('.message-body[data-pending]').count()) === 0, 'the page to render all that came');
+    await stalled.locator('pre code').evaluate((code) => ((code as HTMLElement & { growingSince?: number }).growingSince = 1));
+    await frame.locator('#stop').click();
+    await waitForStatus(frame, 'stopped');
+    const stopped = await stalled.locator('pre code').evaluate((code) => ({
+      renderedWhole: (code as HTMLElement & { growingSince?: number }).growingSince === undefined,
+      lines: (code.textContent ?? '').split('\n').length,
+    }));
+    assert.ok(stopped.renderedWhole, `a reply stopped inside a code block shows the block rendered whole (${stopped.lines} lines)`);
+    service.setScenario({ chat: { delayMs: 0, chunkChars: 8, stallAfterChunks: null } });
   });
 
   it('stops a streaming reply with the Stop button and with Escape; the text so far stays', async () => {

@@ -64,10 +64,13 @@ export class MarkdownStream {
     this.schedule();
   }
 
-  /** Renders what is pending at once (a finished message); nothing when the page shows it already. */
+  /**
+   * Renders what is pending at once (a finished message), and a code block left growing whole; nothing when the page
+   * shows it already.
+   */
   flush(): void {
     this.scheduler.cancel(this);
-    if (this.dirty) this.render(true);
+    if (this.dirty || this.growing) this.render(true);
   }
 
   dispose(): void {
