@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { costOf, formatUsd } from '../../src/api/account/prices';
 import { fillInput, pickItem, runCommand } from './support/palette';
 import { openViewContainer, viewPane } from './support/views';
@@ -67,6 +67,14 @@ function recordChatRenders(): void {
     observe(this);
     return opened;
   } as typeof Document.prototype.open;
+}
+
+/** The lines of the (first) code block of a reply so far; 0 before it has one. */
+function codeLines(reply: Locator): Promise<number> {
+  return reply
+    .locator('pre code')
+    .evaluate((code) => (code.textContent ?? '').split('\n').length)
+    .catch(() => 0);
 }
 
 /** promptreel-chat on the local service: $3.00 per 1M prompt tokens, $12.00 per 1M completion tokens. */
@@ -333,17 +341,9 @@ describe('chat panel (real VS Code, end to end)', () => {
     const frame = await openChat(page);
     // About 14 KB in 230 chunks, 10 ms apart: the block grows over a couple of seconds of frames.
     service.setScenario({ chat: { delayMs: 10, chunkChars: 64 } });
-    const previous = await lastReplyId(frame);
-    const prompt = frame.locator('#prompt');
-    await prompt.fill('Write the whole #longcode file');
-    await prompt.press('Enter');
-    await waitForNewReply(frame, previous);
+    await send(frame, 'Write the whole #longcode file');
     const reply = lastReply(frame);
-    const linesOf = () =>
-      reply
-        .locator('pre code')
-        .evaluate((code) => (code.textContent ?? '').split('\n').length)
-        .catch(() => 0);
+    const linesOf = () => codeLines(reply);
     await waitUntil(async () => (await linesOf()) >= 20, 'the code block to start', LONG_WAIT, linesOf);
     await reply.locator('pre code').evaluate((code) => ((code as HTMLElement & { growingSince?: number }).growingSince = code.textContent?.length ?? 0));
     await waitUntil(async () => (await linesOf()) >= 150, 'the code block to grow', LONG_WAIT, linesOf);
@@ -379,16 +379,9 @@ describe('chat panel (real VS Code, end to end)', () => {
 
     // Stopped inside the block, once the page has shown all that came: the block is rendered whole all the same.
     service.setScenario({ chat: { delayMs: 0, chunkChars: 64, stallAfterChunks: 100 } });
-    const before = await lastReplyId(frame);
-    await prompt.fill('Write the whole #longcode file again');
-    await prompt.press('Enter');
-    await waitForNewReply(frame, before);
+    await send(frame, 'Write the whole #longcode file again');
     const stalled = lastReply(frame);
-    const stalledLines = () =>
-      stalled
-        .locator('pre code')
-        .evaluate((code) => (code.textContent ?? '').split('\n').length)
-        .catch(() => 0);
+    const stalledLines = () => codeLines(stalled);
     await waitUntil(async () => (await stalledLines()) >= 100, 'the code block to grow to where the stream stalls', LONG_WAIT, stalledLines);
     // Rendered up to the stall: nothing is pending in the page any more.
     await waitUntil(async () => (await stalled.locator('.message-body[data-pending]').count()) === 0, 'the page to render all that came');
