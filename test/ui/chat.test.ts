@@ -69,6 +69,9 @@ function recordChatRenders(): void {
   } as typeof Document.prototype.open;
 }
 
+/** A code element the test marked: an element rendered again since has no mark. */
+type MarkedCode = HTMLElement & { growingSince?: number };
+
 /** The lines of the (first) code block of a reply so far; 0 before it has one. */
 function codeLines(reply: Locator): Promise<number> {
   return reply
@@ -345,17 +348,17 @@ describe('chat panel (real VS Code, end to end)', () => {
     const reply = lastReply(frame);
     const linesOf = () => codeLines(reply);
     await waitUntil(async () => (await linesOf()) >= 20, 'the code block to start', LONG_WAIT, linesOf);
-    await reply.locator('pre code').evaluate((code) => ((code as HTMLElement & { growingSince?: number }).growingSince = code.textContent?.length ?? 0));
+    await reply.locator('pre code').evaluate((code) => ((code as MarkedCode).growingSince = code.textContent?.length ?? 0));
     await waitUntil(async () => (await linesOf()) >= 150, 'the code block to grow', LONG_WAIT, linesOf);
     const grown = await reply.locator('pre code').evaluate((code) => ({
-      sameElement: (code as HTMLElement & { growingSince?: number }).growingSince !== undefined,
+      sameElement: (code as MarkedCode).growingSince !== undefined,
       streaming: code.closest('article')?.getAttribute('data-status') === 'streaming',
     }));
     assert.ok(grown.streaming, 'the reply was still streaming (the check is about a block still growing)');
     assert.ok(grown.sameElement, 'the code block grew in place: the element the first lines were in is the one with 150');
     await waitForStatus(frame, 'done', 60_000);
     const done = await reply.locator('.message-body').evaluate((body) => {
-      const code = body.querySelector('pre code') as (HTMLElement & { growingSince?: number }) | null;
+      const code = body.querySelector('pre code') as MarkedCode | null;
       const lines = (code?.textContent ?? '').split('\n');
       return {
         blocks: body.querySelectorAll('.code-block').length,
@@ -385,11 +388,11 @@ describe('chat panel (real VS Code, end to end)', () => {
     await waitUntil(async () => (await stalledLines()) >= 100, 'the code block to grow to where the stream stalls', LONG_WAIT, stalledLines);
     // Rendered up to the stall: nothing is pending in the page any more.
     await waitUntil(async () => (await stalled.locator('.message-body[data-pending]').count()) === 0, 'the page to render all that came');
-    await stalled.locator('pre code').evaluate((code) => ((code as HTMLElement & { growingSince?: number }).growingSince = 1));
+    await stalled.locator('pre code').evaluate((code) => ((code as MarkedCode).growingSince = 1));
     await frame.locator('#stop').click();
     await waitForStatus(frame, 'stopped');
     const stopped = await stalled.locator('pre code').evaluate((code) => ({
-      renderedWhole: (code as HTMLElement & { growingSince?: number }).growingSince === undefined,
+      renderedWhole: (code as MarkedCode).growingSince === undefined,
       lines: (code.textContent ?? '').split('\n').length,
     }));
     assert.ok(stopped.renderedWhole, `a reply stopped inside a code block shows the block rendered whole (${stopped.lines} lines)`);

@@ -94,9 +94,9 @@ export class MarkdownStream {
       this.stableBlocks += split.closed.length;
     }
     const code = final ? undefined : openFence(split.open);
-    const added = this.growing?.additions ?? 0;
-    if (code && this.growing?.grow(code)) {
-      this.codeLinesAdded += this.growing.additions - added;
+    const added = code && this.growing?.grow(code);
+    if (added !== undefined) {
+      this.codeLinesAdded += added;
     } else {
       this.tail.replaceChildren(renderTokens(code ? [GrowingCodeBlock.settledPart(code)] : split.open, split.links));
       this.growing = code ? GrowingCodeBlock.inside(this.tail, code) : undefined;
@@ -123,9 +123,6 @@ function openFence(open: readonly Token[]): Tokens.Code | undefined {
  * rendered whole), and its last line, still being written, is plain text replaced each frame.
  */
 class GrowingCodeBlock {
-  /** Batches of lines added since the block was first rendered (the page exposes it for the UI tests). */
-  additions = 0;
-
   private constructor(
     private readonly code: HTMLElement,
     private readonly lang: string | undefined,
@@ -148,19 +145,23 @@ class GrowingCodeBlock {
     return new GrowingCodeBlock(code, token.lang, settled, partial);
   }
 
-  /** Brings the block in line with `token`; false when it is not this block grown (rendered whole instead). */
-  grow(token: Tokens.Code): boolean {
+  /**
+   * Brings the block in line with `token`: the batches of lines it added (0 or 1), or undefined when `token` is not
+   * this block grown (it is then rendered whole).
+   */
+  grow(token: Tokens.Code): number | undefined {
     // Highlighted again meanwhile (the highlighter arrived), or another block: rendered whole.
-    if (token.lang !== this.lang || !token.text.startsWith(this.settled) || this.partial.parentNode !== this.code) return false;
+    if (token.lang !== this.lang || !token.text.startsWith(this.settled) || this.partial.parentNode !== this.code) return undefined;
+    let added = 0;
     const settledEnd = token.text.lastIndexOf('\n') + 1;
     if (settledEnd > this.settled.length) {
       this.code.insertBefore(renderCodeLines(token.text.slice(this.settled.length, settledEnd), token.lang), this.partial);
       this.settled = token.text.slice(0, settledEnd);
-      this.additions++;
+      added = 1;
     }
     const rest = token.text.slice(this.settled.length);
     if (this.partial.data !== rest) this.partial.data = rest;
-    return true;
+    return added;
   }
 }
 
