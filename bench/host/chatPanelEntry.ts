@@ -84,6 +84,8 @@ export async function run(): Promise<void> {
       toolCalls: [],
       status: 'done',
       createdAt: now,
+      // As the service reports them: each reply shows its token counts, and the chat its totals.
+      usage: { promptTokens: 1_200 + i * 250, completionTokens: 240, totalTokens: 1_440 + i * 250 },
     });
   }
   chat.store.changed(conversation.id, { listChanged: true, persist: 'now' });

@@ -17,6 +17,7 @@ import { ConversationActions } from './conversationActions';
 import { ConversationStore } from './core/conversationStore';
 import { WorkspaceMentions } from './mentions/workspaceMentions';
 import { ChatToolbox } from './tools/chatToolbox';
+import { pageLanguage } from '../workbench/webview/webviewHost';
 
 /** The chat panel's objects, wired together: built on the panel's first use (see chatSurfaces.ts); tests reach its parts. */
 export class ChatFeature extends Disposable {
@@ -59,6 +60,7 @@ export class ChatFeature extends Disposable {
       conversations: this.conversations,
       mentions: this.mentions,
       extensionUri,
+      locale: pageLanguage(),
       log,
     };
     this.view = this._register(new ChatViewProvider(services));

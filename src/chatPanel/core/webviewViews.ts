@@ -1,8 +1,8 @@
 import type { ResolvedCapabilities } from '../../chatRequest/capabilities';
 import { usageTotals } from './conversation';
 import { conversationCost, formatCost } from './replyCost';
-import type { AssistantMessage, Conversation, ConversationOptions, Cost, ImageAttachment, Mention, SelectionContext } from './model';
-import type { AssistantMessageView, CapabilitiesView, ConversationView, CostView, DraftView, MentionView, OptionsPatch } from '../webview/protocol';
+import type { AssistantMessage, Conversation, ConversationOptions, Cost, ImageAttachment, Mention, SelectionContext, UsageTotals } from './model';
+import type { AssistantMessageView, CapabilitiesView, ConversationView, CostView, DraftView, MentionView, OptionsPatch, UsageView } from '../webview/protocol';
 
 /** What waits next to the prompt box until the next turn is sent: the selection asked about, images attached. */
 export interface Draft {
@@ -12,8 +12,11 @@ export interface Draft {
   notice?: string;
 }
 
-/** A conversation as the page sees it: images are named, never sent back to the page. */
-export function conversationView(conversation: Conversation, busy: boolean): ConversationView {
+/**
+ * A conversation as the page sees it: images are named, never sent back to the page; token counts come with their
+ * figures in `locale` (VS Code's language, as the page's `<html lang>`).
+ */
+export function conversationView(conversation: Conversation, busy: boolean, locale: string): ConversationView {
   return {
     id: conversation.id,
     title: conversation.title,
@@ -25,9 +28,9 @@ export function conversationView(conversation: Conversation, busy: boolean): Con
             images: (message.images ?? []).map(({ name, mimeType, size }) => ({ name, mimeType, size })),
             mentions: (message.mentions ?? []).map(mentionView),
           }
-        : assistantView(message),
+        : assistantView(message, locale),
     ),
-    usage: usageTotals(conversation),
+    usage: usageView(usageTotals(conversation), locale),
     ...chatCostField(conversation),
     busy,
   };
@@ -74,10 +77,34 @@ export function patchOptions(options: ConversationOptions, patch: OptionsPatch):
   return patched as ConversationOptions;
 }
 
-/** A reply as the page sees it: its cost comes with its words (the page formats no money). */
-export function assistantView(message: AssistantMessage): AssistantMessageView {
-  const { cost, ...rest } = message;
-  return cost ? { ...rest, cost: costView(cost) } : rest;
+/** A reply as the page sees it: its cost and token counts come with their words (the page formats no figures). */
+export function assistantView(message: AssistantMessage, locale: string): AssistantMessageView {
+  const { cost, usage, ...rest } = message;
+  return { ...rest, ...(usage ? { usage: usageView(usage, locale) } : {}), ...(cost ? { cost: costView(cost) } : {}) };
+}
+
+export function usageView(usage: UsageTotals, locale: string): UsageView {
+  const format = countFormat(locale);
+  return {
+    ...usage,
+    figures: { prompt: format.format(usage.promptTokens), completion: format.format(usage.completionTokens), total: format.format(usage.totalTokens) },
+  };
+}
+
+const countFormats = new Map<string, Intl.NumberFormat>();
+
+/** One formatter per language: making one costs a hundred times more than using it. */
+function countFormat(locale: string): Intl.NumberFormat {
+  let format = countFormats.get(locale);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat(locale);
+    } catch {
+      format = new Intl.NumberFormat('en-US');
+    }
+    countFormats.set(locale, format);
+  }
+  return format;
 }
 
 /** `{ cost }` when the chat has a known cost, else nothing (optional fields are left out, not undefined). */

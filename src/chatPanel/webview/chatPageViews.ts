@@ -51,7 +51,7 @@ export class ChatPageViews {
   conversation(conversation: Conversation): ConversationView {
     const busy = this.services.controller.isBusy(conversation.id);
     this.told = { conversationId: conversation.id, busy, messageIds: messageIds(conversation) };
-    return conversationView(conversation, busy);
+    return conversationView(conversation, busy, this.services.locale);
   }
 
   /** Whether the page follows a turn of this chat: it was told the chat is answering, and knows each of its messages. */

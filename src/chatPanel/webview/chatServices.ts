@@ -18,5 +18,7 @@ export interface ChatServices {
   readonly conversations: ConversationActions;
   readonly mentions: WorkspaceMentions;
   readonly extensionUri: vscode.Uri;
+  /** VS Code's language (BCP 47), in which the host writes the figures the page shows. */
+  readonly locale: string;
   readonly log: ComponentLogger;
 }

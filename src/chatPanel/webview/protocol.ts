@@ -34,7 +34,13 @@ export type UserMessageView = Omit<UserMessage, 'images' | 'mentions'> & { image
 /** A cost with its words (`$0.0044`, `≈ $0.0040 (estimated)`): the page formats no money itself. */
 export type CostView = Cost & { text: string };
 
-export type AssistantMessageView = Omit<AssistantMessage, 'cost'> & { cost?: CostView };
+/**
+ * Token counts with their figures written by the host in VS Code's language (`12,345`, `12.345`): the page formats no
+ * numbers, as a webview's first Intl formatter stalls it (and the workbench that shares its renderer) for 30–60 ms.
+ */
+export type UsageView = UsageTotals & { figures: { prompt: string; completion: string; total: string } };
+
+export type AssistantMessageView = Omit<AssistantMessage, 'cost' | 'usage'> & { cost?: CostView; usage?: UsageView };
 export type MessageView = UserMessageView | AssistantMessageView;
 
 export interface ConversationView {
@@ -42,7 +48,7 @@ export interface ConversationView {
   title: string;
   options: ConversationOptions;
   messages: MessageView[];
-  usage: UsageTotals;
+  usage: UsageView;
   /** What the chat's replies cost so far, those whose model's price was known. */
   cost?: CostView;
   busy: boolean;

@@ -2,7 +2,7 @@ import type { ConversationOptions } from '../../core/model';
 import type { CapabilitiesView, ConversationSummaryView, ConversationView, ChatSampling, ModelsView, OptionsPatch, WebviewToHost } from '../protocol';
 import { fillNodes, t } from '../../../webviewPage/l10n';
 import { byId, el } from '../../../webviewPage/dom';
-import { costElement, formatTokens } from './figures';
+import { costElement } from './figures';
 
 export interface HeaderHost {
   post(message: WebviewToHost): void;
@@ -94,9 +94,7 @@ export class Header {
   setConversation(conversation: ConversationView): void {
     this.options = conversation.options;
     const usage = conversation.usage;
-    const tokens = usage.totalTokens
-      ? t('{0} tokens ({1} prompt, {2} completion)', formatTokens(usage.totalTokens), formatTokens(usage.promptTokens), formatTokens(usage.completionTokens))
-      : '';
+    const tokens = usage.totalTokens ? t('{0} tokens ({1} prompt, {2} completion)', usage.figures.total, usage.figures.prompt, usage.figures.completion) : '';
     const cost = conversation.cost;
     this.usage.hidden = !tokens && !cost;
     const figures = document.createDocumentFragment();

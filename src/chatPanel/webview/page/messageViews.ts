@@ -2,7 +2,7 @@ import type { ChatErrorAction, ToolCallRecord } from '../../core/model';
 import type { AssistantMessageView as AssistantMessageData, WebviewToHost } from '../protocol';
 import { fillNodes, t } from '../../../webviewPage/l10n';
 import { button, el } from '../../../webviewPage/dom';
-import { costElement, formatTokens } from './figures';
+import { costElement } from './figures';
 import type { FrameScheduler } from './frameScheduler';
 import { MarkdownStream } from './markdownStream';
 import { RateLimitBanner } from './rateLimitBanner';
@@ -229,14 +229,7 @@ export class AssistantMessageView {
     }
 
     const usage = message.usage;
-    const tokens = usage
-      ? t(
-          'Tokens: {0} prompt · {1} completion · {2} total',
-          formatTokens(usage.promptTokens),
-          formatTokens(usage.completionTokens),
-          formatTokens(usage.totalTokens),
-        )
-      : '';
+    const tokens = usage ? t('Tokens: {0} prompt · {1} completion · {2} total', usage.figures.prompt, usage.figures.completion, usage.figures.total) : '';
     this.usage.hidden = !tokens && !message.cost;
     this.usage.replaceChildren(tokens);
     if (message.cost) {

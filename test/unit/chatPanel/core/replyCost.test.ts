@@ -91,13 +91,29 @@ describe('chat panel: the cost of replies', () => {
   });
 
   it('gives the page each cost with its words, and the total of the chat', () => {
-    const view = conversationView(chat(reply('a', { cost: counted(0.0044) }), reply('b'), reply('c', { cost: estimated(0.004) })), false);
+    const view = conversationView(chat(reply('a', { cost: counted(0.0044) }), reply('b'), reply('c', { cost: estimated(0.004) })), false, 'en');
     assert.deepEqual(
       view.messages.map((message) => (message.role === 'assistant' ? message.cost : undefined)),
       [{ usd: 0.0044, estimated: false, text: '$0.0044' }, undefined, { usd: 0.004, estimated: true, text: '≈ $0.004 (estimated)' }],
     );
     assert.equal(view.cost?.text, '≈ $0.0084 (estimated)');
-    assert.equal('cost' in conversationView(chat(reply('a')), false), false);
+    assert.equal('cost' in conversationView(chat(reply('a')), false, 'en'), false);
+  });
+
+  it("gives the page each token count with its figure in VS Code's language, and the chat's totals", () => {
+    const usage = { promptTokens: 1234567, completionTokens: 890, totalTokens: 1235457 };
+    const figures = (locale: string) => {
+      const view = conversationView(chat(reply('a', { usage }), reply('b')), false, locale);
+      const [first, second] = view.messages;
+      assert.deepEqual(first?.role === 'assistant' && first.usage && { ...first.usage, figures: undefined }, { ...usage, figures: undefined });
+      assert.equal(second?.role === 'assistant' && 'usage' in second, false, 'a reply without counts has no usage');
+      assert.deepEqual(view.usage.figures, first?.role === 'assistant' ? first.usage?.figures : undefined, 'the one counted reply is the total');
+      return view.usage.figures;
+    };
+    assert.deepEqual(figures('en'), { prompt: '1,234,567', completion: '890', total: '1,235,457' });
+    assert.deepEqual(figures('de'), { prompt: '1.234.567', completion: '890', total: '1.235.457' });
+    assert.equal(figures('zh-CN').prompt, '1,234,567');
+    assert.equal(figures('not a language tag').prompt, '1,234,567', 'a tag Intl refuses falls back to English');
   });
 
   it('exports the cost of each reply and of the chat', () => {

@@ -22,7 +22,12 @@ describe('messageHeights (how tall a message not rendered yet probably is)', () 
 
   it('gives a message its frame, and more for what it carries besides its text', () => {
     assert.ok(estimateSlotHeight(question('hi'), 600) >= 60, 'at least the header, a line and the padding');
-    assert.ok(estimateSlotHeight(reply('hi', { usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }), 600) > estimateSlotHeight(reply('hi'), 600));
+    assert.ok(
+      estimateSlotHeight(
+        reply('hi', { usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2, figures: { prompt: '1', completion: '1', total: '2' } } }),
+        600,
+      ) > estimateSlotHeight(reply('hi'), 600),
+    );
     const withContext = question('hi', {
       context: { fileName: 'a.ts', relativePath: 'a.ts', languageId: 'ts', startLine: 1, endLine: 2, code: 'x', diagnostics: [] },
     });
