@@ -270,6 +270,9 @@ async function main() {
   const production = process.argv.includes('--production');
   const watch = process.argv.includes('--watch');
   const entries = buildOptions({ production, plugins: [problemMatcher] });
+  // A production build is what `npm run package` ships (dist/*.js): only what this build writes, nothing left in dist/
+  // by an earlier build or by hand.
+  if (production && !watch) fs.rmSync(path.join(__dirname, 'dist'), { recursive: true, force: true });
   const contexts = await Promise.all(entries.map((options) => esbuild.context(options)));
   if (watch) {
     await Promise.all(contexts.map((ctx) => ctx.watch()));

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run test:vsix`: the extension as users get it, in the oldest VS Code `engines.vscode` allows and the newest.
 //   1. `npm run package` (dist/promptreel.vsix) and the test build (tsc -p test);
-//   2. `vsce ls`: only what a user needs (test/vsix/packageContents.ts), and every file the package names;
+//   2. `vsce ls`: only what a user needs (test/vsix/packageContents.ts), and every file the package names; a file left
+//      in dist/ before packaging (not the build's) is gone;
 //   3. for each pinned VS Code (scripts/vscode/stack.js: 1.104, then 1.139): the stack (installed on first use into
 //      .vscode-test/, a few minutes), then scripts/run-host-tests.js --vsix: `code-server --install-extension` into a
 //      fresh profile, and test/vsix in the real extension host (activation, Test Connection and a streamed chat
@@ -18,6 +19,7 @@ const node = process.execPath;
 const bin = (relative) => path.join(ROOT, 'node_modules', relative);
 const CONTENTS = path.join(ROOT, 'out', 'test', 'vsix', 'packageContents.js');
 const LISTED = path.join(ARTIFACTS, 'vsix', 'listed.json');
+const LEFT_IN_DIST = path.join(ROOT, 'dist', 'left-in-dist.js');
 /** Oldest first: a problem there is the likelier one. */
 const VERSIONS = Object.keys(STACKS).sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1]));
 
@@ -109,8 +111,15 @@ async function main() {
   const started = Date.now();
   fs.mkdirSync(LOGS, { recursive: true });
 
+  // A file the build does not write (an experiment's bundle, a file from an older build) must not reach the package.
+  fs.mkdirSync(path.dirname(LEFT_IN_DIST), { recursive: true });
+  fs.writeFileSync(LEFT_IN_DIST, '// left in dist/ by hand: npm run package must not ship it\n');
   const packaged = quietStep('vsix-package.log', 'npm', ['run', 'package']);
+  const leftOver = fs.existsSync(LEFT_IN_DIST);
+  fs.rmSync(LEFT_IN_DIST, { force: true });
   record('npm run package', packaged.ok, `${path.relative(ROOT, VSIX)} in ${packaged.took}`);
+  if (packaged.ok)
+    record('npm run package removes what it did not build from dist/', !leftOver, leftOver ? `${path.relative(ROOT, LEFT_IN_DIST)} is still there` : '');
   // tsc writes the tests even with type errors: those fail this step, and the steps after it still run.
   const compiled = quietStep('vsix-compile.log', node, [bin('typescript/bin/tsc'), '-p', 'test']);
   record('tsc -p test', compiled.ok, compiled.took);
