@@ -248,7 +248,6 @@ const forgedControlsSample = [
 
 const words = ['the', 'video', 'model', 'renders', 'a', 'quiet', 'harbour', 'at', 'dawn', 'while', 'gulls', 'circle', 'slowly', 'over', 'boats'];
 
-/** About 3,000 words in paragraphs of ten sentences of ten words. */
 /** A reply that is mostly one long fenced code block, which ends it: a model writing a file of 298 lines (42 methods). */
 function longCode(): string {
   const lines = ['export class Inventory {', '  private readonly items = new Map<string, number>();', ''];
@@ -261,6 +260,7 @@ function longCode(): string {
   return `Here is the whole file:\n\n\`\`\`ts\n${lines.join('\n')}\n\`\`\``;
 }
 
+/** About 3,000 words in paragraphs of ten sentences of ten words. */
 function longText(): string {
   const paragraphs: string[] = [];
   let n = 0;

@@ -2,7 +2,16 @@ import type { ResolvedCapabilities } from '../../chatRequest/capabilities';
 import { usageTotals } from './conversation';
 import { conversationCost, formatCost } from './replyCost';
 import type { AssistantMessage, Conversation, ConversationOptions, Cost, ImageAttachment, Mention, SelectionContext, UsageTotals } from './model';
-import type { AssistantMessageView, CapabilitiesView, ConversationView, CostView, DraftView, MentionView, OptionsPatch, UsageView } from '../webview/protocol';
+import type {
+  AssistantMessageView,
+  CapabilitiesView,
+  ConversationView,
+  CostView,
+  DraftView,
+  MentionView,
+  OptionsPatch,
+  TokenUsageView,
+} from '../webview/protocol';
 
 /** What waits next to the prompt box until the next turn is sent: the selection asked about, images attached. */
 export interface Draft {
@@ -30,7 +39,7 @@ export function conversationView(conversation: Conversation, busy: boolean, loca
           }
         : assistantView(message, locale),
     ),
-    usage: usageView(usageTotals(conversation), locale),
+    usage: tokenUsageView(usageTotals(conversation), locale),
     ...chatCostField(conversation),
     busy,
   };
@@ -80,10 +89,10 @@ export function patchOptions(options: ConversationOptions, patch: OptionsPatch):
 /** A reply as the page sees it: its cost and token counts come with their words (the page formats no figures). */
 export function assistantView(message: AssistantMessage, locale: string): AssistantMessageView {
   const { cost, usage, ...rest } = message;
-  return { ...rest, ...(usage ? { usage: usageView(usage, locale) } : {}), ...(cost ? { cost: costView(cost) } : {}) };
+  return { ...rest, ...(usage ? { usage: tokenUsageView(usage, locale) } : {}), ...(cost ? { cost: costView(cost) } : {}) };
 }
 
-export function usageView(usage: UsageTotals, locale: string): UsageView {
+function tokenUsageView(usage: UsageTotals, locale: string): TokenUsageView {
   const format = countFormat(locale);
   return {
     ...usage,

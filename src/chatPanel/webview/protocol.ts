@@ -38,9 +38,9 @@ export type CostView = Cost & { text: string };
  * Token counts with their figures written by the host in VS Code's language (`12,345`, `12.345`): the page formats no
  * numbers, as a webview's first Intl formatter stalls it (and the workbench that shares its renderer) for 30–60 ms.
  */
-export type UsageView = UsageTotals & { figures: { prompt: string; completion: string; total: string } };
+export type TokenUsageView = UsageTotals & { figures: { prompt: string; completion: string; total: string } };
 
-export type AssistantMessageView = Omit<AssistantMessage, 'cost' | 'usage'> & { cost?: CostView; usage?: UsageView };
+export type AssistantMessageView = Omit<AssistantMessage, 'cost' | 'usage'> & { cost?: CostView; usage?: TokenUsageView };
 export type MessageView = UserMessageView | AssistantMessageView;
 
 export interface ConversationView {
@@ -48,7 +48,7 @@ export interface ConversationView {
   title: string;
   options: ConversationOptions;
   messages: MessageView[];
-  usage: UsageView;
+  usage: TokenUsageView;
   /** What the chat's replies cost so far, those whose model's price was known. */
   cost?: CostView;
   busy: boolean;
